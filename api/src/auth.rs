@@ -1,0 +1,316 @@
+//! Sign-in: Google OAuth 2.0 (authorization code with PKCE and state, the `oauth2` crate), the loopback-only local
+//! sign-in for a fresh install, sign-out, the current user, and invite redemption.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use oauth2::basic::BasicClient;
+use oauth2::{
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
+    RequestTokenError, Scope, TokenResponse, TokenUrl,
+};
+use outreach_core::accounts::{Grant, User, is_valid_email, normalize_email};
+use outreach_core::clock::SECOND_MS;
+use outreach_core::store::Redemption;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::session::{self, SignedIn, with_cookie};
+
+/// A sign-in must come back from the provider within this time.
+const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;
+pub const CALLBACK_PATH: &str = "/auth/google/callback";
+
+#[derive(Debug, Deserialize)]
+pub struct StartParams {
+    /// An invite code typed on the sign-in page, redeemed when the provider answers.
+    invite: Option<String>,
+}
+
+/// `GET /auth/google` and `GET /api/login`: redirect to the provider's consent screen.
+pub async fn start_google(State(state): State<AppState>, Query(params): Query<StartParams>) -> Response {
+    let Some(client) = google_client(&state) else {
+        return Redirect::to("/login?error=google_not_configured").into_response();
+    };
+    let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+    let (url, csrf) = client
+        .authorize_url(CsrfToken::new_random)
+        .add_scopes(["openid", "email", "profile"].map(|scope| Scope::new(scope.to_string())))
+        .set_pkce_challenge(challenge)
+        .url();
+    let invite = params.invite.map(|code| code.trim().to_uppercase()).filter(|code| !code.is_empty());
+    let now = state.ctx.now_ms();
+    let stored = async {
+        state.ctx.db.delete_stale_oauth_flows(now - FLOW_TTL_MS).await?;
+        state.ctx.db.insert_oauth_flow(csrf.secret(), verifier.secret(), invite.as_deref(), now).await
+    };
+    match stored.await {
+        Ok(()) => Redirect::to(url.as_str()).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "could not store the sign-in flow");
+            Redirect::to("/login?error=server_error").into_response()
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CallbackParams {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+}
+
+/// `GET /auth/google/callback`: every failure leads back to `/login` with a code the page explains.
+pub async fn google_callback(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(params): Query<CallbackParams>,
+) -> Response {
+    match finish_google(&state, &headers, params).await {
+        Ok(response) => response,
+        Err(code) => Redirect::to(&format!("/login?error={code}")).into_response(),
+    }
+}
+
+async fn finish_google(state: &AppState, headers: &HeaderMap, params: CallbackParams) -> Result<Response, &'static str> {
+    if let Some(error) = params.error.as_deref() {
+        tracing::info!(error, "the provider refused the sign-in");
+        return Err(if error == "access_denied" { "access_denied" } else { "provider_error" });
+    }
+    let (Some(code), Some(returned_state)) = (params.code, params.state) else { return Err("missing_code") };
+    let client = google_client(state).ok_or("google_not_configured")?;
+    let now = state.ctx.now_ms();
+    let flow = state
+        .ctx
+        .db
+        .take_oauth_flow(&returned_state, now - FLOW_TTL_MS)
+        .await
+        .map_err(|error| log_failure("flow lookup", error))?
+        .ok_or("state_mismatch")?;
+
+    let http = state.http.clone();
+    let send = move |request: oauth2::HttpRequest| {
+        let http = http.clone();
+        async move { send_oauth_request(&http, request).await }
+    };
+    let token = client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(PkceCodeVerifier::new(flow.pkce_verifier))
+        .request_async(&send)
+        .await
+        .map_err(|error| match error {
+            RequestTokenError::ServerResponse(answer) => log_failure("token exchange refused", answer.error()),
+            other => log_failure("token exchange", other),
+        })?;
+
+    let profile = fetch_profile(state, token.access_token().secret()).await?;
+    let user = sign_in(state, &profile.email, profile.given_name.as_deref(), profile.family_name.as_deref())
+        .await
+        .map_err(|error| log_failure("account update", error.message))?;
+    // A wrong or used code is not fatal: the beta screen lets the person type it again.
+    let user = match flow.invite_code.as_deref() {
+        Some(code) if !user.has_access(now, &state.ctx.settings.auth) => redeem(state, &user, code).await.unwrap_or(user),
+        _ => user,
+    };
+    let cookie = session::start(state, headers, user.id).await.map_err(|error| log_failure("session", error.message))?;
+    Ok(with_cookie(cookie, Redirect::to("/dashboard")))
+}
+
+fn log_failure(step: &str, error: impl std::fmt::Display) -> &'static str {
+    tracing::warn!(step, error = %error, "Google sign-in failed");
+    match step {
+        "token exchange" | "token exchange refused" => "token_exchange_failed",
+        _ => "server_error",
+    }
+}
+
+/// The OpenID Connect userinfo answer; only verified emails sign in.
+#[derive(Debug, Deserialize)]
+struct Profile {
+    email: String,
+    #[serde(default = "verified_by_default")]
+    email_verified: bool,
+    given_name: Option<String>,
+    family_name: Option<String>,
+}
+
+fn verified_by_default() -> bool {
+    true
+}
+
+async fn fetch_profile(state: &AppState, access_token: &str) -> Result<Profile, &'static str> {
+    let response = state
+        .http
+        .get(&state.ctx.settings.google.userinfo_url)
+        .bearer_auth(access_token)
+        .send()
+        .await
+        .map_err(|error| log_failure("userinfo request", error))?;
+    if !response.status().is_success() {
+        log_failure("userinfo status", response.status());
+        return Err("profile_failed");
+    }
+    let profile: Profile = response.json().await.map_err(|error| {
+        log_failure("userinfo body", error);
+        "profile_failed"
+    })?;
+    if !profile.email_verified || !is_valid_email(&profile.email) {
+        return Err("email_not_verified");
+    }
+    Ok(profile)
+}
+
+/// Sends one of the `oauth2` crate's requests with the app's reqwest client.
+async fn send_oauth_request(
+    http: &reqwest::Client,
+    request: oauth2::HttpRequest,
+) -> Result<oauth2::HttpResponse, reqwest::Error> {
+    let (parts, body) = request.into_parts();
+    let response = http.request(parts.method, parts.uri.to_string()).headers(parts.headers).body(body).send().await?;
+    let mut answer = http::Response::builder().status(response.status());
+    if let Some(headers) = answer.headers_mut() {
+        headers.extend(response.headers().clone());
+    }
+    let body = response.bytes().await?.to_vec();
+    Ok(answer.body(body).expect("status and headers come from a valid response"))
+}
+
+fn google_client(
+    state: &AppState,
+) -> Option<
+    BasicClient<
+        oauth2::EndpointSet,
+        oauth2::EndpointNotSet,
+        oauth2::EndpointNotSet,
+        oauth2::EndpointNotSet,
+        oauth2::EndpointSet,
+    >,
+> {
+    let google = &state.ctx.settings.google;
+    if !google.is_configured() {
+        return None;
+    }
+    let redirect = format!("{}{CALLBACK_PATH}", state.ctx.settings.http.public_url());
+    let parsed = (AuthUrl::new(google.auth_url.clone()), TokenUrl::new(google.token_url.clone()), RedirectUrl::new(redirect));
+    let (Ok(auth), Ok(token), Ok(redirect)) = parsed else {
+        tracing::error!("the Google endpoints in the configuration are not valid URLs");
+        return None;
+    };
+    Some(
+        BasicClient::new(ClientId::new(google.client_id.clone()))
+            .set_client_secret(ClientSecret::new(google.client_secret.expose().to_string()))
+            .set_auth_uri(auth)
+            .set_token_uri(token)
+            .set_redirect_uri(redirect),
+    )
+}
+
+/// Creates or refreshes the account. Administrators are activated; with invites turned off a new account starts
+/// a free trial; otherwise it stays inactive until an administrator or an invite code activates it.
+async fn sign_in(state: &AppState, email: &str, first: Option<&str>, last: Option<&str>) -> ApiResult<User> {
+    let settings = &state.ctx.settings;
+    let (email, now) = (normalize_email(email), state.ctx.now_ms());
+    let user = state.ctx.db.upsert_user_on_sign_in(&email, first, last, now).await?;
+    let grant = if settings.auth.is_admin(&email) && user.account_status != "active" {
+        Some(Grant::Administrator)
+    } else if !settings.auth.invite_only && user.subscription_status == "none" {
+        Some(Grant::FreeTrial)
+    } else {
+        None
+    };
+    match grant {
+        Some(grant) => Ok(state.ctx.db.set_subscription(&email, &grant.subscription(now, &settings.accounts), now).await?),
+        None => Ok(user),
+    }
+}
+
+/// Redeems an invite code for an account that is not active yet.
+async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
+    let now = state.ctx.now_ms();
+    let subscription = Grant::FreeTrial.subscription(now, &state.ctx.settings.accounts);
+    let code = code.trim().to_uppercase();
+    match state.ctx.db.redeem_invite(&code, &user.email, user.id, &subscription, now).await? {
+        Redemption::Redeemed(user) => Ok(user),
+        Redemption::UnknownOrUsed => Err(ApiError::validation("This invite code is not valid or has already been used")),
+    }
+}
+
+/// `GET /auth/logout`: ends the session and returns to `/`.
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    match session::end(&state, &headers).await {
+        Ok(cookie) => with_cookie(cookie, Redirect::to("/")),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// `GET /api/auth/user`: the current user or 401.
+pub async fn current_user(State(state): State<AppState>, SignedIn(user): SignedIn) -> Json<serde_json::Value> {
+    let has_access = user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth);
+    let mut view = serde_json::to_value(user.view(&state.ctx.settings.auth)).unwrap_or_default();
+    view["hasAccess"] = json!(has_access);
+    Json(view)
+}
+
+/// `GET /api/auth/options`: what the sign-in page offers.
+pub async fn options(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(json!({
+        "google": state.ctx.settings.google.is_configured(),
+        "localSignIn": state.local_sign_in_allowed(),
+        "inviteOnly": state.ctx.settings.auth.invite_only,
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalSignIn {
+    email: String,
+    first_name: Option<String>,
+    last_name: Option<String>,
+}
+
+/// `POST /auth/local`: signs in by email alone, only with no Google client configured and a loopback listener.
+pub async fn local_sign_in(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonBody(form): JsonBody<LocalSignIn>,
+) -> ApiResult<Response> {
+    if !state.local_sign_in_allowed() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "local_sign_in_disabled",
+            "Local sign-in is only available on a loopback server without a Google client configured",
+        ));
+    }
+    if !is_valid_email(&form.email) {
+        return Err(ApiError::validation("Please enter a valid email address"));
+    }
+    let clean = |name: Option<String>| name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+    let (first, last) = (clean(form.first_name), clean(form.last_name));
+    let user = sign_in(&state, &form.email, first.as_deref(), last.as_deref()).await?;
+    let cookie = session::start(&state, &headers, user.id).await?;
+    Ok(with_cookie(cookie, Json(user.view(&state.ctx.settings.auth))))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct InviteForm {
+    code: String,
+}
+
+/// `POST /api/auth/redeem-invite`: an inactive account enters an invite code from the beta screen.
+pub async fn redeem_invite(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(form): JsonBody<InviteForm>,
+) -> ApiResult<Json<serde_json::Value>> {
+    if form.code.trim().is_empty() {
+        return Err(ApiError::validation("Please enter your invite code"));
+    }
+    if user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth) {
+        return Err(ApiError::validation("Your account is already active"));
+    }
+    let user = redeem(&state, &user, &form.code).await?;
+    Ok(Json(json!({ "success": true, "user": user.view(&state.ctx.settings.auth) })))
+}

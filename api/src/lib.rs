@@ -1,0 +1,126 @@
+//! Outreach API: `app(state) -> Router` with sign-in, the account gate, administrator endpoints, health, request
+//! metrics and the web app. Handlers stay thin: validate, check ownership, write, enqueue.
+
+pub mod admin;
+pub mod auth;
+pub mod error;
+pub mod observability;
+pub mod session;
+pub mod usage;
+pub mod web;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use outreach_core::Context;
+
+use crate::error::ApiError;
+
+/// Shared state of every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub ctx: Context,
+    /// Outbound HTTP (OAuth token exchange, userinfo, later providers).
+    pub http: reqwest::Client,
+    /// Cookies get `Secure` when the public URL is https.
+    pub secure_cookies: bool,
+    listen: SocketAddr,
+}
+
+impl AppState {
+    pub fn new(ctx: Context) -> anyhow::Result<Self> {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .connect_timeout(Duration::from_secs(10))
+            // The OAuth token endpoint must not be followed to another host with the code.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Outreach/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        let secure_cookies = ctx.settings.http.public_url().starts_with("https://");
+        let listen = ctx.settings.http.listen;
+        Ok(Self { ctx, http, secure_cookies, listen })
+    }
+
+    /// The local sign-in is for trying a fresh install: no Google client, and a server only this machine reaches.
+    pub fn local_sign_in_allowed(&self) -> bool {
+        !self.ctx.settings.google.is_configured() && self.listen.ip().is_loopback()
+    }
+}
+
+pub fn app(state: AppState) -> Router {
+    // Product endpoints: every one of them sits behind the account gate (A §6).
+    let product = Router::new()
+        .route("/api/email-usage", get(usage::email_usage))
+        .route_layer(middleware::from_fn_with_state(state.clone(), session::require_active_account));
+
+    Router::new()
+        .route("/healthz", get(observability::healthz))
+        .route("/readyz", get(observability::readyz))
+        .route("/auth/google", get(auth::start_google))
+        .route("/api/login", get(auth::start_google))
+        .route(auth::CALLBACK_PATH, get(auth::google_callback))
+        .route("/auth/logout", get(auth::logout))
+        .route("/auth/local", post(auth::local_sign_in))
+        .route("/api/auth/user", get(auth::current_user))
+        .route("/api/auth/options", get(auth::options))
+        .route("/api/auth/redeem-invite", post(auth::redeem_invite))
+        .route("/api/admin/user-status", get(admin::user_status))
+        .route("/api/admin/set-user-status", post(admin::set_user_status))
+        .route("/api/admin/invites", get(admin::list_invites).post(admin::create_invite))
+        .merge(product)
+        .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
+        .fallback(web::serve)
+        .layer(middleware::from_fn_with_state(state.clone(), same_origin_json))
+        .layer(middleware::from_fn(observability::record_request))
+        .with_state(state)
+}
+
+async fn unknown_endpoint() -> ApiError {
+    ApiError::not_found("No such endpoint")
+}
+
+/// Mutating requests must come from our own pages: a foreign `Origin` is refused (CSRF), and a body must be JSON.
+async fn same_origin_json(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mutating = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if mutating {
+        if let Some(origin) = request.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok())
+            && !is_own_origin(&state, request.headers(), origin)
+        {
+            return ApiError::new(StatusCode::FORBIDDEN, "cross_origin", "Cross-site requests are not allowed")
+                .into_response();
+        }
+        if has_body(request.headers()) && !is_json(request.headers()) {
+            return ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Request bodies must be JSON (Content-Type: application/json)",
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+fn is_own_origin(state: &AppState, headers: &HeaderMap, origin: &str) -> bool {
+    let public = state.ctx.settings.http.public_url();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    origin == public || origin == format!("http://{host}") || origin == format!("https://{host}")
+}
+
+fn has_body(headers: &HeaderMap) -> bool {
+    let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    length.is_some_and(|length| length > 0) || headers.contains_key(header::TRANSFER_ENCODING)
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|value| value.trim_start().to_ascii_lowercase().starts_with("application/json"))
+}

@@ -1,0 +1,2 @@
+-- Sign-out (primary key).
+delete from user_sessions where id_hash = $1

@@ -1,0 +1,363 @@
+//! Settings: compiled defaults, then `outreach.toml`, then `OUTREACH_<SECTION>__<KEY>` environment variables.
+//! Unknown keys stop the start with an error naming the key; secrets never appear in `Debug` output.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A value that must never be logged. `Debug` prints `[redacted]`.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("\"\"")
+        } else {
+            f.write_str("[redacted]")
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    pub database: DatabaseSettings,
+    pub http: HttpSettings,
+    pub metrics: MetricsSettings,
+    pub log: LogSettings,
+    pub google: GoogleSettings,
+    pub auth: AuthSettings,
+    pub accounts: AccountSettings,
+    pub security: SecuritySettings,
+    pub queue: QueueSettings,
+    pub scheduler: SchedulerSettings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseSettings {
+    /// `sqlite://PATH` or `postgres://...`.
+    pub url: String,
+    pub max_connections: u32,
+}
+
+impl Default for DatabaseSettings {
+    fn default() -> Self {
+        Self { url: "sqlite://./data/outreach.db".into(), max_connections: 10 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpSettings {
+    pub listen: SocketAddr,
+    /// The URL users and recipients reach; empty means `http://<listen>`.
+    pub public_url: String,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        Self { listen: ([127, 0, 0, 1], 8080).into(), public_url: String::new() }
+    }
+}
+
+impl HttpSettings {
+    pub fn public_url(&self) -> String {
+        if self.public_url.is_empty() {
+            format!("http://{}", self.listen)
+        } else {
+            self.public_url.trim_end_matches('/').to_string()
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsSettings {
+    /// Prometheus listener; empty disables it.
+    pub listen: String,
+}
+
+impl Default for MetricsSettings {
+    fn default() -> Self {
+        Self { listen: "127.0.0.1:9090".into() }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogSettings {
+    /// `text` or `json`.
+    pub format: String,
+    /// A tracing filter such as `info` or `outreach=debug,info`.
+    pub level: String,
+}
+
+impl Default for LogSettings {
+    fn default() -> Self {
+        Self { format: "text".into(), level: "info".into() }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GoogleSettings {
+    pub client_id: String,
+    pub client_secret: Secret,
+    pub auth_url: String,
+    pub token_url: String,
+    pub userinfo_url: String,
+}
+
+impl Default for GoogleSettings {
+    fn default() -> Self {
+        Self {
+            client_id: String::new(),
+            client_secret: Secret::default(),
+            auth_url: "https://accounts.google.com/o/oauth2/v2/auth".into(),
+            token_url: "https://oauth2.googleapis.com/token".into(),
+            userinfo_url: "https://openidconnect.googleapis.com/v1/userinfo".into(),
+        }
+    }
+}
+
+impl GoogleSettings {
+    pub fn is_configured(&self) -> bool {
+        !self.client_id.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuthSettings {
+    /// Administrators: always active, and the only users allowed on `/api/admin/*`.
+    #[serde(deserialize_with = "comma_list")]
+    pub admin_emails: Vec<String>,
+    /// While true, new accounts need an invite code and the landing page shows the invite-only variant.
+    pub invite_only: bool,
+    pub session_days: u32,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        Self { admin_emails: Vec::new(), invite_only: true, session_days: 30 }
+    }
+}
+
+impl AuthSettings {
+    pub fn is_admin(&self, email: &str) -> bool {
+        self.admin_emails.iter().any(|admin| admin.eq_ignore_ascii_case(email.trim()))
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AccountSettings {
+    /// Length of a free trial granted by an administrator or an invite code.
+    pub trial_days: u32,
+    /// Monthly email limit during a free trial.
+    pub trial_email_limit: i64,
+    /// Monthly email limit of administrators.
+    pub admin_email_limit: i64,
+}
+
+impl Default for AccountSettings {
+    fn default() -> Self {
+        Self { trial_days: 14, trial_email_limit: 100, admin_email_limit: 2500 }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SecuritySettings {
+    /// 32+ bytes as hex; generated into `<data dir>/secret.key` when empty.
+    pub secret_key: Secret,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct QueueSettings {
+    /// Jobs one worker process runs at once, per job kind.
+    pub concurrency: usize,
+    /// Jobs fetched per poll; the storage default of 10 caps throughput at a few hundred jobs/s.
+    pub batch_size: usize,
+    /// Attempts before a job stays failed.
+    pub max_attempts: usize,
+    /// First retry delay; doubles with each attempt.
+    pub retry_base_seconds: u64,
+    /// Worker heartbeat; abandoned jobs are re-enqueued after a few missed beats.
+    pub heartbeat_seconds: u64,
+}
+
+impl Default for QueueSettings {
+    fn default() -> Self {
+        Self { concurrency: 8, batch_size: 200, max_attempts: 5, retry_base_seconds: 30, heartbeat_seconds: 5 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SchedulerSettings {
+    /// How often the scheduler checks whether a schedule is due.
+    pub tick_seconds: u64,
+}
+
+impl Default for SchedulerSettings {
+    fn default() -> Self {
+        Self { tick_seconds: 60 }
+    }
+}
+
+/// Accepts `"a@x.org, b@y.org"` (environment) or `["a@x.org"]` (TOML).
+fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        One(String),
+        Many(Vec<String>),
+    }
+    let items = match Raw::deserialize(deserializer)? {
+        Raw::One(text) => text.split(',').map(str::to_string).collect(),
+        Raw::Many(items) => items,
+    };
+    Ok(items.into_iter().map(|item| item.trim().to_lowercase()).filter(|item| !item.is_empty()).collect())
+}
+
+impl Settings {
+    /// Loads defaults, then the TOML file if it exists, then the process environment.
+    pub fn load(file: &Path) -> Result<Self, String> {
+        Self::figment(file).extract().map_err(|error| format!("configuration error: {error}"))
+    }
+
+    fn figment(file: &Path) -> Figment {
+        Figment::from(Serialized::defaults(Settings::default()))
+            .merge(Toml::file(file))
+            .merge(Env::prefixed("OUTREACH_").split("__"))
+    }
+
+    /// The folder for the SQLite database, the generated secret key and other local state.
+    pub fn data_dir(&self) -> PathBuf {
+        self.database
+            .url
+            .strip_prefix("sqlite://")
+            .and_then(|path| Path::new(path.split('?').next().unwrap_or(path)).parent().map(Path::to_path_buf))
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("./data"))
+    }
+}
+
+/// The commented example configuration printed by `outreach config default`.
+pub const EXAMPLE_CONFIG: &str = include_str!("../outreach.example.toml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use figment::Jail;
+
+    #[test]
+    fn environment_overrides_file_and_lists_split_on_commas() {
+        Jail::expect_with(|jail| {
+            jail.create_file("outreach.toml", "[http]\nlisten = \"127.0.0.1:7000\"\n[auth]\ninvite_only = false\n")?;
+            jail.set_env("OUTREACH_HTTP__LISTEN", "127.0.0.1:7001");
+            jail.set_env("OUTREACH_AUTH__ADMIN_EMAILS", "Boss@Example.org, ops@example.org");
+            let settings = Settings::load(Path::new("outreach.toml")).expect("loads");
+            assert_eq!(settings.http.listen.port(), 7001);
+            assert!(!settings.auth.invite_only);
+            assert_eq!(settings.auth.admin_emails, vec!["boss@example.org", "ops@example.org"]);
+            assert!(settings.auth.is_admin("BOSS@example.org"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_by_name() {
+        Jail::expect_with(|jail| {
+            jail.set_env("OUTREACH_HTTP__LISTN", "127.0.0.1:7001");
+            let error = Settings::load(Path::new("missing.toml")).expect_err("unknown key");
+            assert!(error.contains("listn"), "{error}");
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.create_file("outreach.toml", "[nonsense]\nkey = 1\n")?;
+            let error = Settings::load(Path::new("outreach.toml")).expect_err("unknown section");
+            assert!(error.contains("nonsense"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let mut settings = Settings::default();
+        settings.google.client_secret = Secret::new("very-secret-value");
+        settings.security.secret_key = Secret::new("another-secret");
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("very-secret-value") && !printed.contains("another-secret"));
+        assert!(printed.contains("[redacted]"));
+    }
+
+    #[test]
+    fn example_config_names_every_key_and_parses() {
+        let example: toml_value::Table = toml_value::from_str(EXAMPLE_CONFIG);
+        let defaults = serde_json::to_value(Settings::default()).unwrap();
+        for (section, keys) in defaults.as_object().unwrap() {
+            for key in keys.as_object().unwrap().keys() {
+                assert!(example.has(section, key), "example config lacks {section}.{key}");
+            }
+        }
+        Jail::expect_with(|jail| {
+            // Uncommented, the example is a valid configuration.
+            jail.create_file("example.toml", &toml_value::uncomment(EXAMPLE_CONFIG))?;
+            Settings::load(Path::new("example.toml")).expect("example parses");
+            Ok(())
+        });
+    }
+
+    /// Just enough TOML reading for the example-config test: `[section]` headers and `# key = value` lines.
+    mod toml_value {
+        pub struct Table(Vec<(String, String)>);
+        impl Table {
+            pub fn has(&self, section: &str, key: &str) -> bool {
+                self.0.iter().any(|(s, k)| s == section && k == key)
+            }
+        }
+        pub fn from_str(text: &str) -> Table {
+            let mut section = String::new();
+            let mut keys = Vec::new();
+            for line in uncomment(text).lines() {
+                let line = line.trim();
+                if let Some(name) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+                    section = name.to_string();
+                } else if let Some((key, _)) = line.split_once('=') {
+                    keys.push((section.clone(), key.trim().to_string()));
+                }
+            }
+            Table(keys)
+        }
+        /// Keys are shown commented out (`# key = value`); explanations use `## `.
+        pub fn uncomment(text: &str) -> String {
+            text.lines()
+                .filter(|line| !line.trim_start().starts_with("##"))
+                .map(|line| line.trim_start().strip_prefix("# ").unwrap_or(line))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    }
+}

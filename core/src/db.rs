@@ -1,0 +1,136 @@
+//! The database: `Db` over PostgreSQL or SQLite, picked by the URL scheme, with migrations (ours and apalis's).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+
+use crate::queries::{self, Query};
+
+static PG_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// One of the two supported backends. Each method runs the same SQL file through a concrete driver.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Postgres(PgPool),
+    Sqlite(SqlitePool),
+}
+
+/// Expands `$body` once per backend with `$pool` bound to the concrete pool, so both arms are type-checked.
+#[macro_export]
+macro_rules! on_db {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Postgres($pool) => $body,
+            $crate::db::Db::Sqlite($pool) => $body,
+        }
+    };
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("unsupported database URL (use sqlite://PATH or postgres://...): {0}")]
+    UnsupportedUrl(String),
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("cannot create the database folder {0}: {1}")]
+    Folder(String, std::io::Error),
+}
+
+impl Db {
+    /// Connects to the URL's backend. SQLite files (and their folder) are created on first use.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            Ok(Db::Postgres(pool))
+        } else if let Some(path) = url.strip_prefix("sqlite://") {
+            let file = path.split('?').next().unwrap_or(path);
+            if let Some(folder) = std::path::Path::new(file).parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder).map_err(|e| DbError::Folder(folder.display().to_string(), e))?;
+            }
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // NORMAL is durable under WAL except for the last transactions before a power loss.
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            let pool = SqlitePoolOptions::new().max_connections(max_connections).connect_with(options).await?;
+            Ok(Db::Sqlite(pool))
+        } else {
+            Err(DbError::UnsupportedUrl(url.split('@').next_back().unwrap_or(url).to_string()))
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Db::Postgres(_) => "postgres",
+            Db::Sqlite(_) => "sqlite",
+        }
+    }
+
+    /// Applies apalis's queue migrations and ours. They share the migrations table, so each ignores the other's rows.
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        match self {
+            Db::Postgres(pool) => {
+                let mut queue = apalis_postgres::PostgresStorage::migrations();
+                queue.set_ignore_missing(true).run(pool).await?;
+                ignoring_missing(&PG_MIGRATIONS).run(pool).await?;
+            }
+            Db::Sqlite(pool) => {
+                let mut queue = apalis_sqlite::SqliteStorage::migrations();
+                queue.set_ignore_missing(true).run(pool).await?;
+                ignoring_missing(&SQLITE_MIGRATIONS).run(pool).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the database answers and our latest migration is applied.
+    pub async fn is_ready(&self) -> bool {
+        let latest = match self {
+            Db::Postgres(_) => PG_MIGRATIONS.iter().map(|m| m.version).max(),
+            Db::Sqlite(_) => SQLITE_MIGRATIONS.iter().map(|m| m.version).max(),
+        };
+        let Some(latest) = latest else { return false };
+        let sql = queries::MIGRATION_APPLIED.sql(self);
+        let applied: Result<i64, sqlx::Error> =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(latest).fetch_one(pool).await);
+        matches!(applied, Ok(count) if count > 0)
+    }
+
+    /// Prepares a query without running it (used by the guard test that every query is valid on both backends).
+    pub async fn prepare(&self, query: &Query) -> Result<(), sqlx::Error> {
+        use sqlx::{Executor, SqlSafeStr};
+        let sql = query.sql(self);
+        on_db!(self, pool => pool.prepare(sql.into_sql_str()).await.map(|_| ()))
+    }
+
+    pub async fn close(&self) {
+        on_db!(self, pool => pool.close().await)
+    }
+}
+
+/// The names of the migrations of one dialect, for the guard test that the two listings are paired.
+pub fn migration_names(backend: &str) -> Vec<(i64, String)> {
+    let migrator = if backend == "postgres" { &PG_MIGRATIONS } else { &SQLITE_MIGRATIONS };
+    migrator.iter().map(|m| (m.version, m.description.to_string())).collect()
+}
+
+/// A copy of an embedded migrator that tolerates the other migrator's rows in the shared table.
+fn ignoring_missing(source: &Migrator) -> Migrator {
+    let mut migrator = Migrator::with_migrations(source.iter().cloned().collect());
+    migrator.set_ignore_missing(true);
+    migrator
+}

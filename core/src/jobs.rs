@@ -1,0 +1,21 @@
+//! Job payloads. Each kind is its own apalis queue, named by `Job::KIND`, which the CLI filters on.
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
+    const KIND: &'static str;
+}
+
+/// The scheduler's daily run: trials and premium grants whose period ended become expired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpireSubscriptions {
+    /// The schedule tick this run belongs to (`2026-11-21`); the queue's idempotency key.
+    pub tick: String,
+}
+
+impl Job for ExpireSubscriptions {
+    const KIND: &'static str = "ExpireSubscriptions";
+}
+
+/// Every job kind, for the CLI's help text and validation.
+pub const KINDS: &[&str] = &[ExpireSubscriptions::KIND];

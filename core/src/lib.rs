@@ -1,0 +1,39 @@
+//! Outreach core: configuration, domain rules, database access, job payloads and the queue.
+//! Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build on it.
+
+pub mod accounts;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod jobs;
+pub mod queries;
+pub mod queue;
+pub mod security;
+pub mod store;
+
+use std::sync::Arc;
+
+pub use clock::SharedClock;
+pub use config::Settings;
+pub use db::Db;
+pub use queue::Queue;
+
+/// What every role (api, worker, scheduler) works with. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub db: Db,
+    pub queue: Queue,
+    pub clock: SharedClock,
+    pub settings: Arc<Settings>,
+}
+
+impl Context {
+    pub fn new(db: Db, settings: Settings, clock: SharedClock) -> Self {
+        let queue = Queue::new(db.clone(), settings.queue.clone());
+        Self { db, queue, clock, settings: Arc::new(settings) }
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+}

@@ -1,0 +1,72 @@
+//! Every SQL statement of the application, loaded from `core/queries/<entity>/<op>.sql` at compile time.
+//! A statement that differs by dialect has `<op>.pg.sql` and `<op>.sqlite.sql` instead.
+
+use crate::db::Db;
+
+/// One statement, with its text for each backend.
+#[derive(Debug)]
+pub struct Query {
+    pub name: &'static str,
+    postgres: &'static str,
+    sqlite: &'static str,
+}
+
+impl Query {
+    pub fn sql(&self, db: &Db) -> &'static str {
+        match db {
+            Db::Postgres(_) => self.postgres,
+            Db::Sqlite(_) => self.sqlite,
+        }
+    }
+}
+
+/// `query!("users/find")` for portable SQL; `query!("jobs/list", per_dialect)` for a pair of overrides.
+macro_rules! query {
+    ($name:literal) => {
+        Query {
+            name: $name,
+            postgres: include_str!(concat!("../queries/", $name, ".sql")),
+            sqlite: include_str!(concat!("../queries/", $name, ".sql")),
+        }
+    };
+    ($name:literal, per_dialect) => {
+        Query {
+            name: $name,
+            postgres: include_str!(concat!("../queries/", $name, ".pg.sql")),
+            sqlite: include_str!(concat!("../queries/", $name, ".sqlite.sql")),
+        }
+    };
+}
+
+/// Declares each query as a constant and lists them all in `ALL` for the guard test.
+macro_rules! queries {
+    ($($constant:ident = $query:expr;)*) => {
+        $(pub const $constant: Query = $query;)*
+        pub const ALL: &[Query] = &[$($constant),*];
+    };
+}
+
+queries! {
+    MIGRATION_APPLIED = query!("migrations/applied");
+    USER_UPSERT_ON_SIGN_IN = query!("users/upsert_on_sign_in");
+    USER_FIND_BY_EMAIL = query!("users/find_by_email");
+    USER_FIND_BY_ID = query!("users/find_by_id");
+    USER_SET_SUBSCRIPTION = query!("users/set_subscription");
+    USER_EXPIRE_SUBSCRIPTIONS = query!("users/expire_subscriptions");
+    SESSION_INSERT = query!("sessions/insert");
+    SESSION_FIND_USER = query!("sessions/find_user");
+    SESSION_DELETE = query!("sessions/delete");
+    SESSION_DELETE_EXPIRED = query!("sessions/delete_expired");
+    OAUTH_FLOW_INSERT = query!("oauth_flows/insert");
+    OAUTH_FLOW_TAKE = query!("oauth_flows/take");
+    OAUTH_FLOW_DELETE_STALE = query!("oauth_flows/delete_stale");
+    INVITE_INSERT = query!("invites/insert");
+    INVITE_LIST = query!("invites/list");
+    INVITE_REDEEM = query!("invites/redeem");
+    SENT_EMAILS_COUNT_SINCE = query!("sent_emails/count_since");
+    JOB_LIST = query!("jobs/list", per_dialect);
+    JOB_SHOW = query!("jobs/show", per_dialect);
+    JOB_RETRY = query!("jobs/retry", per_dialect);
+    JOB_DEFER = query!("jobs/defer", per_dialect);
+    JOB_DEPTH = query!("jobs/depth", per_dialect);
+}

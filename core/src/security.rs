@@ -1,0 +1,95 @@
+//! Random tokens, session-id hashing and the instance secret key.
+
+use std::path::Path;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+
+use crate::config::Secret;
+
+/// A URL-safe random token with `bytes` bytes of entropy.
+pub fn random_token(bytes: usize) -> String {
+    let mut buffer = vec![0u8; bytes];
+    getrandom::fill(&mut buffer).expect("the operating system's random source is available");
+    URL_SAFE_NO_PAD.encode(buffer)
+}
+
+/// Sessions are looked up by this hash, so stored rows cannot be replayed as cookies.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// An invite code people can read out and type: 12 characters without look-alikes, grouped by four.
+pub fn invite_code() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut buffer = [0u8; 12];
+    getrandom::fill(&mut buffer).expect("the operating system's random source is available");
+    let chars: Vec<char> = buffer.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect();
+    chars.chunks(4).map(|group| group.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+}
+
+/// The configured key, or the one kept in `<data dir>/secret.key`, generated on first start.
+pub fn load_or_create_secret_key(configured: &Secret, data_dir: &Path) -> std::io::Result<Secret> {
+    if !configured.is_empty() {
+        return Ok(configured.clone());
+    }
+    let file = data_dir.join("secret.key");
+    if let Ok(existing) = std::fs::read_to_string(&file) {
+        let existing = existing.trim();
+        if existing.len() >= 64 {
+            return Ok(Secret::new(existing));
+        }
+    }
+    std::fs::create_dir_all(data_dir)?;
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).expect("the operating system's random source is available");
+    let text = hex::encode(key);
+    write_private(&file, &text)?;
+    Ok(Secret::new(text))
+}
+
+#[cfg(unix)]
+fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut handle = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(file)?;
+    handle.write_all(text.as_bytes())
+}
+
+#[cfg(not(unix))]
+fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(file, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_unique_and_hashes_stable() {
+        let (a, b) = (random_token(32), random_token(32));
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
+        assert_eq!(hash_token(&a), hash_token(&a));
+        assert_ne!(hash_token(&a), a);
+    }
+
+    #[test]
+    fn invite_codes_are_grouped_and_readable() {
+        let code = invite_code();
+        assert_eq!(code.len(), 14);
+        assert!(code.chars().all(|c| c == '-' || (c.is_ascii_alphanumeric() && !"01IO".contains(c))), "{code}");
+    }
+
+    #[test]
+    fn secret_key_is_generated_once_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = load_or_create_secret_key(&Secret::default(), dir.path()).unwrap();
+        let second = load_or_create_secret_key(&Secret::default(), dir.path()).unwrap();
+        assert_eq!(first.expose(), second.expose());
+        assert_eq!(first.expose().len(), 64);
+        let configured = load_or_create_secret_key(&Secret::new("c".repeat(64)), dir.path()).unwrap();
+        assert_eq!(configured.expose(), "c".repeat(64));
+    }
+}
