@@ -1,1 +1,268 @@
-fn main(){}
+//! `outreach`: the command line and the only composition root. `serve` runs every role in one process on the
+//! embedded SQLite default; `api`, `worker` and `scheduler` run them apart against PostgreSQL.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::{Args, Parser, Subcommand};
+use outreach_core::clock::SystemClock;
+use outreach_core::config::EXAMPLE_CONFIG;
+use outreach_core::jobs::KINDS;
+use outreach_core::queue::{STATUSES, parse_status};
+use outreach_core::{Context, Db, Settings};
+use tokio::sync::watch;
+
+#[derive(Parser)]
+#[command(name = "outreach", version, about = "Self-hosted AI email outreach")]
+struct Cli {
+    /// Configuration file (optional; environment variables OUTREACH_<SECTION>__<KEY> override it).
+    #[arg(long, global = true, default_value = "outreach.toml")]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// API, worker and scheduler in one process (the embedded default).
+    Serve,
+    /// Only the HTTP API.
+    Api,
+    /// Only the job worker (any number may run against PostgreSQL).
+    Worker,
+    /// Only the scheduler.
+    Scheduler,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Configuration helpers.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Inspect and reprocess queue jobs.
+    Jobs {
+        #[command(subcommand)]
+        command: JobsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print a commented example configuration with every key.
+    Default,
+}
+
+#[derive(Subcommand)]
+enum JobsCommand {
+    /// List jobs, newest first.
+    List {
+        /// pending, queued, running, done, failed or killed.
+        #[arg(long)]
+        status: Option<String>,
+        /// A job kind, e.g. ExpireSubscriptions.
+        #[arg(long)]
+        kind: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Show one job with its payload and last error.
+    Show { id: String },
+    /// Put failed jobs back in the queue with a fresh attempt count.
+    Retry(RetryArgs),
+}
+
+#[derive(Args)]
+struct RetryArgs {
+    /// The job to retry.
+    #[arg(conflicts_with = "failed", required_unless_present = "failed")]
+    id: Option<String>,
+    /// Retry every failed job (optionally of one kind).
+    #[arg(long)]
+    failed: bool,
+    #[arg(long, requires = "failed")]
+    kind: Option<String>,
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    if let Err(error) = run(cli).await {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::Config { command: ConfigCommand::Default } = cli.command {
+        print!("{EXAMPLE_CONFIG}");
+        return Ok(());
+    }
+    let settings = Settings::load(&cli.config).map_err(anyhow::Error::msg)?;
+    match cli.command {
+        Command::Jobs { command } => return jobs(settings, command).await,
+        Command::Migrate => {
+            let db = connect(&settings).await?;
+            db.migrate().await.context("migrating the database")?;
+            println!("migrations applied ({})", db.backend());
+            return Ok(());
+        }
+        _ => {}
+    }
+    init_tracing(&settings);
+    install_metrics(&settings).await?;
+    let db = connect(&settings).await?;
+    db.migrate().await.context("migrating the database")?;
+    let ctx = Context::new(db, settings, Arc::new(SystemClock));
+    let (stop, stopped) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        stop.send(true).ok();
+    });
+    let until_stopped = move || {
+        let mut stopped = stopped.clone();
+        async move {
+            stopped.wait_for(|stop| *stop).await.ok();
+        }
+    };
+    match cli.command {
+        Command::Serve => {
+            let api = tokio::spawn(serve_api(ctx.clone(), until_stopped()));
+            let worker = tokio::spawn(outreach_worker::run(ctx.clone(), until_stopped()));
+            let scheduler = tokio::spawn(outreach_scheduler::run(ctx.clone(), until_stopped()));
+            let (api, worker, scheduler) = tokio::join!(api, worker, scheduler);
+            api??;
+            worker??;
+            scheduler??;
+        }
+        Command::Api => serve_api(ctx.clone(), until_stopped()).await?,
+        Command::Worker => outreach_worker::run(ctx.clone(), until_stopped()).await?,
+        Command::Scheduler => outreach_scheduler::run(ctx.clone(), until_stopped()).await?,
+        Command::Migrate | Command::Config { .. } | Command::Jobs { .. } => unreachable!("handled above"),
+    }
+    ctx.db.close().await;
+    Ok(())
+}
+
+async fn connect(settings: &Settings) -> anyhow::Result<Db> {
+    Db::connect(&settings.database.url, settings.database.max_connections).await.context("connecting to the database")
+}
+
+async fn serve_api(ctx: Context, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let data_dir = ctx.settings.data_dir();
+    outreach_core::security::load_or_create_secret_key(&ctx.settings.security.secret_key, &data_dir)
+        .with_context(|| format!("preparing the secret key in {}", data_dir.display()))?;
+    let listen = ctx.settings.http.listen;
+    let public = ctx.settings.http.public_url();
+    let state = outreach_api::AppState::new(ctx)?;
+    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
+    tracing::info!(%listen, %public, "API listening");
+    axum::serve(listener, outreach_api::app(state)).with_graceful_shutdown(shutdown).await?;
+    Ok(())
+}
+
+fn init_tracing(settings: &Settings) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_new(&settings.log.level).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    if settings.log.format == "json" {
+        builder.json().flatten_event(true).init();
+    } else {
+        builder.init();
+    }
+}
+
+/// Installs the Prometheus recorder and serves `/metrics` on `metrics.listen` (skipped when empty).
+async fn install_metrics(settings: &Settings) -> anyhow::Result<()> {
+    if settings.metrics.listen.is_empty() {
+        return Ok(());
+    }
+    let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
+        .set_buckets(&[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0])?
+        .install_recorder()?;
+    let upkeep = handle.clone();
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(std::time::Duration::from_secs(5));
+        loop {
+            interval.tick().await;
+            upkeep.run_upkeep();
+        }
+    });
+    let listen = &settings.metrics.listen;
+    let listener =
+        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("metrics listener on {listen}"))?;
+    let router = outreach_api::observability::metrics_router(move || handle.render());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
+        tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
+    }
+    #[cfg(not(unix))]
+    ctrl_c.await.ok();
+}
+
+async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
+    let db = connect(&settings).await?;
+    db.migrate().await.context("migrating the database")?;
+    let queue = outreach_core::Queue::new(db, settings.queue.clone());
+    let kind_of = |kind: Option<String>| -> anyhow::Result<Option<&'static str>> {
+        kind.map(|kind| {
+            KINDS.iter().copied().find(|known| known.eq_ignore_ascii_case(&kind)).ok_or_else(|| {
+                anyhow::anyhow!("unknown job kind {kind}; known kinds: {}", KINDS.join(", "))
+            })
+        })
+        .transpose()
+    };
+    match command {
+        JobsCommand::List { status, kind, limit } => {
+            let status = status
+                .map(|text| {
+                    parse_status(&text).ok_or_else(|| {
+                        anyhow::anyhow!("unknown status {text}; use one of {}", STATUSES.join(", ").to_lowercase())
+                    })
+                })
+                .transpose()?;
+            let rows = queue.list(status, kind_of(kind)?, limit.clamp(1, 10_000)).await?;
+            if rows.is_empty() {
+                println!("no jobs");
+            }
+            for row in rows {
+                println!("{}", row.summary());
+            }
+        }
+        JobsCommand::Show { id } => match queue.show(&id).await? {
+            Some(job) => println!("{}", serde_json::to_string_pretty(&job)?),
+            None => anyhow::bail!("no job with id {id}"),
+        },
+        JobsCommand::Retry(args) => {
+            let now = chrono_now_ms();
+            let ids = if args.failed {
+                queue.retry(None, kind_of(args.kind)?, now).await?
+            } else {
+                let id = args.id.expect("clap requires an id without --failed");
+                let ids = queue.retry(Some(&id), None, now).await?;
+                if ids.is_empty() {
+                    anyhow::bail!("job {id} is not failed (or does not exist); only failed or killed jobs are retried");
+                }
+                ids
+            };
+            println!("re-enqueued {} job(s)", ids.len());
+            for id in ids {
+                println!("{id}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn chrono_now_ms() -> i64 {
+    use outreach_core::clock::Clock;
+    SystemClock.now_ms()
+}

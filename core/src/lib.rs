@@ -10,6 +10,8 @@ pub mod queries;
 pub mod queue;
 pub mod security;
 pub mod store;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 use std::sync::Arc;
 

@@ -69,4 +69,5 @@ queries! {
     JOB_RETRY = query!("jobs/retry", per_dialect);
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
+    JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
 }

@@ -107,6 +107,13 @@ impl Queue {
     pub async fn enqueue<J: Job>(&self, job: J, idempotency_key: Option<&str>) -> Result<bool, QueueError> {
         let mut builder = TaskBuilder::new(job).max_attempts(self.settings.max_attempts.max(1));
         if let Some(key) = idempotency_key {
+            // SQLite skips a duplicate key silently, so look first; the unique index still settles any race.
+            let sql = JOB_KEY_EXISTS.sql(&self.db);
+            let existing: i64 =
+                on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(key).fetch_one(pool).await)?;
+            if existing > 0 {
+                return Ok(false);
+            }
             builder = builder.idempotency_key(key);
         }
         let task = builder.build();

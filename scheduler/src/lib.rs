@@ -1,1 +1,84 @@
-pub fn x(){}
+//! The scheduler: a table of schedules, each turning its current tick into a job keyed by (schedule, tick), so a
+//! restarted scheduler catches up and two schedulers never double-fire.
+
+use std::future::Future;
+use std::time::Duration;
+
+use outreach_core::Context;
+use outreach_core::jobs::ExpireSubscriptions;
+
+/// How often a schedule produces a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Every {
+    /// Once per UTC day; the tick is the date.
+    Day,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Schedule {
+    pub name: &'static str,
+    pub every: Every,
+}
+
+pub const SCHEDULES: &[Schedule] = &[Schedule { name: "expire-subscriptions", every: Every::Day }];
+
+impl Schedule {
+    /// The tick containing `now_ms`.
+    pub fn tick(&self, now_ms: i64) -> String {
+        match self.every {
+            Every::Day => chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default().format("%Y-%m-%d").to_string(),
+        }
+    }
+
+    /// Enqueues this schedule's job for the current tick; `false` when it was already enqueued.
+    pub async fn fire(&self, ctx: &Context) -> anyhow::Result<bool> {
+        let tick = self.tick(ctx.now_ms());
+        let key = format!("{}:{tick}", self.name);
+        let enqueued = match self.name {
+            "expire-subscriptions" => ctx.queue.enqueue(ExpireSubscriptions { tick }, Some(&key)).await?,
+            other => anyhow::bail!("schedule {other} has no job"),
+        };
+        Ok(enqueued)
+    }
+}
+
+/// Fires every due schedule once; returns how many jobs were enqueued.
+pub async fn tick(ctx: &Context) -> usize {
+    let mut enqueued = 0;
+    for schedule in SCHEDULES {
+        match schedule.fire(ctx).await {
+            Ok(true) => {
+                tracing::info!(schedule = schedule.name, "scheduled job enqueued");
+                enqueued += 1;
+            }
+            Ok(false) => {}
+            Err(error) => tracing::warn!(schedule = schedule.name, error = %format!("{error:#}"), "schedule failed"),
+        }
+    }
+    enqueued
+}
+
+/// Checks the schedules every `scheduler.tick_seconds` until `shutdown` resolves.
+pub async fn run(ctx: Context, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+    let mut interval = tokio::time::interval(Duration::from_secs(ctx.settings.scheduler.tick_seconds.max(1)));
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            _ = interval.tick() => { tick(&ctx).await; }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn daily_ticks_are_utc_dates() {
+        let schedule = SCHEDULES[0];
+        assert_eq!(schedule.tick(0), "1970-01-01");
+        assert_eq!(schedule.tick(86_400_000 - 1), "1970-01-01");
+        assert_eq!(schedule.tick(86_400_000), "1970-01-02");
+    }
+}

@@ -1,1 +1,120 @@
-pub fn x(){}
+//! The worker: one apalis worker per job kind on the configured storage, with per-process concurrency from config,
+//! retries with exponential backoff, job metrics and the queue-depth gauge.
+
+pub mod handlers;
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use apalis::prelude::{Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt};
+use outreach_core::jobs::{ExpireSubscriptions, Job, KINDS};
+use outreach_core::queue::retry_delay_ms;
+use outreach_core::security::random_token;
+use outreach_core::{Context, Db};
+
+/// Registers the apalis worker of one job kind on the backend of `$ctx`.
+macro_rules! register {
+    ($monitor:expr, $ctx:expr, $job:ty, $task:path) => {{
+        let ctx: Context = $ctx.clone();
+        let concurrency = ctx.settings.queue.concurrency.max(1);
+        let kind = <$job as Job>::KIND;
+        match ctx.db.clone() {
+            Db::Postgres(pool) => {
+                let config = ctx.queue.postgres_config(kind);
+                $monitor.register(move |index| {
+                    let storage = apalis_postgres::PostgresStorage::<$job>::new(&pool).with_config(config.clone());
+                    WorkerBuilder::new(worker_name(kind, index))
+                        // LISTEN/NOTIFY: an idle worker wakes at once instead of at the next poll.
+                        .backend(storage.with_pubsub())
+                        .concurrency(concurrency)
+                        .data(ctx.clone())
+                        .build($task)
+                })
+            }
+            Db::Sqlite(pool) => {
+                let config = ctx.queue.sqlite_config(kind);
+                $monitor.register(move |index| {
+                    let storage = apalis_sqlite::SqliteStorage::<$job>::new(&pool).with_config(config.clone());
+                    WorkerBuilder::new(worker_name(kind, index))
+                        .backend(storage)
+                        .concurrency(concurrency)
+                        .data(ctx.clone())
+                        .build($task)
+                })
+            }
+        }
+    }};
+}
+
+/// Runs every job kind's worker until `shutdown` resolves.
+pub async fn run(ctx: Context, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
+    let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
+    let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
+    let result = monitor
+        .run_with_signal(async move {
+            shutdown.await;
+            Ok(())
+        })
+        .await;
+    reporter.abort();
+    result.map_err(|error| anyhow::anyhow!("worker stopped: {error}"))
+}
+
+async fn expire_subscriptions_task(
+    job: ExpireSubscriptions,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<ExpireSubscriptions, _>(&ctx, &id, &attempt, handlers::expire_subscriptions(&ctx, &job)).await
+}
+
+/// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,
+/// after which apalis fetches it again until `max_attempts`.
+async fn observe<J: Job, T>(
+    ctx: &Context,
+    id: &TaskId,
+    attempt: &Attempt,
+    work: impl Future<Output = anyhow::Result<T>>,
+) -> Result<(), BoxDynError> {
+    let started = Instant::now();
+    let result = work.await;
+    let outcome = if result.is_ok() { "success" } else { "failure" };
+    metrics::counter!("outreach_jobs_total", "job" => J::KIND, "outcome" => outcome).increment(1);
+    metrics::histogram!("outreach_job_duration_seconds", "job" => J::KIND).record(started.elapsed().as_secs_f64());
+    match result {
+        Ok(_) => Ok(()),
+        Err(error) => {
+            let failures = attempt.current() + 1;
+            let retry_at = ctx.now_ms() + retry_delay_ms(&ctx.settings.queue, failures);
+            if let Err(defer_error) = ctx.queue.defer(&id.to_string(), retry_at).await {
+                tracing::warn!(%defer_error, "could not delay the retry");
+            }
+            tracing::warn!(job = J::KIND, %id, failures, error = %format!("{error:#}"), "job failed");
+            Err(format!("{error:#}").into())
+        }
+    }
+}
+
+/// Worker ids are unique across processes and restarts (the storage keys workers by name).
+fn worker_name(kind: &str, index: usize) -> String {
+    format!("{kind}-{}-{}-{index}", std::process::id(), random_token(6))
+}
+
+/// Publishes `outreach_queue_depth{job}` every 15 seconds.
+async fn report_queue_depth(ctx: Context) {
+    let mut interval = tokio::time::interval(Duration::from_secs(15));
+    loop {
+        interval.tick().await;
+        match ctx.queue.depth().await {
+            Ok(depths) => {
+                for kind in KINDS {
+                    let waiting = depths.iter().find(|(job, _)| job == kind).map_or(0, |(_, count)| *count);
+                    metrics::gauge!("outreach_queue_depth", "job" => *kind).set(waiting as f64);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "could not read the queue depth"),
+        }
+    }
+}
