@@ -346,6 +346,8 @@ async fn administrators_are_active_and_alone_on_admin_endpoints() {
 
         // The grant ends after 30 days, at once, without waiting for the daily job.
         app.clock.advance(30 * DAY_MS);
+        assert_eq!(ada.get_json("/api/auth/user").await.0, StatusCode::UNAUTHORIZED, "30-day sessions ended too");
+        let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
         let (status, body) = ada.get_json("/api/email-usage").await;
         assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("account_inactive")));
 
