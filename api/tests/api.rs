@@ -352,6 +352,7 @@ async fn administrators_are_active_and_alone_on_admin_endpoints() {
         assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("account_inactive")));
 
         // A grant to someone who never signed in is waiting for them.
+        let admin = app.signed_in("boss", ADMIN, "Boss").await;
         let (status, _) =
             admin.post_json("/api/admin/set-user-status", json!({ "email": "grace@example.org", "status": "free_trial" })).await;
         assert_eq!(status, StatusCode::OK);
