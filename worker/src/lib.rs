@@ -86,7 +86,8 @@ async fn observe<J: Job, T>(
     match result {
         Ok(_) => Ok(()),
         Err(error) => {
-            let failures = attempt.current() + 1;
+            // apalis counts the running attempt, so this is 1 on the first failure.
+            let failures = attempt.current().max(1);
             let retry_at = ctx.now_ms() + retry_delay_ms(&ctx.settings.queue, failures);
             if let Err(defer_error) = ctx.queue.defer(&id.to_string(), retry_at).await {
                 tracing::warn!(%defer_error, "could not delay the retry");
@@ -117,4 +118,27 @@ async fn report_queue_depth(ctx: Context) {
             Err(error) => tracing::warn!(%error, "could not read the queue depth"),
         }
     }
+}
+
+/// Runs the workers until the queue has nothing waiting, running or due for a retry, then stops them.
+/// Used by tests (no sleeps) and by the drain benchmark.
+pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()> {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let workers = tokio::spawn(run(ctx.clone(), async move {
+        stopped.await.ok();
+    }));
+    let deadline = Instant::now() + limit;
+    let outcome = loop {
+        let waiting: i64 = ctx.queue.depth().await?.iter().map(|(_, count)| count).sum();
+        if waiting == 0 {
+            break Ok(());
+        }
+        if Instant::now() > deadline {
+            break Err(anyhow::anyhow!("{waiting} job(s) still waiting after {limit:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    stop.send(()).ok();
+    workers.await??;
+    outcome
 }

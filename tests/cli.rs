@@ -1,0 +1,100 @@
+//! The `outreach` command line on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a job that fails is listed and
+//! shown by `jobs list`/`jobs show`, and `jobs retry` puts it back so the worker completes it.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use outreach_core::clock::SystemClock;
+use outreach_core::jobs::ExpireSubscriptions;
+use outreach_core::testing::TestDb;
+use outreach_core::{Context, Db, Settings};
+
+/// Runs the binary against the test database, from an empty folder so no `outreach.toml` is picked up.
+fn outreach(url: &str, args: &[&str]) -> (bool, String) {
+    let folder = std::env::temp_dir();
+    let output = Command::new(env!("CARGO_BIN_EXE_outreach"))
+        .args(args)
+        .current_dir(folder)
+        .env("OUTREACH_DATABASE__URL", url)
+        .output()
+        .expect("the binary runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), text)
+}
+
+async fn execute(db: &Db, sql: &'static str) {
+    match db {
+        Db::Postgres(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
+        Db::Sqlite(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
+    }
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
+    for test_db in TestDb::all().await {
+        let (db, url) = (test_db.db.clone(), test_db.url.clone());
+        let mut settings = Settings::default();
+        settings.queue.max_attempts = 1;
+        let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
+
+        execute(&db, "alter table users rename to users_elsewhere").await;
+        ctx.queue.enqueue(ExpireSubscriptions { tick: "cli".into() }, None).await.unwrap();
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+
+        let (ok, listed) = outreach(&url, &["jobs", "list", "--status", "failed", "--kind", "expiresubscriptions"]);
+        assert!(ok, "{listed}");
+        let line = listed.lines().find(|line| line.contains("ExpireSubscriptions")).expect(&listed);
+        assert!(line.contains("Failed") && line.contains("1/1") && line.contains("users"), "{line}");
+        let id = line.split_whitespace().next().unwrap().to_string();
+        assert_eq!(outreach(&url, &["jobs", "list", "--status", "done"]).1.trim(), "no jobs");
+
+        let (ok, shown) = outreach(&url, &["jobs", "show", &id]);
+        assert!(ok && shown.contains("\"payload\"") && shown.contains("cli") && shown.contains("users"), "{shown}");
+
+        let (ok, refused) = outreach(&url, &["jobs", "list", "--status", "exploded"]);
+        assert!(!ok && refused.contains("unknown status exploded"), "{refused}");
+        let (ok, refused) = outreach(&url, &["jobs", "retry", "--failed", "--kind", "Nope"]);
+        assert!(!ok && refused.contains("unknown job kind Nope"), "{refused}");
+
+        execute(&db, "alter table users_elsewhere rename to users").await;
+        let (ok, retried) = outreach(&url, &["jobs", "retry", &id]);
+        assert!(ok && retried.contains("re-enqueued 1 job(s)") && retried.contains(&id), "{retried}");
+        let (ok, again) = outreach(&url, &["jobs", "retry", &id]);
+        assert!(!ok && again.contains("is not failed"), "{again}");
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        let (_, done) = outreach(&url, &["jobs", "list", "--status", "done"]);
+        assert!(done.contains(&id), "{done}");
+
+        // --failed retries every failed job of a kind.
+        execute(&db, "alter table users rename to users_elsewhere").await;
+        for tick in ["a", "b"] {
+            ctx.queue.enqueue(ExpireSubscriptions { tick: tick.into() }, None).await.unwrap();
+        }
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        execute(&db, "alter table users_elsewhere rename to users").await;
+        let (ok, retried) = outreach(&url, &["jobs", "retry", "--failed", "--kind", "ExpireSubscriptions"]);
+        assert!(ok && retried.contains("re-enqueued 2 job(s)"), "{retried}");
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        assert_eq!(ctx.queue.list(Some("Done"), None, 10).await.unwrap().len(), 3);
+        test_db.cleanup().await;
+    }
+}
+
+#[test]
+fn config_default_prints_every_section_and_unknown_keys_stop_the_start() {
+    let (ok, example) = outreach("sqlite://unused.db", &["config", "default"]);
+    assert!(ok);
+    for section in ["[database]", "[http]", "[metrics]", "[google]", "[auth]", "[security]", "[queue]"] {
+        assert!(example.contains(section), "{section}");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_outreach"))
+        .args(["migrate"])
+        .current_dir(std::env::temp_dir())
+        .env("OUTREACH_HTTP__LISTN", "127.0.0.1:1")
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && error.contains("listn"), "{error}");
+}
