@@ -49,6 +49,7 @@ pub struct Settings {
     pub security: SecuritySettings,
     pub queue: QueueSettings,
     pub scheduler: SchedulerSettings,
+    pub instance: InstanceSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -223,6 +224,32 @@ pub struct SchedulerSettings {
 impl Default for SchedulerSettings {
     fn default() -> Self {
         Self { tick_seconds: 60 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InstanceSettings {
+    /// Who runs this instance, shown in the policies and contact pages.
+    pub operator_name: String,
+    /// Where invite requests, upgrades and support mail go; empty means the first administrator's address.
+    pub contact_email: String,
+}
+
+impl Default for InstanceSettings {
+    fn default() -> Self {
+        Self { operator_name: "Outreach".into(), contact_email: String::new() }
+    }
+}
+
+impl Settings {
+    /// The address people write to for invites, upgrades and support.
+    pub fn contact_email(&self) -> String {
+        if self.instance.contact_email.is_empty() {
+            self.auth.admin_emails.first().cloned().unwrap_or_default()
+        } else {
+            self.instance.contact_email.clone()
+        }
     }
 }
 

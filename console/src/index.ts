@@ -1,0 +1,3 @@
+/** The operator console, lazy-loaded by the web app under /admin. */
+export { AdminPanel } from "./AdminPanel";
+export type { AdminPanelProps } from "./AdminPanel";

@@ -1,0 +1,20 @@
+/** The usage meter's rules (A §4, §9): warning from 80%, exceeded from 100%, one decimal, bar capped at 100%. */
+export interface EmailUsage {
+  count: number;
+  limit: number;
+  planType: string;
+}
+
+export type UsageLevel = "ok" | "warning" | "exceeded";
+
+export function usageLevel({ count, limit }: Pick<EmailUsage, "count" | "limit">) {
+  const ratio = limit > 0 ? (count / limit) * 100 : count > 0 ? 100 : 0;
+  const level: UsageLevel = ratio >= 100 ? "exceeded" : ratio >= 80 ? "warning" : "ok";
+  return { percentText: `${ratio.toFixed(1)}%`, barPercent: Math.min(ratio, 100), level };
+}
+
+export const USAGE_MESSAGES = {
+  exceeded: "You've exceeded your monthly email limit. Contact the owner to upgrade your plan.",
+  warning: "You're approaching your monthly email limit. Consider upgrading your plan soon.",
+  unavailable: "Unable to load email usage data. Dashboard functionality is still available.",
+};
