@@ -2,7 +2,7 @@
  * The Admin Panel (B §2.15, §5, §8): look a user up, set a free trial, grant premium with an email limit for
  * 30 days, and hand out invite codes. The server checks the administrator role on every call.
  */
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 
 export interface AdminPanelProps {
   email: string;
@@ -200,21 +200,20 @@ function QuickActions() {
 function Invites({ request, notify, fail }: Pick<AdminPanelProps, "request" | "notify"> & { fail: Fail }) {
   const [invites, setInvites] = useState<Invite[]>([]);
   const [note, setNote] = useState("");
-
-  const load = useCallback(async () => {
-    try {
-      const response = await request("GET", "/api/admin/invites");
-      setInvites((await response.json()) as Invite[]);
-    } catch (failure) {
-      fail(failure, "Failed to load invite codes");
-    }
-    // `fail` is rebuilt each render; loading once per request function is what we want.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [request]);
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    request("GET", "/api/admin/invites")
+      .then((response) => response.json() as Promise<Invite[]>)
+      .then((list) => current && setInvites(list))
+      .catch((failure: unknown) => current && fail(failure, "Failed to load invite codes"));
+    return () => {
+      current = false;
+    };
+    // `fail` is rebuilt each render; the list reloads when the request function or the version changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [request, version]);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -223,7 +222,7 @@ function Invites({ request, notify, fail }: Pick<AdminPanelProps, "request" | "n
       const invite = (await response.json()) as Invite;
       notify({ title: "Invite code created", description: invite.code });
       setNote("");
-      await load();
+      setVersion((value) => value + 1);
     } catch (failure) {
       fail(failure, "Failed to create invite code");
     }

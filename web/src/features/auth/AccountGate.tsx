@@ -13,10 +13,13 @@ export function AccountGate({ children }: { children: ReactNode }) {
   const { user, isLoading } = useAuth();
   const [state, setState] = useState<GateState>({ kind: "checking" });
 
-  useEffect(() => {
-    if (isLoading) return;
-    setState((current) => nextGateState(current, { type: "loaded", hasUser: user !== null, hasAccess: !!user?.hasAccess }));
-  }, [isLoading, user]);
+  // Feed each new load result to the gate while rendering (React's pattern for state derived from changing data).
+  const loaded = isLoading ? "loading" : `${user !== null}:${!!user?.hasAccess}`;
+  const [seen, setSeen] = useState("loading");
+  if (loaded !== seen) {
+    setSeen(loaded);
+    if (!isLoading) setState(nextGateState(state, { type: "loaded", hasUser: user !== null, hasAccess: !!user?.hasAccess }));
+  }
 
   useEffect(() => {
     const onStatusError = (event: Event) => {

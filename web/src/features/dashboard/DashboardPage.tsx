@@ -6,14 +6,19 @@ import { Card } from "../../components/ui/card";
 import { toast } from "../../components/ui/toast-store";
 import { SWITCH_TAB, switchTab } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
-import { DEFAULT_TAB, TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
+import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
 import { displayName, useAuth } from "../auth/api";
 import { returnToasts, withoutReturnParams } from "./returnParams";
 import { UsageMeter } from "./UsageMeter";
 
 export function DashboardPage() {
   const { user } = useAuth();
-  const [tab, setTab] = useState<TabId>(() => initialTab(window.location.search));
+  // A different user on this browser: stored campaign data and the stored tab go before the tab is chosen.
+  // (The shell renders only once the user is loaded.)
+  const [tab, setTab] = useState<TabId>(() => {
+    if (user) applyLastUserRule(user.id);
+    return initialTab(window.location.search);
+  });
 
   const selectTab = useCallback((next: TabId) => {
     setTab(next);
@@ -22,13 +27,6 @@ export function DashboardPage() {
     url.searchParams.set("tab", next);
     window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
   }, []);
-
-  // A different user on this browser: stored campaign data and the stored tab go.
-  useEffect(() => {
-    if (user && applyLastUserRule(user.id) && !new URLSearchParams(window.location.search).get("tab")) {
-      setTab(DEFAULT_TAB);
-    }
-  }, [user]);
 
   useEffect(() => {
     const onSwitch = (event: Event) => {
