@@ -1,0 +1,52 @@
+// Starts `outreach serve` on a fresh SQLite database and free ports for the browser tests.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const binary = process.env.OUTREACH_BIN ?? resolve(import.meta.dirname, "../../target/debug/outreach");
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Runs the app with extra OUTREACH_* variables; resolves once /readyz answers. */
+export async function startOutreach(env) {
+  const dir = mkdtempSync(join(tmpdir(), "outreach-e2e-"));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(binary, ["serve"], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH,
+      OUTREACH_DATABASE__URL: `sqlite://${dir}/outreach.db`,
+      OUTREACH_HTTP__LISTEN: `127.0.0.1:${port}`,
+      OUTREACH_METRICS__LISTEN: "",
+      OUTREACH_LOG__LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`outreach exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    base,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((done) => (child.exitCode !== null ? done() : child.once("exit", done)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

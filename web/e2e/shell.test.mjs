@@ -1,0 +1,122 @@
+// Browser tests of the shell in Debian's Chromium (playwright-core) against a real `outreach serve`, signing in
+// through a local fake Google provider.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { CLIENT_ID, CLIENT_SECRET, startFakeGoogle } from "./fake-google.mjs";
+import { startOutreach } from "./server.mjs";
+
+let google;
+let app;
+let browser;
+
+before(async () => {
+  google = await startFakeGoogle([
+    { key: "boss", email: "boss@example.org", given: "Grace", family: "Hopper" },
+    { key: "ada", email: "ada@example.org", given: "Ada", family: "Lovelace" },
+  ]);
+  app = await startOutreach({
+    OUTREACH_AUTH__ADMIN_EMAILS: "boss@example.org",
+    OUTREACH_GOOGLE__CLIENT_ID: CLIENT_ID,
+    OUTREACH_GOOGLE__CLIENT_SECRET: CLIENT_SECRET,
+    OUTREACH_GOOGLE__AUTH_URL: `${google.url}/authorize`,
+    OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
+    OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await google?.close();
+});
+
+async function signIn(page, name) {
+  await page.goto(`${app.base}/login`);
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.getByRole("link", { name }).click();
+  await page.waitForURL(`${app.base}/dashboard`);
+}
+
+test("signing in through Google shows the first name in the header", async () => {
+  const page = await browser.newPage();
+  await signIn(page, "Grace Hopper");
+  await page.getByRole("heading", { name: "AI Outreach Agent" }).waitFor();
+  assert.equal(await page.getByTestId("user-name").textContent(), "Grace");
+  // The default tab, kept in the URL and in storage.
+  assert.equal(await page.getByRole("tab", { selected: true }).textContent(), "STEP 2: Build Campaign");
+  await page.getByRole("tab", { name: "Campaign Analytics" }).click();
+  await page.getByRole("button", { name: "Build Your First Campaign" }).click();
+  assert.equal(new URL(page.url()).searchParams.get("tab"), "campaign");
+  await page.getByText("Emails this month:").waitFor();
+  await page.close();
+});
+
+test("an inactive account sees the beta screen and signs out", async () => {
+  const page = await browser.newPage();
+  await signIn(page, "Ada Lovelace");
+  await page.getByText("Your account needs to be activated to access the platform features.").waitFor();
+  await page.getByText("Thanks for your interest! This platform is currently in beta and invite-only.").waitFor();
+  await page.getByText("Premium Plan").waitFor();
+  const request = page.getByRole("link", { name: "Request Beta Access" });
+  const mail = decodeURIComponent(await request.getAttribute("href"));
+  assert.ok(mail.startsWith("mailto:boss@example.org?"), mail);
+  assert.ok(mail.includes("ada@example.org"), "the draft carries the user's address");
+  await page.getByRole("link", { name: "Sign Out" }).click();
+  await page.waitForURL(`${app.base}/`);
+  await page.goto(`${app.base}/dashboard`);
+  await page.waitForURL(`${app.base}/login`);
+  await page.close();
+});
+
+test("an administrator's invite code lets an inactive account in", async () => {
+  const admin = await browser.newPage();
+  await signIn(admin, "Grace Hopper");
+  await admin.goto(`${app.base}/admin`);
+  await admin.getByRole("button", { name: "Create invite" }).click();
+  const code = (await admin.getByTestId("invites").locator("td.font-mono").first().textContent()).trim();
+  assert.match(code, /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, "Ada Lovelace");
+  await page.getByLabel("Invite code").fill(code);
+  await page.getByRole("button", { name: "Activate" }).click();
+  await page.getByTestId("user-name").waitFor();
+  assert.equal(await page.getByTestId("user-name").textContent(), "Ada");
+  await context.close();
+  await admin.close();
+});
+
+test("an unknown path shows the not-found page", async () => {
+  const page = await browser.newPage();
+  const response = await page.goto(`${app.base}/no/such/page`);
+  assert.equal(response.status(), 200, "served by the SPA fallback");
+  await page.getByText("404 Page Not Found").waitFor();
+  await page.getByText("Did you forget to add the page to the router?").waitFor();
+  await page.close();
+});
+
+test("a protected route while signed out lands on /login", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${app.base}/dashboard?tab=your-campaigns`);
+  await page.waitForURL(`${app.base}/login`);
+  await page.getByText("Welcome").waitFor();
+  await page.getByRole("link", { name: "Continue with Google" }).waitFor();
+  await context.close();
+});
+
+test("a cancelled Google consent returns to /login with a clear message", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${app.base}/login`);
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await page.waitForURL(`${app.base}/login?error=access_denied`);
+  await page.getByRole("alert").getByText("You declined to share your Google account").waitFor();
+  await page.close();
+});
