@@ -1,0 +1,63 @@
+# `make run` serves the app on the embedded SQLite default; `make test` runs every test of the project.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+PG_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+CHROMIUM_PATH ?= /usr/bin/chromium
+
+.PHONY: run build web deps test test-rust test-web test-e2e lint compose-check bench clean
+
+node_modules/.package-lock.json: package.json package-lock.json web/package.json console/package.json
+	npm ci --no-audit --no-fund
+
+deps: node_modules/.package-lock.json
+
+web: deps
+	npm run build -w web
+
+## The app on http://127.0.0.1:8080 with its database at ./data/outreach.db.
+run: web
+	cargo run --bin outreach -- serve
+
+## target/release/outreach with the web app embedded: one file.
+build: web
+	cargo build --release --bin outreach
+
+## Every test: lints, Rust (SQLite, and PostgreSQL when a server answers on 127.0.0.1:5432), Vitest, browser.
+test: lint test-web test-rust test-e2e compose-check
+
+lint: deps
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	npm run typecheck
+	npx eslint web console
+
+# TEST_DATABASE_URL is set when PostgreSQL answers locally, so every database test runs on both backends.
+test-rust: web
+	@if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then \
+		export TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$(PG_ADMIN_URL)}"; echo "Rust tests on SQLite and PostgreSQL"; \
+	else echo "Rust tests on SQLite only (no PostgreSQL on 127.0.0.1:5432)"; fi; \
+	if cargo nextest --version >/dev/null 2>&1; then cargo nextest run --workspace --no-fail-fast; \
+	else cargo test --workspace --no-fail-fast; fi
+
+test-web: deps
+	npm test
+
+test-e2e: web
+	@test -x "$(CHROMIUM_PATH)" || { echo "Chromium not found at $(CHROMIUM_PATH): apt-get install chromium"; exit 1; }
+	cargo build --bin outreach
+	CHROMIUM_PATH=$(CHROMIUM_PATH) npm run e2e
+
+# The compose file must parse with every profile (no container engine is needed for this).
+compose-check:
+	@if docker compose version >/dev/null 2>&1; then compose="docker compose"; \
+	elif command -v docker-compose >/dev/null 2>&1; then compose=docker-compose; \
+	else echo "docker compose not installed: apt-get install docker-compose"; exit 1; fi; \
+	$$compose config -q && $$compose --profile postgres --profile monitoring config -q && echo "docker-compose.yml parses"
+
+## Queue drain rate on PostgreSQL for several fetch batch sizes.
+bench:
+	BENCH_DATABASE_URL="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}" cargo bench -p outreach-worker --bench queue_drain
+
+clean:
+	cargo clean
+	rm -rf node_modules web/dist
