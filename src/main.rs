@@ -94,7 +94,10 @@ async fn main() {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    if let Command::Config { command: ConfigCommand::Default } = cli.command {
+    if let Command::Config {
+        command: ConfigCommand::Default,
+    } = cli.command
+    {
         print!("{EXAMPLE_CONFIG}");
         return Ok(());
     }
@@ -139,33 +142,49 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Api => serve_api(ctx.clone(), until_stopped()).await?,
         Command::Worker => outreach_worker::run(ctx.clone(), until_stopped()).await?,
         Command::Scheduler => outreach_scheduler::run(ctx.clone(), until_stopped()).await?,
-        Command::Migrate | Command::Config { .. } | Command::Jobs { .. } => unreachable!("handled above"),
+        Command::Migrate | Command::Config { .. } | Command::Jobs { .. } => {
+            unreachable!("handled above")
+        }
     }
     ctx.db.close().await;
     Ok(())
 }
 
 async fn connect(settings: &Settings) -> anyhow::Result<Db> {
-    Db::connect(&settings.database.url, settings.database.max_connections).await.context("connecting to the database")
+    Db::connect(&settings.database.url, settings.database.max_connections)
+        .await
+        .context("connecting to the database")
 }
 
-async fn serve_api(ctx: Context, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+async fn serve_api(
+    ctx: Context,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let data_dir = ctx.settings.data_dir();
-    outreach_core::security::load_or_create_secret_key(&ctx.settings.security.secret_key, &data_dir)
-        .with_context(|| format!("preparing the secret key in {}", data_dir.display()))?;
+    outreach_core::security::load_or_create_secret_key(
+        &ctx.settings.security.secret_key,
+        &data_dir,
+    )
+    .with_context(|| format!("preparing the secret key in {}", data_dir.display()))?;
     let listen = ctx.settings.http.listen;
     let public = ctx.settings.http.public_url();
     let state = outreach_api::AppState::new(ctx)?;
-    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("listening on {listen}"))?;
     tracing::info!(%listen, %public, "API listening");
-    axum::serve(listener, outreach_api::app(state)).with_graceful_shutdown(shutdown).await?;
+    axum::serve(listener, outreach_api::app(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
     Ok(())
 }
 
 fn init_tracing(settings: &Settings) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_new(&settings.log.level).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     if settings.log.format == "json" {
         builder.json().flatten_event(true).init();
     } else {
@@ -179,7 +198,9 @@ async fn install_metrics(settings: &Settings) -> anyhow::Result<()> {
         return Ok(());
     }
     let handle = metrics_exporter_prometheus::PrometheusBuilder::new()
-        .set_buckets(&[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0])?
+        .set_buckets(&[
+            0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+        ])?
         .install_recorder()?;
     let upkeep = handle.clone();
     tokio::spawn(async move {
@@ -190,8 +211,9 @@ async fn install_metrics(settings: &Settings) -> anyhow::Result<()> {
         }
     });
     let listen = &settings.metrics.listen;
-    let listener =
-        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("metrics listener on {listen}"))?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("metrics listener on {listen}"))?;
     let router = outreach_api::observability::metrics_router(move || handle.render());
     tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(())
@@ -201,7 +223,8 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("signal handler");
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("signal handler");
         tokio::select! { _ = ctrl_c => {}, _ = term.recv() => {} }
     }
     #[cfg(not(unix))]
@@ -214,22 +237,35 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
     let queue = outreach_core::Queue::new(db, settings.queue.clone());
     let kind_of = |kind: Option<String>| -> anyhow::Result<Option<&'static str>> {
         kind.map(|kind| {
-            KINDS.iter().copied().find(|known| known.eq_ignore_ascii_case(&kind)).ok_or_else(|| {
-                anyhow::anyhow!("unknown job kind {kind}; known kinds: {}", KINDS.join(", "))
-            })
+            KINDS
+                .iter()
+                .copied()
+                .find(|known| known.eq_ignore_ascii_case(&kind))
+                .ok_or_else(|| {
+                    anyhow::anyhow!("unknown job kind {kind}; known kinds: {}", KINDS.join(", "))
+                })
         })
         .transpose()
     };
     match command {
-        JobsCommand::List { status, kind, limit } => {
+        JobsCommand::List {
+            status,
+            kind,
+            limit,
+        } => {
             let status = status
                 .map(|text| {
                     parse_status(&text).ok_or_else(|| {
-                        anyhow::anyhow!("unknown status {text}; use one of {}", STATUSES.join(", ").to_lowercase())
+                        anyhow::anyhow!(
+                            "unknown status {text}; use one of {}",
+                            STATUSES.join(", ").to_lowercase()
+                        )
                     })
                 })
                 .transpose()?;
-            let rows = queue.list(status, kind_of(kind)?, limit.clamp(1, 10_000)).await?;
+            let rows = queue
+                .list(status, kind_of(kind)?, limit.clamp(1, 10_000))
+                .await?;
             if rows.is_empty() {
                 println!("no jobs");
             }
@@ -249,7 +285,9 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
                 let id = args.id.expect("clap requires an id without --failed");
                 let ids = queue.retry(Some(&id), None, now).await?;
                 if ids.is_empty() {
-                    anyhow::bail!("job {id} is not failed (or does not exist); only failed or killed jobs are retried");
+                    anyhow::bail!(
+                        "job {id} is not failed (or does not exist); only failed or killed jobs are retried"
+                    );
                 }
                 ids
             };

@@ -19,7 +19,11 @@ fn outreach(url: &str, args: &[&str]) -> (bool, String) {
         .env("OUTREACH_DATABASE__URL", url)
         .output()
         .expect("the binary runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     (output.status.success(), text)
 }
 
@@ -40,44 +44,97 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
         let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
 
         execute(&db, "alter table users rename to users_elsewhere").await;
-        ctx.queue.enqueue(ExpireSubscriptions { tick: "cli".into() }, None).await.unwrap();
-        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        ctx.queue
+            .enqueue(ExpireSubscriptions { tick: "cli".into() }, None)
+            .await
+            .unwrap();
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
+            .await
+            .unwrap();
 
-        let (ok, listed) = outreach(&url, &["jobs", "list", "--status", "failed", "--kind", "expiresubscriptions"]);
+        let (ok, listed) = outreach(
+            &url,
+            &[
+                "jobs",
+                "list",
+                "--status",
+                "failed",
+                "--kind",
+                "expiresubscriptions",
+            ],
+        );
         assert!(ok, "{listed}");
-        let line = listed.lines().find(|line| line.contains("ExpireSubscriptions")).expect(&listed);
-        assert!(line.contains("Failed") && line.contains("1/1") && line.contains("users"), "{line}");
+        let line = listed
+            .lines()
+            .find(|line| line.contains("ExpireSubscriptions"))
+            .expect(&listed);
+        assert!(
+            line.contains("Failed") && line.contains("1/1") && line.contains("users"),
+            "{line}"
+        );
         let id = line.split_whitespace().next().unwrap().to_string();
-        assert_eq!(outreach(&url, &["jobs", "list", "--status", "done"]).1.trim(), "no jobs");
+        assert_eq!(
+            outreach(&url, &["jobs", "list", "--status", "done"])
+                .1
+                .trim(),
+            "no jobs"
+        );
 
         let (ok, shown) = outreach(&url, &["jobs", "show", &id]);
-        assert!(ok && shown.contains("\"payload\"") && shown.contains("cli") && shown.contains("users"), "{shown}");
+        assert!(
+            ok && shown.contains("\"payload\"") && shown.contains("cli") && shown.contains("users"),
+            "{shown}"
+        );
 
         let (ok, refused) = outreach(&url, &["jobs", "list", "--status", "exploded"]);
-        assert!(!ok && refused.contains("unknown status exploded"), "{refused}");
+        assert!(
+            !ok && refused.contains("unknown status exploded"),
+            "{refused}"
+        );
         let (ok, refused) = outreach(&url, &["jobs", "retry", "--failed", "--kind", "Nope"]);
-        assert!(!ok && refused.contains("unknown job kind Nope"), "{refused}");
+        assert!(
+            !ok && refused.contains("unknown job kind Nope"),
+            "{refused}"
+        );
 
         execute(&db, "alter table users_elsewhere rename to users").await;
         let (ok, retried) = outreach(&url, &["jobs", "retry", &id]);
-        assert!(ok && retried.contains("re-enqueued 1 job(s)") && retried.contains(&id), "{retried}");
+        assert!(
+            ok && retried.contains("re-enqueued 1 job(s)") && retried.contains(&id),
+            "{retried}"
+        );
         let (ok, again) = outreach(&url, &["jobs", "retry", &id]);
         assert!(!ok && again.contains("is not failed"), "{again}");
-        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
+            .await
+            .unwrap();
         let (_, done) = outreach(&url, &["jobs", "list", "--status", "done"]);
         assert!(done.contains(&id), "{done}");
 
         // --failed retries every failed job of a kind.
         execute(&db, "alter table users rename to users_elsewhere").await;
         for tick in ["a", "b"] {
-            ctx.queue.enqueue(ExpireSubscriptions { tick: tick.into() }, None).await.unwrap();
+            ctx.queue
+                .enqueue(ExpireSubscriptions { tick: tick.into() }, None)
+                .await
+                .unwrap();
         }
-        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
+            .await
+            .unwrap();
         execute(&db, "alter table users_elsewhere rename to users").await;
-        let (ok, retried) = outreach(&url, &["jobs", "retry", "--failed", "--kind", "ExpireSubscriptions"]);
+        let (ok, retried) = outreach(
+            &url,
+            &["jobs", "retry", "--failed", "--kind", "ExpireSubscriptions"],
+        );
         assert!(ok && retried.contains("re-enqueued 2 job(s)"), "{retried}");
-        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60)).await.unwrap();
-        assert_eq!(ctx.queue.list(Some("Done"), None, 10).await.unwrap().len(), 3);
+        outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert_eq!(
+            ctx.queue.list(Some("Done"), None, 10).await.unwrap().len(),
+            3
+        );
         test_db.cleanup().await;
     }
 }
@@ -86,7 +143,15 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
 fn config_default_prints_every_section_and_unknown_keys_stop_the_start() {
     let (ok, example) = outreach("sqlite://unused.db", &["config", "default"]);
     assert!(ok);
-    for section in ["[database]", "[http]", "[metrics]", "[google]", "[auth]", "[security]", "[queue]"] {
+    for section in [
+        "[database]",
+        "[http]",
+        "[metrics]",
+        "[google]",
+        "[auth]",
+        "[security]",
+        "[queue]",
+    ] {
         assert!(example.contains(section), "{section}");
     }
     let output = Command::new(env!("CARGO_BIN_EXE_outreach"))
@@ -96,5 +161,8 @@ fn config_default_prints_every_section_and_unknown_keys_stop_the_start() {
         .output()
         .unwrap();
     let error = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success() && error.contains("listn"), "{error}");
+    assert!(
+        !output.status.success() && error.contains("listn"),
+        "{error}"
+    );
 }

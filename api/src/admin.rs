@@ -5,7 +5,9 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use outreach_core::accounts::{Grant, PREMIUM_DAYS, is_valid_email, normalize_email, quota_window_start};
+use outreach_core::accounts::{
+    Grant, PREMIUM_DAYS, is_valid_email, normalize_email, quota_window_start,
+};
 use outreach_core::security::invite_code;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -27,12 +29,23 @@ pub async fn user_status(
     Admin(_): Admin,
     Query(params): Query<LookupParams>,
 ) -> ApiResult<Json<Value>> {
-    let email = params.email.as_deref().map(normalize_email).filter(|email| !email.is_empty());
+    let email = params
+        .email
+        .as_deref()
+        .map(normalize_email)
+        .filter(|email| !email.is_empty());
     let email = email.ok_or_else(|| ApiError::validation(EMAIL_REQUIRED))?;
     let user = state.ctx.db.find_user_by_email(&email).await?;
-    let user = user.ok_or_else(|| ApiError::not_found(format!("No user found with email {email}")))?;
-    let used = state.ctx.db.count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms())).await?;
-    Ok(Json(json!({ "user": user.view(&state.ctx.settings.auth), "emailsUsed": used })))
+    let user =
+        user.ok_or_else(|| ApiError::not_found(format!("No user found with email {email}")))?;
+    let used = state
+        .ctx
+        .db
+        .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
+        .await?;
+    Ok(Json(
+        json!({ "user": user.view(&state.ctx.settings.auth), "emailsUsed": used }),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -51,21 +64,35 @@ pub async fn set_user_status(
     Admin(_): Admin,
     JsonBody(form): JsonBody<StatusForm>,
 ) -> ApiResult<Json<Value>> {
-    let email = form.email.as_deref().map(normalize_email).unwrap_or_default();
+    let email = form
+        .email
+        .as_deref()
+        .map(normalize_email)
+        .unwrap_or_default();
     let (grant, message) = match form.status.as_deref() {
         Some("free_trial") => {
             if email.is_empty() {
                 return Err(ApiError::validation(EMAIL_REQUIRED));
             }
-            (Grant::FreeTrial, format!("User {email} has been set to free trial status"))
+            (
+                Grant::FreeTrial,
+                format!("User {email} has been set to free trial status"),
+            )
         }
         Some("premium") => {
-            let limit = form.email_limit.filter(|value| !value.is_null() && value.as_str() != Some(""));
+            let limit = form
+                .email_limit
+                .filter(|value| !value.is_null() && value.as_str() != Some(""));
             let Some(limit) = limit.filter(|_| !email.is_empty()) else {
-                return Err(ApiError::validation("Please enter both email address and email limit"));
+                return Err(ApiError::validation(
+                    "Please enter both email address and email limit",
+                ));
             };
-            let email_limit = parse_limit(&limit).ok_or_else(|| ApiError::validation("Email limit must be a positive number"))?;
-            let message = format!("User {email} has been granted premium access with {email_limit} emails for {PREMIUM_DAYS} days");
+            let email_limit = parse_limit(&limit)
+                .ok_or_else(|| ApiError::validation("Email limit must be a positive number"))?;
+            let message = format!(
+                "User {email} has been granted premium access with {email_limit} emails for {PREMIUM_DAYS} days"
+            );
             (Grant::Premium { email_limit }, message)
         }
         _ => return Err(ApiError::validation("Status must be free_trial or premium")),
@@ -74,9 +101,19 @@ pub async fn set_user_status(
         return Err(ApiError::validation("Please enter a valid email address"));
     }
     let now = state.ctx.now_ms();
-    let user = state.ctx.db.set_subscription(&email, &grant.subscription(now, &state.ctx.settings.accounts), now).await?;
+    let user = state
+        .ctx
+        .db
+        .set_subscription(
+            &email,
+            &grant.subscription(now, &state.ctx.settings.accounts),
+            now,
+        )
+        .await?;
     tracing::info!(user_id = user.id, plan = ?user.subscription_plan, "administrator changed a subscription");
-    Ok(Json(json!({ "success": true, "message": message, "user": user.view(&state.ctx.settings.auth) })))
+    Ok(Json(
+        json!({ "success": true, "message": message, "user": user.view(&state.ctx.settings.auth) }),
+    ))
 }
 
 /// A whole number of at least 1, given as a JSON number or as text.
@@ -100,20 +137,41 @@ pub async fn create_invite(
     Admin(admin): Admin,
     JsonBody(form): JsonBody<InviteForm>,
 ) -> ApiResult<Response> {
-    let note = form.note.map(|note| note.trim().to_string()).filter(|note| !note.is_empty());
+    let note = form
+        .note
+        .map(|note| note.trim().to_string())
+        .filter(|note| !note.is_empty());
     if note.as_ref().is_some_and(|note| note.chars().count() > 200) {
-        return Err(ApiError::validation("The note must be at most 200 characters"));
+        return Err(ApiError::validation(
+            "The note must be at most 200 characters",
+        ));
     }
-    let invite = state.ctx.db.insert_invite(&invite_code(), note.as_deref(), admin.id, state.ctx.now_ms()).await?;
+    let invite = state
+        .ctx
+        .db
+        .insert_invite(
+            &invite_code(),
+            note.as_deref(),
+            admin.id,
+            state.ctx.now_ms(),
+        )
+        .await?;
     Ok((StatusCode::CREATED, Json(invite)).into_response())
 }
 
 /// `GET /api/admin/invites`: every invite code, newest first, with `Content-Range` as ra-data-simple-rest expects.
 pub async fn list_invites(State(state): State<AppState>, Admin(_): Admin) -> ApiResult<Response> {
     let invites = state.ctx.db.list_invites().await?;
-    let range = format!("invites 0-{}/{}", invites.len().saturating_sub(1), invites.len());
+    let range = format!(
+        "invites 0-{}/{}",
+        invites.len().saturating_sub(1),
+        invites.len()
+    );
     let mut response = Json(invites).into_response();
-    response.headers_mut().insert("content-range", HeaderValue::from_str(&range).expect("ASCII"));
+    response.headers_mut().insert(
+        "content-range",
+        HeaderValue::from_str(&range).expect("ASCII"),
+    );
     Ok(response)
 }
 
@@ -125,7 +183,14 @@ mod tests {
     fn limits_are_whole_numbers_of_at_least_one() {
         assert_eq!(parse_limit(&json!(1000)), Some(1000));
         assert_eq!(parse_limit(&json!(" 25 ")), Some(25));
-        for bad in [json!(0), json!(-3), json!(2.5), json!("2.5"), json!("many"), json!(true)] {
+        for bad in [
+            json!(0),
+            json!(-3),
+            json!(2.5),
+            json!("2.5"),
+            json!("many"),
+            json!(true),
+        ] {
             assert_eq!(parse_limit(&bad), None, "{bad}");
         }
     }

@@ -7,8 +7,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use oauth2::basic::BasicClient;
 use oauth2::{
-    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
-    RequestTokenError, Scope, TokenResponse, TokenUrl,
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge,
+    PkceCodeVerifier, RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
 };
 use outreach_core::accounts::{Grant, User, is_valid_email, normalize_email};
 use outreach_core::clock::SECOND_MS;
@@ -31,7 +31,10 @@ pub struct StartParams {
 }
 
 /// `GET /auth/google` and `GET /api/login`: redirect to the provider's consent screen.
-pub async fn start_google(State(state): State<AppState>, Query(params): Query<StartParams>) -> Response {
+pub async fn start_google(
+    State(state): State<AppState>,
+    Query(params): Query<StartParams>,
+) -> Response {
     let Some(client) = google_client(&state) else {
         return Redirect::to("/login?error=google_not_configured").into_response();
     };
@@ -41,11 +44,22 @@ pub async fn start_google(State(state): State<AppState>, Query(params): Query<St
         .add_scopes(["openid", "email", "profile"].map(|scope| Scope::new(scope.to_string())))
         .set_pkce_challenge(challenge)
         .url();
-    let invite = params.invite.map(|code| code.trim().to_uppercase()).filter(|code| !code.is_empty());
+    let invite = params
+        .invite
+        .map(|code| code.trim().to_uppercase())
+        .filter(|code| !code.is_empty());
     let now = state.ctx.now_ms();
     let stored = async {
-        state.ctx.db.delete_stale_oauth_flows(now - FLOW_TTL_MS).await?;
-        state.ctx.db.insert_oauth_flow(csrf.secret(), verifier.secret(), invite.as_deref(), now).await
+        state
+            .ctx
+            .db
+            .delete_stale_oauth_flows(now - FLOW_TTL_MS)
+            .await?;
+        state
+            .ctx
+            .db
+            .insert_oauth_flow(csrf.secret(), verifier.secret(), invite.as_deref(), now)
+            .await
     };
     match stored.await {
         Ok(()) => Redirect::to(url.as_str()).into_response(),
@@ -75,12 +89,22 @@ pub async fn google_callback(
     }
 }
 
-async fn finish_google(state: &AppState, headers: &HeaderMap, params: CallbackParams) -> Result<Response, &'static str> {
+async fn finish_google(
+    state: &AppState,
+    headers: &HeaderMap,
+    params: CallbackParams,
+) -> Result<Response, &'static str> {
     if let Some(error) = params.error.as_deref() {
         tracing::info!(error, "the provider refused the sign-in");
-        return Err(if error == "access_denied" { "access_denied" } else { "provider_error" });
+        return Err(if error == "access_denied" {
+            "access_denied"
+        } else {
+            "provider_error"
+        });
     }
-    let (Some(code), Some(returned_state)) = (params.code, params.state) else { return Err("missing_code") };
+    let (Some(code), Some(returned_state)) = (params.code, params.state) else {
+        return Err("missing_code");
+    };
     let client = google_client(state).ok_or("google_not_configured")?;
     let now = state.ctx.now_ms();
     let flow = state
@@ -102,20 +126,31 @@ async fn finish_google(state: &AppState, headers: &HeaderMap, params: CallbackPa
         .request_async(&send)
         .await
         .map_err(|error| match error {
-            RequestTokenError::ServerResponse(answer) => log_failure("token exchange refused", answer.error()),
+            RequestTokenError::ServerResponse(answer) => {
+                log_failure("token exchange refused", answer.error())
+            }
             other => log_failure("token exchange", other),
         })?;
 
     let profile = fetch_profile(state, token.access_token().secret()).await?;
-    let user = sign_in(state, &profile.email, profile.given_name.as_deref(), profile.family_name.as_deref())
-        .await
-        .map_err(|error| log_failure("account update", error.message))?;
+    let user = sign_in(
+        state,
+        &profile.email,
+        profile.given_name.as_deref(),
+        profile.family_name.as_deref(),
+    )
+    .await
+    .map_err(|error| log_failure("account update", error.message))?;
     // A wrong or used code is not fatal: the beta screen lets the person type it again.
     let user = match flow.invite_code.as_deref() {
-        Some(code) if !user.has_access(now, &state.ctx.settings.auth) => redeem(state, &user, code).await.unwrap_or(user),
+        Some(code) if !user.has_access(now, &state.ctx.settings.auth) => {
+            redeem(state, &user, code).await.unwrap_or(user)
+        }
         _ => user,
     };
-    let cookie = session::start(state, headers, user.id).await.map_err(|error| log_failure("session", error.message))?;
+    let cookie = session::start(state, headers, user.id)
+        .await
+        .map_err(|error| log_failure("session", error.message))?;
     Ok(with_cookie(cookie, Redirect::to("/dashboard")))
 }
 
@@ -169,13 +204,20 @@ async fn send_oauth_request(
     request: oauth2::HttpRequest,
 ) -> Result<oauth2::HttpResponse, reqwest::Error> {
     let (parts, body) = request.into_parts();
-    let response = http.request(parts.method, parts.uri.to_string()).headers(parts.headers).body(body).send().await?;
+    let response = http
+        .request(parts.method, parts.uri.to_string())
+        .headers(parts.headers)
+        .body(body)
+        .send()
+        .await?;
     let mut answer = http::Response::builder().status(response.status());
     if let Some(headers) = answer.headers_mut() {
         headers.extend(response.headers().clone());
     }
     let body = response.bytes().await?.to_vec();
-    Ok(answer.body(body).expect("status and headers come from a valid response"))
+    Ok(answer
+        .body(body)
+        .expect("status and headers come from a valid response"))
 }
 
 fn google_client(
@@ -194,7 +236,11 @@ fn google_client(
         return None;
     }
     let redirect = format!("{}{CALLBACK_PATH}", state.ctx.settings.http.public_url());
-    let parsed = (AuthUrl::new(google.auth_url.clone()), TokenUrl::new(google.token_url.clone()), RedirectUrl::new(redirect));
+    let parsed = (
+        AuthUrl::new(google.auth_url.clone()),
+        TokenUrl::new(google.token_url.clone()),
+        RedirectUrl::new(redirect),
+    );
     let (Ok(auth), Ok(token), Ok(redirect)) = parsed else {
         tracing::error!("the Google endpoints in the configuration are not valid URLs");
         return None;
@@ -210,10 +256,19 @@ fn google_client(
 
 /// Creates or refreshes the account. Administrators are activated; with invites turned off a new account starts
 /// a free trial; otherwise it stays inactive until an administrator or an invite code activates it.
-async fn sign_in(state: &AppState, email: &str, first: Option<&str>, last: Option<&str>) -> ApiResult<User> {
+async fn sign_in(
+    state: &AppState,
+    email: &str,
+    first: Option<&str>,
+    last: Option<&str>,
+) -> ApiResult<User> {
     let settings = &state.ctx.settings;
     let (email, now) = (normalize_email(email), state.ctx.now_ms());
-    let user = state.ctx.db.upsert_user_on_sign_in(&email, first, last, now).await?;
+    let user = state
+        .ctx
+        .db
+        .upsert_user_on_sign_in(&email, first, last, now)
+        .await?;
     let grant = if settings.auth.is_admin(&email) && user.account_status != "active" {
         Some(Grant::Administrator)
     } else if !settings.auth.invite_only && user.subscription_status == "none" {
@@ -222,7 +277,11 @@ async fn sign_in(state: &AppState, email: &str, first: Option<&str>, last: Optio
         None
     };
     match grant {
-        Some(grant) => Ok(state.ctx.db.set_subscription(&email, &grant.subscription(now, &settings.accounts), now).await?),
+        Some(grant) => Ok(state
+            .ctx
+            .db
+            .set_subscription(&email, &grant.subscription(now, &settings.accounts), now)
+            .await?),
         None => Ok(user),
     }
 }
@@ -232,9 +291,16 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
     let now = state.ctx.now_ms();
     let subscription = Grant::FreeTrial.subscription(now, &state.ctx.settings.accounts);
     let code = code.trim().to_uppercase();
-    match state.ctx.db.redeem_invite(&code, &user.email, user.id, &subscription, now).await? {
+    match state
+        .ctx
+        .db
+        .redeem_invite(&code, &user.email, user.id, &subscription, now)
+        .await?
+    {
         Redemption::Redeemed(user) => Ok(user),
-        Redemption::UnknownOrUsed => Err(ApiError::validation("This invite code is not valid or has already been used")),
+        Redemption::UnknownOrUsed => Err(ApiError::validation(
+            "This invite code is not valid or has already been used",
+        )),
     }
 }
 
@@ -247,7 +313,10 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Respon
 }
 
 /// `GET /api/auth/user`: the current user or 401.
-pub async fn current_user(State(state): State<AppState>, SignedIn(user): SignedIn) -> Json<serde_json::Value> {
+pub async fn current_user(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> Json<serde_json::Value> {
     let has_access = user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth);
     let mut view = serde_json::to_value(user.view(&state.ctx.settings.auth)).unwrap_or_default();
     view["hasAccess"] = json!(has_access);
@@ -293,7 +362,10 @@ pub async fn local_sign_in(
     let (first, last) = (clean(form.first_name), clean(form.last_name));
     let user = sign_in(&state, &form.email, first.as_deref(), last.as_deref()).await?;
     let cookie = session::start(&state, &headers, user.id).await?;
-    Ok(with_cookie(cookie, Json(user.view(&state.ctx.settings.auth))))
+    Ok(with_cookie(
+        cookie,
+        Json(user.view(&state.ctx.settings.auth)),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -314,5 +386,7 @@ pub async fn redeem_invite(
         return Err(ApiError::validation("Your account is already active"));
     }
     let user = redeem(&state, &user, &form.code).await?;
-    Ok(Json(json!({ "success": true, "user": user.view(&state.ctx.settings.auth) })))
+    Ok(Json(
+        json!({ "success": true, "user": user.view(&state.ctx.settings.auth) }),
+    ))
 }

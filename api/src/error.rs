@@ -14,10 +14,18 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into() }
+        Self {
+            status,
+            code,
+            message: message.into(),
+        }
     }
     pub fn unauthorized() -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", "Authentication required")
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "Authentication required",
+        )
     }
     pub fn forbidden(message: impl Into<String>) -> Self {
         Self::new(StatusCode::FORBIDDEN, "forbidden", message)
@@ -26,18 +34,30 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", message)
     }
     pub fn validation(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed", message)
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "validation_failed",
+            message,
+        )
     }
     /// Logs the cause and answers a generic 500.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "request failed");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "Something went wrong. Please try again.")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "Something went wrong. Please try again.",
+        )
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.code, "message": self.message }))).into_response()
+        (
+            self.status,
+            Json(json!({ "error": self.code, "message": self.message })),
+        )
+            .into_response()
     }
 }
 
@@ -59,10 +79,17 @@ where
 {
     type Rejection = ApiError;
 
-    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(
+        request: axum::extract::Request,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
         match <Json<T> as axum::extract::FromRequest<S>>::from_request(request, state).await {
             Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(ApiError::new(rejection.status(), "invalid_body", rejection.body_text())),
+            Err(rejection) => Err(ApiError::new(
+                rejection.status(),
+                "invalid_body",
+                rejection.body_text(),
+            )),
         }
     }
 }

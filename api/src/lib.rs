@@ -12,12 +12,12 @@ pub mod web;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
 use outreach_core::Context;
 
 use crate::error::ApiError;
@@ -44,7 +44,12 @@ impl AppState {
             .build()?;
         let secure_cookies = ctx.settings.http.public_url().starts_with("https://");
         let listen = ctx.settings.http.listen;
-        Ok(Self { ctx, http, secure_cookies, listen })
+        Ok(Self {
+            ctx,
+            http,
+            secure_cookies,
+            listen,
+        })
     }
 
     /// The local sign-in is for trying a fresh install: no Google client, and a server only this machine reaches.
@@ -57,7 +62,10 @@ pub fn app(state: AppState) -> Router {
     // Product endpoints: every one of them sits behind the account gate (A §6).
     let product = Router::new()
         .route("/api/email-usage", get(usage::email_usage))
-        .route_layer(middleware::from_fn_with_state(state.clone(), session::require_active_account));
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            session::require_active_account,
+        ));
 
     Router::new()
         .route("/healthz", get(observability::healthz))
@@ -72,11 +80,17 @@ pub fn app(state: AppState) -> Router {
         .route("/api/auth/redeem-invite", post(auth::redeem_invite))
         .route("/api/admin/user-status", get(admin::user_status))
         .route("/api/admin/set-user-status", post(admin::set_user_status))
-        .route("/api/admin/invites", get(admin::list_invites).post(admin::create_invite))
+        .route(
+            "/api/admin/invites",
+            get(admin::list_invites).post(admin::create_invite),
+        )
         .merge(product)
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
-        .layer(middleware::from_fn_with_state(state.clone(), same_origin_json))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            same_origin_json,
+        ))
         .layer(middleware::from_fn(observability::record_request))
         .with_state(state)
 }
@@ -87,13 +101,23 @@ async fn unknown_endpoint() -> ApiError {
 
 /// Mutating requests must come from our own pages: a foreign `Origin` is refused (CSRF), and a body must be JSON.
 async fn same_origin_json(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mutating = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let mutating = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
     if mutating {
-        if let Some(origin) = request.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok())
+        if let Some(origin) = request
+            .headers()
+            .get(header::ORIGIN)
+            .and_then(|v| v.to_str().ok())
             && !is_own_origin(&state, request.headers(), origin)
         {
-            return ApiError::new(StatusCode::FORBIDDEN, "cross_origin", "Cross-site requests are not allowed")
-                .into_response();
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "cross_origin",
+                "Cross-site requests are not allowed",
+            )
+            .into_response();
         }
         if has_body(request.headers()) && !is_json(request.headers()) {
             return ApiError::new(
@@ -109,12 +133,18 @@ async fn same_origin_json(State(state): State<AppState>, request: Request, next:
 
 fn is_own_origin(state: &AppState, headers: &HeaderMap, origin: &str) -> bool {
     let public = state.ctx.settings.http.public_url();
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
     origin == public || origin == format!("http://{host}") || origin == format!("https://{host}")
 }
 
 fn has_body(headers: &HeaderMap) -> bool {
-    let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
     length.is_some_and(|length| length > 0) || headers.contains_key(header::TRANSFER_ENCODING)
 }
 
@@ -122,5 +152,10 @@ fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|value| value.trim_start().to_ascii_lowercase().starts_with("application/json"))
+        .is_some_and(|value| {
+            value
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        })
 }

@@ -23,7 +23,10 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     if state.ctx.db.is_ready().await {
         Json(json!({ "status": "ready", "database": state.ctx.db.backend() })).into_response()
     } else {
-        (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable", "database": state.ctx.db.backend() })))
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({ "status": "unavailable", "database": state.ctx.db.backend() })),
+        )
             .into_response()
     }
 }
@@ -32,12 +35,17 @@ pub async fn record_request(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().as_str().to_string();
     // The route template, never the raw path (unbounded label values); unmatched paths are the web app.
-    let route = request.extensions().get::<MatchedPath>().map_or("web", |path| path.as_str()).to_string();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("web", |path| path.as_str())
+        .to_string();
     let response = next.run(request).await;
     let status = format!("{}xx", response.status().as_u16() / 100);
     let labels = [("method", method), ("route", route), ("status", status)];
     metrics::counter!("outreach_http_requests_total", &labels).increment(1);
-    metrics::histogram!("outreach_http_request_duration_seconds", &labels).record(started.elapsed().as_secs_f64());
+    metrics::histogram!("outreach_http_request_duration_seconds", &labels)
+        .record(started.elapsed().as_secs_f64());
     response
 }
 

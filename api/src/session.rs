@@ -34,7 +34,11 @@ pub async fn start(state: &AppState, headers: &HeaderMap, user_id: i64) -> ApiRe
     let token = random_token(32);
     let now = state.ctx.now_ms();
     let days = i64::from(state.ctx.settings.auth.session_days.max(1));
-    state.ctx.db.insert_session(&hash_token(&token), user_id, now, now + days * DAY_MS).await?;
+    state
+        .ctx
+        .db
+        .insert_session(&hash_token(&token), user_id, now, now + days * DAY_MS)
+        .await?;
     Ok(session_cookie(state, &token, days * 86_400))
 }
 
@@ -48,7 +52,9 @@ pub async fn end(state: &AppState, headers: &HeaderMap) -> ApiResult<HeaderValue
 
 fn session_cookie(state: &AppState, token: &str, max_age_seconds: i64) -> HeaderValue {
     let secure = if state.secure_cookies { "; Secure" } else { "" };
-    let value = format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{secure}");
+    let value = format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{secure}"
+    );
     HeaderValue::from_str(&value).expect("cookie text is ASCII")
 }
 
@@ -65,12 +71,19 @@ pub struct SignedIn(pub User);
 impl FromRequestParts<AppState> for SignedIn {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         if let Some(user) = parts.extensions.get::<User>() {
             return Ok(SignedIn(user.clone()));
         }
         let token = cookie(&parts.headers, SESSION_COOKIE).ok_or_else(ApiError::unauthorized)?;
-        let user = state.ctx.db.find_session_user(&hash_token(token), state.ctx.now_ms()).await?;
+        let user = state
+            .ctx
+            .db
+            .find_session_user(&hash_token(token), state.ctx.now_ms())
+            .await?;
         let user = user.ok_or_else(ApiError::unauthorized)?;
         parts.extensions.insert(user.clone());
         Ok(SignedIn(user))
@@ -79,14 +92,23 @@ impl FromRequestParts<AppState> for SignedIn {
 
 /// The account gate for product endpoints: 401 when not signed in, 403 `{error, message}` when the account is
 /// inactive or the subscription expired (A §6, §8).
-pub async fn require_active_account(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn require_active_account(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let (mut parts, body) = request.into_parts();
     let user = match SignedIn::from_request_parts(&mut parts, &state).await {
         Ok(SignedIn(user)) => user,
         Err(rejection) => return rejection.into_response(),
     };
     if !user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth) {
-        return ApiError::new(axum::http::StatusCode::FORBIDDEN, "account_inactive", INACTIVE_MESSAGE).into_response();
+        return ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "account_inactive",
+            INACTIVE_MESSAGE,
+        )
+        .into_response();
     }
     next.run(Request::from_parts(parts, body)).await
 }
@@ -97,7 +119,10 @@ pub struct Admin(pub User);
 impl FromRequestParts<AppState> for Admin {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let SignedIn(user) = SignedIn::from_request_parts(parts, state).await?;
         if !state.ctx.settings.auth.is_admin(&user.email) {
             return Err(ApiError::forbidden("Administrator access required"));

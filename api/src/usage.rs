@@ -9,9 +9,16 @@ use crate::AppState;
 use crate::error::ApiResult;
 use crate::session::SignedIn;
 
-pub async fn email_usage(State(state): State<AppState>, SignedIn(user): SignedIn) -> ApiResult<Json<Value>> {
+pub async fn email_usage(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
     let settings = &state.ctx.settings;
-    let count = state.ctx.db.count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms())).await?;
+    let count = state
+        .ctx
+        .db
+        .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
+        .await?;
     Ok(Json(json!({
         "count": count,
         "limit": user.email_limit(&settings.auth, &settings.accounts),

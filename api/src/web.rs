@@ -15,7 +15,11 @@ pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if let Some(file) = (!path.is_empty()).then(|| Assets::get(path)).flatten() {
         // Vite fingerprints everything under assets/, so those can be cached for good.
-        let cache = if path.starts_with("assets/") { "public, max-age=31536000, immutable" } else { "no-cache" };
+        let cache = if path.starts_with("assets/") {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
         return asset(file, cache);
     }
     match Assets::get("index.html") {
@@ -29,6 +33,14 @@ pub async fn serve(uri: Uri) -> Response {
 }
 
 fn asset(file: rust_embed::EmbeddedFile, cache: &'static str) -> Response {
-    let mime = HeaderValue::from_str(file.metadata.mimetype()).unwrap_or(HeaderValue::from_static("application/octet-stream"));
-    ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, HeaderValue::from_static(cache))], file.data).into_response()
+    let mime = HeaderValue::from_str(file.metadata.mimetype())
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    (
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+        ],
+        file.data,
+    )
+        .into_response()
 }

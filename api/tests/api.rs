@@ -51,16 +51,34 @@ impl TestApp {
         let ctx = Context::new(test_db.db.clone(), settings, clock.clone());
         let state = outreach_api::AppState::new(ctx).unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let server = tokio::spawn(async move { axum::serve(listener, outreach_api::app(state)).await.unwrap() });
+        let server = tokio::spawn(async move {
+            axum::serve(listener, outreach_api::app(state))
+                .await
+                .unwrap()
+        });
         let challenges = Arc::new(Mutex::new(Vec::new()));
-        let app = TestApp { base, clock, google, challenges, test_db, server };
+        let app = TestApp {
+            base,
+            clock,
+            google,
+            challenges,
+            test_db,
+            server,
+        };
         app.mount_token_endpoint().await;
         app
     }
 
     fn browser(&self) -> Browser {
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Browser { http, base: self.base.clone(), cookie: Mutex::new(None) }
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Browser {
+            http,
+            base: self.base.clone(),
+            cookie: Mutex::new(None),
+        }
     }
 
     /// The token endpoint: checks grant type, client credentials, redirect URI and the PKCE verifier, then
@@ -68,7 +86,8 @@ impl TestApp {
     async fn mount_token_endpoint(&self) {
         let challenges = self.challenges.clone();
         let redirect = format!("{}/auth/google/callback", self.base);
-        let basic = base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"));
+        let basic = base64::engine::general_purpose::STANDARD
+            .encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"));
         Mock::given(method("POST"))
             .and(path("/token"))
             .and(header("authorization", format!("Basic {basic}").as_str()))
@@ -103,7 +122,10 @@ impl TestApp {
     async fn google_person(&self, person: &str, email: &str, given: &str, family: &str) {
         Mock::given(method("GET"))
             .and(path("/userinfo"))
-            .and(header("authorization", format!("Bearer token-{person}").as_str()))
+            .and(header(
+                "authorization",
+                format!("Bearer token-{person}").as_str(),
+            ))
             .respond_with(ResponseTemplate::new(200).set_body_json(json!({
                 "sub": format!("sub-{person}"), "email": email, "email_verified": true,
                 "name": format!("{given} {family}"), "given_name": given, "family_name": family
@@ -116,7 +138,9 @@ impl TestApp {
     async fn signed_in(&self, person: &str, email: &str, given: &str) -> Browser {
         self.google_person(person, email, given, "Tester").await;
         let browser = self.browser();
-        let callback = browser.google_round_trip(self, &format!("code-{person}"), None).await;
+        let callback = browser
+            .google_round_trip(self, &format!("code-{person}"), None)
+            .await;
         assert_eq!(location(&callback), "/dashboard");
         browser
     }
@@ -156,53 +180,98 @@ impl Browser {
     }
     async fn get_json(&self, path: &str) -> (StatusCode, Value) {
         let response = self.get(path).await;
-        (response.status(), response.json().await.unwrap_or(Value::Null))
+        (
+            response.status(),
+            response.json().await.unwrap_or(Value::Null),
+        )
     }
     async fn post_json(&self, path: &str, body: Value) -> (StatusCode, Value) {
         let response = self.post(path, body).await;
-        (response.status(), response.json().await.unwrap_or(Value::Null))
+        (
+            response.status(),
+            response.json().await.unwrap_or(Value::Null),
+        )
     }
     fn url(&self, path: &str) -> String {
-        if path.starts_with("http") { path.to_string() } else { format!("{}{path}", self.base) }
+        if path.starts_with("http") {
+            path.to_string()
+        } else {
+            format!("{}{path}", self.base)
+        }
     }
 
     /// `/auth/google` → the provider's consent URL (checked) → back to the callback with `code`.
-    async fn google_round_trip(&self, app: &TestApp, code: &str, invite: Option<&str>) -> reqwest::Response {
+    async fn google_round_trip(
+        &self,
+        app: &TestApp,
+        code: &str,
+        invite: Option<&str>,
+    ) -> reqwest::Response {
         let start = match invite {
             Some(invite) => self.get(&format!("/auth/google?invite={invite}")).await,
             None => self.get("/auth/google").await,
         };
         assert_eq!(start.status(), StatusCode::SEE_OTHER);
         let consent = url::Url::parse(&location(&start)).unwrap();
-        assert_eq!(consent.as_str().split('?').next().unwrap(), format!("{}/authorize", app.google.uri()));
-        let query: std::collections::HashMap<String, String> = consent.query_pairs().into_owned().collect();
+        assert_eq!(
+            consent.as_str().split('?').next().unwrap(),
+            format!("{}/authorize", app.google.uri())
+        );
+        let query: std::collections::HashMap<String, String> =
+            consent.query_pairs().into_owned().collect();
         assert_eq!(query["response_type"], "code");
         assert_eq!(query["client_id"], CLIENT_ID);
-        assert_eq!(query["redirect_uri"], format!("{}/auth/google/callback", app.base));
+        assert_eq!(
+            query["redirect_uri"],
+            format!("{}/auth/google/callback", app.base)
+        );
         assert_eq!(query["code_challenge_method"], "S256");
         let scopes: Vec<&str> = query["scope"].split(' ').collect();
         assert_eq!(scopes, ["openid", "email", "profile"]);
-        app.challenges.lock().unwrap().push(query["code_challenge"].clone());
-        self.get(&format!("/auth/google/callback?code={code}&state={}", query["state"])).await
+        app.challenges
+            .lock()
+            .unwrap()
+            .push(query["code_challenge"].clone());
+        self.get(&format!(
+            "/auth/google/callback?code={code}&state={}",
+            query["state"]
+        ))
+        .await
     }
 }
 
 fn location(response: &reqwest::Response) -> String {
-    response.headers().get(LOCATION).expect("a redirect").to_str().unwrap().to_string()
+    response
+        .headers()
+        .get(LOCATION)
+        .expect("a redirect")
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test]
 async fn google_sign_in_creates_an_inactive_account_behind_the_gate() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
-        app.google_person("ada", "Ada@Example.org", "Ada", "Lovelace").await;
+        app.google_person("ada", "Ada@Example.org", "Ada", "Lovelace")
+            .await;
         let browser = app.browser();
-        assert_eq!(browser.get_json("/api/auth/user").await.0, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            browser.get_json("/api/auth/user").await.0,
+            StatusCode::UNAUTHORIZED
+        );
 
         let callback = browser.google_round_trip(&app, "code-ada", None).await;
         assert_eq!(callback.status(), StatusCode::SEE_OTHER);
         assert_eq!(location(&callback), "/dashboard");
-        let cookie = callback.headers().get(SET_COOKIE).unwrap().to_str().unwrap().to_string();
+        let cookie = callback
+            .headers()
+            .get(SET_COOKIE)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
         for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
             assert!(cookie.contains(attribute), "{cookie}");
         }
@@ -211,15 +280,30 @@ async fn google_sign_in_creates_an_inactive_account_behind_the_gate() {
         let (status, user) = browser.get_json("/api/auth/user").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(user["email"], "ada@example.org");
-        assert_eq!((user["firstName"].as_str(), user["lastName"].as_str()), (Some("Ada"), Some("Lovelace")));
-        assert_eq!((user["accountStatus"].as_str(), user["hasAccess"].as_bool()), (Some("inactive"), Some(false)));
+        assert_eq!(
+            (user["firstName"].as_str(), user["lastName"].as_str()),
+            (Some("Ada"), Some("Lovelace"))
+        );
+        assert_eq!(
+            (user["accountStatus"].as_str(), user["hasAccess"].as_bool()),
+            (Some("inactive"), Some(false))
+        );
 
         // Gated endpoints refuse with the body shape; non-gated ones answer.
         let (status, body) = browser.get_json("/api/email-usage").await;
         assert_eq!(status, StatusCode::FORBIDDEN);
-        assert_eq!(body, json!({ "error": "account_inactive", "message": "Account inactive or subscription expired" }));
-        assert_eq!(app.browser().get_json("/api/email-usage").await.0, StatusCode::UNAUTHORIZED);
-        assert_eq!(browser.get_json("/api/auth/options").await.0, StatusCode::OK);
+        assert_eq!(
+            body,
+            json!({ "error": "account_inactive", "message": "Account inactive or subscription expired" })
+        );
+        assert_eq!(
+            app.browser().get_json("/api/email-usage").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+        assert_eq!(
+            browser.get_json("/api/auth/options").await.0,
+            StatusCode::OK
+        );
         app.stop().await;
     }
 }
@@ -230,11 +314,15 @@ async fn provider_failures_lead_back_to_login_with_a_reason() {
         let app = TestApp::start(test_db).await;
         let browser = app.browser();
 
-        let denied = browser.get("/auth/google/callback?error=access_denied&state=whatever").await;
+        let denied = browser
+            .get("/auth/google/callback?error=access_denied&state=whatever")
+            .await;
         assert_eq!(location(&denied), "/login?error=access_denied");
 
         // A state the server never issued (or one already used) is refused before any token exchange.
-        let forged = browser.get("/auth/google/callback?code=code-eve&state=forged").await;
+        let forged = browser
+            .get("/auth/google/callback?code=code-eve&state=forged")
+            .await;
         assert_eq!(location(&forged), "/login?error=state_mismatch");
 
         // The provider refuses the code.
@@ -242,18 +330,37 @@ async fn provider_failures_lead_back_to_login_with_a_reason() {
         assert_eq!(location(&refused), "/login?error=token_exchange_failed");
 
         // Replaying a finished flow's state is a mismatch too.
-        app.google_person("ada", "ada@example.org", "Ada", "L").await;
+        app.google_person("ada", "ada@example.org", "Ada", "L")
+            .await;
         let start = browser.get("/auth/google").await;
         let consent = url::Url::parse(&location(&start)).unwrap();
-        let (_, state) = consent.query_pairs().find(|(key, _)| key == "state").unwrap();
-        let (_, challenge) = consent.query_pairs().find(|(key, _)| key == "code_challenge").unwrap();
+        let (_, state) = consent
+            .query_pairs()
+            .find(|(key, _)| key == "state")
+            .unwrap();
+        let (_, challenge) = consent
+            .query_pairs()
+            .find(|(key, _)| key == "code_challenge")
+            .unwrap();
         app.challenges.lock().unwrap().push(challenge.into_owned());
-        let first = browser.get(&format!("/auth/google/callback?code=code-ada&state={state}")).await;
+        let first = browser
+            .get(&format!(
+                "/auth/google/callback?code=code-ada&state={state}"
+            ))
+            .await;
         assert_eq!(location(&first), "/dashboard");
-        let replay = app.browser().get(&format!("/auth/google/callback?code=code-ada&state={state}")).await;
+        let replay = app
+            .browser()
+            .get(&format!(
+                "/auth/google/callback?code=code-ada&state={state}"
+            ))
+            .await;
         assert_eq!(location(&replay), "/login?error=state_mismatch");
 
-        assert_eq!(browser.get("/auth/google/callback").await.status(), StatusCode::SEE_OTHER);
+        assert_eq!(
+            browser.get("/auth/google/callback").await.status(),
+            StatusCode::SEE_OTHER
+        );
         app.stop().await;
     }
 }
@@ -271,14 +378,21 @@ async fn each_sign_in_gets_a_new_session_and_sign_out_ends_it() {
         // The old cookie no longer works.
         let stale = app.browser();
         *stale.cookie.lock().unwrap() = Some(first);
-        assert_eq!(stale.get_json("/api/auth/user").await.0, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            stale.get_json("/api/auth/user").await.0,
+            StatusCode::UNAUTHORIZED
+        );
 
         let logout = browser.get("/auth/logout").await;
         assert_eq!(location(&logout), "/");
         assert!(browser.cookie.lock().unwrap().is_none(), "cookie cleared");
         let after = app.browser();
         *after.cookie.lock().unwrap() = Some(second);
-        assert_eq!(after.get_json("/api/auth/user").await.0, StatusCode::UNAUTHORIZED, "session ended on the server");
+        assert_eq!(
+            after.get_json("/api/auth/user").await.0,
+            StatusCode::UNAUTHORIZED,
+            "session ended on the server"
+        );
         app.stop().await;
     }
 }
@@ -292,69 +406,170 @@ async fn administrators_are_active_and_alone_on_admin_endpoints() {
         let anonymous = app.browser();
 
         let (status, user) = admin.get_json("/api/auth/user").await;
-        assert_eq!((status, user["isAdmin"].as_bool(), user["hasAccess"].as_bool()), (StatusCode::OK, Some(true), Some(true)));
-        assert_eq!(admin.get_json("/api/email-usage").await.1, json!({ "count": 0, "limit": 2500, "planType": "admin" }));
+        assert_eq!(
+            (
+                status,
+                user["isAdmin"].as_bool(),
+                user["hasAccess"].as_bool()
+            ),
+            (StatusCode::OK, Some(true), Some(true))
+        );
+        assert_eq!(
+            admin.get_json("/api/email-usage").await.1,
+            json!({ "count": 0, "limit": 2500, "planType": "admin" })
+        );
 
         for (path, body) in [
-            ("/api/admin/set-user-status", json!({ "email": "ada@example.org", "status": "free_trial" })),
+            (
+                "/api/admin/set-user-status",
+                json!({ "email": "ada@example.org", "status": "free_trial" }),
+            ),
             ("/api/admin/invites", json!({})),
         ] {
-            assert_eq!(ada.post_json(path, body.clone()).await.0, StatusCode::FORBIDDEN, "{path}");
-            assert_eq!(anonymous.post_json(path, body).await.0, StatusCode::UNAUTHORIZED, "{path}");
+            assert_eq!(
+                ada.post_json(path, body.clone()).await.0,
+                StatusCode::FORBIDDEN,
+                "{path}"
+            );
+            assert_eq!(
+                anonymous.post_json(path, body).await.0,
+                StatusCode::UNAUTHORIZED,
+                "{path}"
+            );
         }
-        assert_eq!(ada.get_json("/api/admin/user-status?email=ada@example.org").await.0, StatusCode::FORBIDDEN);
-        assert_eq!(ada.get_json("/api/admin/invites").await.0, StatusCode::FORBIDDEN);
-        assert_eq!(ada.get_json("/api/auth/user").await.1["accountStatus"], "inactive", "refusals change nothing");
+        assert_eq!(
+            ada.get_json("/api/admin/user-status?email=ada@example.org")
+                .await
+                .0,
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            ada.get_json("/api/admin/invites").await.0,
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            ada.get_json("/api/auth/user").await.1["accountStatus"],
+            "inactive",
+            "refusals change nothing"
+        );
 
         // Validation, with B §5's messages, changes nothing.
         let cases = [
-            (json!({ "status": "free_trial", "email": "  " }), "Please enter a user email address"),
-            (json!({ "status": "premium", "email": "ada@example.org" }), "Please enter both email address and email limit"),
-            (json!({ "status": "premium", "email": "", "emailLimit": 5 }), "Please enter both email address and email limit"),
-            (json!({ "status": "premium", "email": "ada@example.org", "emailLimit": 0 }), "Email limit must be a positive number"),
-            (json!({ "status": "premium", "email": "ada@example.org", "emailLimit": "2.5" }), "Email limit must be a positive number"),
-            (json!({ "status": "gold", "email": "ada@example.org" }), "Status must be free_trial or premium"),
+            (
+                json!({ "status": "free_trial", "email": "  " }),
+                "Please enter a user email address",
+            ),
+            (
+                json!({ "status": "premium", "email": "ada@example.org" }),
+                "Please enter both email address and email limit",
+            ),
+            (
+                json!({ "status": "premium", "email": "", "emailLimit": 5 }),
+                "Please enter both email address and email limit",
+            ),
+            (
+                json!({ "status": "premium", "email": "ada@example.org", "emailLimit": 0 }),
+                "Email limit must be a positive number",
+            ),
+            (
+                json!({ "status": "premium", "email": "ada@example.org", "emailLimit": "2.5" }),
+                "Email limit must be a positive number",
+            ),
+            (
+                json!({ "status": "gold", "email": "ada@example.org" }),
+                "Status must be free_trial or premium",
+            ),
         ];
         for (body, message) in cases {
             let (status, answer) = admin.post_json("/api/admin/set-user-status", body).await;
-            assert_eq!((status, answer["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
+            assert_eq!(
+                (status, answer["message"].as_str()),
+                (StatusCode::UNPROCESSABLE_ENTITY, Some(message))
+            );
         }
         let (status, body) = admin.get_json("/api/admin/user-status").await;
-        assert_eq!((status, body["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("Please enter a user email address")));
-        assert_eq!(admin.get_json("/api/admin/user-status?email=nobody@example.org").await.0, StatusCode::NOT_FOUND);
-        assert_eq!(ada.get_json("/api/email-usage").await.0, StatusCode::FORBIDDEN);
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Please enter a user email address")
+            )
+        );
+        assert_eq!(
+            admin
+                .get_json("/api/admin/user-status?email=nobody@example.org")
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            ada.get_json("/api/email-usage").await.0,
+            StatusCode::FORBIDDEN
+        );
 
         // A free trial lets Ada in.
-        let (status, body) =
-            admin.post_json("/api/admin/set-user-status", json!({ "email": "Ada@example.org ", "status": "free_trial" })).await;
+        let (status, body) = admin
+            .post_json(
+                "/api/admin/set-user-status",
+                json!({ "email": "Ada@example.org ", "status": "free_trial" }),
+            )
+            .await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(body["message"], "User ada@example.org has been set to free trial status");
-        assert_eq!(ada.get_json("/api/email-usage").await.1, json!({ "count": 0, "limit": 100, "planType": "free_trial" }));
+        assert_eq!(
+            body["message"],
+            "User ada@example.org has been set to free trial status"
+        );
+        assert_eq!(
+            ada.get_json("/api/email-usage").await.1,
+            json!({ "count": 0, "limit": 100, "planType": "free_trial" })
+        );
 
         // Premium for 30 days with a limit given as text (the form's number field).
         let (status, body) = admin
-            .post_json("/api/admin/set-user-status", json!({ "email": "ada@example.org", "status": "premium", "emailLimit": "1000" }))
+            .post_json(
+                "/api/admin/set-user-status",
+                json!({ "email": "ada@example.org", "status": "premium", "emailLimit": "1000" }),
+            )
             .await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(body["message"], "User ada@example.org has been granted premium access with 1000 emails for 30 days");
-        let (status, lookup) = admin.get_json("/api/admin/user-status?email=ada@example.org").await;
+        assert_eq!(
+            body["message"],
+            "User ada@example.org has been granted premium access with 1000 emails for 30 days"
+        );
+        let (status, lookup) = admin
+            .get_json("/api/admin/user-status?email=ada@example.org")
+            .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(lookup["emailsUsed"], 0);
         assert_eq!(lookup["user"]["subscriptionPlan"], "premium");
         assert_eq!(lookup["user"]["emailLimit"], 1000);
-        assert_eq!(lookup["user"]["subscriptionEndsAt"], "2027-02-14T08:00:00.000Z");
+        assert_eq!(
+            lookup["user"]["subscriptionEndsAt"],
+            "2027-02-14T08:00:00.000Z"
+        );
 
         // The grant ends after 30 days, at once, without waiting for the daily job.
         app.clock.advance(30 * DAY_MS);
-        assert_eq!(ada.get_json("/api/auth/user").await.0, StatusCode::UNAUTHORIZED, "30-day sessions ended too");
+        assert_eq!(
+            ada.get_json("/api/auth/user").await.0,
+            StatusCode::UNAUTHORIZED,
+            "30-day sessions ended too"
+        );
         let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
         let (status, body) = ada.get_json("/api/email-usage").await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("account_inactive")));
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some("account_inactive"))
+        );
 
         // A grant to someone who never signed in is waiting for them.
         let admin = app.signed_in("boss", ADMIN, "Boss").await;
-        let (status, _) =
-            admin.post_json("/api/admin/set-user-status", json!({ "email": "grace@example.org", "status": "free_trial" })).await;
+        let (status, _) = admin
+            .post_json(
+                "/api/admin/set-user-status",
+                json!({ "email": "grace@example.org", "status": "free_trial" }),
+            )
+            .await;
         assert_eq!(status, StatusCode::OK);
         let grace = app.signed_in("grace", "grace@example.org", "Grace").await;
         assert_eq!(grace.get_json("/api/auth/user").await.1["hasAccess"], true);
@@ -367,32 +582,70 @@ async fn invite_codes_activate_once() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
         let admin = app.signed_in("boss", ADMIN, "Boss").await;
-        let (status, first) = admin.post_json("/api/admin/invites", json!({ "note": "for Ada" })).await;
+        let (status, first) = admin
+            .post_json("/api/admin/invites", json!({ "note": "for Ada" }))
+            .await;
         assert_eq!(status, StatusCode::CREATED);
         let code = first["code"].as_str().unwrap().to_string();
         assert_eq!(first["note"], "for Ada");
 
         // Redeemed from the beta screen by a signed-in, inactive account.
         let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
-        let (status, body) = ada.post_json("/api/auth/redeem-invite", json!({ "code": "nope" })).await;
-        assert_eq!((status, body["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("This invite code is not valid or has already been used")));
-        let (status, body) = ada.post_json("/api/auth/redeem-invite", json!({ "code": code.to_lowercase() })).await;
+        let (status, body) = ada
+            .post_json("/api/auth/redeem-invite", json!({ "code": "nope" }))
+            .await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("This invite code is not valid or has already been used")
+            )
+        );
+        let (status, body) = ada
+            .post_json(
+                "/api/auth/redeem-invite",
+                json!({ "code": code.to_lowercase() }),
+            )
+            .await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!((body["user"]["subscriptionStatus"].as_str(), body["user"]["subscriptionPlan"].as_str()), (Some("trial"), Some("free_trial")));
+        assert_eq!(
+            (
+                body["user"]["subscriptionStatus"].as_str(),
+                body["user"]["subscriptionPlan"].as_str()
+            ),
+            (Some("trial"), Some("free_trial"))
+        );
         assert_eq!(ada.get_json("/api/email-usage").await.0, StatusCode::OK);
 
         // Used codes do nothing for the next person.
         let eve = app.signed_in("eve", "eve@example.org", "Eve").await;
-        assert_eq!(eve.post_json("/api/auth/redeem-invite", json!({ "code": code })).await.0, StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(eve.get_json("/api/email-usage").await.0, StatusCode::FORBIDDEN);
-        assert_eq!(app.browser().post_json("/api/auth/redeem-invite", json!({ "code": code })).await.0, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            eve.post_json("/api/auth/redeem-invite", json!({ "code": code }))
+                .await
+                .0,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(
+            eve.get_json("/api/email-usage").await.0,
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            app.browser()
+                .post_json("/api/auth/redeem-invite", json!({ "code": code }))
+                .await
+                .0,
+            StatusCode::UNAUTHORIZED
+        );
 
         // Or typed on the sign-in page and redeemed when the provider answers.
         let (_, second) = admin.post_json("/api/admin/invites", json!({})).await;
-        app.google_person("joan", "joan@example.org", "Joan", "Clarke").await;
+        app.google_person("joan", "joan@example.org", "Joan", "Clarke")
+            .await;
         let joan = app.browser();
         let invite = second["code"].as_str().unwrap();
-        let callback = joan.google_round_trip(&app, "code-joan", Some(invite)).await;
+        let callback = joan
+            .google_round_trip(&app, "code-joan", Some(invite))
+            .await;
         assert_eq!(location(&callback), "/dashboard");
         assert_eq!(joan.get_json("/api/auth/user").await.1["hasAccess"], true);
 
@@ -410,21 +663,58 @@ async fn local_sign_in_only_on_loopback_without_google() {
     for test_db in TestDb::all().await {
         // Google configured: refused.
         let app = TestApp::start(test_db).await;
-        let (status, body) = app.browser().post_json("/auth/local", json!({ "email": "ada@example.org" })).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("local_sign_in_disabled")));
-        assert_eq!(app.browser().get_json("/api/auth/options").await.1["localSignIn"], false);
-        let test_db = { app.server.abort(); app.test_db };
+        let (status, body) = app
+            .browser()
+            .post_json("/auth/local", json!({ "email": "ada@example.org" }))
+            .await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some("local_sign_in_disabled"))
+        );
+        assert_eq!(
+            app.browser().get_json("/api/auth/options").await.1["localSignIn"],
+            false
+        );
+        let test_db = {
+            app.server.abort();
+            app.test_db
+        };
 
         // No Google client and a loopback listener: offered, validated, and the account is still gated.
         let app = TestApp::start_with(test_db, |settings| settings.google.client_id.clear()).await;
         let browser = app.browser();
-        assert_eq!(browser.get_json("/api/auth/options").await.1["localSignIn"], true);
-        let (status, body) = browser.post_json("/auth/local", json!({ "email": "not-an-email" })).await;
-        assert_eq!((status, body["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("Please enter a valid email address")));
-        let (status, user) = browser.post_json("/auth/local", json!({ "email": "ada@example.org", "firstName": " Ada " })).await;
-        assert_eq!((status, user["firstName"].as_str()), (StatusCode::OK, Some("Ada")));
-        assert_eq!(browser.get_json("/api/email-usage").await.0, StatusCode::FORBIDDEN);
-        assert_eq!(location(&browser.get("/auth/google").await), "/login?error=google_not_configured");
+        assert_eq!(
+            browser.get_json("/api/auth/options").await.1["localSignIn"],
+            true
+        );
+        let (status, body) = browser
+            .post_json("/auth/local", json!({ "email": "not-an-email" }))
+            .await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Please enter a valid email address")
+            )
+        );
+        let (status, user) = browser
+            .post_json(
+                "/auth/local",
+                json!({ "email": "ada@example.org", "firstName": " Ada " }),
+            )
+            .await;
+        assert_eq!(
+            (status, user["firstName"].as_str()),
+            (StatusCode::OK, Some("Ada"))
+        );
+        assert_eq!(
+            browser.get_json("/api/email-usage").await.0,
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            location(&browser.get("/auth/google").await),
+            "/login?error=google_not_configured"
+        );
         app.stop().await;
     }
 }
@@ -434,7 +724,10 @@ async fn invites_off_starts_new_accounts_on_a_trial() {
     for test_db in TestDb::all().await {
         let app = TestApp::start_with(test_db, |settings| settings.auth.invite_only = false).await;
         let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
-        assert_eq!(ada.get_json("/api/email-usage").await.1["planType"], "free_trial");
+        assert_eq!(
+            ada.get_json("/api/email-usage").await.1["planType"],
+            "free_trial"
+        );
         app.stop().await;
     }
 }
@@ -444,18 +737,56 @@ async fn cross_site_and_non_json_writes_are_refused() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
         let admin = app.signed_in("boss", ADMIN, "Boss").await;
-        let foreign = admin.http.post(admin.url("/api/admin/invites")).header("origin", "https://evil.example").json(&json!({}));
-        let (status, body) = { let r = admin.send(foreign).await; (r.status(), r.json::<Value>().await.unwrap()) };
-        assert_eq!((status, body["error"].as_str()), (StatusCode::FORBIDDEN, Some("cross_origin")));
-        let own = admin.http.post(admin.url("/api/admin/invites")).header("origin", app.base.as_str()).json(&json!({}));
+        let foreign = admin
+            .http
+            .post(admin.url("/api/admin/invites"))
+            .header("origin", "https://evil.example")
+            .json(&json!({}));
+        let (status, body) = {
+            let r = admin.send(foreign).await;
+            (r.status(), r.json::<Value>().await.unwrap())
+        };
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::FORBIDDEN, Some("cross_origin"))
+        );
+        let own = admin
+            .http
+            .post(admin.url("/api/admin/invites"))
+            .header("origin", app.base.as_str())
+            .json(&json!({}));
         assert_eq!(admin.send(own).await.status(), StatusCode::CREATED);
-        let form = admin.http.post(admin.url("/api/admin/invites")).header("content-type", "text/plain").body("note=x");
-        assert_eq!(admin.send(form).await.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
-        let broken = admin.http.post(admin.url("/api/admin/invites")).header("content-type", "application/json").body("{");
+        let form = admin
+            .http
+            .post(admin.url("/api/admin/invites"))
+            .header("content-type", "text/plain")
+            .body("note=x");
+        assert_eq!(
+            admin.send(form).await.status(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
+        let broken = admin
+            .http
+            .post(admin.url("/api/admin/invites"))
+            .header("content-type", "application/json")
+            .body("{");
         let response = admin.send(broken).await;
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-        assert_eq!(response.json::<Value>().await.unwrap()["error"], "invalid_body");
-        assert_eq!(admin.get_json("/api/admin/invites").await.1.as_array().unwrap().len(), 1, "only the good request wrote");
+        assert_eq!(
+            response.json::<Value>().await.unwrap()["error"],
+            "invalid_body"
+        );
+        assert_eq!(
+            admin
+                .get_json("/api/admin/invites")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            1,
+            "only the good request wrote"
+        );
         app.stop().await;
     }
 }
@@ -465,11 +796,20 @@ async fn health_readiness_and_unknown_endpoints() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
         let browser = app.browser();
-        assert_eq!(browser.get_json("/healthz").await, (StatusCode::OK, json!({ "status": "ok" })));
+        assert_eq!(
+            browser.get_json("/healthz").await,
+            (StatusCode::OK, json!({ "status": "ok" }))
+        );
         let (status, ready) = browser.get_json("/readyz").await;
-        assert_eq!((status, ready["status"].as_str()), (StatusCode::OK, Some("ready")));
+        assert_eq!(
+            (status, ready["status"].as_str()),
+            (StatusCode::OK, Some("ready"))
+        );
         let (status, body) = browser.get_json("/api/no-such-thing").await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::NOT_FOUND, Some("not_found"))
+        );
         // Client routes fall through to the web app (its not-found page handles unknown ones).
         let page = browser.get("/campaign-analytics/12").await;
         assert_ne!(page.status(), StatusCode::NOT_FOUND);

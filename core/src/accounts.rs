@@ -39,7 +39,11 @@ impl User {
 
     /// The monthly limit, with the administrators' own limit for them.
     pub fn email_limit(&self, auth: &AuthSettings, accounts: &AccountSettings) -> i64 {
-        if auth.is_admin(&self.email) { self.email_limit.max(accounts.admin_email_limit) } else { self.email_limit }
+        if auth.is_admin(&self.email) {
+            self.email_limit.max(accounts.admin_email_limit)
+        } else {
+            self.email_limit
+        }
     }
 
     /// The plan name shown on the usage meter.
@@ -86,7 +90,9 @@ pub struct UserView {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grant {
     FreeTrial,
-    Premium { email_limit: i64 },
+    Premium {
+        email_limit: i64,
+    },
     /// Administrators: active without an end date.
     Administrator,
 }
@@ -115,9 +121,12 @@ impl Grant {
                 email_limit,
                 ends_at: Some(now_ms + PREMIUM_DAYS * DAY_MS),
             },
-            Grant::Administrator => {
-                Subscription { status: "active", plan: None, email_limit: accounts.admin_email_limit, ends_at: None }
-            }
+            Grant::Administrator => Subscription {
+                status: "active",
+                plan: None,
+                email_limit: accounts.admin_email_limit,
+                ends_at: None,
+            },
         }
     }
 }
@@ -135,7 +144,9 @@ pub fn normalize_email(email: &str) -> String {
 /// A plain syntactic check: something@domain.tld without spaces.
 pub fn is_valid_email(email: &str) -> bool {
     let email = email.trim();
-    let Some((local, domain)) = email.split_once('@') else { return false };
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
     !local.is_empty()
         && !email.contains(char::is_whitespace)
         && !domain.contains('@')
@@ -169,13 +180,19 @@ mod tests {
         assert!(!user("active", "none", None).has_access(10, &auth));
         assert!(!user("active", "expired", None).has_access(10, &auth));
         assert!(user("active", "trial", Some(11)).has_access(10, &auth));
-        assert!(!user("active", "trial", Some(10)).has_access(10, &auth), "ends at the end time, before the daily job");
+        assert!(
+            !user("active", "trial", Some(10)).has_access(10, &auth),
+            "ends at the end time, before the daily job"
+        );
         assert!(user("active", "active", None).has_access(10, &auth));
     }
 
     #[test]
     fn administrators_always_pass() {
-        let auth = AuthSettings { admin_emails: vec!["person@example.org".into()], ..AuthSettings::default() };
+        let auth = AuthSettings {
+            admin_emails: vec!["person@example.org".into()],
+            ..AuthSettings::default()
+        };
         assert!(user("inactive", "none", None).has_access(10, &auth));
     }
 
@@ -184,7 +201,10 @@ mod tests {
         let accounts = AccountSettings::default();
         let premium = Grant::Premium { email_limit: 1000 }.subscription(0, &accounts);
         assert_eq!(premium.ends_at, Some(30 * DAY_MS));
-        assert_eq!((premium.status, premium.plan, premium.email_limit), ("active", Some("premium"), 1000));
+        assert_eq!(
+            (premium.status, premium.plan, premium.email_limit),
+            ("active", Some("premium"), 1000)
+        );
         let trial = Grant::FreeTrial.subscription(0, &accounts);
         assert_eq!(trial.ends_at, Some(i64::from(accounts.trial_days) * DAY_MS));
         assert_eq!(trial.status, "trial");
@@ -194,7 +214,9 @@ mod tests {
     fn email_syntax() {
         assert!(is_valid_email("a@b.co"));
         assert!(is_valid_email(" a.b+c@sub.example.org "));
-        for bad in ["", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@b..de", "a@@b.de"] {
+        for bad in [
+            "", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@b..de", "a@@b.de",
+        ] {
             assert!(!is_valid_email(bad), "{bad}");
         }
     }

@@ -43,5 +43,7 @@ pub type SharedClock = Arc<dyn Clock>;
 
 /// ISO 8601 text for JSON answers.
 pub fn iso(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

@@ -62,7 +62,10 @@ pub struct DatabaseSettings {
 
 impl Default for DatabaseSettings {
     fn default() -> Self {
-        Self { url: "sqlite://./data/outreach.db".into(), max_connections: 10 }
+        Self {
+            url: "sqlite://./data/outreach.db".into(),
+            max_connections: 10,
+        }
     }
 }
 
@@ -76,7 +79,10 @@ pub struct HttpSettings {
 
 impl Default for HttpSettings {
     fn default() -> Self {
-        Self { listen: ([127, 0, 0, 1], 8080).into(), public_url: String::new() }
+        Self {
+            listen: ([127, 0, 0, 1], 8080).into(),
+            public_url: String::new(),
+        }
     }
 }
 
@@ -99,7 +105,9 @@ pub struct MetricsSettings {
 
 impl Default for MetricsSettings {
     fn default() -> Self {
-        Self { listen: "127.0.0.1:9090".into() }
+        Self {
+            listen: "127.0.0.1:9090".into(),
+        }
     }
 }
 
@@ -114,7 +122,10 @@ pub struct LogSettings {
 
 impl Default for LogSettings {
     fn default() -> Self {
-        Self { format: "text".into(), level: "info".into() }
+        Self {
+            format: "text".into(),
+            level: "info".into(),
+        }
     }
 }
 
@@ -159,13 +170,19 @@ pub struct AuthSettings {
 
 impl Default for AuthSettings {
     fn default() -> Self {
-        Self { admin_emails: Vec::new(), invite_only: true, session_days: 30 }
+        Self {
+            admin_emails: Vec::new(),
+            invite_only: true,
+            session_days: 30,
+        }
     }
 }
 
 impl AuthSettings {
     pub fn is_admin(&self, email: &str) -> bool {
-        self.admin_emails.iter().any(|admin| admin.eq_ignore_ascii_case(email.trim()))
+        self.admin_emails
+            .iter()
+            .any(|admin| admin.eq_ignore_ascii_case(email.trim()))
     }
 }
 
@@ -182,7 +199,11 @@ pub struct AccountSettings {
 
 impl Default for AccountSettings {
     fn default() -> Self {
-        Self { trial_days: 14, trial_email_limit: 100, admin_email_limit: 2500 }
+        Self {
+            trial_days: 14,
+            trial_email_limit: 100,
+            admin_email_limit: 2500,
+        }
     }
 }
 
@@ -210,7 +231,13 @@ pub struct QueueSettings {
 
 impl Default for QueueSettings {
     fn default() -> Self {
-        Self { concurrency: 8, batch_size: 200, max_attempts: 5, retry_base_seconds: 30, heartbeat_seconds: 5 }
+        Self {
+            concurrency: 8,
+            batch_size: 200,
+            max_attempts: 5,
+            retry_base_seconds: 30,
+            heartbeat_seconds: 5,
+        }
     }
 }
 
@@ -238,7 +265,10 @@ pub struct InstanceSettings {
 
 impl Default for InstanceSettings {
     fn default() -> Self {
-        Self { operator_name: "Outreach".into(), contact_email: String::new() }
+        Self {
+            operator_name: "Outreach".into(),
+            contact_email: String::new(),
+        }
     }
 }
 
@@ -265,13 +295,19 @@ fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>,
         Raw::One(text) => text.split(',').map(str::to_string).collect(),
         Raw::Many(items) => items,
     };
-    Ok(items.into_iter().map(|item| item.trim().to_lowercase()).filter(|item| !item.is_empty()).collect())
+    Ok(items
+        .into_iter()
+        .map(|item| item.trim().to_lowercase())
+        .filter(|item| !item.is_empty())
+        .collect())
 }
 
 impl Settings {
     /// Loads defaults, then the TOML file if it exists, then the process environment.
     pub fn load(file: &Path) -> Result<Self, String> {
-        Self::figment(file).extract().map_err(|error| format!("configuration error: {error}"))
+        Self::figment(file)
+            .extract()
+            .map_err(|error| format!("configuration error: {error}"))
     }
 
     fn figment(file: &Path) -> Figment {
@@ -285,7 +321,11 @@ impl Settings {
         self.database
             .url
             .strip_prefix("sqlite://")
-            .and_then(|path| Path::new(path.split('?').next().unwrap_or(path)).parent().map(Path::to_path_buf))
+            .and_then(|path| {
+                Path::new(path.split('?').next().unwrap_or(path))
+                    .parent()
+                    .map(Path::to_path_buf)
+            })
             .filter(|dir| !dir.as_os_str().is_empty())
             .unwrap_or_else(|| PathBuf::from("./data"))
     }
@@ -295,6 +335,8 @@ impl Settings {
 pub const EXAMPLE_CONFIG: &str = include_str!("../outreach.example.toml");
 
 #[cfg(test)]
+// figment's `Jail` closures must return its (large) error type.
+#[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
     use figment::Jail;
@@ -302,13 +344,22 @@ mod tests {
     #[test]
     fn environment_overrides_file_and_lists_split_on_commas() {
         Jail::expect_with(|jail| {
-            jail.create_file("outreach.toml", "[http]\nlisten = \"127.0.0.1:7000\"\n[auth]\ninvite_only = false\n")?;
+            jail.create_file(
+                "outreach.toml",
+                "[http]\nlisten = \"127.0.0.1:7000\"\n[auth]\ninvite_only = false\n",
+            )?;
             jail.set_env("OUTREACH_HTTP__LISTEN", "127.0.0.1:7001");
-            jail.set_env("OUTREACH_AUTH__ADMIN_EMAILS", "Boss@Example.org, ops@example.org");
+            jail.set_env(
+                "OUTREACH_AUTH__ADMIN_EMAILS",
+                "Boss@Example.org, ops@example.org",
+            );
             let settings = Settings::load(Path::new("outreach.toml")).expect("loads");
             assert_eq!(settings.http.listen.port(), 7001);
             assert!(!settings.auth.invite_only);
-            assert_eq!(settings.auth.admin_emails, vec!["boss@example.org", "ops@example.org"]);
+            assert_eq!(
+                settings.auth.admin_emails,
+                vec!["boss@example.org", "ops@example.org"]
+            );
             assert!(settings.auth.is_admin("BOSS@example.org"));
             Ok(())
         });
@@ -346,7 +397,10 @@ mod tests {
         let defaults = serde_json::to_value(Settings::default()).unwrap();
         for (section, keys) in defaults.as_object().unwrap() {
             for key in keys.as_object().unwrap().keys() {
-                assert!(example.has(section, key), "example config lacks {section}.{key}");
+                assert!(
+                    example.has(section, key),
+                    "example config lacks {section}.{key}"
+                );
             }
         }
         Jail::expect_with(|jail| {
@@ -370,7 +424,10 @@ mod tests {
             let mut keys = Vec::new();
             for line in uncomment(text).lines() {
                 let line = line.trim();
-                if let Some(name) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+                if let Some(name) = line
+                    .strip_prefix('[')
+                    .and_then(|rest| rest.strip_suffix(']'))
+                {
                     section = name.to_string();
                 } else if let Some((key, _)) = line.split_once('=') {
                     keys.push((section.clone(), key.trim().to_string()));

@@ -56,8 +56,12 @@ impl Db {
             Ok(Db::Postgres(pool))
         } else if let Some(path) = url.strip_prefix("sqlite://") {
             let file = path.split('?').next().unwrap_or(path);
-            if let Some(folder) = std::path::Path::new(file).parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(folder).map_err(|e| DbError::Folder(folder.display().to_string(), e))?;
+            if let Some(folder) = std::path::Path::new(file)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| DbError::Folder(folder.display().to_string(), e))?;
             }
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
@@ -66,10 +70,15 @@ impl Db {
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(10));
-            let pool = SqlitePoolOptions::new().max_connections(max_connections).connect_with(options).await?;
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max_connections)
+                .connect_with(options)
+                .await?;
             Ok(Db::Sqlite(pool))
         } else {
-            Err(DbError::UnsupportedUrl(url.split('@').next_back().unwrap_or(url).to_string()))
+            Err(DbError::UnsupportedUrl(
+                url.split('@').next_back().unwrap_or(url).to_string(),
+            ))
         }
     }
 
@@ -124,8 +133,15 @@ impl Db {
 
 /// The names of the migrations of one dialect, for the guard test that the two listings are paired.
 pub fn migration_names(backend: &str) -> Vec<(i64, String)> {
-    let migrator = if backend == "postgres" { &PG_MIGRATIONS } else { &SQLITE_MIGRATIONS };
-    migrator.iter().map(|m| (m.version, m.description.to_string())).collect()
+    let migrator = if backend == "postgres" {
+        &PG_MIGRATIONS
+    } else {
+        &SQLITE_MIGRATIONS
+    };
+    migrator
+        .iter()
+        .map(|m| (m.version, m.description.to_string()))
+        .collect()
 }
 
 /// A copy of an embedded migrator that tolerates the other migrator's rows in the shared table.

@@ -32,7 +32,12 @@ pub struct Context {
 impl Context {
     pub fn new(db: Db, settings: Settings, clock: SharedClock) -> Self {
         let queue = Queue::new(db.clone(), settings.queue.clone());
-        Self { db, queue, clock, settings: Arc::new(settings) }
+        Self {
+            db,
+            queue,
+            clock,
+            settings: Arc::new(settings),
+        }
     }
 
     pub fn now_ms(&self) -> i64 {

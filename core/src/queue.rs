@@ -56,7 +56,11 @@ impl JobRow {
     /// One line for `outreach jobs list`.
     pub fn summary(&self) -> String {
         let when = self.run_at.map(|s| iso(s * SECOND_MS)).unwrap_or_default();
-        let error = self.last_result.as_deref().filter(|_| self.status == "Failed").unwrap_or("");
+        let error = self
+            .last_result
+            .as_deref()
+            .filter(|_| self.status == "Failed")
+            .unwrap_or("");
         format!(
             "{}  {:<22} {:<8} {}/{}  {}  {}",
             self.id, self.job_type, self.status, self.attempts, self.max_attempts, when, error
@@ -68,7 +72,10 @@ impl JobRow {
 pub const STATUSES: &[&str] = &["Pending", "Queued", "Running", "Done", "Failed", "Killed"];
 
 pub fn parse_status(text: &str) -> Option<&'static str> {
-    STATUSES.iter().copied().find(|status| status.eq_ignore_ascii_case(text))
+    STATUSES
+        .iter()
+        .copied()
+        .find(|status| status.eq_ignore_ascii_case(text))
 }
 
 impl Queue {
@@ -104,13 +111,16 @@ impl Queue {
 
     /// Enqueues a job. With an idempotency key, a second job with the same kind and key is not added
     /// (returns `false`): the scheduler keys ticks this way so two schedulers never double-fire.
-    pub async fn enqueue<J: Job>(&self, job: J, idempotency_key: Option<&str>) -> Result<bool, QueueError> {
+    pub async fn enqueue<J: Job>(
+        &self,
+        job: J,
+        idempotency_key: Option<&str>,
+    ) -> Result<bool, QueueError> {
         let mut builder = TaskBuilder::new(job).max_attempts(self.settings.max_attempts.max(1));
         if let Some(key) = idempotency_key {
             // SQLite skips a duplicate key silently, so look first; the unique index still settles any race.
             let sql = JOB_KEY_EXISTS.sql(&self.db);
-            let existing: i64 =
-                on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(key).fetch_one(pool).await)?;
+            let existing: i64 = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(key).fetch_one(pool).await)?;
             if existing > 0 {
                 return Ok(false);
             }
@@ -119,14 +129,20 @@ impl Queue {
         let task = builder.build();
         let pushed = match &self.db {
             Db::Postgres(pool) => {
-                let mut storage =
-                    apalis_postgres::PostgresStorage::<J>::new(pool).with_config(self.postgres_config(J::KIND));
-                storage.push_task(task).await.map_err(|error| error.to_string())
+                let mut storage = apalis_postgres::PostgresStorage::<J>::new(pool)
+                    .with_config(self.postgres_config(J::KIND));
+                storage
+                    .push_task(task)
+                    .await
+                    .map_err(|error| error.to_string())
             }
             Db::Sqlite(pool) => {
-                let mut storage =
-                    apalis_sqlite::SqliteStorage::<J>::new(pool).with_config(self.sqlite_config(J::KIND));
-                storage.push_task(task).await.map_err(|error| error.to_string())
+                let mut storage = apalis_sqlite::SqliteStorage::<J>::new(pool)
+                    .with_config(self.sqlite_config(J::KIND));
+                storage
+                    .push_task(task)
+                    .await
+                    .map_err(|error| error.to_string())
             }
         };
         match pushed {
@@ -136,13 +152,23 @@ impl Queue {
             }
             // PostgreSQL reports the idempotency key's unique index; SQLite skips the row silently.
             Err(message) if message.contains("idx_jobs_idempotency_key") => Ok(false),
-            Err(message) => Err(QueueError::Push { kind: J::KIND, message }),
+            Err(message) => Err(QueueError::Push {
+                kind: J::KIND,
+                message,
+            }),
         }
     }
 
-    pub async fn list(&self, status: Option<&str>, kind: Option<&str>, limit: i64) -> Result<Vec<JobRow>, QueueError> {
+    pub async fn list(
+        &self,
+        status: Option<&str>,
+        kind: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<JobRow>, QueueError> {
         let sql = JOB_LIST.sql(&self.db);
-        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).bind(status).bind(kind).bind(limit).fetch_all(pool).await)?)
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(sql).bind(status).bind(kind).bind(limit).fetch_all(pool).await)?,
+        )
     }
 
     pub async fn show(&self, id: &str) -> Result<Option<JobDetail>, QueueError> {
@@ -152,10 +178,17 @@ impl Queue {
 
     /// Puts failed (or killed) jobs back as pending with a fresh attempt count: one by id, or all of a kind.
     /// Returns the ids re-enqueued.
-    pub async fn retry(&self, id: Option<&str>, kind: Option<&str>, now_ms: i64) -> Result<Vec<String>, QueueError> {
+    pub async fn retry(
+        &self,
+        id: Option<&str>,
+        kind: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Vec<String>, QueueError> {
         let sql = JOB_RETRY.sql(&self.db);
         let now = now_ms / SECOND_MS;
-        Ok(on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(id).bind(kind).bind(now).fetch_all(pool).await)?)
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(id).bind(kind).bind(now).fetch_all(pool).await)?,
+        )
     }
 
     /// Keeps a failing job out of the fetch until `run_at_ms`; apalis then marks it failed and refetches it later.
@@ -171,7 +204,6 @@ impl Queue {
         let sql = JOB_DEPTH.sql(&self.db);
         Ok(on_db!(&self.db, pool => sqlx::query_as(sql).fetch_all(pool).await)?)
     }
-
 }
 
 /// Exponential backoff of the retry after `attempt` failures (1-based), capped at a day.
@@ -187,7 +219,10 @@ mod tests {
 
     #[test]
     fn backoff_doubles_and_is_capped() {
-        let settings = QueueSettings { retry_base_seconds: 30, ..QueueSettings::default() };
+        let settings = QueueSettings {
+            retry_base_seconds: 30,
+            ..QueueSettings::default()
+        };
         assert_eq!(retry_delay_ms(&settings, 1), 30_000);
         assert_eq!(retry_delay_ms(&settings, 2), 60_000);
         assert_eq!(retry_delay_ms(&settings, 3), 120_000);

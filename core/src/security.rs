@@ -25,8 +25,15 @@ pub fn invite_code() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let mut buffer = [0u8; 12];
     getrandom::fill(&mut buffer).expect("the operating system's random source is available");
-    let chars: Vec<char> = buffer.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect();
-    chars.chunks(4).map(|group| group.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+    let chars: Vec<char> = buffer
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect();
+    chars
+        .chunks(4)
+        .map(|group| group.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// The configured key, or the one kept in `<data dir>/secret.key`, generated on first start.
@@ -53,7 +60,12 @@ pub fn load_or_create_secret_key(configured: &Secret, data_dir: &Path) -> std::i
 fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let mut handle = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(file)?;
+    let mut handle = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(file)?;
     handle.write_all(text.as_bytes())
 }
 
@@ -79,7 +91,11 @@ mod tests {
     fn invite_codes_are_grouped_and_readable() {
         let code = invite_code();
         assert_eq!(code.len(), 14);
-        assert!(code.chars().all(|c| c == '-' || (c.is_ascii_alphanumeric() && !"01IO".contains(c))), "{code}");
+        assert!(
+            code.chars()
+                .all(|c| c == '-' || (c.is_ascii_alphanumeric() && !"01IO".contains(c))),
+            "{code}"
+        );
     }
 
     #[test]
@@ -89,7 +105,8 @@ mod tests {
         let second = load_or_create_secret_key(&Secret::default(), dir.path()).unwrap();
         assert_eq!(first.expose(), second.expose());
         assert_eq!(first.expose().len(), 64);
-        let configured = load_or_create_secret_key(&Secret::new("c".repeat(64)), dir.path()).unwrap();
+        let configured =
+            load_or_create_secret_key(&Secret::new("c".repeat(64)), dir.path()).unwrap();
         assert_eq!(configured.expose(), "c".repeat(64));
     }
 }

@@ -74,7 +74,12 @@ impl Db {
     }
 
     /// Activates the account of `email` with a subscription, creating the account if needed.
-    pub async fn set_subscription(&self, email: &str, subscription: &Subscription, now: i64) -> StoreResult<User> {
+    pub async fn set_subscription(
+        &self,
+        email: &str,
+        subscription: &Subscription,
+        now: i64,
+    ) -> StoreResult<User> {
         let sql = USER_SET_SUBSCRIPTION.sql(self);
         on_db!(self, pool => sqlx::query_as(sql)
             .bind(email)
@@ -92,7 +97,13 @@ impl Db {
         on_db!(self, pool => sqlx::query(sql).bind(now).execute(pool).await.map(|done| done.rows_affected()))
     }
 
-    pub async fn insert_session(&self, id_hash: &str, user_id: i64, now: i64, expires_at: i64) -> StoreResult<()> {
+    pub async fn insert_session(
+        &self,
+        id_hash: &str,
+        user_id: i64,
+        now: i64,
+        expires_at: i64,
+    ) -> StoreResult<()> {
         let sql = SESSION_INSERT.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(id_hash).bind(user_id).bind(now).bind(expires_at)
             .execute(pool).await.map(|_| ()))
@@ -126,7 +137,11 @@ impl Db {
     }
 
     /// Consumes the flow of `state` if it started after `not_before`.
-    pub async fn take_oauth_flow(&self, state: &str, not_before: i64) -> StoreResult<Option<OAuthFlow>> {
+    pub async fn take_oauth_flow(
+        &self,
+        state: &str,
+        not_before: i64,
+    ) -> StoreResult<Option<OAuthFlow>> {
         let sql = OAUTH_FLOW_TAKE.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(state).bind(not_before).fetch_optional(pool).await)
     }

@@ -11,8 +11,13 @@ pub struct TestDb {
 
 enum Cleanup {
     /// Held so the folder lives as long as the database.
-    Sqlite { _dir: tempfile::TempDir },
-    Postgres { admin_url: String, name: String },
+    Sqlite {
+        _dir: tempfile::TempDir,
+    },
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
 }
 
 impl TestDb {
@@ -32,20 +37,41 @@ impl TestDb {
         let url = format!("sqlite://{}/outreach.db", dir.path().display());
         let db = Db::connect(&url, 5).await.expect("sqlite opens");
         db.migrate().await.expect("sqlite migrates");
-        TestDb { db, url, cleanup: Cleanup::Sqlite { _dir: dir } }
+        TestDb {
+            db,
+            url,
+            cleanup: Cleanup::Sqlite { _dir: dir },
+        }
     }
 
     pub async fn postgres(admin_url: &str) -> TestDb {
-        let name = format!("outreach_test_{}", crate::security::random_token(9).to_lowercase().replace(['-', '_'], "x"));
-        let admin = Db::connect(admin_url, 1).await.expect("TEST_DATABASE_URL answers");
+        let name = format!(
+            "outreach_test_{}",
+            crate::security::random_token(9)
+                .to_lowercase()
+                .replace(['-', '_'], "x")
+        );
+        let admin = Db::connect(admin_url, 1)
+            .await
+            .expect("TEST_DATABASE_URL answers");
         if let Db::Postgres(pool) = &admin {
-            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}"))).execute(pool).await.expect("create database");
+            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
+                .execute(pool)
+                .await
+                .expect("create database");
         }
         admin.close().await;
         let url = with_database(admin_url, &name);
         let db = Db::connect(&url, 5).await.expect("test database opens");
         db.migrate().await.expect("postgres migrates");
-        TestDb { db, url, cleanup: Cleanup::Postgres { admin_url: admin_url.to_string(), name } }
+        TestDb {
+            db,
+            url,
+            cleanup: Cleanup::Postgres {
+                admin_url: admin_url.to_string(),
+                name,
+            },
+        }
     }
 
     /// Closes the pools and drops a PostgreSQL test database.
@@ -55,7 +81,10 @@ impl TestDb {
             && let Ok(Db::Postgres(pool)) = Db::connect(&admin_url, 1).await
         {
             let drop = format!("drop database if exists {name} with (force)");
-            sqlx::query(sqlx::AssertSqlSafe(drop)).execute(&pool).await.ok();
+            sqlx::query(sqlx::AssertSqlSafe(drop))
+                .execute(&pool)
+                .await
+                .ok();
             pool.close().await;
         }
     }
@@ -63,7 +92,9 @@ impl TestDb {
 
 /// The same server URL pointing at another database.
 fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url.split_once('?').map_or((url, None), |(base, query)| (base, Some(query)));
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(base, query)| (base, Some(query)));
     let scheme_end = base.find("://").map_or(0, |i| i + 3);
     let server = match base[scheme_end..].find('/') {
         Some(slash) => &base[..scheme_end + slash],
@@ -79,8 +110,17 @@ fn with_database(url: &str, name: &str) -> String {
 mod tests {
     #[test]
     fn database_is_swapped_in_the_url() {
-        assert_eq!(super::with_database("postgres://u@h:5432/test", "x"), "postgres://u@h:5432/x");
-        assert_eq!(super::with_database("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
-        assert_eq!(super::with_database("postgres://h/db?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
+        assert_eq!(
+            super::with_database("postgres://u@h:5432/test", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            super::with_database("postgres://u@h:5432", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            super::with_database("postgres://h/db?sslmode=disable", "x"),
+            "postgres://h/x?sslmode=disable"
+        );
     }
 }

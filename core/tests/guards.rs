@@ -13,7 +13,13 @@ fn listing(dialect: &str) -> Vec<String> {
     let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/");
     let mut names: Vec<String> = std::fs::read_dir(format!("{folder}{dialect}"))
         .expect("migrations folder")
-        .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     names.sort();
     names
@@ -23,7 +29,11 @@ fn listing(dialect: &str) -> Vec<String> {
 fn migrations_are_paired_by_version_and_name() {
     let postgres = listing("postgres");
     assert!(!postgres.is_empty());
-    assert_eq!(postgres, listing("sqlite"), "every migration needs a twin of the same version and name");
+    assert_eq!(
+        postgres,
+        listing("sqlite"),
+        "every migration needs a twin of the same version and name"
+    );
     assert_eq!(migration_names("postgres"), migration_names("sqlite"));
 }
 
@@ -32,7 +42,11 @@ async fn every_query_prepares_on_every_backend() {
     for test_db in TestDb::all().await {
         for query in ALL {
             if let Err(error) = test_db.db.prepare(query).await {
-                panic!("{} does not prepare on {}: {error}", query.name, test_db.db.backend());
+                panic!(
+                    "{} does not prepare on {}: {error}",
+                    query.name,
+                    test_db.db.backend()
+                );
             }
         }
         assert!(test_db.db.is_ready().await);
@@ -49,53 +63,146 @@ async fn store_conformance() {
         let now = 1_800_000_000_000;
 
         // Sign-in creates an inactive account, and a later sign-in keeps names it does not replace.
-        let user = db.upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), now).await.unwrap();
-        assert_eq!((user.account_status.as_str(), user.subscription_status.as_str()), ("inactive", "none"), "{backend}");
-        let again = db.upsert_user_on_sign_in("ada@example.org", None, Some("King"), now + 1).await.unwrap();
+        let user = db
+            .upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), now)
+            .await
+            .unwrap();
+        assert_eq!(
+            (
+                user.account_status.as_str(),
+                user.subscription_status.as_str()
+            ),
+            ("inactive", "none"),
+            "{backend}"
+        );
+        let again = db
+            .upsert_user_on_sign_in("ada@example.org", None, Some("King"), now + 1)
+            .await
+            .unwrap();
         assert_eq!(again.id, user.id);
-        assert_eq!((again.first_name.as_deref(), again.last_name.as_deref()), (Some("Ada"), Some("King")));
+        assert_eq!(
+            (again.first_name.as_deref(), again.last_name.as_deref()),
+            (Some("Ada"), Some("King"))
+        );
         assert_eq!(db.find_user(user.id).await.unwrap().as_ref(), Some(&again));
-        assert_eq!(db.find_user_by_email("ada@example.org").await.unwrap(), Some(again.clone()));
-        assert_eq!(db.find_user_by_email("nobody@example.org").await.unwrap(), None);
+        assert_eq!(
+            db.find_user_by_email("ada@example.org").await.unwrap(),
+            Some(again.clone())
+        );
+        assert_eq!(
+            db.find_user_by_email("nobody@example.org").await.unwrap(),
+            None
+        );
 
         // Sessions: found while live, gone after sign-out or expiry.
-        db.insert_session("hash-1", user.id, now, now + DAY_MS).await.unwrap();
-        db.insert_session("hash-2", user.id, now, now + 10).await.unwrap();
-        assert_eq!(db.find_session_user("hash-1", now).await.unwrap().map(|u| u.id), Some(user.id));
-        assert_eq!(db.find_session_user("hash-2", now + 10).await.unwrap(), None, "{backend}: expired");
+        db.insert_session("hash-1", user.id, now, now + DAY_MS)
+            .await
+            .unwrap();
+        db.insert_session("hash-2", user.id, now, now + 10)
+            .await
+            .unwrap();
+        assert_eq!(
+            db.find_session_user("hash-1", now)
+                .await
+                .unwrap()
+                .map(|u| u.id),
+            Some(user.id)
+        );
+        assert_eq!(
+            db.find_session_user("hash-2", now + 10).await.unwrap(),
+            None,
+            "{backend}: expired"
+        );
         assert_eq!(db.delete_expired_sessions(now + 10).await.unwrap(), 1);
         db.delete_session("hash-1").await.unwrap();
         assert_eq!(db.find_session_user("hash-1", now).await.unwrap(), None);
 
         // OAuth flows are consumed once and only while recent.
-        db.insert_oauth_flow("state-1", "verifier-1", Some("CODE"), now).await.unwrap();
-        db.insert_oauth_flow("state-2", "verifier-2", None, now - 100).await.unwrap();
-        let flow = db.take_oauth_flow("state-1", now - 50).await.unwrap().expect("flow");
-        assert_eq!((flow.pkce_verifier.as_str(), flow.invite_code.as_deref()), ("verifier-1", Some("CODE")));
-        assert!(db.take_oauth_flow("state-1", now - 50).await.unwrap().is_none(), "{backend}: single use");
-        assert!(db.take_oauth_flow("state-2", now - 50).await.unwrap().is_none(), "{backend}: stale");
+        db.insert_oauth_flow("state-1", "verifier-1", Some("CODE"), now)
+            .await
+            .unwrap();
+        db.insert_oauth_flow("state-2", "verifier-2", None, now - 100)
+            .await
+            .unwrap();
+        let flow = db
+            .take_oauth_flow("state-1", now - 50)
+            .await
+            .unwrap()
+            .expect("flow");
+        assert_eq!(
+            (flow.pkce_verifier.as_str(), flow.invite_code.as_deref()),
+            ("verifier-1", Some("CODE"))
+        );
+        assert!(
+            db.take_oauth_flow("state-1", now - 50)
+                .await
+                .unwrap()
+                .is_none(),
+            "{backend}: single use"
+        );
+        assert!(
+            db.take_oauth_flow("state-2", now - 50)
+                .await
+                .unwrap()
+                .is_none(),
+            "{backend}: stale"
+        );
         assert_eq!(db.delete_stale_oauth_flows(now).await.unwrap(), 1);
 
         // Invites: single use, and redemption activates a trial atomically.
-        let invite = db.insert_invite("AAAA-BBBB-CCCC", Some("for Ada"), user.id, now).await.unwrap();
+        let invite = db
+            .insert_invite("AAAA-BBBB-CCCC", Some("for Ada"), user.id, now)
+            .await
+            .unwrap();
         let trial = Grant::FreeTrial.subscription(now, &accounts);
-        let redeemed = db.redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now).await.unwrap();
-        let Redemption::Redeemed(active) = redeemed else { panic!("{backend}: first redemption") };
-        assert_eq!((active.account_status.as_str(), active.subscription_status.as_str()), ("active", "trial"));
+        let redeemed = db
+            .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
+            .await
+            .unwrap();
+        let Redemption::Redeemed(active) = redeemed else {
+            panic!("{backend}: first redemption")
+        };
+        assert_eq!(
+            (
+                active.account_status.as_str(),
+                active.subscription_status.as_str()
+            ),
+            ("active", "trial")
+        );
         assert_eq!(active.subscription_ends_at, trial.ends_at);
-        let second = db.redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now).await.unwrap();
+        let second = db
+            .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
+            .await
+            .unwrap();
         assert_eq!(second, Redemption::UnknownOrUsed);
         let listed = db.list_invites().await.unwrap();
         assert_eq!(listed.len(), 1);
-        assert_eq!((listed[0].id, listed[0].redeemed_by_email.as_deref()), (invite.id, Some("ada@example.org")));
+        assert_eq!(
+            (listed[0].id, listed[0].redeemed_by_email.as_deref()),
+            (invite.id, Some("ada@example.org"))
+        );
 
         // Grants create accounts that do not exist yet, and expiry ends them.
         let premium = Grant::Premium { email_limit: 1000 }.subscription(now, &accounts);
-        let grace: User = db.set_subscription("grace@example.org", &premium, now).await.unwrap();
-        assert_eq!((grace.email_limit, grace.subscription_plan.as_deref()), (1000, Some("premium")));
+        let grace: User = db
+            .set_subscription("grace@example.org", &premium, now)
+            .await
+            .unwrap();
+        assert_eq!(
+            (grace.email_limit, grace.subscription_plan.as_deref()),
+            (1000, Some("premium"))
+        );
         assert_eq!(db.expire_subscriptions(now + DAY_MS).await.unwrap(), 0);
-        assert_eq!(db.expire_subscriptions(now + 30 * DAY_MS).await.unwrap(), 2, "{backend}: trial and premium");
-        let expired = db.find_user_by_email("grace@example.org").await.unwrap().unwrap();
+        assert_eq!(
+            db.expire_subscriptions(now + 30 * DAY_MS).await.unwrap(),
+            2,
+            "{backend}: trial and premium"
+        );
+        let expired = db
+            .find_user_by_email("grace@example.org")
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(expired.subscription_status, "expired");
 
         assert_eq!(db.count_sent_emails_since(user.id, 0).await.unwrap(), 0);

@@ -20,13 +20,19 @@ pub struct Schedule {
     pub every: Every,
 }
 
-pub const SCHEDULES: &[Schedule] = &[Schedule { name: "expire-subscriptions", every: Every::Day }];
+pub const SCHEDULES: &[Schedule] = &[Schedule {
+    name: "expire-subscriptions",
+    every: Every::Day,
+}];
 
 impl Schedule {
     /// The tick containing `now_ms`.
     pub fn tick(&self, now_ms: i64) -> String {
         match self.every {
-            Every::Day => chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default().format("%Y-%m-%d").to_string(),
+            Every::Day => chrono::DateTime::from_timestamp_millis(now_ms)
+                .unwrap_or_default()
+                .format("%Y-%m-%d")
+                .to_string(),
         }
     }
 
@@ -35,7 +41,11 @@ impl Schedule {
         let tick = self.tick(ctx.now_ms());
         let key = format!("{}:{tick}", self.name);
         let enqueued = match self.name {
-            "expire-subscriptions" => ctx.queue.enqueue(ExpireSubscriptions { tick }, Some(&key)).await?,
+            "expire-subscriptions" => {
+                ctx.queue
+                    .enqueue(ExpireSubscriptions { tick }, Some(&key))
+                    .await?
+            }
             other => anyhow::bail!("schedule {other} has no job"),
         };
         Ok(enqueued)
@@ -52,7 +62,9 @@ pub async fn tick(ctx: &Context) -> usize {
                 enqueued += 1;
             }
             Ok(false) => {}
-            Err(error) => tracing::warn!(schedule = schedule.name, error = %format!("{error:#}"), "schedule failed"),
+            Err(error) => {
+                tracing::warn!(schedule = schedule.name, error = %format!("{error:#}"), "schedule failed")
+            }
         }
     }
     enqueued
@@ -60,7 +72,9 @@ pub async fn tick(ctx: &Context) -> usize {
 
 /// Checks the schedules every `scheduler.tick_seconds` until `shutdown` resolves.
 pub async fn run(ctx: Context, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
-    let mut interval = tokio::time::interval(Duration::from_secs(ctx.settings.scheduler.tick_seconds.max(1)));
+    let mut interval = tokio::time::interval(Duration::from_secs(
+        ctx.settings.scheduler.tick_seconds.max(1),
+    ));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {

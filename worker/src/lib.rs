@@ -6,7 +6,9 @@ pub mod handlers;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use apalis::prelude::{Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt};
+use apalis::prelude::{
+    Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt,
+};
 use outreach_core::jobs::{ExpireSubscriptions, Job, KINDS};
 use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
@@ -22,7 +24,8 @@ macro_rules! register {
             Db::Postgres(pool) => {
                 let config = ctx.queue.postgres_config(kind);
                 $monitor.register(move |index| {
-                    let storage = apalis_postgres::PostgresStorage::<$job>::new(&pool).with_config(config.clone());
+                    let storage = apalis_postgres::PostgresStorage::<$job>::new(&pool)
+                        .with_config(config.clone());
                     WorkerBuilder::new(worker_name(kind, index))
                         // LISTEN/NOTIFY: an idle worker wakes at once instead of at the next poll.
                         .backend(storage.with_pubsub())
@@ -34,7 +37,8 @@ macro_rules! register {
             Db::Sqlite(pool) => {
                 let config = ctx.queue.sqlite_config(kind);
                 $monitor.register(move |index| {
-                    let storage = apalis_sqlite::SqliteStorage::<$job>::new(&pool).with_config(config.clone());
+                    let storage = apalis_sqlite::SqliteStorage::<$job>::new(&pool)
+                        .with_config(config.clone());
                     WorkerBuilder::new(worker_name(kind, index))
                         .backend(storage)
                         .concurrency(concurrency)
@@ -47,7 +51,10 @@ macro_rules! register {
 }
 
 /// Runs every job kind's worker until `shutdown` resolves.
-pub async fn run(ctx: Context, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn run(
+    ctx: Context,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
     let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
@@ -67,7 +74,13 @@ async fn expire_subscriptions_task(
     id: TaskId,
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
-    observe::<ExpireSubscriptions, _>(&ctx, &id, &attempt, handlers::expire_subscriptions(&ctx, &job)).await
+    observe::<ExpireSubscriptions, _>(
+        &ctx,
+        &id,
+        &attempt,
+        handlers::expire_subscriptions(&ctx, &job),
+    )
+    .await
 }
 
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,
@@ -82,7 +95,8 @@ async fn observe<J: Job, T>(
     let result = work.await;
     let outcome = if result.is_ok() { "success" } else { "failure" };
     metrics::counter!("outreach_jobs_total", "job" => J::KIND, "outcome" => outcome).increment(1);
-    metrics::histogram!("outreach_job_duration_seconds", "job" => J::KIND).record(started.elapsed().as_secs_f64());
+    metrics::histogram!("outreach_job_duration_seconds", "job" => J::KIND)
+        .record(started.elapsed().as_secs_f64());
     match result {
         Ok(_) => Ok(()),
         Err(error) => {
@@ -111,7 +125,10 @@ async fn report_queue_depth(ctx: Context) {
         match ctx.queue.depth().await {
             Ok(depths) => {
                 for kind in KINDS {
-                    let waiting = depths.iter().find(|(job, _)| job == kind).map_or(0, |(_, count)| *count);
+                    let waiting = depths
+                        .iter()
+                        .find(|(job, _)| job == kind)
+                        .map_or(0, |(_, count)| *count);
                     metrics::gauge!("outreach_queue_depth", "job" => *kind).set(waiting as f64);
                 }
             }
@@ -129,12 +146,20 @@ pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()>
     }));
     let deadline = Instant::now() + limit;
     let outcome = loop {
-        let waiting: i64 = ctx.queue.depth().await?.iter().map(|(_, count)| count).sum();
+        let waiting: i64 = ctx
+            .queue
+            .depth()
+            .await?
+            .iter()
+            .map(|(_, count)| count)
+            .sum();
         if waiting == 0 {
             break Ok(());
         }
         if Instant::now() > deadline {
-            break Err(anyhow::anyhow!("{waiting} job(s) still waiting after {limit:?}"));
+            break Err(anyhow::anyhow!(
+                "{waiting} job(s) still waiting after {limit:?}"
+            ));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
