@@ -8,7 +8,7 @@ use std::time::Duration;
 use outreach_core::clock::SystemClock;
 use outreach_core::jobs::ExpireSubscriptions;
 use outreach_core::testing::TestDb;
-use outreach_core::{Context, Db, Settings};
+use outreach_core::{Context, Settings};
 
 /// Runs the binary against the test database, from an empty folder so no `outreach.toml` is picked up.
 fn outreach(url: &str, args: &[&str]) -> (bool, String) {
@@ -27,14 +27,6 @@ fn outreach(url: &str, args: &[&str]) -> (bool, String) {
     (output.status.success(), text)
 }
 
-async fn execute(db: &Db, sql: &'static str) {
-    match db {
-        Db::Postgres(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
-        Db::Sqlite(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
-    }
-    .unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
     for test_db in TestDb::all().await {
@@ -43,7 +35,9 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
         settings.queue.max_attempts = 1;
         let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
 
-        execute(&db, "alter table users rename to users_elsewhere").await;
+        test_db
+            .execute("alter table users rename to users_elsewhere")
+            .await;
         ctx.queue
             .enqueue(ExpireSubscriptions { tick: "cli".into() }, None)
             .await
@@ -97,7 +91,9 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
             "{refused}"
         );
 
-        execute(&db, "alter table users_elsewhere rename to users").await;
+        test_db
+            .execute("alter table users_elsewhere rename to users")
+            .await;
         let (ok, retried) = outreach(&url, &["jobs", "retry", &id]);
         assert!(
             ok && retried.contains("re-enqueued 1 job(s)") && retried.contains(&id),
@@ -112,7 +108,9 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
         assert!(done.contains(&id), "{done}");
 
         // --failed retries every failed job of a kind.
-        execute(&db, "alter table users rename to users_elsewhere").await;
+        test_db
+            .execute("alter table users rename to users_elsewhere")
+            .await;
         for tick in ["a", "b"] {
             ctx.queue
                 .enqueue(ExpireSubscriptions { tick: tick.into() }, None)
@@ -122,7 +120,9 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
         outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
             .await
             .unwrap();
-        execute(&db, "alter table users_elsewhere rename to users").await;
+        test_db
+            .execute("alter table users_elsewhere rename to users")
+            .await;
         let (ok, retried) = outreach(
             &url,
             &["jobs", "retry", "--failed", "--kind", "ExpireSubscriptions"],

@@ -50,6 +50,19 @@ pub enum Redemption {
     UnknownOrUsed,
 }
 
+/// Binds `users/set_subscription.sql`'s parameters: the email, the subscription columns and the time.
+macro_rules! bind_subscription {
+    ($query:expr, $email:expr, $subscription:expr, $now:expr) => {
+        $query
+            .bind($email)
+            .bind($subscription.status)
+            .bind($subscription.plan)
+            .bind($subscription.email_limit)
+            .bind($subscription.ends_at)
+            .bind($now)
+    };
+}
+
 impl Db {
     pub async fn upsert_user_on_sign_in(
         &self,
@@ -81,13 +94,7 @@ impl Db {
         now: i64,
     ) -> StoreResult<User> {
         let sql = USER_SET_SUBSCRIPTION.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql)
-            .bind(email)
-            .bind(subscription.status)
-            .bind(subscription.plan)
-            .bind(subscription.email_limit)
-            .bind(subscription.ends_at)
-            .bind(now)
+        on_db!(self, pool => bind_subscription!(sqlx::query_as(sql), email, subscription, now)
             .fetch_one(pool).await)
     }
 
@@ -193,13 +200,7 @@ impl Db {
             if claimed.is_none() {
                 return Ok(Redemption::UnknownOrUsed);
             }
-            let user: User = sqlx::query_as(activate)
-                .bind(email)
-                .bind(subscription.status)
-                .bind(subscription.plan)
-                .bind(subscription.email_limit)
-                .bind(subscription.ends_at)
-                .bind(now)
+            let user: User = bind_subscription!(sqlx::query_as(activate), email, subscription, now)
                 .fetch_one(&mut *tx).await?;
             tx.commit().await?;
             Ok(Redemption::Redeemed(user))

@@ -74,6 +74,12 @@ impl TestDb {
         }
     }
 
+    /// Runs a statement outside the store, e.g. to break a table so a job fails.
+    pub async fn execute(&self, sql: &'static str) {
+        crate::on_db!(&self.db, pool => sqlx::query(sql).execute(pool).await.map(|_| ()))
+            .unwrap_or_else(|error| panic!("{sql}: {error}"));
+    }
+
     /// Closes the pools and drops a PostgreSQL test database.
     pub async fn cleanup(self) {
         self.db.close().await;

@@ -20,14 +20,6 @@ fn context(db: &Db, clock: Arc<ManualClock>, max_attempts: usize) -> Context {
     Context::new(db.clone(), settings, clock)
 }
 
-async fn execute(db: &Db, sql: &'static str) {
-    match db {
-        Db::Postgres(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
-        Db::Sqlite(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
-    }
-    .unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_expiry_fires_once_per_tick_and_ends_subscriptions() {
     for test_db in TestDb::all().await {
@@ -82,7 +74,9 @@ async fn a_failing_job_keeps_its_error_and_waits_before_a_retry() {
     for test_db in TestDb::all().await {
         let clock = ManualClock::at(SystemClock.now_ms());
         let ctx = context(&test_db.db, clock.clone(), 3);
-        execute(&test_db.db, "alter table users rename to users_elsewhere").await;
+        test_db
+            .execute("alter table users rename to users_elsewhere")
+            .await;
         ctx.queue
             .enqueue(
                 ExpireSubscriptions {
@@ -136,7 +130,9 @@ async fn a_failing_job_keeps_its_error_and_waits_before_a_retry() {
         assert!(job.payload.unwrap().contains("failing"));
 
         // Repaired and retried by the operator: it runs at once and succeeds.
-        execute(&test_db.db, "alter table users_elsewhere rename to users").await;
+        test_db
+            .execute("alter table users_elsewhere rename to users")
+            .await;
         assert_eq!(
             ctx.queue
                 .retry(Some(&failed.id), None, clock.now_ms())
