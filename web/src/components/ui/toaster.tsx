@@ -42,16 +42,25 @@ export function Toaster() {
 function ToastItem({ item }: { item: Toast }) {
   const [offset, setOffset] = useState(0);
   const start = useRef<number | null>(null);
+  // The distance lives in a ref too: pointerup can arrive before React renders the last move.
+  const distance = useRef(0);
 
   useEffect(() => {
     const timer = setTimeout(() => dismissToast(item.id), item.duration ?? TOAST_DURATION_MS);
     return () => clearTimeout(timer);
   }, [item.id, item.duration]);
 
+  const move = (clientX: number) => {
+    if (start.current === null) return;
+    distance.current = Math.max(0, clientX - start.current);
+    setOffset(distance.current);
+  };
+
   const end = () => {
-    if (offset >= SWIPE_THRESHOLD_PX) dismissToast(item.id);
+    if (distance.current >= SWIPE_THRESHOLD_PX) dismissToast(item.id);
     else setOffset(0);
     start.current = null;
+    distance.current = 0;
   };
 
   return (
@@ -61,7 +70,7 @@ function ToastItem({ item }: { item: Toast }) {
       data-testid="toast"
       style={{ transform: `translateX(${offset}px)`, touchAction: "pan-y" }}
       onPointerDown={(event) => (start.current = event.clientX)}
-      onPointerMove={(event) => start.current !== null && setOffset(Math.max(0, event.clientX - start.current))}
+      onPointerMove={(event) => move(event.clientX)}
       onPointerUp={end}
       onPointerCancel={end}
       className={`mb-2 flex w-full items-start justify-between gap-4 rounded-md border p-4 shadow-lg ${VARIANT_CLASSES[item.variant ?? "default"]}`}
