@@ -113,6 +113,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         _ => {}
     }
     init_tracing(&settings);
+    let mut settings = settings;
+    let data_dir = settings.data_dir();
+    settings.security.secret_key = outreach_core::security::load_or_create_secret_key(
+        &settings.security.secret_key,
+        &data_dir,
+    )
+    .with_context(|| format!("preparing the secret key in {}", data_dir.display()))?;
     install_metrics(&settings).await?;
     let db = connect(&settings).await?;
     db.migrate().await.context("migrating the database")?;
@@ -160,12 +167,6 @@ async fn serve_api(
     ctx: Context,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let data_dir = ctx.settings.data_dir();
-    outreach_core::security::load_or_create_secret_key(
-        &ctx.settings.security.secret_key,
-        &data_dir,
-    )
-    .with_context(|| format!("preparing the secret key in {}", data_dir.display()))?;
     let listen = ctx.settings.http.listen;
     let public = ctx.settings.http.public_url();
     let state = outreach_api::AppState::new(ctx)?;
@@ -173,7 +174,10 @@ async fn serve_api(
         .await
         .with_context(|| format!("listening on {listen}"))?;
     tracing::info!(%listen, %public, "API listening");
-    axum::serve(listener, outreach_api::app(state))
+    // The peer address feeds the per-client limits of public endpoints.
+    let app =
+        outreach_api::app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await?;
     Ok(())

@@ -175,9 +175,93 @@ pub async fn list_invites(State(state): State<AppState>, Admin(_): Admin) -> Api
     Ok(response)
 }
 
+#[derive(Debug, Deserialize)]
+pub struct ListParams {
+    /// ra-data-simple-rest: `[first, last]`, inclusive.
+    range: Option<String>,
+    /// ra-data-simple-rest: `{"q": "text"}`.
+    filter: Option<String>,
+}
+
+/// `GET /api/admin/unsubscribes`: the suppression list, newest first, in the ra-data-simple-rest dialect.
+pub async fn list_unsubscribes(
+    State(state): State<AppState>,
+    Admin(_): Admin,
+    Query(params): Query<ListParams>,
+) -> ApiResult<Response> {
+    let (first, last) = parse_range(params.range.as_deref())?;
+    let filter: Value = params
+        .filter
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_filter",
+                "filter must be a JSON object",
+            )
+        })?
+        .unwrap_or(Value::Null);
+    let query = filter["q"]
+        .as_str()
+        .unwrap_or_default()
+        .trim()
+        .to_lowercase();
+    let (rows, total) = state
+        .ctx
+        .db
+        .list_unsubscribes(&query, last - first + 1, first)
+        .await?;
+    let records: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let mut record = serde_json::to_value(row).unwrap_or_default();
+            record["id"] = json!(row.email);
+            record
+        })
+        .collect();
+    let end = first + records.len().max(1) as i64 - 1;
+    let range = format!("unsubscribes {first}-{end}/{total}");
+    let mut response = Json(records).into_response();
+    response.headers_mut().insert(
+        "content-range",
+        HeaderValue::from_str(&range).expect("ASCII"),
+    );
+    Ok(response)
+}
+
+/// `[0, 24]` → (0, 24); absent → the first 25. At most 1,000 rows a page.
+fn parse_range(range: Option<&str>) -> ApiResult<(i64, i64)> {
+    let Some(range) = range else {
+        return Ok((0, 24));
+    };
+    let bad = || {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_range",
+            "range must be [first, last]",
+        )
+    };
+    let [first, last]: [i64; 2] = serde_json::from_str(range).map_err(|_| bad())?;
+    if first < 0 || last < first || last - first >= 1000 {
+        return Err(bad());
+    }
+    Ok((first, last))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranges_follow_ra_data_simple_rest() {
+        assert_eq!(parse_range(None).unwrap(), (0, 24));
+        assert_eq!(parse_range(Some("[10,19]")).unwrap(), (10, 19));
+        for bad in ["[5,1]", "[-1,3]", "[0,5000]", "nope", "[1]"] {
+            assert!(parse_range(Some(bad)).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn limits_are_whole_numbers_of_at_least_one() {

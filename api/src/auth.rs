@@ -329,8 +329,6 @@ pub async fn options(State(state): State<AppState>) -> Json<serde_json::Value> {
         "google": state.ctx.settings.google.is_configured(),
         "localSignIn": state.local_sign_in_allowed(),
         "inviteOnly": state.ctx.settings.auth.invite_only,
-        "operatorName": state.ctx.settings.instance.operator_name,
-        "contactEmail": state.ctx.settings.contact_email(),
     }))
 }
 

@@ -4,8 +4,10 @@
 pub mod admin;
 pub mod auth;
 pub mod error;
+pub mod instance;
 pub mod observability;
 pub mod session;
+pub mod unsubscribe;
 pub mod usage;
 pub mod web;
 
@@ -30,11 +32,17 @@ pub struct AppState {
     pub http: reqwest::Client,
     /// Cookies get `Secure` when the public URL is https.
     pub secure_cookies: bool,
+    /// Per-client limit of public write endpoints.
+    pub public_limiter: unsubscribe::ClientLimiter,
     listen: SocketAddr,
 }
 
 impl AppState {
     pub fn new(ctx: Context) -> anyhow::Result<Self> {
+        anyhow::ensure!(
+            !ctx.settings.security.secret_key.is_empty(),
+            "the secret key is not loaded"
+        );
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(20))
             .connect_timeout(Duration::from_secs(10))
@@ -44,10 +52,13 @@ impl AppState {
             .build()?;
         let secure_cookies = ctx.settings.http.public_url().starts_with("https://");
         let listen = ctx.settings.http.listen;
+        let public_limiter =
+            unsubscribe::client_limiter(ctx.settings.http.public_writes_per_minute);
         Ok(Self {
             ctx,
             http,
             secure_cookies,
+            public_limiter,
             listen,
         })
     }
@@ -85,6 +96,10 @@ pub fn app(state: AppState) -> Router {
             get(admin::list_invites).post(admin::create_invite),
         )
         .merge(product)
+        .route("/api/admin/unsubscribes", get(admin::list_unsubscribes))
+        .route("/api/instance", get(instance::instance))
+        .route("/api/unsubscribe", post(unsubscribe::unsubscribe))
+        .route("/api/unsubscribe/verify", get(unsubscribe::verify_link))
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(

@@ -46,16 +46,15 @@ impl TestApp {
         settings.google.auth_url = format!("{}/authorize", google.uri());
         settings.google.token_url = format!("{}/token", google.uri());
         settings.google.userinfo_url = format!("{}/userinfo", google.uri());
+        settings.security.secret_key = outreach_core::config::Secret::new("test-key-".repeat(8));
         configure(&mut settings);
         let clock = ManualClock::at(1_800_000_000_000);
         let ctx = Context::new(test_db.db.clone(), settings, clock.clone());
         let state = outreach_api::AppState::new(ctx).unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let server = tokio::spawn(async move {
-            axum::serve(listener, outreach_api::app(state))
-                .await
-                .unwrap()
-        });
+        let app =
+            outreach_api::app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+        let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         let challenges = Arc::new(Mutex::new(Vec::new()));
         let app = TestApp {
             base,
@@ -813,6 +812,152 @@ async fn health_readiness_and_unknown_endpoints() {
         // Client routes fall through to the web app (its not-found page handles unknown ones).
         let page = browser.get("/campaign-analytics/12").await;
         assert_ne!(page.status(), StatusCode::NOT_FOUND);
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn unsubscribing_suppresses_an_address_once_and_is_rate_limited() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start_with(test_db, |settings| {
+            settings.http.public_writes_per_minute = 4
+        })
+        .await;
+        let visitor = app.browser();
+
+        let (status, body) = visitor
+            .post_json("/api/unsubscribe", json!({ "email": " Ada@Example.org " }))
+            .await;
+        assert_eq!(
+            (status, body["success"].as_bool()),
+            (StatusCode::OK, Some(true))
+        );
+        let (status, again) = visitor
+            .post_json("/api/unsubscribe", json!({ "email": "ada@example.org" }))
+            .await;
+        assert_eq!(
+            (status, again["success"].as_bool()),
+            (StatusCode::OK, Some(true)),
+            "repeating is harmless"
+        );
+        for bad in [json!({ "email": "not-an-email" }), json!({})] {
+            let (status, body) = visitor.post_json("/api/unsubscribe", bad).await;
+            assert_eq!(
+                (status, body["message"].as_str()),
+                (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Some("Please enter a valid email address")
+                )
+            );
+        }
+        // The fifth request within the minute from this client is refused and changes nothing.
+        let refused = visitor
+            .post("/api/unsubscribe", json!({ "email": "eve@example.org" }))
+            .await;
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.headers().contains_key("retry-after"));
+        assert_eq!(
+            refused.json::<Value>().await.unwrap()["error"],
+            "rate_limited"
+        );
+
+        // The suppression list, as the administrator sees it.
+        let admin = app.signed_in("boss", ADMIN, "Boss").await;
+        let response = admin.get("/api/admin/unsubscribes").await;
+        assert_eq!(response.headers()["content-range"], "unsubscribes 0-0/1");
+        let listed: Value = response.json().await.unwrap();
+        assert_eq!(listed.as_array().unwrap().len(), 1);
+        assert_eq!(
+            (listed[0]["id"].as_str(), listed[0]["email"].as_str()),
+            (Some("ada@example.org"), Some("ada@example.org"))
+        );
+        assert_eq!(listed[0]["source"], "form");
+        let filtered = admin
+            .get_json(r#"/api/admin/unsubscribes?filter={"q":"nobody"}"#)
+            .await
+            .1;
+        assert_eq!(filtered, json!([]));
+        assert_eq!(
+            admin
+                .get_json("/api/admin/unsubscribes?range=[5,1]")
+                .await
+                .0,
+            StatusCode::BAD_REQUEST
+        );
+        let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
+        assert_eq!(
+            ada.get_json("/api/admin/unsubscribes").await.0,
+            StatusCode::FORBIDDEN
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn signed_unsubscribe_links_prefill_and_are_recorded_as_links() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let mut settings = Settings::default();
+        settings.security.secret_key = outreach_core::config::Secret::new("test-key-".repeat(8));
+        settings.http.public_url = app.base.clone();
+        let link = outreach_core::links::unsubscribe_url(&settings, "grace@example.org");
+        let query = url::Url::parse(&link).unwrap();
+        assert_eq!(query.path(), "/unsubscribe");
+        let params: std::collections::HashMap<String, String> =
+            query.query_pairs().into_owned().collect();
+
+        let visitor = app.browser();
+        let verify = format!(
+            "/api/unsubscribe/verify?email={}&signature={}",
+            "grace%40example.org", params["signature"]
+        );
+        assert_eq!(
+            visitor.get_json(&verify).await,
+            (StatusCode::OK, json!({ "email": "grace@example.org" }))
+        );
+        let forged = format!(
+            "/api/unsubscribe/verify?email=eve%40example.org&signature={}",
+            params["signature"]
+        );
+        assert_eq!(visitor.get_json(&forged).await.0, StatusCode::BAD_REQUEST);
+
+        let body = json!({ "email": "grace@example.org", "signature": params["signature"] });
+        assert_eq!(
+            visitor.post_json("/api/unsubscribe", body).await.0,
+            StatusCode::OK
+        );
+        let admin = app.signed_in("boss", ADMIN, "Boss").await;
+        assert_eq!(
+            admin.get_json("/api/admin/unsubscribes").await.1[0]["source"],
+            "link"
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn the_instance_describes_itself_to_public_pages() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start_with(test_db, |settings| {
+            settings.instance.operator_name = "Acme Outreach".into();
+            settings.instance.support_emails =
+                vec!["help@acme.example".into(), "billing@acme.example".into()];
+            settings.instance.sending_domain = "hello.acme.example".into();
+        })
+        .await;
+        let (status, instance) = app.browser().get_json("/api/instance").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(instance["operatorName"], "Acme Outreach");
+        assert_eq!(
+            instance["contactEmail"], ADMIN,
+            "the first administrator by default"
+        );
+        assert_eq!(
+            instance["supportEmails"],
+            json!(["help@acme.example", "billing@acme.example"])
+        );
+        assert_eq!(instance["sendingDomain"], "hello.acme.example");
+        assert_eq!(instance["inviteOnly"], true);
         app.stop().await;
     }
 }

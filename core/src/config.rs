@@ -75,6 +75,11 @@ pub struct HttpSettings {
     pub listen: SocketAddr,
     /// The URL users and recipients reach; empty means `http://<listen>`.
     pub public_url: String,
+    /// Behind a reverse proxy: the header carrying the client's address (e.g. `x-forwarded-for`); empty means the
+    /// connection's peer address.
+    pub client_ip_header: String,
+    /// Requests per minute one client address may make to public write endpoints (unsubscribe).
+    pub public_writes_per_minute: u32,
 }
 
 impl Default for HttpSettings {
@@ -82,6 +87,8 @@ impl Default for HttpSettings {
         Self {
             listen: ([127, 0, 0, 1], 8080).into(),
             public_url: String::new(),
+            client_ip_header: String::new(),
+            public_writes_per_minute: 10,
         }
     }
 }
@@ -261,6 +268,12 @@ pub struct InstanceSettings {
     pub operator_name: String,
     /// Where invite requests, upgrades and support mail go; empty means the first administrator's address.
     pub contact_email: String,
+    /// The two support addresses of the contact page (comma-separated in the environment); empty means the
+    /// contact address.
+    #[serde(deserialize_with = "comma_list")]
+    pub support_emails: Vec<String>,
+    /// The domain the product's own sending addresses use (`name@<domain>`); empty means `hello.<public host>`.
+    pub sending_domain: String,
 }
 
 impl Default for InstanceSettings {
@@ -268,6 +281,8 @@ impl Default for InstanceSettings {
         Self {
             operator_name: "Outreach".into(),
             contact_email: String::new(),
+            support_emails: Vec::new(),
+            sending_domain: String::new(),
         }
     }
 }
@@ -280,6 +295,40 @@ impl Settings {
         } else {
             self.instance.contact_email.clone()
         }
+    }
+}
+
+impl Settings {
+    /// The support addresses shown to users: configured, else the contact address.
+    pub fn support_emails(&self) -> Vec<String> {
+        if self.instance.support_emails.is_empty() {
+            vec![self.contact_email()]
+                .into_iter()
+                .filter(|email| !email.is_empty())
+                .collect()
+        } else {
+            self.instance.support_emails.clone()
+        }
+    }
+
+    /// The domain of the product's own sending addresses.
+    pub fn sending_domain(&self) -> String {
+        if !self.instance.sending_domain.is_empty() {
+            return self.instance.sending_domain.clone();
+        }
+        let public = self.http.public_url();
+        let host = url_host(&public);
+        format!("hello.{host}")
+    }
+}
+
+/// The host part of a URL such as `https://outreach.example.com:8443/path`.
+fn url_host(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    match authority.rsplit_once(':') {
+        Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
+        _ => authority,
     }
 }
 
@@ -379,6 +428,22 @@ mod tests {
             assert!(error.contains("nonsense"), "{error}");
             Ok(())
         });
+    }
+
+    #[test]
+    fn instance_addresses_fall_back_sensibly() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.sending_domain(), "hello.127.0.0.1");
+        settings.http.public_url = "https://outreach.example.com:8443/".into();
+        assert_eq!(settings.sending_domain(), "hello.outreach.example.com");
+        settings.instance.sending_domain = "mail.example.org".into();
+        assert_eq!(settings.sending_domain(), "mail.example.org");
+        assert!(settings.support_emails().is_empty());
+        settings.auth.admin_emails = vec!["boss@example.org".into()];
+        assert_eq!(settings.support_emails(), vec!["boss@example.org"]);
+        settings.instance.support_emails =
+            vec!["help@example.org".into(), "billing@example.org".into()];
+        assert_eq!(settings.support_emails().len(), 2);
     }
 
     #[test]

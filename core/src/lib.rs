@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod jobs;
+pub mod links;
 pub mod queries;
 pub mod queue;
 pub mod security;

@@ -64,6 +64,10 @@ queries! {
     INVITE_LIST = query!("invites/list");
     INVITE_REDEEM = query!("invites/redeem");
     SENT_EMAILS_COUNT_SINCE = query!("sent_emails/count_since");
+    UNSUBSCRIBE_INSERT = query!("unsubscribes/insert");
+    UNSUBSCRIBE_FIND = query!("unsubscribes/find");
+    UNSUBSCRIBE_LIST = query!("unsubscribes/list");
+    UNSUBSCRIBE_COUNT = query!("unsubscribes/count");
     JOB_LIST = query!("jobs/list", per_dialect);
     JOB_SHOW = query!("jobs/show", per_dialect);
     JOB_RETRY = query!("jobs/retry", per_dialect);

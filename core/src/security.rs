@@ -4,6 +4,7 @@ use std::path::Path;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::config::Secret;
@@ -18,6 +19,29 @@ pub fn random_token(bytes: usize) -> String {
 /// Sessions are looked up by this hash, so stored rows cannot be replayed as cookies.
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// A signature of `purpose` and `value` with the instance key, for links that must not be forged
+/// (unsubscribe, tracking). The purpose keeps a signature for one kind of link from working for another.
+pub fn sign(key: &Secret, purpose: &str, value: &str) -> String {
+    URL_SAFE_NO_PAD.encode(mac(key, purpose, value).finalize().into_bytes())
+}
+
+/// Checks a signature made by [`sign`] in constant time.
+pub fn verify(key: &Secret, purpose: &str, value: &str, signature: &str) -> bool {
+    let Ok(bytes) = URL_SAFE_NO_PAD.decode(signature) else {
+        return false;
+    };
+    mac(key, purpose, value).verify_slice(&bytes).is_ok()
+}
+
+fn mac(key: &Secret, purpose: &str, value: &str) -> Hmac<Sha256> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key.expose().as_bytes())
+        .expect("HMAC takes keys of any length");
+    mac.update(purpose.as_bytes());
+    mac.update(&[0]);
+    mac.update(value.as_bytes());
+    mac
 }
 
 /// An invite code people can read out and type: 12 characters without look-alikes, grouped by four.
@@ -85,6 +109,27 @@ mod tests {
         assert_eq!(a.len(), 43);
         assert_eq!(hash_token(&a), hash_token(&a));
         assert_ne!(hash_token(&a), a);
+    }
+
+    #[test]
+    fn signatures_verify_only_for_the_same_key_purpose_and_value() {
+        let key = Secret::new("k".repeat(64));
+        let signature = sign(&key, "unsubscribe", "ada@example.org");
+        assert!(verify(&key, "unsubscribe", "ada@example.org", &signature));
+        assert!(!verify(&key, "unsubscribe", "eve@example.org", &signature));
+        assert!(!verify(&key, "click", "ada@example.org", &signature));
+        assert!(!verify(
+            &Secret::new("other"),
+            "unsubscribe",
+            "ada@example.org",
+            &signature
+        ));
+        assert!(!verify(
+            &key,
+            "unsubscribe",
+            "ada@example.org",
+            "not base64!"
+        ));
     }
 
     #[test]

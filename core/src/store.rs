@@ -36,6 +36,16 @@ fn as_iso_opt<S: serde::Serializer>(ms: &Option<i64>, serializer: S) -> Result<S
     }
 }
 
+/// A suppressed address.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Unsubscribe {
+    pub email: String,
+    pub source: String,
+    #[serde(serialize_with = "as_iso")]
+    pub created_at: i64,
+}
+
 /// What a pending sign-in remembered between the redirect and the provider's answer.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OAuthFlow {
@@ -211,5 +221,37 @@ impl Db {
     pub async fn count_sent_emails_since(&self, user_id: i64, since: i64) -> StoreResult<i64> {
         let sql = SENT_EMAILS_COUNT_SINCE.sql(self);
         on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(since).fetch_one(pool).await)
+    }
+
+    /// Suppresses an address; returns false when it already was.
+    pub async fn insert_unsubscribe(
+        &self,
+        email: &str,
+        source: &str,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = UNSUBSCRIBE_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(email).bind(source).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn find_unsubscribe(&self, email: &str) -> StoreResult<Option<Unsubscribe>> {
+        let sql = UNSUBSCRIBE_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(email).fetch_optional(pool).await)
+    }
+
+    /// A page of suppressed addresses containing `filter` (all with ""), and how many match.
+    pub async fn list_unsubscribes(
+        &self,
+        filter: &str,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<Unsubscribe>, i64)> {
+        let (list, count) = (UNSUBSCRIBE_LIST.sql(self), UNSUBSCRIBE_COUNT.sql(self));
+        on_db!(self, pool => {
+            let rows = sqlx::query_as(list).bind(filter).bind(limit).bind(offset).fetch_all(pool).await?;
+            let total = sqlx::query_scalar(count).bind(filter).fetch_one(pool).await?;
+            Ok((rows, total))
+        })
     }
 }

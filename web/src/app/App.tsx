@@ -1,5 +1,6 @@
-/** The router: public pages, protected pages behind sign-in and the account gate, and the not-found page. */
-import { lazy, Suspense, type ReactNode } from "react";
+/** The router: public pages, protected pages behind sign-in and the account gate, and the not-found page.
+ * The landing and sign-in pages load with the app; every other page is its own chunk. */
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Spinner } from "../components/ui/spinner";
@@ -8,16 +9,32 @@ import { createQueryClient } from "../lib/queryClient";
 import { AccountGate } from "../features/auth/AccountGate";
 import { LoginPage } from "../features/auth/LoginPage";
 import { ProtectedRoute } from "../features/auth/ProtectedRoute";
-import { DashboardPage } from "../features/dashboard/DashboardPage";
 import { ErrorBoundary } from "../features/errors/ErrorBoundary";
 import { NotFoundPage } from "../features/errors/NotFoundPage";
-import { HomePage } from "../features/home/HomePage";
+import { LandingPage } from "../features/public/LandingPage";
 
-// The console stays out of the dashboard's first load.
-const AdminPage = lazy(() => import("../features/admin/AdminPage"));
+/** A lazily loaded named export. */
+function page<M>(load: () => Promise<M>, name: keyof M): ComponentType {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const DashboardPage = page(() => import("../features/dashboard/DashboardPage"), "DashboardPage");
+const AdminPage = page(() => import("../features/admin/AdminPage"), "AdminPage");
+const AboutPage = page(() => import("../features/public/AboutPage"), "AboutPage");
+const PricingPage = page(() => import("../features/public/PricingPage"), "PricingPage");
+const PurchaseEmailsPage = page(() => import("../features/public/PurchaseEmailsPage"), "PurchaseEmailsPage");
+const CustomEmailPage = page(() => import("../features/public/CustomEmailPage"), "CustomEmailPage");
+const PrivacyPage = page(() => import("../features/public/PrivacyPage"), "PrivacyPage");
+const TermsPage = page(() => import("../features/public/TermsPage"), "TermsPage");
+const ContactPage = page(() => import("../features/public/ContactPage"), "ContactPage");
+const DownloadLogoPage = page(() => import("../features/public/DownloadLogoPage"), "DownloadLogoPage");
+const UnsubscribePage = page(() => import("../features/public/UnsubscribePage"), "UnsubscribePage");
+const GmailOAuthResultPage = page(() => import("../features/public/GmailOAuthResultPage"), "GmailOAuthResultPage");
+const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"), "AccessDeniedPage");
 
 const queryClient = createQueryClient();
 
+/** Signed-in users with an active account. */
 function Protected({ children }: { children: ReactNode }) {
   return (
     <ProtectedRoute>
@@ -31,23 +48,28 @@ export function App() {
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
-          <Routes>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/home" element={<HomePage />} />
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/dashboard" element={<Protected><DashboardPage /></Protected>} />
-            <Route
-              path="/admin"
-              element={
-                <ProtectedRoute>
-                  <Suspense fallback={<Spinner label="Loading the admin panel..." />}>
-                    <AdminPage />
-                  </Suspense>
-                </ProtectedRoute>
-              }
-            />
-            <Route path="*" element={<NotFoundPage />} />
-          </Routes>
+          <Suspense fallback={<Spinner label="Loading..." />}>
+            <Routes>
+              <Route path="/" element={<LandingPage />} />
+              <Route path="/home" element={<LandingPage />} />
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/about" element={<AboutPage />} />
+              <Route path="/pricing" element={<PricingPage />} />
+              <Route path="/auth/choose-plan" element={<PricingPage />} />
+              <Route path="/contact" element={<ContactPage />} />
+              <Route path="/privacy" element={<PrivacyPage />} />
+              <Route path="/terms" element={<TermsPage />} />
+              <Route path="/download-logo" element={<DownloadLogoPage />} />
+              <Route path="/unsubscribe" element={<UnsubscribePage />} />
+              <Route path="/gmail-oauth-result" element={<GmailOAuthResultPage />} />
+              <Route path="/access-denied" element={<AccessDeniedPage />} />
+              <Route path="/dashboard" element={<Protected><DashboardPage /></Protected>} />
+              <Route path="/purchase-emails" element={<Protected><PurchaseEmailsPage /></Protected>} />
+              <Route path="/custom-email" element={<Protected><CustomEmailPage /></Protected>} />
+              <Route path="/admin" element={<ProtectedRoute><AdminPage /></ProtectedRoute>} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Routes>
+          </Suspense>
         </BrowserRouter>
         <Toaster />
       </QueryClientProvider>

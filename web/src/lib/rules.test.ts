@@ -4,7 +4,7 @@ import { DEFAULT_TAB, initialTab, normalizeTab } from "./tabs";
 import { nextGateState } from "../features/auth/gate";
 import { returnToasts, withoutReturnParams } from "../features/dashboard/returnParams";
 import { usageLevel } from "../features/dashboard/usage";
-import { displayName } from "../features/auth/api";
+import { displayName } from "./auth";
 
 beforeEach(() => localStorage.clear());
 

@@ -3,9 +3,9 @@ import { AdminPanel } from "@outreach/console";
 import { Card } from "../../components/ui/card";
 import { toast } from "../../components/ui/toast-store";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { useAuth } from "../auth/api";
+import { useAuth } from "../../lib/auth";
 
-export default function AdminPage() {
+export function AdminPage() {
   const { user } = useAuth();
   if (!user?.isAdmin) {
     return (

@@ -6,7 +6,8 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { ACCOUNT_STATUS_ERROR, type AccountStatusErrorDetail } from "../../lib/events";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { USER_QUERY_KEY, useAuth, useAuthOptions, type User } from "./api";
+import { USER_QUERY_KEY, useAuth, type User } from "../../lib/auth";
+import { useInstance } from "../../lib/instance";
 import { nextGateState, type GateState } from "./gate";
 
 export function AccountGate({ children }: { children: ReactNode }) {
@@ -36,8 +37,7 @@ export function AccountGate({ children }: { children: ReactNode }) {
 }
 
 export function BetaScreen({ user, message }: { user: User | null; message: string }) {
-  const options = useAuthOptions();
-  const contact = options.data?.contactEmail ?? "";
+  const contact = useInstance().data?.contactEmail ?? "";
   const subject = encodeURIComponent("Beta access request");
   const body = encodeURIComponent(
     `Hello,\n\nI would like to request beta access to the AI Outreach Agent.\n\nMy account email: ${user?.email ?? ""}\n\nThank you!`,

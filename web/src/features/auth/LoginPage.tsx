@@ -7,7 +7,7 @@ import { Button, ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { USER_QUERY_KEY, useAuth, useAuthOptions } from "./api";
+import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
 
 export const SIGN_IN_ERRORS: Record<string, string> = {
   access_denied: "You declined to share your Google account, so you were not signed in.",

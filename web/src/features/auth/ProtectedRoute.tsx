@@ -2,7 +2,7 @@
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import { Spinner } from "../../components/ui/spinner";
-import { useAuth } from "./api";
+import { useAuth } from "../../lib/auth";
 
 export function ProtectedRoute({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useAuth();

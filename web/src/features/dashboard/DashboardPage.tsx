@@ -7,7 +7,7 @@ import { toast } from "../../components/ui/toast-store";
 import { SWITCH_TAB, switchTab } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
 import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
-import { displayName, useAuth } from "../auth/api";
+import { displayName, useAuth } from "../../lib/auth";
 import { returnToasts, withoutReturnParams } from "./returnParams";
 import { UsageMeter } from "./UsageMeter";
 
@@ -49,7 +49,7 @@ export function DashboardPage() {
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 p-4">
           <a href="/" className="flex items-center gap-2" aria-label="Home">
-            <img src="/favicon.svg" alt="" className="h-8 w-8" />
+            <img src="/logo.svg" alt="" width="32" height="32" className="h-8 w-8" />
             <h1 className="text-xl font-bold">AI Outreach Agent</h1>
           </a>
           <div className="flex items-center gap-4 text-sm">

@@ -1,6 +1,6 @@
 /** The signed-in user and the sign-in options, from the server. */
 import { useQuery } from "@tanstack/react-query";
-import { getQueryFn } from "../../lib/request";
+import { getQueryFn } from "./request";
 
 export interface User {
   id: number;
@@ -20,8 +20,6 @@ export interface AuthOptions {
   google: boolean;
   localSignIn: boolean;
   inviteOnly: boolean;
-  operatorName: string;
-  contactEmail: string;
 }
 
 export const USER_QUERY_KEY = ["/api/auth/user"];

@@ -1,0 +1,19 @@
+//! `GET /api/instance`: facts about this instance the public pages show (operator, addresses, invite-only mode).
+
+use axum::Json;
+use axum::extract::State;
+use serde_json::{Value, json};
+
+use crate::AppState;
+
+pub async fn instance(State(state): State<AppState>) -> Json<Value> {
+    let settings = &state.ctx.settings;
+    Json(json!({
+        "operatorName": settings.instance.operator_name,
+        "contactEmail": settings.contact_email(),
+        "supportEmails": settings.support_emails(),
+        "sendingDomain": settings.sending_domain(),
+        "inviteOnly": settings.auth.invite_only,
+        "publicUrl": settings.http.public_url(),
+    }))
+}

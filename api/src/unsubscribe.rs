@@ -1,0 +1,142 @@
+//! Unsubscribe (B §2.16, §5, §8): a public form posts an address, which joins the suppression list every send
+//! consults. Asking twice is harmless; each client address may post a few times a minute. Links in sent mail carry
+//! a signature so the page can pre-fill the address.
+
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use governor::clock::{Clock as _, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::links::UNSUBSCRIBE_PURPOSE;
+use outreach_core::security::verify;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+
+/// Per-client limits of the public write endpoints.
+pub type ClientLimiter = Arc<DefaultKeyedRateLimiter<IpAddr>>;
+
+pub fn client_limiter(per_minute: u32) -> ClientLimiter {
+    let quota = Quota::per_minute(NonZeroU32::new(per_minute.max(1)).expect("at least one"));
+    Arc::new(RateLimiter::keyed(quota))
+}
+
+/// The client's address: the configured proxy header's first entry, else the connection's peer.
+fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<IpAddr> {
+    let header_name = &state.ctx.settings.http.client_ip_header;
+    if !header_name.is_empty()
+        && let Some(forwarded) = headers
+            .get(header_name.as_str())
+            .and_then(|value| value.to_str().ok())
+        && let Some(ip) = forwarded
+            .split(',')
+            .next()
+            .and_then(|first| first.trim().parse().ok())
+    {
+        return Some(ip);
+    }
+    peer.map(|address| address.ip())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UnsubscribeForm {
+    email: Option<String>,
+    /// Present when the page was opened from a signed link in an email.
+    signature: Option<String>,
+}
+
+/// `POST /api/unsubscribe {email}`.
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    // Present when served with connection info (the binary does); absent, there is no per-client limit.
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    JsonBody(form): JsonBody<UnsubscribeForm>,
+) -> ApiResult<Response> {
+    if let Some(ip) = client_ip(
+        &state,
+        &headers,
+        peer.map(|Extension(ConnectInfo(address))| address),
+    ) {
+        if state.public_limiter.len() > 10_000 {
+            state.public_limiter.retain_recent();
+        }
+        if let Err(not_until) = state.public_limiter.check_key(&ip) {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let mut response = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "Too many requests. Please try again in a minute.",
+            )
+            .into_response();
+            let seconds = wait.as_secs().max(1).to_string();
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from_str(&seconds).expect("digits"),
+            );
+            return Ok(response);
+        }
+    }
+    let email = form
+        .email
+        .as_deref()
+        .map(normalize_email)
+        .unwrap_or_default();
+    if !is_valid_email(&email) {
+        return Err(ApiError::validation("Please enter a valid email address"));
+    }
+    let key = &state.ctx.settings.security.secret_key;
+    let from_link = form
+        .signature
+        .is_some_and(|signature| verify(key, UNSUBSCRIBE_PURPOSE, &email, &signature));
+    let source = if from_link { "link" } else { "form" };
+    let added = state
+        .ctx
+        .db
+        .insert_unsubscribe(&email, source, state.ctx.now_ms())
+        .await?;
+    if added {
+        tracing::info!(source, "address unsubscribed");
+    }
+    Ok(Json(json!({
+        "success": true,
+        "message": format!("{email} has been removed from all marketing lists."),
+    }))
+    .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LinkParams {
+    email: String,
+    signature: String,
+}
+
+/// `GET /api/unsubscribe/verify?email=&signature=`: whether a link's address may be pre-filled.
+pub async fn verify_link(
+    State(state): State<AppState>,
+    Query(params): Query<LinkParams>,
+) -> ApiResult<Json<Value>> {
+    let email = normalize_email(&params.email);
+    if verify(
+        &state.ctx.settings.security.secret_key,
+        UNSUBSCRIBE_PURPOSE,
+        &email,
+        &params.signature,
+    ) {
+        Ok(Json(json!({ "email": email })))
+    } else {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_signature",
+            "This unsubscribe link is not valid",
+        ))
+    }
+}

@@ -1,0 +1,97 @@
+/** Unsubscribe (B §2.16, §5, §8): one email field; success says the address left every marketing list. Opened
+ * from a signed link in an email, the address is pre-filled. */
+import { useEffect, useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { toast } from "../../components/ui/toast-store";
+import { apiRequest, serverMessage } from "../../lib/request";
+import { PublicPage } from "./PublicLayout";
+
+const VALID_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function UnsubscribePage() {
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState("");
+  const [signature, setSignature] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+
+  useEffect(() => {
+    const linkEmail = params.get("email");
+    const linkSignature = params.get("signature");
+    if (!linkEmail || !linkSignature) return;
+    const query = new URLSearchParams({ email: linkEmail, signature: linkSignature });
+    apiRequest("GET", `/api/unsubscribe/verify?${query}`)
+      .then((response) => response.json() as Promise<{ email: string }>)
+      .then((verified) => {
+        setEmail(verified.email);
+        setSignature(linkSignature);
+      })
+      .catch(() => undefined); // an invalid link simply leaves the field for the visitor to fill
+  }, [params]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!VALID_EMAIL.test(email.trim())) {
+      setError("Please enter a valid email address");
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await apiRequest("POST", "/api/unsubscribe", { email: email.trim(), signature });
+      setDone(true);
+    } catch (failure) {
+      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to unsubscribe. Please try again.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <PublicPage>
+      <div className="mx-auto max-w-lg rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        {done ? (
+          <div role="status">
+            <h1 className="text-2xl font-bold text-green-700">Unsubscribed Successfully</h1>
+            <p className="mt-3 text-slate-700">
+              <strong>{email.trim()}</strong> has been removed from all marketing lists across all campaigns. This
+              takes effect immediately.
+            </p>
+            <p className="mt-3 text-slate-700">
+              You may still receive transactional messages about an account you hold. To subscribe again, contact the
+              sender who wrote to you.
+            </p>
+          </div>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            <h1 className="text-2xl font-bold">Unsubscribe</h1>
+            <p className="mt-2 text-slate-700">Enter your email address to stop receiving outreach emails sent through this service.</p>
+            <label htmlFor="unsubscribe-email" className="mt-4 block text-sm font-medium">
+              Email address
+            </label>
+            <input
+              id="unsubscribe-email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              aria-invalid={error !== null}
+              aria-describedby={error ? "unsubscribe-error" : undefined}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+            {error ? (
+              <p id="unsubscribe-error" role="alert" className="mt-1 text-sm text-red-600">
+                {error}
+              </p>
+            ) : null}
+            <Button type="submit" disabled={busy} className="mt-4 w-full">
+              Unsubscribe
+            </Button>
+          </form>
+        )}
+      </div>
+    </PublicPage>
+  );
+}

@@ -1,0 +1,22 @@
+/** What the server says about this instance: operator, addresses, sending domain and invite-only mode. */
+import { useQuery } from "@tanstack/react-query";
+
+export interface Instance {
+  operatorName: string;
+  contactEmail: string;
+  supportEmails: string[];
+  sendingDomain: string;
+  inviteOnly: boolean;
+  publicUrl: string;
+}
+
+export function useInstance() {
+  return useQuery<Instance | null>({ queryKey: ["/api/instance"] });
+}
+
+/** A `mailto:` link with its subject and body filled in. */
+export function mailto(to: string, subject: string, body?: string): string {
+  const query = [`subject=${encodeURIComponent(subject)}`];
+  if (body) query.push(`body=${encodeURIComponent(body)}`);
+  return `mailto:${to}?${query.join("&")}`;
+}
