@@ -2,45 +2,21 @@
 // through a local fake Google provider.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { CLIENT_ID, CLIENT_SECRET, startFakeGoogle } from "./fake-google.mjs";
-import { startOutreach } from "./server.mjs";
+import { ADMIN, MEMBER, signIn as signInAs, startStack } from "./support.mjs";
 
-let google;
+let stack;
 let app;
 let browser;
 
 before(async () => {
-  google = await startFakeGoogle([
-    { key: "boss", email: "boss@example.org", given: "Grace", family: "Hopper" },
-    { key: "ada", email: "ada@example.org", given: "Ada", family: "Lovelace" },
-  ]);
-  app = await startOutreach({
-    OUTREACH_AUTH__ADMIN_EMAILS: "boss@example.org",
-    OUTREACH_GOOGLE__CLIENT_ID: CLIENT_ID,
-    OUTREACH_GOOGLE__CLIENT_SECRET: CLIENT_SECRET,
-    OUTREACH_GOOGLE__AUTH_URL: `${google.url}/authorize`,
-    OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
-    OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  stack = await startStack();
+  ({ app, browser } = stack);
 });
 
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await google?.close();
-});
+after(async () => stack?.stop());
 
-async function signIn(page, name) {
-  await page.goto(`${app.base}/login`);
-  await page.getByRole("link", { name: "Continue with Google" }).click();
-  await page.getByRole("link", { name }).click();
-  await page.waitForURL(`${app.base}/dashboard`);
-}
+const PEOPLE = { "Grace Hopper": ADMIN, "Ada Lovelace": MEMBER };
+const signIn = (page, name) => signInAs(app, page, PEOPLE[name]);
 
 test("signing in through Google shows the first name in the header", async () => {
   const page = await browser.newPage();

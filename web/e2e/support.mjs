@@ -1,0 +1,49 @@
+// Shared setup of the browser tests: a fake Google provider, `outreach serve` configured to use it, Debian's
+// Chromium, and signing in through the provider's account chooser.
+import { chromium } from "playwright-core";
+import { CLIENT_ID, CLIENT_SECRET, startFakeGoogle } from "./fake-google.mjs";
+import { startOutreach } from "./server.mjs";
+
+export const ADMIN = { key: "boss", email: "boss@example.org", given: "Grace", family: "Hopper" };
+export const MEMBER = { key: "ada", email: "ada@example.org", given: "Ada", family: "Lovelace" };
+
+/** Starts everything; `env` adds OUTREACH_* settings. Call `stop()` when done. */
+export async function startStack(env = {}) {
+  const google = await startFakeGoogle([ADMIN, MEMBER]);
+  const app = await startOutreach({
+    OUTREACH_AUTH__ADMIN_EMAILS: ADMIN.email,
+    OUTREACH_GOOGLE__CLIENT_ID: CLIENT_ID,
+    OUTREACH_GOOGLE__CLIENT_SECRET: CLIENT_SECRET,
+    OUTREACH_GOOGLE__AUTH_URL: `${google.url}/authorize`,
+    OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
+    OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
+    ...env,
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  return {
+    app,
+    browser,
+    async stop() {
+      await browser.close();
+      await app.stop();
+      await google.close();
+    },
+  };
+}
+
+/** Signs `page` in by picking the person on the fake provider's account chooser. */
+export async function signIn(app, page, person) {
+  await page.goto(`${app.base}/login`);
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await page.getByRole("link", { name: `${person.given} ${person.family}` }).click();
+  await page.waitForURL(`${app.base}/dashboard`);
+}
+
+/** The subject and body of a `mailto:` link. */
+export function mailParts(href) {
+  const url = new URL(href);
+  return { to: url.pathname, subject: url.searchParams.get("subject"), body: url.searchParams.get("body") ?? "" };
+}
