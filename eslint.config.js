@@ -15,6 +15,7 @@ export default tseslint.config(
   {
     files: ["web/e2e/**/*.mjs"],
     extends: [js.configs.recommended],
-    languageOptions: { globals: globals.node },
+    // Node, plus the browser globals of the callbacks that run inside the page (page.evaluate, waitForFunction).
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 );
