@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PG_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run build web deps test test-rust test-web test-e2e lint compose-check bench clean
+.PHONY: run build web deps test test-rust test-web test-e2e lint compose-check bench lighthouse clean
 
 node_modules/.package-lock.json: package.json package-lock.json web/package.json console/package.json
 	npm ci --no-audit --no-fund
@@ -57,6 +57,11 @@ compose-check:
 ## Queue drain rate on PostgreSQL for several fetch batch sizes.
 bench:
 	BENCH_DATABASE_URL="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}" cargo bench -p outreach-worker --bench queue_drain
+
+## Lighthouse scores of the landing page (desktop preset) in Chromium.
+lighthouse: web
+	cargo build --bin outreach
+	CHROMIUM_PATH=$(CHROMIUM_PATH) node web/scripts/lighthouse.mjs
 
 clean:
 	cargo clean
