@@ -15,5 +15,7 @@ pub async fn instance(State(state): State<AppState>) -> Json<Value> {
         "sendingDomain": settings.sending_domain(),
         "inviteOnly": settings.auth.invite_only,
         "publicUrl": settings.http.public_url(),
+        "biographyUrl": settings.instance.biography_url,
+        "coursesUrl": settings.instance.courses_url,
     }))
 }

@@ -274,6 +274,9 @@ pub struct InstanceSettings {
     pub support_emails: Vec<String>,
     /// The domain the product's own sending addresses use (`name@<domain>`); empty means `hello.<public host>`.
     pub sending_domain: String,
+    /// External links of the About page: the operator's full biography and online courses (hidden when empty).
+    pub biography_url: String,
+    pub courses_url: String,
 }
 
 impl Default for InstanceSettings {
@@ -283,6 +286,8 @@ impl Default for InstanceSettings {
             contact_email: String::new(),
             support_emails: Vec::new(),
             sending_domain: String::new(),
+            biography_url: String::new(),
+            courses_url: String::new(),
         }
     }
 }

@@ -206,6 +206,42 @@ async fn store_conformance() {
         assert_eq!(expired.subscription_status, "expired");
 
         assert_eq!(db.count_sent_emails_since(user.id, 0).await.unwrap(), 0);
+
+        // The suppression list: one row per address, newest first, filtered by substring.
+        assert!(
+            db.insert_unsubscribe("a@example.org", "form", now)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !db.insert_unsubscribe("a@example.org", "link", now + 1)
+                .await
+                .unwrap(),
+            "{backend}: once"
+        );
+        assert!(
+            db.insert_unsubscribe("b@example.net", "link", now + 2)
+                .await
+                .unwrap()
+        );
+        let found = db
+            .find_unsubscribe("a@example.org")
+            .await
+            .unwrap()
+            .expect("suppressed");
+        assert_eq!(
+            (found.source.as_str(), found.created_at),
+            ("form", now),
+            "{backend}: the first request stands"
+        );
+        assert_eq!(db.find_unsubscribe("c@example.org").await.unwrap(), None);
+        let (page, total) = db.list_unsubscribes("", 1, 0).await.unwrap();
+        assert_eq!(
+            (page.len(), total, page[0].email.as_str()),
+            (1, 2, "b@example.net")
+        );
+        let (page, total) = db.list_unsubscribes("example.org", 10, 0).await.unwrap();
+        assert_eq!((page.len(), total), (1, 1));
         test_db.cleanup().await;
     }
 }

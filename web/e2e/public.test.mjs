@@ -18,6 +18,8 @@ before(async () => {
     OUTREACH_INSTANCE__SUPPORT_EMAILS: "help@acme.test,billing@acme.test",
     OUTREACH_INSTANCE__SENDING_DOMAIN: "hello.acme.test",
     OUTREACH_SECURITY__SECRET_KEY: SECRET_KEY,
+    OUTREACH_INSTANCE__BIOGRAPHY_URL: "https://acme.test/about-me",
+    OUTREACH_INSTANCE__COURSES_URL: "https://learn.acme.test/",
   });
   ({ app, browser } = stack);
 });
@@ -82,6 +84,8 @@ test("about: mission, four cards, contact link, Sign In through /api/login", asy
   }
   assert.equal(mailParts(await hrefOf(page.getByRole("link", { name: "Get in touch" }))).to, "owner@acme.test");
   assert.equal(await hrefOf(page.getByRole("link", { name: "Sign In" })), "/api/login");
+  assert.equal(await hrefOf(page.getByRole("link", { name: "Full biography" })), "https://acme.test/about-me");
+  assert.equal(await hrefOf(page.getByRole("link", { name: "Online courses" })), "https://learn.acme.test/");
   assert.equal(await hrefOf(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Features" })), "/#features");
   await page.close();
 });

@@ -8,6 +8,8 @@ export interface Instance {
   sendingDomain: string;
   inviteOnly: boolean;
   publicUrl: string;
+  biographyUrl: string;
+  coursesUrl: string;
 }
 
 export function useInstance() {

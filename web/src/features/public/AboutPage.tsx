@@ -60,9 +60,23 @@ export function AboutPage() {
             Learn more
           </h2>
           <ul className="mt-2 list-disc space-y-1 pl-5">
+            {instance?.biographyUrl ? (
+              <li>
+                <a className="text-brand underline" href={instance.biographyUrl} rel="noopener noreferrer" target="_blank">
+                  Full biography
+                </a>
+              </li>
+            ) : null}
+            {instance?.coursesUrl ? (
+              <li>
+                <a className="text-brand underline" href={instance.coursesUrl} rel="noopener noreferrer" target="_blank">
+                  Online courses
+                </a>
+              </li>
+            ) : null}
             <li>
               <a className="text-brand underline" href="/contact">
-                Full biography and contact details
+                Contact details
               </a>
             </li>
             <li>
