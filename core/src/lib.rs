@@ -2,6 +2,7 @@
 //! Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build on it.
 
 pub mod accounts;
+pub mod campaigns;
 pub mod clock;
 pub mod config;
 pub mod db;
@@ -11,6 +12,7 @@ pub mod queries;
 pub mod queue;
 pub mod security;
 pub mod store;
+pub mod templates;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 

@@ -3,10 +3,12 @@
 use serde::Serialize;
 
 use crate::accounts::{Subscription, User};
+use crate::campaigns::{CampaignRow, EducationFile};
 use crate::clock::iso;
 use crate::db::Db;
 use crate::on_db;
 use crate::queries::*;
+use crate::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRow};
 
 pub type StoreError = sqlx::Error;
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -46,6 +48,28 @@ pub struct Unsubscribe {
     pub created_at: i64,
 }
 
+/// A generation request as stored: the request and, once the job ran, its result or error (JSON text).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GenerationRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub status: String,
+    pub request: String,
+    pub result: Option<String>,
+    pub error: Option<String>,
+}
+
+/// A new campaign's columns.
+#[derive(Debug, Clone)]
+pub struct NewCampaign<'a> {
+    pub name: &'a str,
+    pub status: &'a str,
+    pub business_type: Option<&'a str>,
+    pub geographic_area: Option<&'a str>,
+    pub radius: i32,
+    pub max_results: i32,
+}
+
 /// What a pending sign-in remembered between the redirect and the provider's answer.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OAuthFlow {
@@ -69,6 +93,22 @@ macro_rules! bind_subscription {
             .bind($subscription.plan)
             .bind($subscription.email_limit)
             .bind($subscription.ends_at)
+            .bind($now)
+    };
+}
+
+/// Binds a follow-up's columns after the two leading parameters of `follow_ups/insert.sql` and `update.sql`.
+macro_rules! bind_follow_up {
+    ($query:expr, $content:expr, $now:expr) => {
+        $query
+            .bind(&$content.name)
+            .bind(&$content.subject)
+            .bind(&$content.body)
+            .bind(&$content.objective)
+            .bind(&$content.tone)
+            .bind($content.sequence_number)
+            .bind($content.delay_days)
+            .bind($content.is_active)
             .bind($now)
     };
 }
@@ -253,5 +293,265 @@ impl Db {
             let total = sqlx::query_scalar(count).bind(filter).fetch_one(pool).await?;
             Ok((rows, total))
         })
+    }
+
+    pub async fn list_campaigns(&self, user_id: i64) -> StoreResult<Vec<CampaignRow>> {
+        let sql = CAMPAIGN_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+    }
+
+    /// The campaign if `user_id` owns it.
+    pub async fn find_campaign(&self, id: i64, user_id: i64) -> StoreResult<Option<CampaignRow>> {
+        let sql = CAMPAIGN_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn insert_campaign(
+        &self,
+        user_id: i64,
+        campaign: &NewCampaign<'_>,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = CAMPAIGN_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql)
+            .bind(user_id)
+            .bind(campaign.name)
+            .bind(campaign.status)
+            .bind(campaign.business_type)
+            .bind(campaign.geographic_area)
+            .bind(campaign.radius)
+            .bind(campaign.max_results)
+            .bind(now)
+            .fetch_one(pool).await)
+    }
+
+    /// Writes a campaign's editable columns; false when the owner has no such campaign.
+    pub async fn update_campaign(&self, row: &CampaignRow, now: i64) -> StoreResult<bool> {
+        let sql = CAMPAIGN_UPDATE.sql(self);
+        on_db!(self, pool => sqlx::query(sql)
+            .bind(row.id)
+            .bind(row.user_id)
+            .bind(&row.name)
+            .bind(&row.status)
+            .bind(&row.business_type)
+            .bind(&row.geographic_area)
+            .bind(row.radius)
+            .bind(row.max_results)
+            .bind(&row.business_ids)
+            .bind(&row.ai_education_text)
+            .bind(&row.email_from_name)
+            .bind(&row.email_from_address)
+            .bind(now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn delete_campaign(&self, id: i64, user_id: i64) -> StoreResult<bool> {
+        let sql = CAMPAIGN_DELETE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn upsert_education_file(
+        &self,
+        campaign_id: i64,
+        file: &EducationFile,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EDUCATION_FILE_UPSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql)
+            .bind(campaign_id).bind(&file.name).bind(file.size_bytes).bind(&file.extracted_text).bind(now)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn list_education_files(&self, campaign_id: i64) -> StoreResult<Vec<EducationFile>> {
+        let sql = EDUCATION_FILE_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_all(pool).await)
+    }
+
+    pub async fn delete_education_file(&self, campaign_id: i64, name: &str) -> StoreResult<()> {
+        let sql = EDUCATION_FILE_DELETE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(name).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn list_templates(&self, user_id: i64) -> StoreResult<Vec<TemplateRow>> {
+        let sql = TEMPLATE_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+    }
+
+    pub async fn find_template(&self, id: i64, user_id: i64) -> StoreResult<Option<TemplateRow>> {
+        let sql = TEMPLATE_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn insert_template(
+        &self,
+        user_id: i64,
+        content: &TemplateContent,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = TEMPLATE_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql)
+            .bind(user_id)
+            .bind(&content.name)
+            .bind(&content.subject)
+            .bind(&content.body)
+            .bind(&content.objective)
+            .bind(&content.tone)
+            .bind(&content.email_signature)
+            .bind(now)
+            .fetch_one(pool).await)
+    }
+
+    pub async fn update_template(
+        &self,
+        id: i64,
+        user_id: i64,
+        content: &TemplateContent,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = TEMPLATE_UPDATE.sql(self);
+        on_db!(self, pool => sqlx::query(sql)
+            .bind(id)
+            .bind(user_id)
+            .bind(&content.name)
+            .bind(&content.subject)
+            .bind(&content.body)
+            .bind(&content.objective)
+            .bind(&content.tone)
+            .bind(now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn delete_template(&self, id: i64, user_id: i64) -> StoreResult<bool> {
+        let sql = TEMPLATE_DELETE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn list_follow_ups(
+        &self,
+        template_id: i64,
+        user_id: i64,
+    ) -> StoreResult<Vec<FollowUpRow>> {
+        let sql = FOLLOW_UP_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(template_id).bind(user_id).fetch_all(pool).await)
+    }
+
+    pub async fn find_follow_up(&self, id: i64, user_id: i64) -> StoreResult<Option<FollowUpRow>> {
+        let sql = FOLLOW_UP_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn insert_follow_up(
+        &self,
+        template_id: i64,
+        user_id: i64,
+        content: &FollowUpContent,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = FOLLOW_UP_INSERT.sql(self);
+        on_db!(self, pool => bind_follow_up!(sqlx::query_scalar(sql).bind(template_id).bind(user_id), content, now)
+            .fetch_one(pool).await)
+    }
+
+    pub async fn update_follow_up(
+        &self,
+        id: i64,
+        user_id: i64,
+        content: &FollowUpContent,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = FOLLOW_UP_UPDATE.sql(self);
+        on_db!(self, pool => bind_follow_up!(sqlx::query(sql).bind(id).bind(user_id), content, now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn delete_follow_up(&self, id: i64, user_id: i64) -> StoreResult<bool> {
+        let sql = FOLLOW_UP_DELETE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    /// Makes a template's sequence exactly `contents`, in one transaction: existing follow-ups are updated by
+    /// position, extras created, surplus deleted (B §4). Returns false when the owner has no such template.
+    pub async fn sync_follow_ups(
+        &self,
+        template_id: i64,
+        user_id: i64,
+        contents: &[FollowUpContent],
+        now: i64,
+    ) -> StoreResult<bool> {
+        let (find, list) = (TEMPLATE_FIND.sql(self), FOLLOW_UP_LIST.sql(self));
+        let (insert, update, delete) = (
+            FOLLOW_UP_INSERT.sql(self),
+            FOLLOW_UP_UPDATE.sql(self),
+            FOLLOW_UP_DELETE.sql(self),
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let template: Option<TemplateRow> =
+                sqlx::query_as(find).bind(template_id).bind(user_id).fetch_optional(&mut *tx).await?;
+            if template.is_none() {
+                return Ok(false);
+            }
+            let existing: Vec<FollowUpRow> =
+                sqlx::query_as(list).bind(template_id).bind(user_id).fetch_all(&mut *tx).await?;
+            for (index, content) in contents.iter().enumerate() {
+                match existing.get(index) {
+                    Some(row) => {
+                        bind_follow_up!(sqlx::query(update).bind(row.id).bind(user_id), content, now)
+                            .execute(&mut *tx).await?;
+                    }
+                    None => {
+                        bind_follow_up!(sqlx::query(insert).bind(template_id).bind(user_id), content, now)
+                            .execute(&mut *tx).await?;
+                    }
+                }
+            }
+            for surplus in existing.iter().skip(contents.len()) {
+                sqlx::query(delete).bind(surplus.id).bind(user_id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    pub async fn insert_generation(
+        &self,
+        user_id: i64,
+        request: &str,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = GENERATION_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(request).bind(now).fetch_one(pool).await)
+    }
+
+    pub async fn find_generation(
+        &self,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<Option<GenerationRow>> {
+        let sql = GENERATION_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// The job's read of its request (no owner check: the job carries the id the API created).
+    pub async fn load_generation(&self, id: i64) -> StoreResult<Option<GenerationRow>> {
+        let sql = GENERATION_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Records a generation's outcome once; a retried job does not overwrite a finished one.
+    pub async fn finish_generation(
+        &self,
+        id: i64,
+        status: &str,
+        result: Option<&str>,
+        error: Option<&str>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = GENERATION_FINISH.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(result).bind(error).bind(now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 }
