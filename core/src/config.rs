@@ -50,6 +50,7 @@ pub struct Settings {
     pub queue: QueueSettings,
     pub scheduler: SchedulerSettings,
     pub instance: InstanceSettings,
+    pub ai: AiSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -258,6 +259,35 @@ pub struct SchedulerSettings {
 impl Default for SchedulerSettings {
     fn default() -> Self {
         Self { tick_seconds: 60 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AiSettings {
+    /// `offline` (the built-in deterministic writer), `openai` (any OpenAI-compatible chat API: OpenAI, Ollama,
+    /// vLLM, llama.cpp) or `anthropic`.
+    pub provider: String,
+    /// Empty means the provider's own API (`https://api.openai.com/v1`, `https://api.anthropic.com`).
+    pub base_url: String,
+    pub api_key: Secret,
+    pub model: String,
+    /// How long `POST /api/emails/generate` waits for the writer before answering with an id to poll.
+    pub wait_seconds: u64,
+    /// Timeout of one request to the provider.
+    pub timeout_seconds: u64,
+}
+
+impl Default for AiSettings {
+    fn default() -> Self {
+        Self {
+            provider: "offline".into(),
+            base_url: String::new(),
+            api_key: Secret::default(),
+            model: String::new(),
+            wait_seconds: 25,
+            timeout_seconds: 60,
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build on it.
 
 pub mod accounts;
+pub mod ai;
 pub mod campaigns;
 pub mod clock;
 pub mod config;
