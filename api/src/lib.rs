@@ -3,10 +3,13 @@
 
 pub mod admin;
 pub mod auth;
+pub mod campaigns;
 pub mod error;
+pub mod generate;
 pub mod instance;
 pub mod observability;
 pub mod session;
+pub mod templates;
 pub mod unsubscribe;
 pub mod usage;
 pub mod web;
@@ -73,6 +76,50 @@ pub fn app(state: AppState) -> Router {
     // Product endpoints: every one of them sits behind the account gate (A §6).
     let product = Router::new()
         .route("/api/email-usage", get(usage::email_usage))
+        .route(
+            "/api/campaigns",
+            get(campaigns::list).post(campaigns::create),
+        )
+        .route(
+            "/api/campaigns/{id}",
+            get(campaigns::show)
+                .put(campaigns::update)
+                .delete(campaigns::delete),
+        )
+        .route(
+            "/api/campaigns/{id}/education-files",
+            post(campaigns::upload_education_file).layer(axum::extract::DefaultBodyLimit::max(
+                campaigns::UPLOAD_BODY_LIMIT,
+            )),
+        )
+        .route(
+            "/api/email-templates",
+            get(templates::list).post(templates::create),
+        )
+        .route(
+            "/api/email-templates/{id}",
+            axum::routing::put(templates::update).delete(templates::delete),
+        )
+        .route(
+            "/api/email-templates/{id}/preview",
+            post(templates::preview),
+        )
+        .route(
+            "/api/follow-up-templates",
+            post(templates::create_follow_up),
+        )
+        .route(
+            "/api/follow-up-templates/{id}",
+            get(templates::list_follow_ups)
+                .put(templates::update_follow_up)
+                .delete(templates::delete_follow_up),
+        )
+        .route(
+            "/api/follow-up-templates/sequence/{template_id}",
+            axum::routing::put(templates::sync_follow_ups),
+        )
+        .route("/api/emails/generate", post(generate::generate))
+        .route("/api/emails/generate/{id}", get(generate::status))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             session::require_active_account,
@@ -134,7 +181,7 @@ async fn same_origin_json(State(state): State<AppState>, request: Request, next:
             )
             .into_response();
         }
-        if has_body(request.headers()) && !is_json(request.headers()) {
+        if has_body(request.headers()) && !is_json_or_upload(request.headers()) {
             return ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
@@ -163,14 +210,13 @@ fn has_body(headers: &HeaderMap) -> bool {
     length.is_some_and(|length| length > 0) || headers.contains_key(header::TRANSFER_ENCODING)
 }
 
-fn is_json(headers: &HeaderMap) -> bool {
+/// JSON, or a file upload (multipart; cross-site ones are stopped by the Origin check and SameSite cookies).
+fn is_json_or_upload(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|value| {
-            value
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("application/json")
+            let value = value.trim_start().to_ascii_lowercase();
+            value.starts_with("application/json") || value.starts_with("multipart/form-data")
         })
 }

@@ -17,5 +17,15 @@ impl Job for ExpireSubscriptions {
     const KIND: &'static str = "ExpireSubscriptions";
 }
 
+/// Writes the email of one generation request (`email_generations` row) with the configured writer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GenerateEmail {
+    pub generation_id: i64,
+}
+
+impl Job for GenerateEmail {
+    const KIND: &'static str = "GenerateEmail";
+}
+
 /// Every job kind, for the CLI's help text and validation.
-pub const KINDS: &[&str] = &[ExpireSubscriptions::KIND];
+pub const KINDS: &[&str] = &[ExpireSubscriptions::KIND, GenerateEmail::KIND];

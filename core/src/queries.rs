@@ -90,6 +90,7 @@ queries! {
     GENERATION_FIND = query!("generations/find");
     GENERATION_LOAD = query!("generations/load");
     GENERATION_FINISH = query!("generations/finish");
+    RATES_OWN_RESULTS = query!("rates/own_results");
     JOB_LIST = query!("jobs/list", per_dialect);
     JOB_SHOW = query!("jobs/show", per_dialect);
     JOB_RETRY = query!("jobs/retry", per_dialect);

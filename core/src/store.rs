@@ -554,4 +554,15 @@ impl Db {
         on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(result).bind(error).bind(now)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
+
+    /// (sends, opened, replied) of a user's emails from templates with this objective and tone.
+    pub async fn own_results(
+        &self,
+        user_id: i64,
+        objective: &str,
+        tone: &str,
+    ) -> StoreResult<(i64, i64, i64)> {
+        let sql = RATES_OWN_RESULTS.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(objective).bind(tone).fetch_one(pool).await)
+    }
 }

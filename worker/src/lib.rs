@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use apalis::prelude::{
     Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt,
 };
-use outreach_core::jobs::{ExpireSubscriptions, Job, KINDS};
+use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail, Job, KINDS};
 use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
 use outreach_core::{Context, Db};
@@ -57,6 +57,7 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
     let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
+    let monitor = register!(monitor, ctx, GenerateEmail, generate_email_task);
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal(async move {
@@ -81,6 +82,15 @@ async fn expire_subscriptions_task(
         handlers::expire_subscriptions(&ctx, &job),
     )
     .await
+}
+
+async fn generate_email_task(
+    job: GenerateEmail,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<GenerateEmail, _>(&ctx, &id, &attempt, handlers::generate_email(&ctx, &job)).await
 }
 
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,

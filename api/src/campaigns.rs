@@ -1,0 +1,212 @@
+//! Campaigns (A §7, B §7): list, create, every `PUT` variant, delete, and the AI education files. Another user's
+//! campaign answers 404 and changes nothing.
+
+use axum::Json;
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use outreach_core::campaigns::{
+    CampaignPatch, CampaignRow, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile, is_status,
+    valid_max_results, valid_name, valid_radius,
+};
+use outreach_core::education::{MAX_FILE_BYTES, extract_text};
+use outreach_core::store::NewCampaign;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::session::SignedIn;
+
+const NOT_FOUND: &str = "Campaign not found";
+
+/// Room for a 10 MB file plus the multipart envelope, so oversized files get the spec's message.
+pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 1024 * 1024;
+
+async fn view(state: &AppState, row: &CampaignRow) -> ApiResult<Value> {
+    let files = state.ctx.db.list_education_files(row.id).await?;
+    Ok(serde_json::to_value(row.view(&files)).unwrap_or_default())
+}
+
+async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<CampaignRow> {
+    state
+        .ctx
+        .db
+        .find_campaign(id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))
+}
+
+/// `GET /api/campaigns`: the user's campaigns, newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Vec<Value>>> {
+    let mut views = Vec::new();
+    for row in state.ctx.db.list_campaigns(user.id).await? {
+        views.push(view(&state, &row).await?);
+    }
+    Ok(Json(views))
+}
+
+/// `GET /api/campaigns/{id}`.
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let row = owned(&state, id, user.id).await?;
+    Ok(Json(view(&state, &row).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateCampaign {
+    name: Option<String>,
+    business_type: Option<String>,
+    geographic_area: Option<String>,
+    radius: Option<i32>,
+    max_results: Option<i32>,
+    status: Option<String>,
+}
+
+/// `POST /api/campaigns`: a new draft (radius 25, at most 50 results unless given).
+pub async fn create(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(form): JsonBody<CreateCampaign>,
+) -> ApiResult<Response> {
+    let invalid =
+        |error: outreach_core::campaigns::CampaignError| ApiError::validation(error.to_string());
+    let name = valid_name(form.name.as_deref().unwrap_or_default()).map_err(invalid)?;
+    let radius = valid_radius(form.radius.unwrap_or(DEFAULT_RADIUS)).map_err(invalid)?;
+    let max_results =
+        valid_max_results(form.max_results.unwrap_or(DEFAULT_MAX_RESULTS)).map_err(invalid)?;
+    let status = form.status.as_deref().unwrap_or("draft");
+    if !is_status(status) {
+        return Err(ApiError::validation(format!(
+            "Unknown campaign status: {status}"
+        )));
+    }
+    fn clean(text: &Option<String>) -> Option<&str> {
+        text.as_deref()
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+    }
+    let campaign = NewCampaign {
+        name: &name,
+        status,
+        business_type: clean(&form.business_type),
+        geographic_area: clean(&form.geographic_area),
+        radius,
+        max_results,
+    };
+    let id = state
+        .ctx
+        .db
+        .insert_campaign(user.id, &campaign, state.ctx.now_ms())
+        .await?;
+    let row = owned(&state, id, user.id).await?;
+    Ok((StatusCode::CREATED, Json(view(&state, &row).await?)).into_response())
+}
+
+/// `PUT /api/campaigns/{id}`: any of the body variants of A §7; only the fields present change.
+pub async fn update(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    JsonBody(patch): JsonBody<CampaignPatch>,
+) -> ApiResult<Json<Value>> {
+    let mut row = owned(&state, id, user.id).await?;
+    patch
+        .apply(&mut row)
+        .map_err(|error| ApiError::validation(error.to_string()))?;
+    if let Some(keep) = &patch.ai_education_files {
+        let uploaded = state.ctx.db.list_education_files(id).await?;
+        if let Some(missing) = keep
+            .iter()
+            .find(|name| !uploaded.iter().any(|file| &file.name == *name))
+        {
+            return Err(ApiError::validation(format!(
+                "{missing} has not been uploaded"
+            )));
+        }
+        for file in uploaded.iter().filter(|file| !keep.contains(&file.name)) {
+            state.ctx.db.delete_education_file(id, &file.name).await?;
+        }
+    }
+    if !state
+        .ctx
+        .db
+        .update_campaign(&row, state.ctx.now_ms())
+        .await?
+    {
+        return Err(ApiError::not_found(NOT_FOUND));
+    }
+    let row = owned(&state, id, user.id).await?;
+    Ok(Json(view(&state, &row).await?))
+}
+
+/// `DELETE /api/campaigns/{id}`.
+pub async fn delete(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    if !state.ctx.db.delete_campaign(id, user.id).await? {
+        return Err(ApiError::not_found(NOT_FOUND));
+    }
+    Ok(Json(
+        json!({ "success": true, "message": "Campaign deleted" }),
+    ))
+}
+
+/// `POST /api/campaigns/{id}/education-files`: one file (multipart field `file`); its text is extracted and kept
+/// with the campaign. The campaign's `PUT aiEducationFiles` then names the files to keep.
+pub async fn upload_education_file(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    mut multipart: Multipart,
+) -> ApiResult<Json<Value>> {
+    owned(&state, id, user.id).await?;
+    let bad_upload =
+        |message: String| ApiError::new(StatusCode::BAD_REQUEST, "invalid_upload", message);
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|error| bad_upload(error.body_text()))?
+    {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let name = field
+            .file_name()
+            .map(|name| name.rsplit(['/', '\\']).next().unwrap_or(name).to_string());
+        let name = name
+            .filter(|name| !name.is_empty())
+            .ok_or_else(|| bad_upload("The file has no name".into()))?;
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|error| bad_upload(error.body_text()))?;
+        let text =
+            extract_text(&name, &bytes).map_err(|error| ApiError::validation(error.to_string()))?;
+        let file = EducationFile {
+            name: name.clone(),
+            size_bytes: bytes.len() as i64,
+            extracted_text: text,
+        };
+        state
+            .ctx
+            .db
+            .upsert_education_file(id, &file, state.ctx.now_ms())
+            .await?;
+        return Ok(Json(
+            json!({ "name": name, "sizeBytes": file.size_bytes, "characters": file.extracted_text.chars().count() }),
+        ));
+    }
+    Err(bad_upload(
+        "Send the file in a multipart field named file".into(),
+    ))
+}
