@@ -77,50 +77,42 @@ async fn openai_compatible_request_and_answer() {
 
 #[tokio::test]
 async fn openai_failures_map_to_the_composer_messages() {
-    let cases: Vec<(ResponseTemplate, fn(&AiError) -> bool, &str)> = vec![
+    // Each error's message starts with the words the composer matches on (A §8).
+    let cases = [
         (
             ResponseTemplate::new(401)
                 .set_body_json(json!({"error": {"message": "Incorrect API key"}})),
-            |e| matches!(e, AiError::Unavailable(_)),
             "AI service unavailable",
         ),
         (
             ResponseTemplate::new(429)
                 .set_body_json(json!({"error": {"type": "insufficient_quota"}})),
-            |e| matches!(e, AiError::Limit(_)),
             "Service limit reached",
         ),
         (
             ResponseTemplate::new(429)
                 .set_body_json(json!({"error": {"type": "rate_limit_exceeded"}})),
-            |e| matches!(e, AiError::Limit(_)),
             "Service limit reached",
         ),
         (
             ResponseTemplate::new(500).set_body_string("upstream exploded"),
-            |e| matches!(e, AiError::Failed(_)),
             "Generation failed",
         ),
         (
             ResponseTemplate::new(200)
                 .set_body_json(json!({"choices": [{"message": {"content": "not json"}}]})),
-            |e| matches!(e, AiError::Failed(_)),
             "Generation failed",
         ),
     ];
-    for (answer, expected, prefix) in cases {
+    for (answer, prefix) in cases {
         let server = MockServer::start().await;
         Mock::given(method("POST"))
             .and(path("/chat/completions"))
             .respond_with(answer)
             .mount(&server)
             .await;
-        let error = Writer::from_settings(&settings("openai", &server, "sk-test"))
-            .unwrap()
-            .write(&brief(), &material())
-            .await
-            .unwrap_err();
-        assert!(expected(&error), "{error:?}");
+        let writer = Writer::from_settings(&settings("openai", &server, "sk-test")).unwrap();
+        let error = writer.write(&brief(), &material()).await.unwrap_err();
         assert!(error.to_string().starts_with(prefix), "{error}");
     }
     // No key for a remote provider: refused before any request.
