@@ -60,12 +60,14 @@ function messageFromBody(text: string): string | undefined {
   }
 }
 
+/** Sends JSON, or a file upload as multipart when the body is FormData (the browser sets its content type). */
 export async function apiRequest(method: string, path: string, body?: unknown): Promise<Response> {
+  const upload = body instanceof FormData;
   const response = await fetch(apiUrl(path), {
     method,
     credentials: "include",
-    headers: body !== undefined ? { "Content-Type": "application/json" } : {},
-    body: body !== undefined ? JSON.stringify(body) : undefined,
+    headers: body !== undefined && !upload ? { "Content-Type": "application/json" } : {},
+    body: upload ? body : body !== undefined ? JSON.stringify(body) : undefined,
   });
   await throwIfResNotOk(response, path);
   return response;

@@ -10,6 +10,9 @@ import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
 import { displayName, useAuth } from "../../lib/auth";
 import { returnToasts, withoutReturnParams } from "./returnParams";
 import { UsageMeter } from "./UsageMeter";
+// The dashboard shell mounts the feature screens of its tabs.
+import { CampaignBuilder } from "../campaigns/CampaignBuilder";
+import { TemplatesTab } from "../campaigns/TemplateChooser";
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -98,11 +101,7 @@ function TabContent({ tab }: { tab: TabId }) {
         </Card>
       );
     case "campaign":
-      return (
-        <Card title="STEP 1 OF 6: Currently Working On This Campaign">
-          <p className="text-slate-600">No campaigns yet.</p>
-        </Card>
-      );
+      return <CampaignBuilder />;
     case "your-campaigns":
       return (
         <Card>
@@ -114,11 +113,7 @@ function TabContent({ tab }: { tab: TabId }) {
         </Card>
       );
     case "email-templates":
-      return (
-        <Card title="Email Templates">
-          <p className="text-slate-600">No templates yet.</p>
-        </Card>
-      );
+      return <TemplatesTab />;
     case "contact-management":
       return (
         <Card title="Contacts">

@@ -1,0 +1,323 @@
+/** The six-step campaign builder (A §2 Campaign tab and builder, §4 Step progression, Create New Campaign, Stale
+ * local data, Campaign name step). Step 2 (discovery) and steps 5–6 (sender, launch) come with their own issues;
+ * here they hold their place in the flow. */
+import { useCallback, useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { TextField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { CLEAR_SEARCH_DATA } from "../../lib/events";
+import { serverMessage } from "../../lib/request";
+import { STORAGE_KEYS, aiEducationKeys, clearCampaignData } from "../../lib/storage";
+import { CAMPAIGNS_KEY, STATUS_LABELS, json, statusBadgeClass, useCampaigns, type Campaign, type Template } from "./api";
+import { Composer } from "./Composer";
+import { EducationStep } from "./EducationStep";
+import { TemplateChooser } from "./TemplateChooser";
+
+export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
+const POLL_MS = 3000;
+
+export function deleteCampaignConfirm(name: string): string {
+  return `Are you sure you want to delete the campaign "${name}"? This action cannot be undone.`;
+}
+
+function banner(step: number, title: string): string {
+  return step === 1 ? `STEP 1 OF 6: ${title}` : `STEP ${step} OUT OF 6: ${title}`;
+}
+
+/** The stored current campaign, kept in step with other tabs (storage events) and this one (polling). */
+function useStoredCampaignId(): [number | null, (id: number | null, name?: string) => void] {
+  const read = () => {
+    const value = Number(localStorage.getItem(STORAGE_KEYS.currentCampaignId));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  };
+  const [id, setId] = useState<number | null>(read);
+  useEffect(() => {
+    const sync = () => setId(read());
+    const timer = setInterval(sync, POLL_MS);
+    window.addEventListener("storage", sync);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener("storage", sync);
+    };
+  }, []);
+  const store = useCallback((next: number | null, name?: string) => {
+    if (next === null) {
+      localStorage.removeItem(STORAGE_KEYS.currentCampaignId);
+      localStorage.removeItem(STORAGE_KEYS.campaignName);
+    } else {
+      localStorage.setItem(STORAGE_KEYS.currentCampaignId, String(next));
+      if (name !== undefined) localStorage.setItem(STORAGE_KEYS.campaignName, name);
+    }
+    setId(next);
+  }, []);
+  return [id, store];
+}
+
+export function CampaignBuilder() {
+  const queryClient = useQueryClient();
+  const campaigns = useCampaigns(true);
+  const [currentId, setCurrentId] = useStoredCampaignId();
+  const [unlocked, setUnlocked] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [composing, setComposing] = useState(false);
+  const [template, setTemplate] = useState<Template | null>(null);
+  const [education, setEducation] = useState<{ text: string; files: string[] }>({ text: "", files: [] });
+
+  const list = campaigns.data ?? [];
+  const current = list.find((campaign) => campaign.id === currentId) ?? null;
+
+  // A stored id that is not among this user's campaigns is cleared (A §4 Stale local data).
+  const stale = campaigns.isSuccess && currentId !== null && !current;
+  useEffect(() => {
+    if (stale) setCurrentId(null);
+  }, [stale, setCurrentId]);
+
+  useEffect(() => {
+    const unlock = (step: number) => () => setUnlocked((value) => Math.max(value, step));
+    const handlers: [string, () => void][] = [
+      [STEP_EVENTS.proceedToStep3, unlock(3)],
+      [STEP_EVENTS.showStep3, unlock(3)],
+      [STEP_EVENTS.showStep4, unlock(4)],
+    ];
+    handlers.forEach(([name, handler]) => window.addEventListener(name, handler));
+    return () => handlers.forEach(([name, handler]) => window.removeEventListener(name, handler));
+  }, []);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
+
+  /** Updates the current campaign; a 403 drops the stale stored id (A §8). */
+  const update = async (patch: Record<string, unknown>) => {
+    if (!current) return;
+    try {
+      await json("PUT", `/api/campaigns/${current.id}`, patch);
+      await refresh();
+    } catch (failure) {
+      if (failure instanceof Error && failure.message.startsWith("403")) setCurrentId(null);
+      else console.error("Campaign update failed", failure);
+    }
+  };
+
+  const select = (campaign: Campaign) => {
+    setCurrentId(campaign.id, campaign.name);
+    setUnlocked(2);
+    setCreating(false);
+    const stored = localStorage.getItem(aiEducationKeys(campaign.id).text);
+    setEducation({ text: stored ?? campaign.aiEducationText ?? "", files: campaign.aiEducationFiles });
+    toast({ title: "Campaign Selected", description: campaign.name });
+  };
+
+  const createNew = () => {
+    clearCampaignData();
+    setCurrentId(null);
+    setTemplate(null);
+    setComposing(false);
+    setUnlocked(1);
+    setCreating(true);
+    window.dispatchEvent(new Event(CLEAR_SEARCH_DATA));
+  };
+
+  const remove = async (campaign: Campaign) => {
+    if (!window.confirm(deleteCampaignConfirm(campaign.name))) return;
+    try {
+      await json("DELETE", `/api/campaigns/${campaign.id}`);
+      if (campaign.id === currentId) {
+        setCurrentId(null);
+        localStorage.removeItem(STORAGE_KEYS.selectedBusinesses);
+        setUnlocked(1);
+      }
+      await refresh();
+      toast({ title: "Campaign deleted" });
+    } catch (failure) {
+      toast({ title: "Failed to delete campaign", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <Card title={banner(1, "Currently Working On This Campaign")}>
+        <ul aria-label="Campaigns" className="grid gap-3 md:grid-cols-2">
+          {list.map((campaign) => (
+            <li key={campaign.id}>
+              <div className={`rounded-md border p-3 ${campaign.id === currentId ? "border-brand ring-1 ring-brand" : "border-slate-200"}`}>
+                <button className="w-full text-left" onClick={() => select(campaign)}>
+                  <span className="flex items-center justify-between gap-2">
+                    <span className="font-medium">{campaign.name}</span>
+                    <span className={`rounded-full px-2 py-0.5 text-xs ${statusBadgeClass(campaign.status)}`}>{STATUS_LABELS[campaign.status] ?? campaign.status}</span>
+                  </span>
+                  <span className="block text-xs text-slate-600">
+                    Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
+                  </span>
+                </button>
+                <Button variant="ghost" className="mt-1" onClick={() => void remove(campaign)} aria-label={`Delete ${campaign.name}`}>
+                  Delete
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        {list.length === 0 && !creating ? <p className="text-slate-600">No campaigns yet.</p> : null}
+        <div className="mt-3 flex gap-2">
+          <Button onClick={createNew}>Create New Campaign</Button>
+        </div>
+        {creating || current ? (
+          <NameStep
+            key={current?.id ?? "new"}
+            campaign={current}
+            onCreated={(campaign) => {
+              setCreating(false);
+              select(campaign);
+            }}
+            onRenamed={refresh}
+          />
+        ) : null}
+      </Card>
+
+      {current ? (
+        <Card title="Campaign Ready">
+          <p className="text-slate-700">
+            <strong>{current.name}</strong> is your current campaign.
+          </p>
+          <Button className="mt-3" onClick={() => setUnlocked((value) => Math.max(value, 2))}>Next Step: Find Businesses</Button>
+        </Card>
+      ) : null}
+
+      {current && unlocked >= 2 ? (
+        <Card title={banner(2, "Find Businesses")}>
+          <p className="text-slate-600">
+            Business discovery is not part of this build yet. You can continue: the businesses you pick later are added to this campaign.
+          </p>
+          <Button
+            className="mt-3"
+            onClick={() => {
+              const selected = JSON.parse(localStorage.getItem(STORAGE_KEYS.selectedBusinesses) ?? "[]") as number[];
+              void update({ businessIds: selected, status: "businesses_selected" });
+              window.dispatchEvent(new Event(STEP_EVENTS.proceedToStep3));
+            }}
+          >
+            Proceed To Step 3
+          </Button>
+        </Card>
+      ) : null}
+
+      {current && unlocked >= 3 ? (
+        <Card title={banner(3, "Educate the AI")}>
+          <EducationStep key={current.id} campaign={current} onSaved={setEducation} />
+          <Button variant="outline" className="mt-3" onClick={() => window.dispatchEvent(new Event(STEP_EVENTS.showStep4))}>
+            Proceed to Step 4
+          </Button>
+        </Card>
+      ) : null}
+
+      {current && unlocked >= 4 ? (
+        <Card title={banner(4, "Choose Email Template")}>
+          {composing ? (
+            <Composer
+              campaignId={current.id}
+              education={education}
+              onSaved={(saved) => {
+                setComposing(false);
+                setTemplate(saved);
+                void update({ status: "template_selected" });
+                setUnlocked((value) => Math.max(value, 5));
+              }}
+            />
+          ) : (
+            <TemplateChooser
+              selectedId={template?.id ?? null}
+              onChoose={(chosen) => {
+                setTemplate(chosen);
+                void update({ status: "template_selected" });
+                setUnlocked((value) => Math.max(value, 5));
+              }}
+              onCreate={() => setComposing(true)}
+            />
+          )}
+        </Card>
+      ) : null}
+
+      {current && template && unlocked >= 5 ? (
+        <Card title={banner(5, "Sender Configuration")}>
+          <p className="text-slate-600">Template <strong>{template.name}</strong> is chosen. Sender addresses are set up in Email Settings.</p>
+          <Button className="mt-3" onClick={() => setUnlocked(6)}>Go To Step 6</Button>
+        </Card>
+      ) : null}
+
+      {current && template && unlocked >= 6 ? (
+        <Card title={banner(6, "Test and Launch")}>
+          <p className="text-slate-600">Sending is not part of this build yet: no email leaves this instance.</p>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+/** The campaign-name step: unsaved, saved (locked view with Edit), editing (Cancel Changes). */
+function NameStep({ campaign, onCreated, onRenamed }: { campaign: Campaign | null; onCreated: (campaign: Campaign) => void; onRenamed: () => void }) {
+  const [name, setName] = useState(campaign?.name ?? "");
+  const [editing, setEditing] = useState(!campaign);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async () => {
+    if (!name.trim()) {
+      setError("Campaign name required: Please enter a descriptive name for your campaign");
+      return;
+    }
+    setError(null);
+    try {
+      if (campaign) {
+        await json("PUT", `/api/campaigns/${campaign.id}`, { name: name.trim() });
+        localStorage.setItem(STORAGE_KEYS.campaignName, name.trim());
+        toast({ title: "Campaign updated" });
+        setEditing(false);
+        onRenamed();
+      } else {
+        const created = await json<Campaign>("POST", "/api/campaigns", { name: name.trim() });
+        toast({ title: "Campaign created" });
+        setEditing(false);
+        onCreated(created);
+      }
+    } catch (failure) {
+      toast({ title: campaign ? "Failed to save campaign" : "Creation failed", description: serverMessage(failure) ?? (campaign ? "Please try again" : "Failed to create campaign"), variant: "destructive" });
+    }
+  };
+
+  if (!editing && campaign) {
+    return (
+      <div className="mt-4 flex items-center justify-between rounded-md bg-slate-50 p-3" data-testid="campaign-name-locked">
+        <span>
+          Campaign name: <strong>{campaign.name}</strong>
+        </span>
+        <Button variant="outline" onClick={() => setEditing(true)}>Edit</Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="mt-4 space-y-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <TextField label="Campaign name" value={name} onChange={(e) => setName(e.target.value)} error={error} />
+      <div className="flex gap-2">
+        <Button type="submit">Save Campaign Name</Button>
+        {campaign ? (
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => {
+              setName(campaign.name);
+              setEditing(false);
+              toast({ title: "Changes cancelled" });
+            }}
+          >
+            Cancel Changes
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,196 @@
+/** The AI email composer (A §2 step 4, §4 AI composer, §5 Template composer): the brief on the left, the
+ * generated email on the right with Adjustments, and the save-template dialog. */
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { Dialog } from "../../components/ui/dialog";
+import { SelectField, TextArea, TextField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { TEMPLATES_KEY, json, type Template } from "./api";
+import { generationError, templateSaveError } from "./messages";
+import { OBJECTIVES, TONES } from "./TemplateDialogs";
+
+interface Generated {
+  subject: string;
+  body: string;
+  estimatedOpenRate: number;
+  estimatedReplyRate: number;
+  ratesSource: "baseline" | "your_results";
+  ratesSends: number;
+  writer: string;
+  notes: string[];
+}
+
+const EMPTY = {
+  templateName: "",
+  objective: "Lead Generation",
+  serviceDescription: "",
+  valueProposition: "",
+  yourAsk: "",
+  promotionalUrl: "",
+  tone: "professional",
+  emailSignature: "",
+};
+
+const REQUIRED: [keyof typeof EMPTY, string][] = [
+  ["templateName", "Template name is required"],
+  ["objective", "Objective is required"],
+  ["serviceDescription", "Service description is required"],
+  ["valueProposition", "Value proposition is required"],
+  ["yourAsk", "Your ask is required"],
+  ["emailSignature", "Email signature is required"],
+];
+
+export function validateBrief(form: typeof EMPTY): Partial<Record<keyof typeof EMPTY, string>> {
+  const errors: Partial<Record<keyof typeof EMPTY, string>> = {};
+  for (const [field, message] of REQUIRED) if (!form[field].trim()) errors[field] = message;
+  const url = form.promotionalUrl.trim();
+  if (url) {
+    try {
+      const parsed = new URL(url);
+      if (!["http:", "https:"].includes(parsed.protocol)) errors.promotionalUrl = "Please enter a valid URL";
+    } catch {
+      errors.promotionalUrl = "Please enter a valid URL";
+    }
+  }
+  return errors;
+}
+
+export function Composer({ campaignId, education, onSaved }: { campaignId: number | null; education: { text: string; files: string[] }; onSaved: (template: Template) => void }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState(EMPTY);
+  const [errors, setErrors] = useState<ReturnType<typeof validateBrief>>({});
+  const [generated, setGenerated] = useState<Generated | null>(null);
+  const [adjustments, setAdjustments] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [saveOpen, setSaveOpen] = useState(false);
+  const [saveName, setSaveName] = useState("");
+
+  const field = (name: keyof typeof EMPTY) => ({
+    value: form[name],
+    error: errors[name],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
+  });
+
+  const generate = async () => {
+    const found = validateBrief(form);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const previous = generated && adjustments.trim() ? { subject: generated.subject, body: generated.body } : undefined;
+      const result = await json<Generated>("POST", "/api/emails/generate", {
+        ...form,
+        adjustments: previous ? adjustments : "",
+        aiEducationText: education.text,
+        aiEducationFiles: education.files,
+        campaignId,
+        previous,
+      });
+      setGenerated(result);
+    } catch (failure) {
+      toast({ ...generationError(failure), variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async () => {
+    if (!generated) return;
+    try {
+      const template = await json<Template>("POST", "/api/email-templates", {
+        name: saveName.trim(),
+        subject: generated.subject,
+        body: generated.body,
+        objective: form.objective,
+        tone: form.tone,
+        emailSignature: form.emailSignature,
+      });
+      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
+      toast({ title: "Template saved", description: template.name });
+      setAdjustments("");
+      setSaveName("");
+      setSaveOpen(false);
+      onSaved(template);
+    } catch (failure) {
+      toast({ ...templateSaveError(failure), variant: "destructive" });
+    }
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <form
+        aria-label="Email brief"
+        className="space-y-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void generate();
+        }}
+      >
+        <TextField label="Template name" {...field("templateName")} />
+        <SelectField label="Objective" value={form.objective} onChange={(e) => setForm({ ...form, objective: e.target.value })} options={OBJECTIVES.map((o) => ({ value: o, label: o }))} />
+        <TextArea label="Service description" rows={2} {...field("serviceDescription")} />
+        <TextArea label="Value proposition" rows={2} {...field("valueProposition")} />
+        <TextField label="Your ask" {...field("yourAsk")} />
+        <TextField label="Promotional URL (optional)" {...field("promotionalUrl")} />
+        <SelectField label="Tone" value={form.tone} onChange={(e) => setForm({ ...form, tone: e.target.value })} options={TONES.map((t) => ({ value: t, label: t }))} />
+        <TextArea label="Email signature" rows={3} {...field("emailSignature")} />
+        <Button type="submit" disabled={busy}>
+          {busy ? "Generating..." : generated ? "Generate Again" : "Generate Email"}
+        </Button>
+      </form>
+      <section aria-label="Generated email" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+        {generated ? (
+          <div className="space-y-3">
+            <p className="text-xs text-slate-600" data-testid="writer">
+              {generated.writer === "offline"
+                ? "Drafted by the offline writer (no AI model is configured): it uses only what you entered."
+                : `Written by ${generated.writer}.`}
+            </p>
+            {generated.notes.length ? <p className="text-xs text-slate-600">Adjustments: {generated.notes.join("; ")}</p> : null}
+            <TextField label="Subject" value={generated.subject} onChange={(e) => setGenerated({ ...generated, subject: e.target.value })} />
+            <TextArea label="Body (HTML)" rows={10} value={generated.body} onChange={(e) => setGenerated({ ...generated, body: e.target.value })} />
+            <p className="text-sm" data-testid="rates">
+              Estimated open rate {generated.estimatedOpenRate}% · reply rate {generated.estimatedReplyRate}%{" "}
+              <span className="text-slate-500">
+                ({generated.ratesSource === "your_results" ? `from your last ${generated.ratesSends} sends with this objective and tone` : "baseline estimate: fewer than 20 of your sends to learn from"})
+              </span>
+            </p>
+            <TextArea label="Adjustments" rows={2} placeholder="e.g. shorter, more friendly, no link" value={adjustments} onChange={(e) => setAdjustments(e.target.value)} />
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" disabled={busy || !adjustments.trim()} onClick={() => void generate()}>
+                Apply Adjustments
+              </Button>
+              <Button onClick={() => { setSaveName(form.templateName); setSaveOpen(true); }}>Save as Template</Button>
+            </div>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-600">Fill in the brief and generate: your email appears here.</p>
+        )}
+      </section>
+      {saveOpen && generated ? (
+        <Dialog title="Save template" onClose={() => setSaveOpen(false)}>
+          <div className="space-y-3">
+            <TextField label="Template name" value={saveName} onChange={(e) => setSaveName(e.target.value)} />
+            <div className="rounded border border-slate-200 p-3 text-sm" data-testid="save-preview">
+              <p className="font-medium">{generated.subject}</p>
+              <p className="text-slate-600">{previewText(generated.body)}</p>
+            </div>
+            <div className="flex justify-end gap-2">
+              <Button variant="outline" onClick={() => setSaveOpen(false)}>Cancel</Button>
+              <Button disabled={!saveName.trim()} onClick={() => void save()}>Save</Button>
+            </div>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
+
+/** The first 200 characters of the body's text (A §9). */
+export function previewText(html: string): string {
+  const text = new DOMParser().parseFromString(html, "text/html").body.textContent ?? "";
+  const clean = text.replace(/\s+/g, " ").trim();
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+

@@ -1,0 +1,85 @@
+/** Step 3, AI education (A §2, §5): free text and files, saved with the campaign and remembered locally. */
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { TextArea } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { aiEducationKeys } from "../../lib/storage";
+import { CAMPAIGNS_KEY, json, uploadEducationFile, type Campaign } from "./api";
+
+export const MAX_EDUCATION_BYTES = 10 * 1024 * 1024;
+const ACCEPTED = [".pdf", ".txt", ".doc", ".docx"];
+
+/** The spec's texts for a file the picker refuses (A §5). */
+export function educationFileError(file: { name: string; size: number }): string | null {
+  if (!ACCEPTED.some((extension) => file.name.toLowerCase().endsWith(extension))) {
+    return `${file.name} is not a supported file type. Please upload PDF or text files only.`;
+  }
+  if (file.size > MAX_EDUCATION_BYTES) return `${file.name} is larger than 10MB. Please choose a smaller file.`;
+  return null;
+}
+
+export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null; onSaved: (education: { text: string; files: string[] }) => void }) {
+  const queryClient = useQueryClient();
+  const keys = campaign ? aiEducationKeys(campaign.id) : null;
+  const [text, setText] = useState(() => (keys ? (localStorage.getItem(keys.text) ?? campaign?.aiEducationText ?? "") : ""));
+  const [files, setFiles] = useState<File[]>([]);
+  const [saved, setSaved] = useState<string[]>(campaign?.aiEducationFiles ?? []);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const pick = (list: FileList | null) => {
+    const chosen = Array.from(list ?? []);
+    const refused = chosen.map(educationFileError).find(Boolean);
+    setError(refused ?? null);
+    setFiles(refused ? [] : chosen);
+  };
+
+  const save = async () => {
+    if (!campaign) {
+      toast({ title: "No campaign selected", description: "Choose or create a campaign first.", variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    try {
+      for (const file of files) await uploadEducationFile(campaign.id, file);
+      const names = Array.from(new Set([...saved, ...files.map((file) => file.name)]));
+      const updated = await json<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { aiEducationText: text, aiEducationFiles: names });
+      localStorage.setItem(aiEducationKeys(campaign.id).text, text);
+      localStorage.setItem(aiEducationKeys(campaign.id).files, JSON.stringify(updated.aiEducationFiles));
+      setSaved(updated.aiEducationFiles);
+      setFiles([]);
+      await queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
+      toast({ title: "AI education saved" });
+      onSaved({ text, files: updated.aiEducationFiles });
+    } catch {
+      toast({ title: "Failed to save AI education", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="space-y-3">
+      <TextArea label="Teach the AI about your business" rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder="What you offer, to whom, prices, proof, how you work..." />
+      <div>
+        <label htmlFor="education-files" className="text-sm font-medium">Files (PDF, TXT, DOC, DOCX; up to 10 MB each)</label>
+        <input id="education-files" type="file" multiple accept={ACCEPTED.join(",")} className="mt-1 block text-sm" onChange={(e) => pick(e.target.files)} />
+        {error ? <p role="alert" className="mt-1 text-sm text-red-600">{error}</p> : null}
+      </div>
+      {saved.length ? (
+        <ul aria-label="Saved files" className="flex flex-wrap gap-2 text-sm">
+          {saved.map((name) => (
+            <li key={name} className="flex items-center gap-1 rounded bg-slate-100 px-2 py-1">
+              {name}
+              <button aria-label={`Remove ${name}`} onClick={() => setSaved(saved.filter((other) => other !== name))}>✕</button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Button disabled={busy || (!text.trim() && files.length === 0 && saved.length === 0)} onClick={() => void save()}>
+        Save AI Education
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+/** Step 4 (A §2): choose a template from expandable cards with preview, edit and delete, or create one with the
+ * AI composer. Also the Email Templates tab's card grid (B §2.8) with view, edit and follow-up dialogs. */
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { toast } from "../../components/ui/toast-store";
+import { serverMessage } from "../../lib/request";
+import { switchTab } from "../../lib/events";
+import { TEMPLATES_KEY, json, useTemplates, type Template } from "./api";
+import { EditTemplateDialog, FollowUpDialog, PreviewDialog, TemplateBody } from "./TemplateDialogs";
+
+export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this template?";
+
+type Open = { kind: "preview" | "edit" | "followUps"; template: Template } | null;
+
+function useDeleteTemplate() {
+  const queryClient = useQueryClient();
+  return async (template: Template) => {
+    if (!window.confirm(DELETE_TEMPLATE_CONFIRM)) return;
+    try {
+      await json("DELETE", `/api/email-templates/${template.id}`);
+      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
+      toast({ title: "Template deleted" });
+    } catch (failure) {
+      toast({ title: "Error", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
+    }
+  };
+}
+
+function Dialogs({ open, close }: { open: Open; close: () => void }) {
+  if (!open) return null;
+  if (open.kind === "preview") return <PreviewDialog template={open.template} onClose={close} />;
+  if (open.kind === "edit") return <EditTemplateDialog template={open.template} onClose={close} />;
+  return <FollowUpDialog template={open.template} onClose={close} />;
+}
+
+export function TemplateChooser({ selectedId, onChoose, onCreate }: { selectedId: number | null; onChoose: (template: Template) => void; onCreate: () => void }) {
+  const templates = useTemplates();
+  const [expanded, setExpanded] = useState<number | null>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const remove = useDeleteTemplate();
+  const list = templates.data ?? [];
+  return (
+    <div className="space-y-3">
+      <ul className="space-y-2" aria-label="Templates">
+        {list.map((template) => (
+          <li key={template.id} className={`rounded-md border p-3 ${selectedId === template.id ? "border-brand ring-1 ring-brand" : "border-slate-200"}`}>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <button className="text-left font-medium" aria-expanded={expanded === template.id} onClick={() => setExpanded(expanded === template.id ? null : template.id)}>
+                {template.name} <span className="text-sm font-normal text-slate-500">· {template.subject}</span>
+              </button>
+              <div className="flex flex-wrap gap-1">
+                <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>Preview</Button>
+                <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
+                <Button variant="ghost" onClick={() => void remove(template)}>Delete</Button>
+                <Button variant={selectedId === template.id ? "secondary" : "primary"} onClick={() => onChoose(template)}>
+                  {selectedId === template.id ? "Chosen" : "Use This Template"}
+                </Button>
+              </div>
+            </div>
+            {expanded === template.id ? (
+              <div className="mt-2 border-t border-slate-100 pt-2">
+                <TemplateBody html={template.body} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Button variant="outline" onClick={onCreate}>Create a new template</Button>
+      <Dialogs open={open} close={() => setOpen(null)} />
+    </div>
+  );
+}
+
+export function TemplatesTab() {
+  const templates = useTemplates();
+  const [open, setOpen] = useState<Open>(null);
+  const remove = useDeleteTemplate();
+  const list = templates.data ?? [];
+  const createNew = () => {
+    window.location.hash = "#campaigns";
+    switchTab("campaign");
+  };
+  return (
+    <section aria-label="Email Templates" className="space-y-4">
+      <div className="flex items-center justify-between">
+        <h2 className="text-xl font-semibold">Email Templates</h2>
+        <Button onClick={createNew}>Create New Template</Button>
+      </div>
+      {list.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-600">No templates yet. Create one with the AI composer in step 4 of the campaign builder.</p>
+      ) : (
+        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {list.map((template) => (
+            <article key={template.id} aria-label={template.name} className="flex flex-col rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <h3 className="font-semibold">{template.name}</h3>
+              <p className="text-sm text-slate-600">{template.subject}</p>
+              <p className="mt-1 text-xs text-slate-500">
+                {template.objective} · {template.tone} · {template.emailsSent} sent
+              </p>
+              <div className="mt-3 flex flex-wrap gap-1">
+                <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>
+                <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
+                <Button variant="ghost" onClick={() => setOpen({ kind: "followUps", template })}>Follow-ups</Button>
+                <Button variant="ghost" onClick={() => void remove(template)}>Delete</Button>
+              </div>
+            </article>
+          ))}
+        </div>
+      )}
+      <Dialogs open={open} close={() => setOpen(null)} />
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+/** Template dialogs: preview, edit (rich text), and the follow-up sequence (B §2.8, §4, §5). */
+import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { Dialog } from "../../components/ui/dialog";
+import { SelectField, TextField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { serverMessage } from "../../lib/request";
+import { TEMPLATES_KEY, json, type FollowUp, type Template } from "./api";
+import { RichTextEditor } from "./RichTextEditor";
+
+export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
+export const TONES = ["professional", "friendly", "casual"];
+export const FOLLOW_UP_INVALID = "Please fill in all fields for each follow-up email and ensure delay days are between 1-7";
+
+/** Bodies come sanitised from the server (formatting and links only), so they render as HTML. */
+export function TemplateBody({ html }: { html: string }) {
+  return <div className="text-sm [&_a]:text-brand [&_a]:underline [&_p]:mb-2 [&_ul]:list-disc [&_ul]:pl-5" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+export function PreviewDialog({ template, onClose }: { template: Template; onClose: () => void }) {
+  return (
+    <Dialog title={`Preview: ${template.name}`} onClose={onClose} wide>
+      <p className="mb-2 text-sm">
+        <strong>Subject:</strong> {template.subject}
+      </p>
+      <div className="rounded border border-slate-200 p-4">
+        <TemplateBody html={template.body} />
+      </div>
+    </Dialog>
+  );
+}
+
+export function EditTemplateDialog({ template, onClose }: { template: Template; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ name: template.name, subject: template.subject, body: template.body, objective: template.objective, tone: template.tone });
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    setSaving(true);
+    try {
+      await json("PUT", `/api/email-templates/${template.id}`, form);
+      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
+      toast({ title: "Template updated" });
+      onClose();
+    } catch (failure) {
+      toast({ title: "Update failed", description: `Failed to update template: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Dialog title="Edit template" onClose={onClose} wide>
+      <div className="space-y-3">
+        <TextField label="Template name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <TextField label="Subject" value={form.subject} onChange={(e) => setForm({ ...form, subject: e.target.value })} />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <SelectField label="Objective" value={form.objective} onChange={(e) => setForm({ ...form, objective: e.target.value })} options={OBJECTIVES.map((o) => ({ value: o, label: o }))} />
+          <SelectField label="Tone" value={form.tone} onChange={(e) => setForm({ ...form, tone: e.target.value })} options={TONES.map((t) => ({ value: t, label: t }))} />
+        </div>
+        <div>
+          <span className="text-sm font-medium">Body</span>
+          <RichTextEditor label="Template body" value={form.body} onChange={(body) => setForm((current) => ({ ...current, body }))} />
+          <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"} and {"{Hi|Hello}"}.</p>
+        </div>
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={onClose}>Cancel</Button>
+          <Button onClick={() => void save()} disabled={saving}>Save Changes</Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Each row keeps a stable key, so removing one does not hand its editor to the next. */
+type Row = FollowUp & { key: string };
+const emptyFollowUp = (): Row => ({ subject: "", body: "", delayDays: 3, key: crypto.randomUUID() });
+const withKeys = (list: FollowUp[]): Row[] => list.map((item) => ({ ...item, key: String(item.id ?? crypto.randomUUID()) }));
+
+export function FollowUpDialog({ template, onClose }: { template: Template; onClose: () => void }) {
+  const [followUps, setFollowUps] = useState<Row[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    json<FollowUp[]>("GET", `/api/follow-up-templates/${template.id}`)
+      .then((list) => setFollowUps(list.length ? withKeys(list) : [emptyFollowUp()]))
+      // If the sequence cannot be fetched, start from one empty follow-up three days after the open (B §4).
+      .catch(() => setFollowUps([emptyFollowUp()]));
+  }, [template.id]);
+
+  if (!followUps) return null;
+  const change = (index: number, patch: Partial<FollowUp>) => setFollowUps(followUps.map((item, i) => (i === index ? { ...item, ...patch } : item)));
+
+  const save = async () => {
+    const invalid = followUps.some((item) => !item.subject.trim() || !item.body.replace(/<[^>]*>/g, "").trim() || item.delayDays < 1 || item.delayDays > 7);
+    if (invalid) {
+      setError(FOLLOW_UP_INVALID);
+      toast({ title: "Validation Error", description: FOLLOW_UP_INVALID, variant: "destructive" });
+      return;
+    }
+    setError(null);
+    setSaving(true);
+    try {
+      const saved = await json<FollowUp[]>("PUT", `/api/follow-up-templates/sequence/${template.id}`, followUps.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" })));
+      setFollowUps(withKeys(saved));
+      toast({ title: "Follow-up emails saved" });
+      onClose();
+    } catch (failure) {
+      toast({ title: "Error", description: `Failed to save follow-up emails: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog title={`Follow-ups: ${template.name}`} onClose={onClose} wide>
+      <p className="mb-3 text-sm text-slate-600">Up to 4 follow-ups, each sent 1 to 7 days after the previous email was opened.</p>
+      <ol className="space-y-4">
+        {followUps.map((item, index) => (
+          <li key={item.key} className="rounded-md border border-slate-200 p-3" aria-label={`Follow-up Email #${index + 1}`}>
+            <div className="mb-2 flex items-center justify-between">
+              <h3 className="font-medium">Follow-up Email #{index + 1}</h3>
+              {followUps.length > 1 ? (
+                <Button variant="ghost" onClick={() => setFollowUps(followUps.filter((_, i) => i !== index))}>
+                  Remove
+                </Button>
+              ) : null}
+            </div>
+            <div className="space-y-2">
+              <TextField label={`Subject of follow-up ${index + 1}`} value={item.subject} onChange={(e) => change(index, { subject: e.target.value })} />
+              <TextField label={`Delay days of follow-up ${index + 1}`} type="number" min={1} max={7} value={item.delayDays} onChange={(e) => change(index, { delayDays: Number(e.target.value) })} />
+              <div>
+                <span className="text-sm font-medium">Body</span>
+                <RichTextEditor label={`Body of follow-up ${index + 1}`} value={item.body} onChange={(body) => change(index, { body })} />
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+      {error ? <p role="alert" className="mt-3 text-sm text-red-600">{error}</p> : null}
+      <div className="mt-4 flex justify-between gap-2">
+        <Button variant="outline" disabled={followUps.length >= 4} onClick={() => setFollowUps([...followUps, emptyFollowUp()])}>
+          Add Follow-up
+        </Button>
+        <Button onClick={() => void save()} disabled={saving}>
+          Save Follow-ups
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,82 @@
+/** Campaigns, templates and follow-ups from the API, and the labels of campaign statuses (A §4, B §3). */
+import { useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../lib/request";
+
+export interface Campaign {
+  id: number;
+  name: string;
+  status: string;
+  createdAt: string;
+  emailsSent: number;
+  category: string;
+  businessType: string | null;
+  geographicArea: string | null;
+  radius: number;
+  maxResults: number;
+  businessIds: number[];
+  aiEducationText: string | null;
+  aiEducationFiles: string[];
+  emailFromName: string | null;
+  emailFromAddress: string | null;
+}
+
+export interface Template {
+  id: number;
+  name: string;
+  subject: string;
+  body: string;
+  objective: string;
+  tone: string;
+  emailSignature: string | null;
+  emailsSent: number;
+  createdAt: string;
+}
+
+export interface FollowUp {
+  id?: number;
+  name?: string;
+  subject: string;
+  body: string;
+  delayDays: number;
+  sequenceNumber?: number;
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  draft: "Draft",
+  searching: "Searching for businesses",
+  businesses_selected: "Businesses selected",
+  template_selected: "Template ready",
+  active: "Active",
+  paused: "Paused",
+  completed: "Completed",
+  archived: "Archived",
+};
+
+/** Active is emphasised, paused secondary, the rest outlined (A §4). */
+export function statusBadgeClass(status: string): string {
+  if (status === "active") return "bg-brand text-white";
+  if (status === "paused") return "bg-slate-200 text-slate-800";
+  return "border border-slate-300 text-slate-700";
+}
+
+export const CAMPAIGNS_KEY = ["/api/campaigns"];
+export const TEMPLATES_KEY = ["/api/email-templates"];
+
+export function useCampaigns(enabled: boolean) {
+  return useQuery<Campaign[] | null>({ queryKey: CAMPAIGNS_KEY, enabled });
+}
+
+export function useTemplates() {
+  return useQuery<Template[] | null>({ queryKey: TEMPLATES_KEY });
+}
+
+export async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await (await apiRequest(method, path, body)).json()) as T;
+}
+
+/** Uploads one AI education file; the server extracts its text. */
+export async function uploadEducationFile(campaignId: number, file: File): Promise<void> {
+  const form = new FormData();
+  form.append("file", file);
+  await apiRequest("POST", `/api/campaigns/${campaignId}/education-files`, form);
+}
