@@ -94,8 +94,9 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
     };
 
     let mut paragraphs = vec![escape(&greeting), escape(&opening), escape(&benefit)];
-    if !shorter && let Some(fact) = first_education_sentence(brief, material) {
-        paragraphs.push(format!("A little about us: {}", escape(&fact)));
+    let facts = education_sentences(brief, material);
+    if !shorter && !facts.is_empty() {
+        paragraphs.push(format!("A little about us: {}", escape(&facts.join(" "))));
     }
     paragraphs.push(escape(&ask));
     let url = brief.promotional_url.trim();
@@ -127,16 +128,29 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
     }
 }
 
-/// The sender's own first sentence from the education text or files: a fact the brief supplied.
-fn first_education_sentence(brief: &Brief, material: &Material) -> Option<String> {
-    let text = std::iter::once(brief.ai_education_text.as_str())
-        .chain(material.education.iter().map(|(_, text)| text.as_str()))
-        .map(str::trim)
-        .find(|text| !text.is_empty())?;
+/// The first sentence of the sender's notes and of their first education file: facts the sender supplied.
+fn education_sentences(brief: &Brief, material: &Material) -> Vec<String> {
+    let notes = brief.ai_education_text.trim();
+    let file = material
+        .education
+        .iter()
+        .map(|(_, text)| text.trim())
+        .find(|text| !text.is_empty() && *text != notes);
+    let mut sentences: Vec<String> = [Some(notes), file]
+        .into_iter()
+        .flatten()
+        .filter(|text| !text.is_empty())
+        .map(first_sentence)
+        .collect();
+    sentences.dedup();
+    sentences
+}
+
+fn first_sentence(text: &str) -> String {
     let end = text
         .find(['.', '!', '?', '\n'])
         .map_or(text.len(), |index| index + 1);
-    Some(truncate_words(text[..end].trim(), 200))
+    truncate_words(text[..end].trim(), 200)
 }
 
 /// A field as part of a sentence: trimmed, without its final full stop, first letter kept as typed.
@@ -282,6 +296,21 @@ mod tests {
             write(&adjusted, &Material::default()).notes[0]
                 .starts_with("the offline writer only understands")
         );
+    }
+
+    #[test]
+    fn notes_and_the_first_file_each_give_a_sentence() {
+        let material = Material {
+            education: vec![(
+                "about.pdf".into(),
+                "Baked in Helsinki since 1989. More text.".into(),
+            )],
+            business: None,
+        };
+        let body = write(&brief("Custom", "professional"), &material)
+            .draft
+            .body;
+        assert!(body.contains("A little about us: Nordic Bakery has baked in Helsinki since 1989. Baked in Helsinki since 1989."), "{body}");
     }
 
     #[test]

@@ -166,6 +166,8 @@ export function CampaignBuilder() {
             key={current?.id ?? "new"}
             campaign={current}
             onCreated={(campaign) => {
+              // In the cached list at once, so the stale-id rule does not clear the new campaign.
+              queryClient.setQueryData<Campaign[]>(CAMPAIGNS_KEY, (old) => [campaign, ...(old ?? [])]);
               setCreating(false);
               select(campaign);
             }}

@@ -1,0 +1,137 @@
+// The campaign builder in the browser: create and name a campaign, teach the AI with text and a PDF, draft with
+// the offline writer, adjust, save as a template, edit it with Ctrl+B and a link, build a follow-up sequence, and
+// find everything again after a reload; a stale stored campaign id is cleared.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { pdf } from "./fixtures.mjs";
+import { ADMIN, signIn, startStack } from "./support.mjs";
+
+let stack;
+let app;
+let browser;
+
+before(async () => {
+  stack = await startStack();
+  ({ app, browser } = stack);
+});
+
+after(async () => stack?.stop());
+
+test("a campaign from name to template and follow-ups, persisted across a reload", async () => {
+  const page = await browser.newPage();
+  page.on("dialog", (dialog) => (dialog.type() === "prompt" ? dialog.accept("https://bakery.example/menu") : dialog.accept()));
+  await signIn(app, page, ADMIN);
+  await page.getByRole("heading", { name: "STEP 1 OF 6: Currently Working On This Campaign" }).waitFor();
+
+  // Name step: validation, then saved and locked.
+  await page.getByRole("button", { name: "Create New Campaign" }).click();
+  await page.getByRole("button", { name: "Save Campaign Name" }).click();
+  await page.getByText("Campaign name required: Please enter a descriptive name for your campaign").waitFor();
+  await page.getByLabel("Campaign name").fill("Helsinki cafés");
+  await page.getByRole("button", { name: "Save Campaign Name" }).click();
+  await page.getByTestId("campaign-name-locked").getByText("Helsinki cafés").waitFor();
+  assert.ok(Number(await page.evaluate(() => localStorage.getItem("currentCampaignId"))) > 0);
+  assert.equal(await page.evaluate(() => localStorage.getItem("campaignName")), "Helsinki cafés");
+
+  // Steps 2 and 3: education text and a PDF.
+  await page.getByRole("button", { name: "Next Step: Find Businesses" }).click();
+  await page.getByRole("heading", { name: "STEP 2 OUT OF 6: Find Businesses" }).waitFor();
+  await page.getByRole("button", { name: "Proceed To Step 3" }).click();
+  await page.getByLabel("Teach the AI about your business").fill("Nordic Bakery delivers sourdough to cafés.");
+  await page.getByLabel("Files (PDF, TXT, DOC, DOCX; up to 10 MB each)").setInputFiles({ name: "about.pdf", mimeType: "application/pdf", buffer: pdf(["We have baked in Helsinki since 1989."]) });
+  await page.getByRole("button", { name: "Save AI Education" }).click();
+  await page.getByRole("list", { name: "Saved files" }).getByText("about.pdf").waitFor();
+  await page.getByLabel("Files (PDF, TXT, DOC, DOCX; up to 10 MB each)").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("png") });
+  await page.getByText("logo.png is not a supported file type. Please upload PDF or text files only.").waitFor();
+
+  // Step 4: the composer with the offline writer, an adjustment, and saving as a template.
+  await page.getByRole("button", { name: "Proceed to Step 4" }).click();
+  await page.getByRole("button", { name: "Create a new template" }).click();
+  await page.getByRole("button", { name: "Generate Email" }).click();
+  await page.getByText("Template name is required").waitFor();
+  const brief = page.getByRole("form", { name: "Email brief" });
+  await brief.getByLabel("Template name").fill("Café intro");
+  await brief.getByLabel("Service description").fill("sourdough delivered every morning");
+  await brief.getByLabel("Value proposition").fill("your café never runs out of bread");
+  await brief.getByLabel("Your ask").fill("Can I bring a free sample on Tuesday");
+  await brief.getByLabel("Tone").selectOption("friendly");
+  await brief.getByLabel("Email signature").fill("Ada Baker");
+  await page.getByRole("button", { name: "Generate Email" }).click();
+  await page.getByTestId("writer").getByText("Drafted by the offline writer").waitFor();
+  const generated = page.getByRole("region", { name: "Generated email" });
+  assert.match(await generated.getByLabel("Subject").inputValue(), /An idea for you: your café never runs out of bread/);
+  assert.ok((await generated.getByLabel("Body (HTML)").inputValue()).includes("since 1989"), "the PDF's text reached the writer");
+  await page.getByTestId("rates").getByText("baseline estimate").waitFor();
+  await generated.getByLabel("Adjustments").fill("shorter");
+  await page.getByRole("button", { name: "Apply Adjustments" }).click();
+  await page.getByText("Adjustments: made shorter").waitFor();
+  await page.getByRole("button", { name: "Save as Template" }).click();
+  const saveDialog = page.getByRole("dialog", { name: "Save template" });
+  assert.equal(await saveDialog.getByLabel("Template name").inputValue(), "Café intro");
+  await saveDialog.getByLabel("Template name").fill("");
+  assert.equal(await saveDialog.getByRole("button", { name: "Save" }).isDisabled(), true);
+  await saveDialog.getByLabel("Template name").fill("Café intro");
+  await saveDialog.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
+
+  // The Email Templates tab: edit with Ctrl+B and a link.
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  const card = page.getByRole("article", { name: "Café intro" });
+  await card.getByRole("button", { name: "Edit" }).click();
+  const editor = page.getByRole("textbox", { name: "Template body" });
+  await editor.click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Control+b");
+  await page.getByRole("button", { name: "Link" }).click();
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByText("Template updated").waitFor();
+
+  // Three follow-ups, then one removed.
+  await card.getByRole("button", { name: "Follow-ups" }).click();
+  const followUps = page.getByRole("dialog", { name: "Follow-ups: Café intro" });
+  for (const n of [1, 2, 3]) {
+    if (n > 1) await followUps.getByRole("button", { name: "Add Follow-up" }).click();
+    await followUps.getByLabel(`Subject of follow-up ${n}`).fill(`Checking in #${n}`);
+    await followUps.getByRole("textbox", { name: `Body of follow-up ${n}` }).click();
+    await page.keyboard.type(`Just following up, number ${n}.`);
+  }
+  await followUps.getByRole("listitem", { name: "Follow-up Email #2" }).getByRole("button", { name: "Remove" }).click();
+  await followUps.getByRole("button", { name: "Save Follow-ups" }).click();
+  await page.getByText("Follow-up emails saved").waitFor();
+
+  // After a reload everything is still there.
+  await page.reload();
+  await page.getByRole("tab", { name: "Email Templates" }).waitFor();
+  const [template] = await (await page.request.get(`${app.base}/api/email-templates`)).json();
+  assert.equal(template.name, "Café intro");
+  assert.ok(template.body.includes("<strong>"), template.body);
+  assert.ok(template.body.includes('href="https://bakery.example/menu"'), template.body);
+  const sequence = await (await page.request.get(`${app.base}/api/follow-up-templates/${template.id}`)).json();
+  assert.deepEqual(sequence.map((item) => [item.subject, item.delayDays]), [["Checking in #1", 3], ["Checking in #3", 3]]);
+  const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
+  assert.deepEqual([campaign.name, campaign.status, campaign.aiEducationFiles], ["Helsinki cafés", "template_selected", ["about.pdf"]]);
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("article", { name: "Café intro" }).getByRole("button", { name: "Follow-ups" }).click();
+  const reopened = page.getByRole("dialog", { name: "Follow-ups: Café intro" });
+  await reopened.getByLabel("Subject of follow-up 2").waitFor();
+  assert.equal(await reopened.getByLabel("Subject of follow-up 2").inputValue(), "Checking in #3");
+  assert.equal(await reopened.getByRole("listitem").count(), 2);
+  await page.keyboard.press("Escape");
+  await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
+  await page.getByTestId("campaign-name-locked").getByText("Helsinki cafés").waitFor();
+  await page.close();
+});
+
+test("a stored campaign id that is not the user's is cleared", async () => {
+  const page = await browser.newPage();
+  await signIn(app, page, ADMIN);
+  await page.evaluate(() => {
+    localStorage.setItem("currentCampaignId", "999999");
+    localStorage.setItem("campaignName", "Someone else's");
+  });
+  await page.reload();
+  await page.getByRole("heading", { name: "STEP 1 OF 6: Currently Working On This Campaign" }).waitFor();
+  await page.waitForFunction(() => localStorage.getItem("currentCampaignId") === null);
+  assert.equal(await page.evaluate(() => localStorage.getItem("campaignName")), null);
+  await page.close();
+});
