@@ -51,6 +51,13 @@ fn serve_reports_health_metrics_and_json_logs_and_stops_on_sigterm() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read the logs while the server runs: a full pipe would block it.
+    let mut stderr = child.stderr.take().unwrap();
+    let logs = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
 
     let started = Instant::now();
     let ready = loop {
@@ -110,13 +117,7 @@ fn serve_reports_health_metrics_and_json_logs_and_stops_on_sigterm() {
         .unwrap();
     let status = child.wait().unwrap();
     assert!(status.success(), "a clean stop on SIGTERM, got {status}");
-    let mut logs = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut logs)
-        .unwrap();
+    let logs = logs.join().unwrap();
     assert!(!logs.is_empty());
     for line in logs.lines() {
         let entry: serde_json::Value =

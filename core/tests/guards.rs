@@ -245,3 +245,207 @@ async fn store_conformance() {
         test_db.cleanup().await;
     }
 }
+
+#[tokio::test]
+async fn campaign_and_template_store_conformance() {
+    use outreach_core::campaigns::{CampaignPatch, EducationFile};
+    use outreach_core::store::NewCampaign;
+    use outreach_core::templates::{FollowUpInput, TemplateInput};
+
+    for test_db in TestDb::all().await {
+        let db = &test_db.db;
+        let backend = db.backend();
+        let now = 1_800_000_000_000;
+        let owner = db
+            .upsert_user_on_sign_in("ada@example.org", None, None, now)
+            .await
+            .unwrap()
+            .id;
+        let other = db
+            .upsert_user_on_sign_in("eve@example.org", None, None, now)
+            .await
+            .unwrap()
+            .id;
+
+        let new = NewCampaign {
+            name: "Cafés",
+            status: "draft",
+            business_type: None,
+            geographic_area: Some("Helsinki"),
+            radius: 25,
+            max_results: 50,
+        };
+        let id = db.insert_campaign(owner, &new, now).await.unwrap();
+        let mut campaign = db
+            .find_campaign(id, owner)
+            .await
+            .unwrap()
+            .expect("own campaign");
+        assert_eq!(
+            (
+                campaign.geographic_area.as_deref(),
+                campaign.emails_sent,
+                campaign.business_ids.as_str()
+            ),
+            (Some("Helsinki"), 0, "[]")
+        );
+        assert_eq!(
+            db.find_campaign(id, other).await.unwrap(),
+            None,
+            "{backend}: owner only"
+        );
+        CampaignPatch {
+            business_ids: Some(vec![1, 2]),
+            status: Some("businesses_selected".into()),
+            ..Default::default()
+        }
+        .apply(&mut campaign)
+        .unwrap();
+        assert!(db.update_campaign(&campaign, now + 1).await.unwrap());
+        assert_eq!(
+            db.list_campaigns(owner).await.unwrap()[0].business_id_list(),
+            vec![1, 2]
+        );
+        assert!(db.list_campaigns(other).await.unwrap().is_empty());
+
+        let file = EducationFile {
+            name: "about.pdf".into(),
+            size_bytes: 10,
+            extracted_text: "Since 1989.".into(),
+        };
+        db.upsert_education_file(id, &file, now).await.unwrap();
+        db.upsert_education_file(
+            id,
+            &EducationFile {
+                extracted_text: "Replaced.".into(),
+                ..file.clone()
+            },
+            now,
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            db.list_education_files(id).await.unwrap()[0].extracted_text,
+            "Replaced.",
+            "{backend}: same name replaces"
+        );
+        db.delete_education_file(id, "about.pdf").await.unwrap();
+        assert!(db.list_education_files(id).await.unwrap().is_empty());
+
+        let content = TemplateInput {
+            name: Some("Intro".into()),
+            subject: Some("Hi".into()),
+            body: Some("<p>Hi</p>".into()),
+            ..Default::default()
+        }
+        .validate()
+        .unwrap();
+        let template = db.insert_template(owner, &content, now).await.unwrap();
+        assert_eq!(
+            db.find_template(template, owner)
+                .await
+                .unwrap()
+                .unwrap()
+                .tone,
+            "professional"
+        );
+        assert_eq!(db.find_template(template, other).await.unwrap(), None);
+        assert!(
+            !db.update_template(template, other, &content, now)
+                .await
+                .unwrap(),
+            "{backend}: not another user's"
+        );
+        assert!(
+            db.update_template(template, owner, &content, now)
+                .await
+                .unwrap()
+        );
+
+        let follow = |n: i32| {
+            FollowUpInput {
+                subject: Some(format!("F{n}")),
+                body: Some("<p>x</p>".into()),
+                ..Default::default()
+            }
+            .validate(n)
+            .unwrap()
+        };
+        let first = db
+            .insert_follow_up(template, owner, &follow(1), now)
+            .await
+            .unwrap();
+        assert!(
+            db.sync_follow_ups(template, owner, &[follow(1), follow(2), follow(3)], now)
+                .await
+                .unwrap()
+        );
+        let listed = db.list_follow_ups(template, owner).await.unwrap();
+        assert_eq!(
+            (listed.len(), listed[0].id),
+            (3, first),
+            "{backend}: updated by position"
+        );
+        assert!(!db.sync_follow_ups(template, other, &[], now).await.unwrap());
+        assert!(
+            db.update_follow_up(first, owner, &follow(1), now)
+                .await
+                .unwrap()
+        );
+        assert!(db.find_follow_up(first, other).await.unwrap().is_none());
+        assert!(db.delete_follow_up(first, owner).await.unwrap());
+        assert_eq!(
+            db.own_results(owner, "Lead Generation", "professional")
+                .await
+                .unwrap(),
+            (0, 0, 0)
+        );
+
+        let generation = db.insert_generation(owner, "{}", now).await.unwrap();
+        assert_eq!(
+            db.load_generation(generation)
+                .await
+                .unwrap()
+                .unwrap()
+                .status,
+            "pending"
+        );
+        assert!(
+            db.finish_generation(generation, "done", Some("{\"subject\":\"x\"}"), None, now)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !db.finish_generation(generation, "failed", None, Some("late"), now)
+                .await
+                .unwrap(),
+            "{backend}: finished once"
+        );
+        assert_eq!(
+            db.find_generation(generation, owner)
+                .await
+                .unwrap()
+                .unwrap()
+                .status,
+            "done"
+        );
+        assert!(
+            db.find_generation(generation, other)
+                .await
+                .unwrap()
+                .is_none()
+        );
+
+        assert!(db.delete_template(template, owner).await.unwrap());
+        assert!(
+            db.list_follow_ups(template, owner)
+                .await
+                .unwrap()
+                .is_empty(),
+            "{backend}: follow-ups go with the template"
+        );
+        assert!(!db.delete_campaign(id, other).await.unwrap());
+        assert!(db.delete_campaign(id, owner).await.unwrap());
+        test_db.cleanup().await;
+    }
+}

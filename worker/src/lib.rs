@@ -7,12 +7,16 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use apalis::prelude::{
-    Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt,
+    Attempt, BackendExt, BackoffConfig, BoxDynError, Data, Monitor, TaskId, WorkerBuilder,
+    WorkerBuilderExt,
 };
 use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail, Job, KINDS};
 use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
 use outreach_core::{Context, Db};
+
+const SQLITE_POLL: Duration = Duration::from_millis(100);
+const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
 /// Registers the apalis worker of one job kind on the backend of `$ctx`.
 macro_rules! register {
@@ -37,8 +41,11 @@ macro_rules! register {
             Db::Sqlite(pool) => {
                 let config = ctx.queue.sqlite_config(kind);
                 $monitor.register(move |index| {
+                    // SQLite has no notifications: poll every 100 ms while busy, backing off to 1 s when idle
+                    // (without a strategy the storage fetches only on its heartbeat).
                     let storage = apalis_sqlite::SqliteStorage::<$job>::new(&pool)
-                        .with_config(config.clone());
+                        .with_config(config.clone())
+                        .poll_with_backoff(SQLITE_POLL, BackoffConfig::new(SQLITE_POLL_MAX));
                     WorkerBuilder::new(worker_name(kind, index))
                         .backend(storage)
                         .concurrency(concurrency)
