@@ -99,6 +99,14 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   await followUps.getByRole("button", { name: "Save Follow-ups" }).click();
   await page.getByText("Follow-up emails saved").waitFor();
 
+  // Previewed for one business: the greeting's placeholder is filled in.
+  await card.getByRole("button", { name: "View" }).click();
+  const preview = page.getByRole("dialog", { name: "Preview: Café intro" });
+  await preview.getByLabel("Business name").fill("Café Ursula");
+  await preview.getByRole("button", { name: "Preview for this business" }).click();
+  await preview.getByText("Hi Café Ursula,").waitFor();
+  await page.keyboard.press("Escape");
+
   // After a reload everything is still there.
   await page.reload();
   await page.getByRole("tab", { name: "Email Templates" }).waitFor();

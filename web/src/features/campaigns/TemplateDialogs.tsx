@@ -18,15 +18,49 @@ export function TemplateBody({ html }: { html: string }) {
   return <div className="text-sm [&_a]:text-brand [&_a]:underline [&_p]:mb-2 [&_ul]:list-disc [&_ul]:pl-5" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
+interface Personalised {
+  subject: string;
+  body: string;
+  missing: string[];
+}
+
+/** The template as written, and rendered for a business the user describes (placeholders, fallbacks, spintax). */
 export function PreviewDialog({ template, onClose }: { template: Template; onClose: () => void }) {
+  const [business, setBusiness] = useState({ businessName: "", city: "", website: "", category: "" });
+  const [rendered, setRendered] = useState<Personalised | null>(null);
+  const shown = rendered ?? { subject: template.subject, body: template.body, missing: [] };
+  const render = async () => {
+    try {
+      setRendered(await json<Personalised>("POST", `/api/email-templates/${template.id}/preview`, business));
+    } catch (failure) {
+      toast({ title: "Preview failed", description: serverMessage(failure) ?? "Please try again.", variant: "destructive" });
+    }
+  };
   return (
     <Dialog title={`Preview: ${template.name}`} onClose={onClose} wide>
-      <p className="mb-2 text-sm">
-        <strong>Subject:</strong> {template.subject}
+      <form
+        aria-label="Preview for a business"
+        className="mb-4 grid gap-2 sm:grid-cols-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void render();
+        }}
+      >
+        <TextField label="Business name" value={business.businessName} onChange={(e) => setBusiness({ ...business, businessName: e.target.value })} />
+        <TextField label="City" value={business.city} onChange={(e) => setBusiness({ ...business, city: e.target.value })} />
+        <TextField label="Website" value={business.website} onChange={(e) => setBusiness({ ...business, website: e.target.value })} />
+        <TextField label="Category" value={business.category} onChange={(e) => setBusiness({ ...business, category: e.target.value })} />
+        <Button type="submit" variant="outline" className="sm:col-span-4">Preview for this business</Button>
+      </form>
+      <p className="mb-2 text-sm" data-testid="preview-subject">
+        <strong>Subject:</strong> {shown.subject}
       </p>
       <div className="rounded border border-slate-200 p-4">
-        <TemplateBody html={template.body} />
+        <TemplateBody html={shown.body} />
       </div>
+      {shown.missing.length ? (
+        <p role="status" className="mt-2 text-sm text-amber-800">No value for: {shown.missing.join(", ")}. Add a fallback, e.g. {"{{city | your area}}"}.</p>
+      ) : null}
     </Dialog>
   );
 }
