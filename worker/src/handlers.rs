@@ -23,7 +23,10 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
         return Ok(());
     }
     let brief: Brief = serde_json::from_str(&row.request)?;
-    let mut material = Material::default();
+    let mut material = Material {
+        business: brief.business.clone(),
+        ..Material::default()
+    };
     if !brief.ai_education_text.trim().is_empty() {
         material.education.push((
             "notes".to_string(),

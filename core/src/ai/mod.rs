@@ -33,6 +33,8 @@ pub struct Brief {
     pub ai_education_files: Vec<String>,
     pub campaign_id: Option<i64>,
     pub previous: Option<Draft>,
+    /// When writing for one business: its public details (data for the prompt, never instructions).
+    pub business: Option<BusinessFacts>,
 }
 
 /// A subject and an HTML body.
@@ -51,7 +53,8 @@ pub struct Material {
     pub business: Option<BusinessFacts>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BusinessFacts {
     pub name: String,
     pub category: Option<String>,
