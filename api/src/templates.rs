@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::templates::{
-    FollowUpInput, MAX_FOLLOW_UPS, Recipient, TemplateInput, TemplateRow, render,
+    FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, Recipient, TemplateInput, TemplateRow, render,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -35,13 +35,9 @@ fn invalid(error: impl std::fmt::Display) -> ApiError {
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<TemplateRow>>> {
     let rows = state.ctx.db.list_templates(user.id).await?;
-    Ok(Json(
-        rows.iter()
-            .map(|row| serde_json::to_value(row.view()).unwrap_or_default())
-            .collect(),
-    ))
+    Ok(Json(rows))
 }
 
 /// `POST /api/email-templates`: name, subject, body, objective, tone, emailSignature; answers with the template.
@@ -57,7 +53,7 @@ pub async fn create(
         .insert_template(user.id, &content, state.ctx.now_ms())
         .await?;
     let row = owned(&state, id, user.id).await?;
-    Ok((StatusCode::CREATED, Json(row.view())).into_response())
+    Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
 /// `PUT /api/email-templates/{id}`: name, subject, body, and (from the second document's editor) objective, tone.
@@ -81,7 +77,7 @@ pub async fn update(
         .update_template(id, user.id, &content, state.ctx.now_ms())
         .await?;
     Ok(Json(
-        serde_json::to_value(owned(&state, id, user.id).await?.view()).unwrap_or_default(),
+        serde_json::to_value(owned(&state, id, user.id).await?).unwrap_or_default(),
     ))
 }
 
@@ -139,14 +135,10 @@ pub async fn list_follow_ups(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(template_id): Path<i64>,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<FollowUpRow>>> {
     owned(&state, template_id, user.id).await?;
     let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
-    Ok(Json(
-        rows.iter()
-            .map(|row| serde_json::to_value(row.view()).unwrap_or_default())
-            .collect(),
-    ))
+    Ok(Json(rows))
 }
 
 /// `POST /api/follow-up-templates`: one more follow-up of a template (at most four).
@@ -175,7 +167,7 @@ pub async fn create_follow_up(
         .find_follow_up(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))?;
-    Ok((StatusCode::CREATED, Json(row.view())).into_response())
+    Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
 /// `PUT /api/follow-up-templates/{id}`.
@@ -203,7 +195,7 @@ pub async fn update_follow_up(
         .find_follow_up(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))?;
-    Ok(Json(serde_json::to_value(row.view()).unwrap_or_default()))
+    Ok(Json(serde_json::to_value(row).unwrap_or_default()))
 }
 
 /// `DELETE /api/follow-up-templates/{id}`.
@@ -225,7 +217,7 @@ pub async fn sync_follow_ups(
     SignedIn(user): SignedIn,
     Path(template_id): Path<i64>,
     JsonBody(inputs): JsonBody<Vec<FollowUpInput>>,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<FollowUpRow>>> {
     owned(&state, template_id, user.id).await?;
     if inputs.len() > MAX_FOLLOW_UPS {
         return Err(ApiError::validation("A template has at most 4 follow-ups"));
@@ -253,9 +245,5 @@ pub async fn sync_follow_ups(
         return Err(ApiError::not_found(NOT_FOUND));
     }
     let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
-    Ok(Json(
-        rows.iter()
-            .map(|row| serde_json::to_value(row.view()).unwrap_or_default())
-            .collect(),
-    ))
+    Ok(Json(rows))
 }

@@ -346,9 +346,7 @@ impl Db {
     }
 
     pub async fn delete_campaign(&self, id: i64, user_id: i64) -> StoreResult<bool> {
-        let sql = CAMPAIGN_DELETE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
+        self.delete_owned(&CAMPAIGN_DELETE, id, user_id).await
     }
 
     pub async fn upsert_education_file(
@@ -423,9 +421,7 @@ impl Db {
     }
 
     pub async fn delete_template(&self, id: i64, user_id: i64) -> StoreResult<bool> {
-        let sql = TEMPLATE_DELETE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
+        self.delete_owned(&TEMPLATE_DELETE, id, user_id).await
     }
 
     pub async fn list_follow_ups(
@@ -467,9 +463,7 @@ impl Db {
     }
 
     pub async fn delete_follow_up(&self, id: i64, user_id: i64) -> StoreResult<bool> {
-        let sql = FOLLOW_UP_DELETE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
+        self.delete_owned(&FOLLOW_UP_DELETE, id, user_id).await
     }
 
     /// Makes a template's sequence exactly `contents`, in one transaction: existing follow-ups are updated by
@@ -564,5 +558,12 @@ impl Db {
     ) -> StoreResult<(i64, i64, i64)> {
         let sql = RATES_OWN_RESULTS.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(objective).bind(tone).fetch_one(pool).await)
+    }
+
+    /// Runs a `delete ... where id = $1 and user_id = $2`; false when the owner has no such row.
+    async fn delete_owned(&self, query: &Query, id: i64, user_id: i64) -> StoreResult<bool> {
+        let sql = query.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
     }
 }

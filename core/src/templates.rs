@@ -21,9 +21,12 @@ pub const MAX_FOLLOW_UPS: usize = 4;
 pub const DEFAULT_DELAY_DAYS: i32 = 3;
 pub const FOLLOW_UP_INVALID: &str = "Validation Error: Please fill in all fields for each follow-up email and ensure delay days are between 1-7";
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+/// A stored template; it serialises as the API answers it (A §3 Email template).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
 pub struct TemplateRow {
     pub id: i64,
+    #[serde(skip)]
     pub user_id: i64,
     pub name: String,
     pub subject: String,
@@ -31,12 +34,16 @@ pub struct TemplateRow {
     pub objective: String,
     pub tone: String,
     pub email_signature: Option<String>,
+    #[serde(serialize_with = "iso_time")]
     pub created_at: i64,
+    #[serde(skip)]
     pub updated_at: i64,
     pub emails_sent: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+/// A stored follow-up; it serialises as the API answers it (B §3 Follow-up template).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
 pub struct FollowUpRow {
     pub id: i64,
     pub main_template_id: i64,
@@ -48,72 +55,14 @@ pub struct FollowUpRow {
     pub sequence_number: i32,
     pub delay_days: i32,
     pub is_active: bool,
+    #[serde(skip)]
     pub created_at: i64,
+    #[serde(skip)]
     pub updated_at: i64,
 }
 
-/// A template as the API answers (A §3 Email template).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TemplateView {
-    pub id: i64,
-    pub name: String,
-    pub subject: String,
-    pub body: String,
-    pub objective: String,
-    pub tone: String,
-    pub email_signature: Option<String>,
-    pub emails_sent: i64,
-    pub created_at: String,
-}
-
-impl TemplateRow {
-    pub fn view(&self) -> TemplateView {
-        TemplateView {
-            id: self.id,
-            name: self.name.clone(),
-            subject: self.subject.clone(),
-            body: self.body.clone(),
-            objective: self.objective.clone(),
-            tone: self.tone.clone(),
-            email_signature: self.email_signature.clone(),
-            emails_sent: self.emails_sent,
-            created_at: iso(self.created_at),
-        }
-    }
-}
-
-/// A follow-up as the API answers (B §3 Follow-up template).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FollowUpView {
-    pub id: i64,
-    pub main_template_id: i64,
-    pub name: String,
-    pub subject: String,
-    pub body: String,
-    pub objective: String,
-    pub tone: String,
-    pub sequence_number: i32,
-    pub delay_days: i32,
-    pub is_active: bool,
-}
-
-impl FollowUpRow {
-    pub fn view(&self) -> FollowUpView {
-        FollowUpView {
-            id: self.id,
-            main_template_id: self.main_template_id,
-            name: self.name.clone(),
-            subject: self.subject.clone(),
-            body: self.body.clone(),
-            objective: self.objective.clone(),
-            tone: self.tone.clone(),
-            sequence_number: self.sequence_number,
-            delay_days: self.delay_days,
-            is_active: self.is_active,
-        }
-    }
+fn iso_time<S: serde::Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&iso(*ms))
 }
 
 /// A template's content after validation and sanitising, ready to store.
