@@ -45,6 +45,17 @@ enum Command {
         #[command(subcommand)]
         command: JobsCommand,
     },
+    /// Load data into the database.
+    Import {
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportCommand {
+    /// Load the named businesses and place names of an OpenStreetMap extract (.osm.pbf) into the offline directory.
+    Osm { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -104,6 +115,24 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let settings = Settings::load(&cli.config).map_err(anyhow::Error::msg)?;
     match cli.command {
         Command::Jobs { command } => return jobs(settings, command).await,
+        Command::Import {
+            command: ImportCommand::Osm { file },
+        } => {
+            let db = connect(&settings).await?;
+            db.migrate().await.context("migrating the database")?;
+            let now = chrono_now_ms();
+            let report = outreach_core::directory::import_osm(&db, &file, now)
+                .await
+                .with_context(|| format!("importing {}", file.display()))?;
+            println!(
+                "imported {} businesses and {} place names from {} ({})",
+                report.places,
+                report.localities,
+                file.display(),
+                outreach_core::directory::ATTRIBUTION
+            );
+            return Ok(());
+        }
         Command::Migrate => {
             let db = connect(&settings).await?;
             db.migrate().await.context("migrating the database")?;
@@ -149,7 +178,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Api => serve_api(ctx.clone(), until_stopped()).await?,
         Command::Worker => outreach_worker::run(ctx.clone(), until_stopped()).await?,
         Command::Scheduler => outreach_scheduler::run(ctx.clone(), until_stopped()).await?,
-        Command::Migrate | Command::Config { .. } | Command::Jobs { .. } => {
+        Command::Migrate
+        | Command::Config { .. }
+        | Command::Jobs { .. }
+        | Command::Import { .. } => {
             unreachable!("handled above")
         }
     }

@@ -166,3 +166,30 @@ fn config_default_prints_every_section_and_unknown_keys_stop_the_start() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn the_osm_extract_imports_from_the_command_line() {
+    let extract = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/osm/Helsinki.osm.pbf"
+    );
+    for test_db in TestDb::all().await {
+        let (ok, output) = outreach(&test_db.url, &["import", "osm", extract]);
+        assert!(ok, "{output}");
+        assert!(
+            output.contains("businesses") && output.contains("OpenStreetMap contributors"),
+            "{output}"
+        );
+        let (places, _) = outreach_core::directory::counts(&test_db.db).await.unwrap();
+        assert!(places > 1000, "{places}");
+        let (ok, output) = outreach(
+            &test_db.url,
+            &["import", "osm", "/nonexistent/extract.osm.pbf"],
+        );
+        assert!(
+            !ok && output.contains("cannot read the OpenStreetMap extract"),
+            "{output}"
+        );
+        test_db.cleanup().await;
+    }
+}

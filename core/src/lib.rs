@@ -7,6 +7,7 @@ pub mod campaigns;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod directory;
 pub mod education;
 pub mod jobs;
 pub mod links;

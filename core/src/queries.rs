@@ -91,6 +91,11 @@ queries! {
     GENERATION_LOAD = query!("generations/load");
     GENERATION_FINISH = query!("generations/finish");
     RATES_OWN_RESULTS = query!("rates/own_results");
+    DIRECTORY_UPSERT_PLACE = query!("directory/upsert_place");
+    DIRECTORY_UPSERT_LOCALITY = query!("directory/upsert_locality");
+    DIRECTORY_FIND_LOCALITY = query!("directory/find_locality");
+    DIRECTORY_WITHIN_BOX = query!("directory/within_box", per_dialect);
+    DIRECTORY_COUNTS = query!("directory/counts");
     JOB_LIST = query!("jobs/list", per_dialect);
     JOB_SHOW = query!("jobs/show", per_dialect);
     JOB_RETRY = query!("jobs/retry", per_dialect);
