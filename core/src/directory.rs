@@ -350,7 +350,13 @@ fn parse(path: &Path) -> Result<Parsed, DirectoryError> {
                 _ => {}
             })
             .map_err(read_error)?;
-        for (id, tags, category, refs) in ways {
+        for PendingWay {
+            id,
+            tags,
+            category,
+            refs,
+        } in ways
+        {
             let points: Vec<(f64, f64)> = refs
                 .iter()
                 .filter_map(|node| positions.get(node).copied())
