@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod businesses;
 pub mod campaigns;
 pub mod error;
 pub mod generate;
@@ -118,6 +119,15 @@ pub fn app(state: AppState) -> Router {
             "/api/follow-up-templates/sequence/{template_id}",
             axum::routing::put(templates::sync_follow_ups),
         )
+        .route("/api/businesses", get(businesses::list))
+        .route("/api/businesses/recent", get(businesses::recent))
+        .route("/api/businesses/search", post(businesses::search))
+        .route("/api/businesses/search/{id}", get(businesses::progress))
+        .route(
+            "/api/businesses/search/{id}/cancel",
+            post(businesses::cancel),
+        )
+        .route("/api/search-logs", get(businesses::logs))
         .route("/api/emails/generate", post(generate::generate))
         .route("/api/emails/generate/{id}", get(generate::status))
         .route_layer(middleware::from_fn_with_state(

@@ -1687,3 +1687,201 @@ async fn a_refused_ai_key_reaches_the_composer_as_ai_service_unavailable() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn local_searches_run_in_chunks_on_the_offline_directory() {
+    let extract = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/osm/Helsinki.osm.pbf"
+    );
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        outreach_core::directory::import_osm(&app.ctx.db, std::path::Path::new(extract), 1)
+            .await
+            .unwrap();
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Cafés" }))
+            .await;
+
+        for (body, message) in [
+            (json!({}), "Search type is required"),
+            (
+                json!({ "searchType": "local", "geographicArea": "Helsinki", "radius": 5 }),
+                "Business type is required",
+            ),
+            (
+                json!({ "searchType": "local", "businessType": "cafe", "radius": 5 }),
+                "Geographic area is required",
+            ),
+            (
+                json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki" }),
+                "Search radius is required",
+            ),
+            (
+                json!({ "searchType": "online", "topics": "bread" }),
+                "Online business type is required",
+            ),
+            (
+                json!({ "searchType": "online", "onlineBusinessType": "podcasters" }),
+                "Topics are required",
+            ),
+        ] {
+            let (status, answer) = ada.post_json("/api/businesses/search", body).await;
+            assert_eq!(
+                (status, answer["message"].as_str()),
+                (StatusCode::UNPROCESSABLE_ENTITY, Some(message))
+            );
+        }
+
+        let request = json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1, "maxResults": 30, "campaignId": campaign["id"] });
+        let (status, result) = ada
+            .post_json("/api/businesses/search", request.clone())
+            .await;
+        assert_eq!(status, StatusCode::OK, "{result}");
+        assert_eq!(
+            (
+                result["status"].as_str(),
+                result["chunksTotal"].as_i64(),
+                result["chunksDone"].as_i64()
+            ),
+            (Some("complete"), Some(2), Some(2))
+        );
+        let businesses = result["businesses"].as_array().unwrap();
+        assert_eq!(businesses.len(), 30, "25 + 5 across two chunks");
+        let ids: std::collections::HashSet<i64> = businesses
+            .iter()
+            .map(|b| b["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 30, "no business twice");
+        assert_eq!(businesses[0]["provenance"]["provider"], "directory");
+        assert!(
+            businesses[0]["provenance"]["sourceUrl"]
+                .as_str()
+                .unwrap()
+                .starts_with("https://www.openstreetmap.org/")
+        );
+        assert!(
+            result["attribution"]
+                .as_str()
+                .unwrap()
+                .contains("OpenStreetMap")
+        );
+
+        let (_, updated) = ada
+            .get_json(&format!("/api/campaigns/{}", campaign["id"]))
+            .await;
+        assert_eq!(
+            (
+                updated["status"].as_str(),
+                updated["geographicArea"].as_str(),
+                updated["radius"].as_i64(),
+                updated["maxResults"].as_i64()
+            ),
+            (Some("searching"), Some("Helsinki"), Some(1), Some(30))
+        );
+
+        let (_, logs) = ada.get_json("/api/search-logs").await;
+        let logs = logs.as_array().unwrap();
+        assert_eq!(logs.len(), 2);
+        let (second, first) = (&logs[0], &logs[1]);
+        assert_eq!(
+            (
+                first["chunkNumber"].as_i64(),
+                first["businessesFound"].as_i64(),
+                first["excludedItems"].as_str()
+            ),
+            (Some(1), Some(25), Some(""))
+        );
+        assert_eq!(
+            (
+                second["chunkNumber"].as_i64(),
+                second["businessesFound"].as_i64(),
+                second["maxResults"].as_i64()
+            ),
+            (Some(2), Some(5), Some(5))
+        );
+        assert_eq!(
+            second["excludedItems"]
+                .as_str()
+                .unwrap()
+                .split(", ")
+                .count(),
+            25,
+            "chunk 2 excluded chunk 1's finds"
+        );
+        assert_eq!(first["searchTerm"], "cafe in Helsinki");
+        assert!(first["query"].as_str().unwrap().contains("amenity=cafe"));
+        assert_eq!(first["businessData"].as_array().unwrap().len(), 25);
+
+        // The same search again finds the same businesses without duplicating them.
+        let (_, again) = ada.post_json("/api/businesses/search", request).await;
+        assert_eq!(again["businesses"].as_array().unwrap().len(), 30);
+        assert_eq!(
+            ada.get_json("/api/businesses")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            30
+        );
+        assert_eq!(
+            ada.get_json("/api/businesses/recent")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            30
+        );
+
+        let (status, failed) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Atlantis", "radius": 5 })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            failed["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Atlantis was not found in the offline directory"),
+            "{failed}"
+        );
+        let (status, online) = ada.post_json("/api/businesses/search", json!({ "searchType": "online", "onlineBusinessType": "podcasters", "topics": "baking" })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            online["message"]
+                .as_str()
+                .unwrap()
+                .contains("AI web search provider"),
+            "{online}"
+        );
+
+        let eve = active(&app, "eve").await;
+        let search_id = result["searchId"].as_i64().unwrap();
+        assert_eq!(
+            eve.get_json(&format!("/api/businesses/search/{search_id}"))
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            eve.post_json(
+                &format!("/api/businesses/search/{search_id}/cancel"),
+                json!({})
+            )
+            .await
+            .0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(eve.get_json("/api/businesses").await.1, json!([]));
+        assert_eq!(eve.get_json("/api/search-logs").await.1, json!([]));
+        let other_campaign = json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1, "campaignId": campaign["id"] });
+        assert_eq!(
+            eve.post_json("/api/businesses/search", other_campaign)
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        app.stop().await;
+    }
+}

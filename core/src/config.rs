@@ -65,7 +65,8 @@ impl Default for DatabaseSettings {
     fn default() -> Self {
         Self {
             url: "sqlite://./data/outreach.db".into(),
-            max_connections: 10,
+            // Each job kind's worker polls and beats on its own; leave room for them and for the API.
+            max_connections: 20,
         }
     }
 }

@@ -205,6 +205,11 @@ impl Place {
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 
+    /// The place's key among provider results: `osm:node/123`.
+    pub fn provider_place_id(&self) -> String {
+        format!("osm:{}/{}", self.osm_type, self.osm_id)
+    }
+
     /// Where the place is on openstreetmap.org (its provenance).
     pub fn source_url(&self) -> String {
         format!(
@@ -504,14 +509,14 @@ pub struct Found {
 }
 
 /// Places of the business type within `radius_km` of `centre`, nearest first, at most `limit`, skipping `exclude`
-/// (places earlier chunks of the same search already found).
+/// (the `provider_place_id`s earlier chunks of the same search already found).
 pub async fn search(
     db: &Db,
     centre: (f64, f64),
     radius_km: f64,
     business_type: &str,
     limit: usize,
-    exclude: &HashSet<i64>,
+    exclude: &HashSet<String>,
 ) -> Result<Vec<Found>, sqlx::Error> {
     let dlat = radius_km / 111.32;
     let dlon = radius_km / (111.32 * centre.0.to_radians().cos().max(0.01));
@@ -532,7 +537,7 @@ pub async fn search(
         .fetch_all(pool).await)?;
     let mut found: Vec<Found> = rows
         .into_iter()
-        .filter(|place| !exclude.contains(&place.id))
+        .filter(|place| !exclude.contains(&place.provider_place_id()))
         .map(|place| Found {
             distance_km: distance_km(centre, (place.latitude, place.longitude)),
             place,

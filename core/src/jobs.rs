@@ -27,5 +27,21 @@ impl Job for GenerateEmail {
     const KIND: &'static str = "GenerateEmail";
 }
 
+/// Finds the businesses of one chunk of a search; the last chunk completes the search.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSearchChunk {
+    pub search_id: i64,
+    /// 1-based.
+    pub chunk_number: i32,
+}
+
+impl Job for RunSearchChunk {
+    const KIND: &'static str = "RunSearchChunk";
+}
+
 /// Every job kind, for the CLI's help text and validation.
-pub const KINDS: &[&str] = &[ExpireSubscriptions::KIND, GenerateEmail::KIND];
+pub const KINDS: &[&str] = &[
+    ExpireSubscriptions::KIND,
+    GenerateEmail::KIND,
+    RunSearchChunk::KIND,
+];

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod ai;
+pub mod businesses;
 pub mod campaigns;
 pub mod clock;
 pub mod config;

@@ -35,7 +35,7 @@ impl TestDb {
     pub async fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let url = format!("sqlite://{}/outreach.db", dir.path().display());
-        let db = Db::connect(&url, 5).await.expect("sqlite opens");
+        let db = Db::connect(&url, 10).await.expect("sqlite opens");
         db.migrate().await.expect("sqlite migrates");
         TestDb {
             db,
@@ -62,7 +62,7 @@ impl TestDb {
         }
         admin.close().await;
         let url = with_database(admin_url, &name);
-        let db = Db::connect(&url, 5).await.expect("test database opens");
+        let db = Db::connect(&url, 10).await.expect("test database opens");
         db.migrate().await.expect("postgres migrates");
         TestDb {
             db,

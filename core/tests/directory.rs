@@ -82,13 +82,17 @@ async fn import_geocode_and_search_the_helsinki_extract() {
             .await
             .unwrap();
         assert!(wider.len() > cafes.len());
-        let first_ids: HashSet<i64> = cafes.iter().map(|found| found.place.id).collect();
+        let first_ids: HashSet<String> = cafes
+            .iter()
+            .map(|found| found.place.provider_place_id())
+            .collect();
         let next = search(db, origin, 2.0, "cafe", 10, &first_ids)
             .await
             .unwrap();
+        assert_eq!(next.len(), 10);
         assert!(
             next.iter()
-                .all(|found| !first_ids.contains(&found.place.id))
+                .all(|found| !first_ids.contains(&found.place.provider_place_id()))
         );
         assert_eq!(
             search(db, origin, 2.0, "submarine dealer", 10, &HashSet::new())

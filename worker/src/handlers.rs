@@ -2,7 +2,11 @@
 
 use outreach_core::Context;
 use outreach_core::ai::{Brief, Material, Writer, rates};
-use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail};
+use std::collections::HashSet;
+
+use outreach_core::businesses::{CHUNK_SIZE, Candidate, NewSearchLog, SearchParams};
+use outreach_core::directory;
+use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail, RunSearchChunk};
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -81,5 +85,154 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
             ctx.now_ms(),
         )
         .await?;
+    Ok(())
+}
+
+/// Runs one chunk of a search on the offline directory: geocodes the area, asks for places not found by earlier
+/// chunks, adds them to the user's businesses (de-duplicated), logs the chunk, then enqueues the next chunk or
+/// completes the search. A cancelled search stops at the next chunk.
+pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Result<()> {
+    let Some(search) = ctx.db.load_search(job.search_id).await? else {
+        return Ok(());
+    };
+    if search.status != "running" || job.chunk_number <= search.chunks_done {
+        return Ok(());
+    }
+    let params: SearchParams = serde_json::from_str(&search.params)?;
+    let now = ctx.now_ms();
+    if params.search_type != "local" {
+        let reason = "Online searches need an AI web search provider, which is not configured on this instance";
+        ctx.db
+            .stop_search(search.id, "failed", Some(reason), now)
+            .await?;
+        return Ok(());
+    }
+    let (business_type, area) = (
+        params.business_type.clone().unwrap_or_default(),
+        params.geographic_area.clone().unwrap_or_default(),
+    );
+    let Some(place) = directory::geocode(&ctx.db, &area).await? else {
+        let reason = format!(
+            "{area} was not found in the offline directory. Import an OpenStreetMap extract that covers it."
+        );
+        ctx.db
+            .stop_search(search.id, "failed", Some(&reason), now)
+            .await?;
+        return Ok(());
+    };
+    let earlier = ctx.db.businesses_of_search(search.id).await?;
+    let exclude: HashSet<String> = earlier
+        .iter()
+        .filter_map(|business| business.provider_place_id.clone())
+        .collect();
+    let wanted = (params.max_results - earlier.len() as i32).clamp(0, CHUNK_SIZE) as usize;
+    let radius_km = f64::from(params.radius.unwrap_or(25)) * directory::KM_PER_MILE;
+    let centre = (place.latitude, place.longitude);
+    // A place that duplicates a business already in this search adds nothing, so ask again, excluding all seen,
+    // until the chunk has its share or the directory has no more (a few rounds at most).
+    let mut seen = exclude.clone();
+    let mut found = Vec::new();
+    let (mut added, mut position, mut exhausted) = (0usize, earlier.len() as i32, false);
+    let mut business_data = Vec::new();
+    for _round in 0..4 {
+        if added >= wanted {
+            break;
+        }
+        let batch = directory::search(
+            &ctx.db,
+            centre,
+            radius_km,
+            &business_type,
+            wanted - added,
+            &seen,
+        )
+        .await?;
+        exhausted = batch.len() < wanted - added;
+        for item in batch {
+            seen.insert(item.place.provider_place_id());
+            let candidate = Candidate {
+                name: item.place.name.clone(),
+                address: item.place.address(),
+                city: item.place.city.clone(),
+                phone: item.place.phone.clone(),
+                email: item.place.email.clone(),
+                website: item.place.website.clone(),
+                category: Some(item.place.category.clone()),
+                rating: None,
+                latitude: Some(item.place.latitude),
+                longitude: Some(item.place.longitude),
+                provider: "directory".to_string(),
+                provider_place_id: Some(item.place.provider_place_id()),
+                query: search.search_term.clone(),
+                source_url: Some(item.place.source_url()),
+            };
+            let (business_id, _) = ctx.db.add_business(search.user_id, &candidate, now).await?;
+            if ctx
+                .db
+                .add_search_result(search.id, business_id, position + 1)
+                .await?
+            {
+                position += 1;
+                added += 1;
+                business_data.push(json!({ "name": item.place.name, "email": item.place.email }));
+            }
+            found.push(item);
+        }
+        if exhausted {
+            break;
+        }
+    }
+    let query = json!({
+        "provider": "directory",
+        "businessType": business_type,
+        "area": area,
+        "centre": { "name": place.name, "latitude": place.latitude, "longitude": place.longitude },
+        "radiusKm": radius_km,
+        "categories": directory::categories_for(&business_type),
+        "limit": wanted,
+        "excluded": exclude.len(),
+    });
+    let excluded_items = earlier
+        .iter()
+        .map(|business| business.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let raw: Vec<_> = found
+        .iter()
+        .map(|item| json!({ "place": item.place, "distanceKm": item.distance_km }))
+        .collect();
+    ctx.db
+        .insert_search_log(
+            &NewSearchLog {
+                search: &search,
+                chunk_number: job.chunk_number,
+                max_results: wanted as i32,
+                businesses_found: added as i32,
+                excluded_items,
+                business_data: json!(business_data),
+                query: query.to_string(),
+                raw_response: json!({ "attribution": directory::ATTRIBUTION, "results": raw })
+                    .to_string(),
+            },
+            now,
+        )
+        .await?;
+
+    // The directory has nothing more when a chunk comes back short.
+    let last = job.chunk_number >= search.chunks_total || exhausted;
+    let status = if last { "complete" } else { "running" };
+    if ctx
+        .db
+        .finish_search_chunk(search.id, position, status, now)
+        .await?
+        && !last
+    {
+        let next = RunSearchChunk {
+            search_id: search.id,
+            chunk_number: job.chunk_number + 1,
+        };
+        let key = format!("search:{}:chunk:{}", search.id, next.chunk_number);
+        ctx.queue.enqueue(next, Some(&key)).await?;
+    }
     Ok(())
 }

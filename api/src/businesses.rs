@@ -1,0 +1,191 @@
+//! Business search and the user's businesses (A §5, §7 Businesses; B §2.14 search logs). A search runs as
+//! `RunSearchChunk` jobs; the API waits a bounded time and answers with what it has, its status and its id.
+
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use outreach_core::businesses::{SearchRequest, SearchRow};
+use outreach_core::campaigns::CampaignPatch;
+use outreach_core::directory::ATTRIBUTION;
+use outreach_core::jobs::RunSearchChunk;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::session::SignedIn;
+
+const POLL: Duration = Duration::from_millis(100);
+const WAIT: Duration = Duration::from_secs(20);
+
+/// `POST /api/businesses/search`.
+pub async fn search(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<SearchRequest>,
+) -> ApiResult<Response> {
+    let params = request.validate().map_err(ApiError::validation)?;
+    let now = state.ctx.now_ms();
+    if let Some(campaign_id) = params.campaign_id {
+        let mut campaign = state
+            .ctx
+            .db
+            .find_campaign(campaign_id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+        let online = params.search_type == "online";
+        let patch = CampaignPatch {
+            business_type: if online {
+                params.online_business_type.clone()
+            } else {
+                params.business_type.clone()
+            },
+            geographic_area: Some(if online {
+                "online".to_string()
+            } else {
+                params.geographic_area.clone().unwrap_or_default()
+            }),
+            radius: params.radius,
+            max_results: Some(params.max_results),
+            status: Some("searching".to_string()),
+            ..Default::default()
+        };
+        patch
+            .apply(&mut campaign)
+            .map_err(|error| ApiError::validation(error.to_string()))?;
+        state.ctx.db.update_campaign(&campaign, now).await?;
+    }
+    let id = state.ctx.db.insert_search(user.id, &params, now).await?;
+    let first = RunSearchChunk {
+        search_id: id,
+        chunk_number: 1,
+    };
+    state
+        .ctx
+        .queue
+        .enqueue(first, Some(&format!("search:{id}:chunk:1")))
+        .await
+        .map_err(ApiError::internal)?;
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let row = state
+            .ctx
+            .db
+            .find_search(id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Search not found"))?;
+        if row.status != "running" || Instant::now() >= deadline {
+            return answer(&state, &row).await;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// `GET /api/businesses/search/{id}`: progress and the businesses found so far.
+pub async fn progress(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Response> {
+    let row = state
+        .ctx
+        .db
+        .find_search(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Search not found"))?;
+    answer(&state, &row).await
+}
+
+/// `POST /api/businesses/search/{id}/cancel`: no further chunk runs.
+pub async fn cancel(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Response> {
+    state
+        .ctx
+        .db
+        .find_search(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Search not found"))?;
+    state
+        .ctx
+        .db
+        .stop_search(id, "cancelled", None, state.ctx.now_ms())
+        .await?;
+    let row = state
+        .ctx
+        .db
+        .find_search(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Search not found"))?;
+    answer(&state, &row).await
+}
+
+/// A failed search answers 422 with its reason ('Search failed' in the UI); otherwise the businesses so far, 202
+/// while chunks are still running.
+async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
+    if row.status == "failed" {
+        let message = row
+            .error
+            .clone()
+            .unwrap_or_else(|| "The search failed".to_string());
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "search_failed",
+            message,
+        ));
+    }
+    let businesses: Vec<Value> = state
+        .ctx
+        .db
+        .businesses_of_search(row.id)
+        .await?
+        .iter()
+        .map(|business| business.view())
+        .collect();
+    let body = json!({
+        "searchId": row.id,
+        "status": row.status,
+        "searchTerm": row.search_term,
+        "chunksDone": row.chunks_done,
+        "chunksTotal": row.chunks_total,
+        "businessesFound": businesses.len(),
+        "businesses": businesses,
+        "attribution": ATTRIBUTION,
+    });
+    let status = if row.status == "running" {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(body)).into_response())
+}
+
+/// `GET /api/businesses`: the user's businesses, newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Vec<Value>>> {
+    let rows = state.ctx.db.list_businesses(user.id, 1000).await?;
+    Ok(Json(rows.iter().map(|row| row.view()).collect()))
+}
+
+/// `GET /api/businesses/recent`.
+pub async fn recent(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Vec<Value>>> {
+    let rows = state.ctx.db.list_businesses(user.id, 50).await?;
+    Ok(Json(rows.iter().map(|row| row.view()).collect()))
+}
+
+/// `GET /api/search-logs`: the user's chunk logs, newest first.
+pub async fn logs(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(json!(state.ctx.db.search_logs(user.id, 500).await?)))
+}

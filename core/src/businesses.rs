@@ -1,0 +1,564 @@
+//! Businesses a user found, with provenance and de-duplication keys, and searches that find them in chunks
+//! (A §5 Business search, §7 Businesses; B §3 Search log).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::clock::iso;
+use crate::db::Db;
+use crate::on_db;
+use crate::queries::*;
+use crate::store::StoreResult;
+
+/// Results per `RunSearchChunk` job.
+pub const CHUNK_SIZE: i32 = 25;
+pub const ONLINE_TYPES: &[&str] = &[
+    "bloggers",
+    "youtubers",
+    "podcasters",
+    "influencers",
+    "other",
+];
+
+/// A business as stored.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct BusinessRow {
+    pub id: i64,
+    pub name: String,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub website: Option<String>,
+    pub category: Option<String>,
+    pub rating: Option<f64>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub social_media: String,
+    pub provider: String,
+    pub provider_place_id: Option<String>,
+    pub query: Option<String>,
+    pub source_url: Option<String>,
+    pub found_at: i64,
+    pub email_status: String,
+}
+
+impl BusinessRow {
+    /// The business as the API answers (A §3 Business), with its provenance.
+    pub fn view(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "address": self.address,
+            "phone": self.phone,
+            "email": self.email,
+            "website": self.website,
+            "rating": self.rating,
+            "category": self.category,
+            "location": { "address": self.address, "city": self.city, "latitude": self.latitude, "longitude": self.longitude },
+            "socialMedia": serde_json::from_str::<Value>(&self.social_media).unwrap_or(json!([])),
+            "emailStatus": self.email_status,
+            "provenance": {
+                "provider": self.provider,
+                "query": self.query,
+                "sourceUrl": self.source_url,
+                "foundAt": iso(self.found_at),
+            },
+        })
+    }
+}
+
+/// A business a provider found, before de-duplication.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Candidate {
+    pub name: String,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub website: Option<String>,
+    pub category: Option<String>,
+    pub rating: Option<f64>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub provider: String,
+    pub provider_place_id: Option<String>,
+    pub query: String,
+    pub source_url: Option<String>,
+}
+
+/// The de-duplication keys of a candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DedupeKeys {
+    pub website_domain: Option<String>,
+    pub phone_e164: Option<String>,
+    pub name_address: String,
+}
+
+impl Candidate {
+    pub fn keys(&self) -> DedupeKeys {
+        DedupeKeys {
+            website_domain: self.website.as_deref().and_then(website_domain),
+            phone_e164: self.phone.as_deref().and_then(phone_e164),
+            name_address: name_address_key(&self.name, self.address.as_deref()),
+        }
+    }
+}
+
+/// `https://www.Example.com/contact` → `example.com`.
+pub fn website_domain(website: &str) -> Option<String> {
+    let text = website.trim();
+    let with_scheme = if text.contains("://") {
+        text.to_string()
+    } else {
+        format!("https://{text}")
+    };
+    let host = url::Url::parse(&with_scheme)
+        .ok()?
+        .host_str()?
+        .to_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    host.contains('.').then_some(host)
+}
+
+/// A phone number in E.164 when it carries its country code (`+358 9 123`, `00358 9 123`); other numbers keep
+/// their digits, which still match the same number written with other spacing.
+pub fn phone_e164(phone: &str) -> Option<String> {
+    let first = phone.split([';', ',']).next()?.trim();
+    let digits: String = first.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() < 6 {
+        return None;
+    }
+    if first.starts_with('+') {
+        Some(format!("+{digits}"))
+    } else if let Some(international) = digits.strip_prefix("00") {
+        Some(format!("+{international}"))
+    } else {
+        Some(digits)
+    }
+}
+
+/// Lowercase letters and digits of the name and the address.
+pub fn name_address_key(name: &str, address: Option<&str>) -> String {
+    let fold = |text: &str| {
+        text.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    format!("{}|{}", fold(name), fold(address.unwrap_or_default()))
+}
+
+/// A business search request (A §7 body) after the rules of A §5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchParams {
+    pub search_type: String,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    /// Miles.
+    pub radius: Option<i32>,
+    pub max_results: i32,
+    pub online_business_type: Option<String>,
+    pub topics: Option<String>,
+    pub campaign_id: Option<i64>,
+}
+
+/// The request as it arrives; every field optional so the rules can name what is missing.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchRequest {
+    pub search_type: Option<String>,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    pub radius: Option<i32>,
+    pub max_results: Option<i32>,
+    pub online_business_type: Option<String>,
+    pub topics: Option<Value>,
+    pub campaign_id: Option<i64>,
+}
+
+impl SearchRequest {
+    /// A §5, first failure first.
+    pub fn validate(self) -> Result<SearchParams, String> {
+        let text = |value: &Option<String>| {
+            value
+                .as_deref()
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .map(str::to_string)
+        };
+        let search_type = text(&self.search_type).ok_or("Search type is required")?;
+        let max_results = self.max_results.unwrap_or(50);
+        if !(1..=200).contains(&max_results) {
+            return Err("Max results must be between 1 and 200".into());
+        }
+        let topics = match &self.topics {
+            Some(Value::String(text)) => Some(text.trim().to_string()),
+            Some(Value::Array(items)) => Some(
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => None,
+        }
+        .filter(|topics| !topics.is_empty());
+        match search_type.as_str() {
+            "local" => {
+                let business_type = text(&self.business_type).ok_or("Business type is required")?;
+                let area = text(&self.geographic_area).ok_or("Geographic area is required")?;
+                let radius = self.radius.ok_or("Search radius is required")?;
+                if !(1..=100).contains(&radius) {
+                    return Err("Search radius must be between 1 and 100 miles".into());
+                }
+                Ok(SearchParams {
+                    search_type,
+                    business_type: Some(business_type),
+                    geographic_area: Some(area),
+                    radius: Some(radius),
+                    max_results,
+                    online_business_type: None,
+                    topics: None,
+                    campaign_id: self.campaign_id,
+                })
+            }
+            "online" => {
+                let kind =
+                    text(&self.online_business_type).ok_or("Online business type is required")?;
+                if !ONLINE_TYPES.contains(&kind.as_str()) {
+                    return Err(format!(
+                        "Online business type must be one of {}",
+                        ONLINE_TYPES.join(", ")
+                    ));
+                }
+                let topics = topics.ok_or("Topics are required")?;
+                Ok(SearchParams {
+                    search_type,
+                    business_type: None,
+                    geographic_area: None,
+                    radius: None,
+                    max_results,
+                    online_business_type: Some(kind),
+                    topics: Some(topics),
+                    campaign_id: self.campaign_id,
+                })
+            }
+            _ => Err("Search type is required".into()),
+        }
+    }
+}
+
+impl SearchParams {
+    /// What the search log calls this search, e.g. `cafe in Helsinki`.
+    pub fn term(&self) -> String {
+        match self.search_type.as_str() {
+            "local" => format!(
+                "{} in {}",
+                self.business_type.as_deref().unwrap_or_default(),
+                self.geographic_area.as_deref().unwrap_or_default()
+            ),
+            _ => format!(
+                "{} about {}",
+                self.online_business_type.as_deref().unwrap_or_default(),
+                self.topics.as_deref().unwrap_or_default()
+            ),
+        }
+    }
+
+    pub fn chunks(&self) -> i32 {
+        (self.max_results + CHUNK_SIZE - 1) / CHUNK_SIZE
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SearchRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub search_type: String,
+    pub search_term: String,
+    pub params: String,
+    pub status: String,
+    pub chunks_total: i32,
+    pub chunks_done: i32,
+    pub businesses_found: i32,
+    pub error: Option<String>,
+}
+
+/// A chunk's log row (B §3 Search log).
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchLog {
+    pub id: i64,
+    pub search_term: String,
+    pub search_type: String,
+    #[serde(serialize_with = "iso_time")]
+    pub created_at: i64,
+    pub chunk_number: i32,
+    pub max_results: i32,
+    pub businesses_found: i32,
+    pub excluded_items: String,
+    #[serde(serialize_with = "json_text")]
+    pub business_data: String,
+    pub query: String,
+    pub raw_response: String,
+}
+
+fn iso_time<S: serde::Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&iso(*ms))
+}
+
+fn json_text<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serde_json::from_str::<Value>(text)
+        .unwrap_or(Value::Null)
+        .serialize(serializer)
+}
+
+/// A chunk's log, as the job writes it.
+#[derive(Debug, Clone)]
+pub struct NewSearchLog<'a> {
+    pub search: &'a SearchRow,
+    pub chunk_number: i32,
+    pub max_results: i32,
+    pub businesses_found: i32,
+    pub excluded_items: String,
+    pub business_data: Value,
+    pub query: String,
+    pub raw_response: String,
+}
+
+impl Db {
+    /// Stores a candidate for the user unless it duplicates one of their businesses; returns the business id either
+    /// way and whether it is new.
+    pub async fn add_business(
+        &self,
+        user_id: i64,
+        candidate: &Candidate,
+        now: i64,
+    ) -> StoreResult<(i64, bool)> {
+        let keys = candidate.keys();
+        let (find, insert) = (BUSINESS_FIND_DUPLICATE.sql(self), BUSINESS_INSERT.sql(self));
+        on_db!(self, pool => {
+            let existing: Option<i64> = sqlx::query_scalar(find)
+                .bind(user_id)
+                .bind(&candidate.provider_place_id)
+                .bind(&keys.website_domain)
+                .bind(&keys.phone_e164)
+                .bind(&keys.name_address)
+                .fetch_optional(pool).await?;
+            if let Some(id) = existing {
+                return Ok((id, false));
+            }
+            let email_status = if candidate.email.is_some() { "found" } else if candidate.website.is_some() { "pending" } else { "not_found" };
+            let id: i64 = sqlx::query_scalar(insert)
+                .bind(user_id)
+                .bind(&candidate.name)
+                .bind(&candidate.address)
+                .bind(&candidate.city)
+                .bind(&candidate.phone)
+                .bind(&candidate.email)
+                .bind(&candidate.website)
+                .bind(&candidate.category)
+                .bind(candidate.rating)
+                .bind(candidate.latitude)
+                .bind(candidate.longitude)
+                .bind(&candidate.provider)
+                .bind(&candidate.provider_place_id)
+                .bind(&candidate.query)
+                .bind(&candidate.source_url)
+                .bind(now)
+                .bind(&keys.website_domain)
+                .bind(&keys.phone_e164)
+                .bind(&keys.name_address)
+                .bind(email_status)
+                .fetch_one(pool).await?;
+            Ok((id, true))
+        })
+    }
+
+    pub async fn list_businesses(&self, user_id: i64, limit: i64) -> StoreResult<Vec<BusinessRow>> {
+        let sql = BUSINESS_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+
+    pub async fn businesses_of_search(&self, search_id: i64) -> StoreResult<Vec<BusinessRow>> {
+        let sql = BUSINESS_OF_SEARCH.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(search_id).fetch_all(pool).await)
+    }
+
+    pub async fn insert_search(
+        &self,
+        user_id: i64,
+        params: &SearchParams,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = SEARCH_INSERT.sql(self);
+        let json = serde_json::to_string(params).expect("params serialise");
+        on_db!(self, pool => sqlx::query_scalar(sql)
+            .bind(user_id).bind(params.campaign_id).bind(&params.search_type).bind(params.term()).bind(json)
+            .bind(params.chunks()).bind(now)
+            .fetch_one(pool).await)
+    }
+
+    pub async fn find_search(&self, id: i64, user_id: i64) -> StoreResult<Option<SearchRow>> {
+        let sql = SEARCH_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn load_search(&self, id: i64) -> StoreResult<Option<SearchRow>> {
+        let sql = SEARCH_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Links a business to a search; false when it already is (a duplicate found again).
+    pub async fn add_search_result(
+        &self,
+        search_id: i64,
+        business_id: i64,
+        position: i32,
+    ) -> StoreResult<bool> {
+        let sql = SEARCH_ADD_RESULT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(search_id).bind(business_id).bind(position).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    /// Records a finished chunk; false when the search was no longer running (cancelled meanwhile).
+    pub async fn finish_search_chunk(
+        &self,
+        id: i64,
+        found: i32,
+        status: &str,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = SEARCH_CHUNK_DONE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(found).bind(status).bind((status != "running").then_some(now)).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    /// Ends a running search as `cancelled` or `failed`.
+    pub async fn stop_search(
+        &self,
+        id: i64,
+        status: &str,
+        error: Option<&str>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = SEARCH_STOP.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(error).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn insert_search_log(&self, log: &NewSearchLog<'_>, now: i64) -> StoreResult<()> {
+        let sql = SEARCH_LOG_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql)
+            .bind(log.search.id)
+            .bind(log.search.user_id)
+            .bind(&log.search.search_term)
+            .bind(&log.search.search_type)
+            .bind(log.chunk_number)
+            .bind(log.max_results)
+            .bind(log.businesses_found)
+            .bind(&log.excluded_items)
+            .bind(log.business_data.to_string())
+            .bind(&log.query)
+            .bind(&log.raw_response)
+            .bind(now)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn search_logs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<SearchLog>> {
+        let sql = SEARCH_LOGS.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dedupe_keys_normalise() {
+        assert_eq!(
+            website_domain("https://www.Example.com/contact"),
+            Some("example.com".into())
+        );
+        assert_eq!(website_domain("example.com"), Some("example.com".into()));
+        assert_eq!(website_domain("not a site"), None);
+        assert_eq!(phone_e164("+358 9 123 4567"), Some("+35891234567".into()));
+        assert_eq!(
+            phone_e164("00358 (9) 123-4567; +358 40 1"),
+            Some("+35891234567".into())
+        );
+        assert_eq!(phone_e164("09 123 4567"), Some("091234567".into()));
+        assert_eq!(phone_e164("12"), None);
+        assert_eq!(
+            name_address_key("Café Ursula", Some("Ehrenströmintie 3")),
+            name_address_key("CAFÉ  ursula", Some("Ehrenströmintie 3."))
+        );
+    }
+
+    #[test]
+    fn searches_follow_the_spec_rules() {
+        let local = SearchRequest {
+            search_type: Some("local".into()),
+            business_type: Some("cafe".into()),
+            geographic_area: Some("Helsinki".into()),
+            radius: Some(5),
+            ..Default::default()
+        };
+        let params = local.clone().validate().unwrap();
+        assert_eq!(
+            (params.max_results, params.chunks(), params.term()),
+            (50, 2, "cafe in Helsinki".to_string())
+        );
+        let fail = |change: fn(&mut SearchRequest)| {
+            let mut request = local.clone();
+            change(&mut request);
+            request.validate().unwrap_err()
+        };
+        assert_eq!(fail(|r| r.search_type = None), "Search type is required");
+        assert_eq!(
+            fail(|r| r.business_type = Some(" ".into())),
+            "Business type is required"
+        );
+        assert_eq!(
+            fail(|r| r.geographic_area = None),
+            "Geographic area is required"
+        );
+        assert_eq!(fail(|r| r.radius = None), "Search radius is required");
+        assert_eq!(
+            fail(|r| r.radius = Some(101)),
+            "Search radius must be between 1 and 100 miles"
+        );
+        assert_eq!(
+            fail(|r| r.max_results = Some(0)),
+            "Max results must be between 1 and 200"
+        );
+        let online = SearchRequest {
+            search_type: Some("online".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            online.clone().validate().unwrap_err(),
+            "Online business type is required"
+        );
+        let with_kind = SearchRequest {
+            online_business_type: Some("podcasters".into()),
+            ..online
+        };
+        assert_eq!(
+            with_kind.clone().validate().unwrap_err(),
+            "Topics are required"
+        );
+        let complete = SearchRequest {
+            topics: Some(json!(["baking", "sourdough"])),
+            ..with_kind
+        };
+        assert_eq!(
+            complete.validate().unwrap().topics.as_deref(),
+            Some("baking, sourdough")
+        );
+    }
+}
