@@ -351,7 +351,8 @@ impl Db {
             if let Some(id) = existing {
                 return Ok((id, false));
             }
-            let email_status = if candidate.email.is_some() { "found" } else if candidate.website.is_some() { "pending" } else { "not_found" };
+            // "pending" is for addresses an enrichment job is looking for; none is queued here.
+            let email_status = if candidate.email.is_some() { "found" } else { "none" };
             let id: i64 = sqlx::query_scalar(insert)
                 .bind(user_id)
                 .bind(&candidate.name)

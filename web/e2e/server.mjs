@@ -1,5 +1,5 @@
 // Starts `outreach serve` on a fresh SQLite database and free ports for the browser tests.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,23 +15,22 @@ async function freePort() {
   return port;
 }
 
-/** Runs the app with extra OUTREACH_* variables; resolves once /readyz answers. */
-export async function startOutreach(env) {
+/** Runs the app with extra OUTREACH_* variables; resolves once /readyz answers. With `osmExtract`, the
+ * offline directory is loaded from that file first. */
+export async function startOutreach(env, { osmExtract } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "outreach-e2e-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(binary, ["serve"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      OUTREACH_DATABASE__URL: `sqlite://${dir}/outreach.db`,
-      OUTREACH_HTTP__LISTEN: `127.0.0.1:${port}`,
-      OUTREACH_METRICS__LISTEN: "",
-      OUTREACH_LOG__LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const fullEnv = {
+    PATH: process.env.PATH,
+    OUTREACH_DATABASE__URL: `sqlite://${dir}/outreach.db`,
+    OUTREACH_HTTP__LISTEN: `127.0.0.1:${port}`,
+    OUTREACH_METRICS__LISTEN: "",
+    OUTREACH_LOG__LEVEL: "warn",
+    ...env,
+  };
+  if (osmExtract) execFileSync(binary, ["import", "osm", osmExtract], { cwd: dir, env: fullEnv, stdio: "ignore" });
+  const child = spawn(binary, ["serve"], { cwd: dir, env: fullEnv, stdio: ["ignore", "inherit", "inherit"] });
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`outreach exited with ${child.exitCode}`);
     try {

@@ -8,7 +8,7 @@ export const ADMIN = { key: "boss", email: "boss@example.org", given: "Grace", f
 export const MEMBER = { key: "ada", email: "ada@example.org", given: "Ada", family: "Lovelace" };
 
 /** Starts everything; `env` adds OUTREACH_* settings. Call `stop()` when done. */
-export async function startStack(env = {}) {
+export async function startStack(env = {}, options = {}) {
   const google = await startFakeGoogle([ADMIN, MEMBER]);
   const app = await startOutreach({
     OUTREACH_AUTH__ADMIN_EMAILS: ADMIN.email,
@@ -18,7 +18,7 @@ export async function startStack(env = {}) {
     OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
     OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
     ...env,
-  });
+  }, options);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

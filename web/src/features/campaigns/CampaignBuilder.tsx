@@ -12,6 +12,7 @@ import { serverMessage } from "../../lib/request";
 import { STORAGE_KEYS, aiEducationKeys, clearCampaignData } from "../../lib/storage";
 import { CAMPAIGNS_KEY, STATUS_LABELS, json, statusBadgeClass, useCampaigns, type Campaign, type Template } from "./api";
 import { Composer } from "./Composer";
+import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
 import { TemplateChooser } from "./TemplateChooser";
 
@@ -187,19 +188,14 @@ export function CampaignBuilder() {
 
       {current && unlocked >= 2 ? (
         <Card title={banner(2, "Find Businesses")}>
-          <p className="text-slate-600">
-            Business discovery is not part of this build yet. You can continue: the businesses you pick later are added to this campaign.
-          </p>
-          <Button
-            className="mt-3"
-            onClick={() => {
-              const selected = JSON.parse(localStorage.getItem(STORAGE_KEYS.selectedBusinesses) ?? "[]") as number[];
-              void update({ businessIds: selected, status: "businesses_selected" });
+          <DiscoveryStep
+            key={current.id}
+            campaign={current}
+            onProceed={(ids) => {
+              void update({ businessIds: ids, status: "businesses_selected" });
               window.dispatchEvent(new Event(STEP_EVENTS.proceedToStep3));
             }}
-          >
-            Proceed To Step 3
-          </Button>
+          />
         </Card>
       ) : null}
 

@@ -1,0 +1,76 @@
+// Business discovery in the browser on the offline directory (the shipped Helsinki extract, © OpenStreetMap
+// contributors, ODbL): search with progress, results, CSV export, and proceeding to step 3.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { after, before, test } from "node:test";
+import { ADMIN, signIn, startStack } from "./support.mjs";
+
+const EXTRACT = resolve(import.meta.dirname, "../../../shared/data/osm/Helsinki.osm.pbf");
+let stack;
+let app;
+let browser;
+
+before(async () => {
+  stack = await startStack({}, { osmExtract: EXTRACT });
+  ({ app, browser } = stack);
+});
+
+after(async () => stack?.stop());
+
+test("a local search on the offline directory lists businesses, exports them and proceeds to step 3", async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await signIn(app, page, ADMIN);
+  await page.getByRole("button", { name: "Create New Campaign" }).click();
+  await page.getByLabel("Campaign name").fill("Helsinki cafés");
+  await page.getByRole("button", { name: "Save Campaign Name" }).click();
+  await page.getByRole("button", { name: "Next Step: Find Businesses" }).click();
+
+  const form = page.getByRole("form", { name: "Business search" });
+  await form.getByRole("button", { name: "Search" }).click();
+  await form.getByText("Business type is required").waitFor();
+  await form.getByLabel("Business type").fill("cafe");
+  await form.getByLabel("Geographic area").fill("Atlantis");
+  await form.getByLabel("Search radius").selectOption("5");
+  await form.getByRole("button", { name: "Search" }).click();
+  await page.getByText("Atlantis was not found in the offline directory", { exact: false }).waitFor();
+
+  await form.getByLabel("Geographic area").fill("Helsinki");
+  await form.getByLabel("Max results").fill("30");
+  await form.getByRole("button", { name: "Search" }).click();
+  await page.getByTestId("search-progress").getByText("Search complete: 30 businesses found").waitFor();
+  await page.getByTestId("search-progress").getByText("2 of 2 chunks").waitFor();
+  const results = page.getByRole("list", { name: "Businesses" });
+  assert.equal(await results.getByRole("listitem").count(), 30);
+  await page.getByText("© OpenStreetMap contributors (ODbL)").waitFor();
+
+  // Details of one business, with its provenance.
+  await results.getByRole("listitem").first().getByRole("button").click();
+  await page.getByRole("dialog").getByText("directory").waitFor();
+  await page.keyboard.press("Escape");
+
+  // Export the three selected businesses.
+  for (const index of [0, 1, 2]) await results.getByRole("listitem").nth(index).getByRole("checkbox").check();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const csv = (await readFile(await download.path(), "utf8")).split("\n");
+  assert.equal(csv[0], "name,email,phone,website,address,category,rating,provider,query,source_url,found_at");
+  assert.equal(csv.length, 4);
+  assert.ok(csv[1].includes("directory") && csv[1].includes("cafe in Helsinki") && csv[1].includes("openstreetmap.org"), csv[1]);
+
+  await page.getByRole("button", { name: "Proceed To Step 3" }).click();
+  await page.getByRole("heading", { name: "STEP 3 OUT OF 6: Educate the AI" }).waitFor();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem("selectedBusinesses") ?? "[]").length === 3);
+  const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
+  await assert.doesNotReject(async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [fresh] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
+      if (fresh.status === "businesses_selected" && fresh.businessIds.length === 3) return;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    throw new Error(`campaign not updated: ${JSON.stringify(campaign)}`);
+  });
+  const logs = await (await page.request.get(`${app.base}/api/search-logs`)).json();
+  assert.deepEqual(logs.filter((log) => log.searchTerm === "cafe in Helsinki").map((log) => log.chunkNumber).sort(), [1, 2]);
+  await context.close();
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { businessesCsv, searchError, type Business } from "./DiscoveryStep";
+
+const form = { searchType: "local", businessType: "cafe", geographicArea: "Helsinki", radius: "25", maxResults: "50", onlineBusinessType: "bloggers", topics: "" };
+
+describe("business search form", () => {
+  it("applies A §5 in order", () => {
+    expect(searchError(form)).toBeNull();
+    expect(searchError({ ...form, businessType: " " })).toBe("Business type is required");
+    expect(searchError({ ...form, geographicArea: "" })).toBe("Geographic area is required");
+    expect(searchError({ ...form, radius: "" })).toBe("Search radius is required");
+    expect(searchError({ ...form, maxResults: "201" })).toBe("Max results must be between 1 and 200");
+    expect(searchError({ ...form, searchType: "online" })).toBe("Topics are required");
+    expect(searchError({ ...form, searchType: "online", topics: "baking" })).toBeNull();
+  });
+
+  it("exports every field with provenance, quoting where CSV needs it", () => {
+    const business: Business = {
+      id: 1, name: 'Café "Ursula", Helsinki', address: "Ehrenströmintie 3", phone: null, email: "hello@ursula.fi", website: null,
+      category: "amenity=cafe", rating: null, emailStatus: "found", socialMedia: [],
+      provenance: { provider: "directory", query: "cafe in Helsinki", sourceUrl: "https://www.openstreetmap.org/node/1", foundAt: "2026-11-21T10:00:00.000Z" },
+    };
+    const [header, row] = businessesCsv([business]).split("\n");
+    expect(header).toBe("name,email,phone,website,address,category,rating,provider,query,source_url,found_at");
+    expect(row).toBe('"Café ""Ursula"", Helsinki",hello@ursula.fi,,,Ehrenströmintie 3,amenity=cafe,,directory,cafe in Helsinki,https://www.openstreetmap.org/node/1,2026-11-21T10:00:00.000Z');
+  });
+});
