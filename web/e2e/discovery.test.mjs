@@ -72,5 +72,16 @@ test("a local search on the offline directory lists businesses, exports them and
   });
   const logs = await (await page.request.get(`${app.base}/api/search-logs`)).json();
   assert.deepEqual(logs.filter((log) => log.searchTerm === "cafe in Helsinki").map((log) => log.chunkNumber).sort(), [1, 2]);
+
+  // The search log shows this search's two chunks.
+  await page.goto(`${app.base}/search-log`);
+  assert.equal(await page.getByTestId("current-search").textContent(), "cafe in Helsinki");
+  assert.equal(await page.getByTestId("total-chunks").textContent(), "2");
+  assert.equal(await page.getByTestId("businesses-found").textContent(), "30");
+  const second = page.getByRole("listitem", { name: "Chunk 2" });
+  await second.getByText("Requested 5, found 5").waitFor();
+  assert.match(await second.getByText("Excluded from previous chunks:").textContent(), /, …$/);
+  await second.getByText("Technical details").click();
+  await second.getByText("amenity=cafe", { exact: false }).first().waitFor();
   await context.close();
 });

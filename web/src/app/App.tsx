@@ -30,6 +30,7 @@ const ContactPage = page(() => import("../features/public/ContactPage"), "Contac
 const DownloadLogoPage = page(() => import("../features/public/DownloadLogoPage"), "DownloadLogoPage");
 const UnsubscribePage = page(() => import("../features/public/UnsubscribePage"), "UnsubscribePage");
 const GmailOAuthResultPage = page(() => import("../features/public/GmailOAuthResultPage"), "GmailOAuthResultPage");
+const SearchLogPage = page(() => import("../features/searchlog/SearchLogPage"), "SearchLogPage");
 const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"), "AccessDeniedPage");
 
 const queryClient = createQueryClient();
@@ -66,6 +67,7 @@ export function App() {
               <Route path="/dashboard" element={<Protected><DashboardPage /></Protected>} />
               <Route path="/purchase-emails" element={<Protected><PurchaseEmailsPage /></Protected>} />
               <Route path="/custom-email" element={<Protected><CustomEmailPage /></Protected>} />
+              <Route path="/search-log" element={<Protected><SearchLogPage /></Protected>} />
               <Route path="/admin" element={<ProtectedRoute><AdminPage /></ProtectedRoute>} />
               <Route path="*" element={<NotFoundPage />} />
             </Routes>
