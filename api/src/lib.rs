@@ -121,6 +121,12 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/businesses", get(businesses::list))
         .route("/api/businesses/recent", get(businesses::recent))
+        .route(
+            "/api/businesses/import",
+            post(businesses::import).layer(axum::extract::DefaultBodyLimit::max(
+                campaigns::UPLOAD_BODY_LIMIT,
+            )),
+        )
         .route("/api/businesses/search", post(businesses::search))
         .route("/api/businesses/search/{id}", get(businesses::progress))
         .route(

@@ -1885,3 +1885,55 @@ async fn local_searches_run_in_chunks_on_the_offline_directory() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn lead_csv_imports_skip_duplicates_and_report_bad_rows() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let file = "name,email,website,phone,city\nCafé Ursula,hello@ursula.fi,https://www.ursula.fi,+358 9 652 817,Helsinki\n,nobody@x.fi,,,\nKahvila,bad-email,,,\nUrsula again,,ursula.fi,,\n";
+        let (status, result) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                file.as_bytes().to_vec(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{result}");
+        assert_eq!(
+            (result["imported"].as_i64(), result["skipped"].as_i64()),
+            (Some(1), Some(3)),
+            "{result}"
+        );
+        assert_eq!(
+            result["errors"],
+            json!([{ "line": 3, "message": "name is required" }, { "line": 4, "message": "bad-email is not a valid email address" }])
+        );
+        assert_eq!(result["businesses"][0]["provenance"]["provider"], "import");
+        assert_eq!(result["businesses"][0]["email"], "hello@ursula.fi");
+
+        let (status, body) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"email\na@b.co\n".to_vec(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(body["message"].as_str().unwrap().contains("name column"));
+        assert_eq!(
+            ada.get_json("/api/businesses")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            1,
+            "a refused file imports nothing"
+        );
+
+        let eve = active(&app, "eve").await;
+        assert_eq!(eve.get_json("/api/businesses").await.1, json!([]));
+        app.stop().await;
+    }
+}

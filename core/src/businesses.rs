@@ -149,6 +149,108 @@ pub fn name_address_key(name: &str, address: Option<&str>) -> String {
     format!("{}|{}", fold(name), fold(address.unwrap_or_default()))
 }
 
+/// The columns a lead CSV may name (any subset, any order; `name` is required).
+pub const IMPORT_COLUMNS: &[&str] = &[
+    "name", "email", "website", "phone", "address", "city", "category",
+];
+/// Rows of one file at most.
+pub const IMPORT_MAX_ROWS: usize = 10_000;
+
+/// A bad row of an import, reported and skipped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RowError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// A lead file's good rows, and its bad rows' errors.
+#[derive(Debug, Clone, Default)]
+pub struct ImportFile {
+    pub candidates: Vec<Candidate>,
+    pub errors: Vec<RowError>,
+}
+
+/// Reads a lead CSV (header row first). An unreadable file is refused whole; bad rows are reported with their line.
+pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        "The file is not UTF-8 text. Save it as CSV (UTF-8) and try again.".to_string()
+    })?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|error| format!("The file is not a readable CSV: {error}"))?
+        .iter()
+        .map(|header| header.trim().trim_start_matches('\u{feff}').to_lowercase())
+        .collect();
+    if !headers.iter().any(|header| header == "name") {
+        return Err(format!(
+            "The header row must name a name column (and any of {})",
+            IMPORT_COLUMNS.join(", ")
+        ));
+    }
+    let column = |name: &str| headers.iter().position(|header| header == name);
+    let mut file = ImportFile::default();
+    for (index, record) in reader.records().enumerate() {
+        let line = index + 2;
+        if index >= IMPORT_MAX_ROWS {
+            return Err(format!(
+                "The file has more than {IMPORT_MAX_ROWS} rows; split it and import the parts"
+            ));
+        }
+        let record = match record {
+            Ok(record) => record,
+            Err(error) => {
+                file.errors.push(RowError {
+                    line,
+                    message: format!("unreadable row: {error}"),
+                });
+                continue;
+            }
+        };
+        let field = |name: &str| {
+            column(name)
+                .and_then(|at| record.get(at))
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .map(str::to_string)
+        };
+        let Some(name) = field("name") else {
+            file.errors.push(RowError {
+                line,
+                message: "name is required".into(),
+            });
+            continue;
+        };
+        let email = field("email");
+        if email
+            .as_deref()
+            .is_some_and(|email| !crate::accounts::is_valid_email(email))
+        {
+            file.errors.push(RowError {
+                line,
+                message: format!("{} is not a valid email address", email.unwrap_or_default()),
+            });
+            continue;
+        }
+        file.candidates.push(Candidate {
+            name,
+            address: field("address"),
+            city: field("city"),
+            phone: field("phone"),
+            email: email.map(|email| email.to_lowercase()),
+            website: field("website"),
+            category: field("category"),
+            provider: "import".to_string(),
+            query: query.to_string(),
+            ..Candidate::default()
+        });
+    }
+    Ok(file)
+}
+
 /// A business search request (A §7 body) after the rules of A §5.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -497,6 +599,42 @@ mod tests {
         assert_eq!(
             name_address_key("Café Ursula", Some("Ehrenströmintie 3")),
             name_address_key("CAFÉ  ursula", Some("Ehrenströmintie 3."))
+        );
+    }
+
+    #[test]
+    fn lead_files_report_bad_rows_and_refuse_unreadable_files() {
+        let file = "Name,Email,Website,Phone\nCafé Ursula,hello@ursula.fi,ursula.fi,+358 9 652 817\n,x@y.fi,,\nBad Mail,not-an-email,,\n\"Kahvila, Oy\",,kahvila.fi,\n";
+        let parsed = parse_import(file.as_bytes(), "import: leads.csv").unwrap();
+        let names: Vec<&str> = parsed.candidates.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, vec!["Café Ursula", "Kahvila, Oy"]);
+        assert_eq!(
+            parsed.candidates[0].email.as_deref(),
+            Some("hello@ursula.fi")
+        );
+        assert_eq!(parsed.candidates[0].provider, "import");
+        assert_eq!(
+            parsed.errors,
+            vec![
+                RowError {
+                    line: 3,
+                    message: "name is required".into()
+                },
+                RowError {
+                    line: 4,
+                    message: "not-an-email is not a valid email address".into()
+                }
+            ]
+        );
+        assert!(
+            parse_import(b"email\na@b.co\n", "q")
+                .unwrap_err()
+                .contains("name column")
+        );
+        assert!(
+            parse_import(&[0xff, 0xfe, 0x00], "q")
+                .unwrap_err()
+                .contains("UTF-8")
         );
     }
 
