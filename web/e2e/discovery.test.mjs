@@ -45,6 +45,14 @@ test("a local search on the offline directory lists businesses, exports them and
   assert.equal(await results.getByRole("listitem").count(), 30);
   await page.getByText("© OpenStreetMap contributors (ODbL)").waitFor();
 
+  // A lead file adds to the list; a bad row is reported.
+  const leads = "name,email,website\nNordic Bakery,hello@bakery.example,bakery.example\n,missing@name.example,\nTeahouse Oy,,teahouse.example\n";
+  await page.getByLabel("Import CSV").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) });
+  await page.getByText("Imported 2 businesses").waitFor();
+  await page.getByText("1 skipped (line 3: name is required)").waitFor();
+  assert.equal(await results.getByRole("listitem").count(), 32);
+  await results.getByText("hello@bakery.example").waitFor();
+
   // Details of one business, with its provenance.
   await results.getByRole("listitem").first().getByRole("button").click();
   await page.getByRole("dialog").getByText("directory").waitFor();
@@ -55,7 +63,7 @@ test("a local search on the offline directory lists businesses, exports them and
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   const csv = (await readFile(await download.path(), "utf8")).split("\n");
   assert.equal(csv[0], "name,email,phone,website,address,category,rating,provider,query,source_url,found_at");
-  assert.equal(csv.length, 4);
+  assert.equal(csv.length, 4, "the three selected");
   assert.ok(csv[1].includes("directory") && csv[1].includes("cafe in Helsinki") && csv[1].includes("openstreetmap.org"), csv[1]);
 
   await page.getByRole("button", { name: "Proceed To Step 3" }).click();

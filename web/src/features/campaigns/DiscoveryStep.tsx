@@ -1,7 +1,7 @@
 /** Step 2, Business Discovery (A §2, §5, §8, §9): the search form, progress while chunks run, the results with
  * select-all, details, CSV export, and Proceed To Step 3. */
 import { useEffect, useState } from "react";
-import { Button } from "../../components/ui/button";
+import { Button, buttonClass } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
@@ -139,6 +139,27 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     link.download = "businesses.csv";
     link.click();
   };
+  const importCsv = async (file: File | undefined) => {
+    if (!file) return;
+    const form = new FormData();
+    form.append("file", file);
+    try {
+      const result = await json<{ imported: number; skipped: number; errors: { line: number; message: string }[]; businesses: Business[] }>("POST", "/api/businesses/import", form);
+      const problems = result.errors.slice(0, 3).map((error) => `line ${error.line}: ${error.message}`).join("; ");
+      toast({ title: `Imported ${result.imported} businesses`, description: `${result.skipped} skipped${problems ? ` (${problems})` : ""}` });
+      setAnswer((current) => ({
+        searchId: current?.searchId ?? 0,
+        status: current?.status === "running" ? "running" : "complete",
+        chunksDone: current?.chunksDone ?? 0,
+        chunksTotal: current?.chunksTotal ?? 0,
+        attribution: current?.attribution ?? "",
+        businesses: [...(current?.businesses ?? []), ...result.businesses],
+      }));
+    } catch (failure) {
+      toast({ title: "Import failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
+    }
+  };
+
   const proceed = () => {
     const ids = selected.size ? [...selected] : businesses.map((b) => b.id);
     localStorage.setItem(STORAGE_KEYS.selectedBusinesses, JSON.stringify(ids));
@@ -214,7 +235,13 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
             <p className="text-xs text-slate-500">{answer?.attribution}</p>
           </>
         ) : null}
-        <Button onClick={proceed}>Proceed To Step 3</Button>
+        <div className="flex flex-wrap gap-2">
+          <label className={`${buttonClass("outline")} cursor-pointer`}>
+            Import CSV
+            <input type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => void importCsv(e.target.files?.[0])} />
+          </label>
+          <Button onClick={proceed}>Proceed To Step 3</Button>
+        </div>
       </section>
       {details ? (
         <Dialog title={details.name} onClose={() => setDetails(null)}>
