@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod directory;
 pub mod education;
+pub mod enrich;
 pub mod jobs;
 pub mod links;
 pub mod queries;
