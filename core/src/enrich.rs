@@ -142,7 +142,7 @@ pub fn rank(mut emails: Vec<FoundEmail>, site: &Url) -> Vec<FoundEmail> {
     emails.retain(|email| seen.insert(email.address.clone()));
     emails.sort_by_key(|email| {
         let domain = email.address.rsplit('@').next().unwrap_or_default();
-        !(registrable(domain) == site_domain)
+        registrable(domain) != site_domain
     });
     emails
 }
