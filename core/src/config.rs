@@ -51,6 +51,7 @@ pub struct Settings {
     pub scheduler: SchedulerSettings,
     pub instance: InstanceSettings,
     pub ai: AiSettings,
+    pub crawler: CrawlerSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -260,6 +261,30 @@ pub struct SchedulerSettings {
 impl Default for SchedulerSettings {
     fn default() -> Self {
         Self { tick_seconds: 60 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlerSettings {
+    /// Hosts the crawler may reach although they are loopback or private: `host:port` or CIDR entries
+    /// (comma-separated in the environment). Empty in production; tests list their fixture servers.
+    #[serde(deserialize_with = "comma_list")]
+    pub allow_hosts: Vec<String>,
+    /// Pages per website: the home page and likely contact pages.
+    pub max_pages: usize,
+    pub max_page_bytes: usize,
+    pub page_timeout_seconds: u64,
+}
+
+impl Default for CrawlerSettings {
+    fn default() -> Self {
+        Self {
+            allow_hosts: Vec::new(),
+            max_pages: 5,
+            max_page_bytes: 1024 * 1024,
+            page_timeout_seconds: 10,
+        }
     }
 }
 

@@ -7,6 +7,7 @@ pub mod businesses;
 pub mod campaigns;
 pub mod clock;
 pub mod config;
+pub mod crawler;
 pub mod db;
 pub mod directory;
 pub mod education;
