@@ -243,16 +243,18 @@ pub fn is_forbidden(ip: IpAddr) -> bool {
     }
 }
 
+/// (allow, path prefix) rules of one robots.txt group.
+type Rules = Vec<(bool, String)>;
+
 /// The rules of robots.txt that apply to this crawler (its own group, else `*`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Robots {
-    /// (allow, path prefix)
-    rules: Vec<(bool, String)>,
+    rules: Rules,
 }
 
 impl Robots {
     pub fn parse(text: &str) -> Self {
-        let mut groups: Vec<(Vec<String>, Vec<(bool, String)>)> = Vec::new();
+        let mut groups: Vec<(Vec<String>, Rules)> = Vec::new();
         let mut in_agents = false;
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or_default().trim();
