@@ -218,6 +218,13 @@ pub async fn import(
         let (mut imported, mut duplicates, mut businesses) = (0, 0, Vec::new());
         for candidate in &parsed.candidates {
             let (id, new) = state.ctx.db.add_business(user.id, candidate, now).await?;
+            if new && candidate.email.is_none() && candidate.website.is_some() {
+                state
+                    .ctx
+                    .request_enrichment(id, &format!("enrich:{id}"))
+                    .await
+                    .map_err(ApiError::internal)?;
+            }
             if new {
                 imported += 1;
                 businesses.push(id);
@@ -244,4 +251,52 @@ pub async fn import(
     Err(bad_upload(
         "Send the file in a multipart field named file".into(),
     ))
+}
+
+/// `POST /api/businesses/{id}/social-media`: reads the business's website again now and answers its profiles.
+pub async fn social_media(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let business = state
+        .ctx
+        .db
+        .find_business(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Business not found"))?;
+    if business.website.is_none() {
+        return Err(ApiError::validation(
+            "This business has no website to look up",
+        ));
+    }
+    let asked = state.ctx.now_ms();
+    state
+        .ctx
+        .request_enrichment(id, &format!("social:{id}:{asked}"))
+        .await
+        .map_err(ApiError::internal)?;
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let row = state
+            .ctx
+            .db
+            .find_business(id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Business not found"))?;
+        if row.enriched_at.is_some_and(|at| at >= asked) {
+            let view = row.view();
+            return Ok(Json(
+                json!({ "socialMedia": view["socialMedia"], "business": view }),
+            ));
+        }
+        if Instant::now() >= deadline {
+            return Err(ApiError::new(
+                StatusCode::GATEWAY_TIMEOUT,
+                "lookup_pending",
+                "The website is still being read. Try again in a moment.",
+            ));
+        }
+        tokio::time::sleep(POLL).await;
+    }
 }

@@ -128,6 +128,10 @@ pub fn app(state: AppState) -> Router {
             )),
         )
         .route("/api/businesses/search", post(businesses::search))
+        .route(
+            "/api/businesses/{id}/social-media",
+            post(businesses::social_media),
+        )
         .route("/api/businesses/search/{id}", get(businesses::progress))
         .route(
             "/api/businesses/search/{id}/cancel",

@@ -1937,3 +1937,90 @@ async fn lead_csv_imports_skip_duplicates_and_report_bad_rows() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn imported_businesses_are_enriched_from_their_website() {
+    use axum::response::Html;
+    let site = axum::Router::new()
+        .route("/", axum::routing::get(|| async { Html(r#"<a href="/contact">Contact</a><a href="https://www.instagram.com/nordicbakery/">ig</a>"#) }))
+        .route("/contact", axum::routing::get(|| async { Html("<p>Orders: orders [at] nordic-bakery.fi</p>") }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let site_host = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
+    tokio::spawn(async move { axum::serve(listener, site).await.unwrap() });
+
+    for test_db in TestDb::all().await {
+        let allowed = site_host.clone();
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.crawler.allow_hosts = vec![allowed]
+        })
+        .await;
+        let ada = active(&app, "ada").await;
+        // The second site is loopback too, but not allowed: the crawler refuses it.
+        let file = format!(
+            "name,website\nNordic Bakery,http://{site_host}/\nSneaky,http://localhost:9/\n"
+        );
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", file.into_bytes())
+            .await;
+        let statuses: Vec<&str> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["emailStatus"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, ["pending", "pending"], "{imported}");
+
+        outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(60))
+            .await
+            .unwrap();
+        let (_, list) = ada.get_json("/api/businesses").await;
+        let bakery = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "Nordic Bakery")
+            .unwrap();
+        assert_eq!(
+            (bakery["email"].as_str(), bakery["emailStatus"].as_str()),
+            (Some("orders@nordic-bakery.fi"), Some("found")),
+            "{bakery}"
+        );
+        assert!(
+            bakery["emailSource"]
+                .as_str()
+                .unwrap()
+                .ends_with("/contact")
+        );
+        assert_eq!(
+            bakery["socialMedia"],
+            json!([{ "platform": "instagram", "handle": "nordicbakery", "url": "https://www.instagram.com/nordicbakery/" }])
+        );
+        let sneaky = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "Sneaky")
+            .unwrap();
+        assert_eq!(
+            (sneaky["email"].clone(), sneaky["emailStatus"].as_str()),
+            (Value::Null, Some("not_found"))
+        );
+
+        // The on-demand social lookup reads the site again.
+        let _workers = start_workers(&app);
+        let id = bakery["id"].as_i64().unwrap();
+        let (status, social) = ada
+            .post_json(&format!("/api/businesses/{id}/social-media"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{social}");
+        assert_eq!(social["socialMedia"][0]["platform"], "instagram");
+        let eve = active(&app, "eve").await;
+        assert_eq!(
+            eve.post_json(&format!("/api/businesses/{id}/social-media"), json!({}))
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        app.stop().await;
+    }
+}

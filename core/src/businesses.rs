@@ -41,6 +41,18 @@ pub struct BusinessRow {
     pub source_url: Option<String>,
     pub found_at: i64,
     pub email_status: String,
+    pub email_source: Option<String>,
+    pub enriched_at: Option<i64>,
+}
+
+/// What the enrichment job needs of a business.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EnrichTarget {
+    pub id: i64,
+    pub user_id: i64,
+    pub website: Option<String>,
+    pub email: Option<String>,
+    pub enriched_at: Option<i64>,
 }
 
 impl BusinessRow {
@@ -58,6 +70,7 @@ impl BusinessRow {
             "location": { "address": self.address, "city": self.city, "latitude": self.latitude, "longitude": self.longitude },
             "socialMedia": serde_json::from_str::<Value>(&self.social_media).unwrap_or(json!([])),
             "emailStatus": self.email_status,
+            "emailSource": self.email_source,
             "provenance": {
                 "provider": self.provider,
                 "query": self.query,
@@ -574,6 +587,36 @@ impl Db {
     pub async fn search_logs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<SearchLog>> {
         let sql = SEARCH_LOGS.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+
+    pub async fn find_business(&self, id: i64, user_id: i64) -> StoreResult<Option<BusinessRow>> {
+        let sql = BUSINESS_FIND_OWNED.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn load_enrich_target(&self, id: i64) -> StoreResult<Option<EnrichTarget>> {
+        let sql = BUSINESS_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    pub async fn set_email_status(&self, id: i64, status: &str) -> StoreResult<()> {
+        let sql = BUSINESS_SET_EMAIL_STATUS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).execute(pool).await.map(|_| ()))
+    }
+
+    /// Records what the website gave: the best address (kept if one was known), its page, the outcome, profiles.
+    pub async fn record_enrichment(
+        &self,
+        id: i64,
+        email: Option<&str>,
+        source: Option<&str>,
+        status: &str,
+        social_media: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = BUSINESS_ENRICHED.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(email).bind(source).bind(status).bind(social_media).bind(now)
+            .execute(pool).await.map(|_| ()))
     }
 }
 

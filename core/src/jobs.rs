@@ -39,9 +39,20 @@ impl Job for RunSearchChunk {
     const KIND: &'static str = "RunSearchChunk";
 }
 
+/// Reads a business's website for email addresses and social profiles.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnrichBusiness {
+    pub business_id: i64,
+}
+
+impl Job for EnrichBusiness {
+    const KIND: &'static str = "EnrichBusiness";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
     GenerateEmail::KIND,
     RunSearchChunk::KIND,
+    EnrichBusiness::KIND,
 ];

@@ -52,4 +52,17 @@ impl Context {
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
     }
+
+    /// Marks a business's email as pending and queues the website lookup; `key` makes a repeat a no-op.
+    pub async fn request_enrichment(
+        &self,
+        business_id: i64,
+        key: &str,
+    ) -> Result<(), queue::QueueError> {
+        self.db.set_email_status(business_id, "pending").await?;
+        self.queue
+            .enqueue(jobs::EnrichBusiness { business_id }, Some(key))
+            .await?;
+        Ok(())
+    }
 }

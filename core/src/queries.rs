@@ -100,6 +100,10 @@ queries! {
     BUSINESS_INSERT = query!("businesses/insert");
     BUSINESS_LIST = query!("businesses/list");
     BUSINESS_OF_SEARCH = query!("businesses/of_search");
+    BUSINESS_LOAD = query!("businesses/load");
+    BUSINESS_FIND_OWNED = query!("businesses/find_owned");
+    BUSINESS_SET_EMAIL_STATUS = query!("businesses/set_email_status");
+    BUSINESS_ENRICHED = query!("businesses/enriched");
     SEARCH_INSERT = query!("searches/insert");
     SEARCH_FIND = query!("searches/find");
     SEARCH_LOAD = query!("searches/load");

@@ -5,8 +5,9 @@ use outreach_core::ai::{Brief, Material, Writer, rates};
 use std::collections::HashSet;
 
 use outreach_core::businesses::{CHUNK_SIZE, Candidate, NewSearchLog, SearchParams};
+use outreach_core::crawler::Crawler;
 use outreach_core::directory;
-use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail, RunSearchChunk};
+use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -166,7 +167,11 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
                 query: search.search_term.clone(),
                 source_url: Some(item.place.source_url()),
             };
-            let (business_id, _) = ctx.db.add_business(search.user_id, &candidate, now).await?;
+            let (business_id, new) = ctx.db.add_business(search.user_id, &candidate, now).await?;
+            if new && candidate.email.is_none() && candidate.website.is_some() {
+                ctx.request_enrichment(business_id, &format!("enrich:{business_id}"))
+                    .await?;
+            }
             if ctx
                 .db
                 .add_search_result(search.id, business_id, position + 1)
@@ -234,5 +239,50 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         let key = format!("search:{}:chunk:{}", search.id, next.chunk_number);
         ctx.queue.enqueue(next, Some(&key)).await?;
     }
+    Ok(())
+}
+
+/// Reads the business's website: the best address (own domain first) with the page it was on, and the social
+/// profiles. A site that cannot be read leaves "No email found" and the reason in the log.
+pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Result<()> {
+    let Some(business) = ctx.db.load_enrich_target(job.business_id).await? else {
+        return Ok(());
+    };
+    let Some(website) = business.website.as_deref() else {
+        ctx.db
+            .record_enrichment(business.id, None, None, "not_found", "[]", ctx.now_ms())
+            .await?;
+        return Ok(());
+    };
+    let crawler = Crawler::new(ctx.settings.crawler.clone());
+    let (email, source, social) = match crawler.crawl(website).await {
+        Ok(result) => {
+            let best = result.emails.first();
+            (
+                best.map(|found| found.address.clone()),
+                best.map(|found| found.page.clone()),
+                serde_json::to_string(&result.social)?,
+            )
+        }
+        Err(error) => {
+            tracing::info!(business = business.id, error = %error, "website could not be read");
+            (None, None, "[]".to_string())
+        }
+    };
+    let status = if email.is_some() || business.email.is_some() {
+        "found"
+    } else {
+        "not_found"
+    };
+    ctx.db
+        .record_enrichment(
+            business.id,
+            email.as_deref(),
+            source.as_deref(),
+            status,
+            &social,
+            ctx.now_ms(),
+        )
+        .await?;
     Ok(())
 }

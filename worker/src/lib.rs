@@ -10,7 +10,9 @@ use apalis::prelude::{
     Attempt, BackendExt, BackoffConfig, BoxDynError, Data, Monitor, TaskId, WorkerBuilder,
     WorkerBuilderExt,
 };
-use outreach_core::jobs::{ExpireSubscriptions, GenerateEmail, Job, KINDS, RunSearchChunk};
+use outreach_core::jobs::{
+    EnrichBusiness, ExpireSubscriptions, GenerateEmail, Job, KINDS, RunSearchChunk,
+};
 use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
 use outreach_core::{Context, Db};
@@ -66,6 +68,7 @@ pub async fn run(
     let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
     let monitor = register!(monitor, ctx, GenerateEmail, generate_email_task);
     let monitor = register!(monitor, ctx, RunSearchChunk, run_search_chunk_task);
+    let monitor = register!(monitor, ctx, EnrichBusiness, enrich_business_task);
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal(async move {
@@ -108,6 +111,15 @@ async fn run_search_chunk_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<RunSearchChunk, _>(&ctx, &id, &attempt, handlers::run_search_chunk(&ctx, &job)).await
+}
+
+async fn enrich_business_task(
+    job: EnrichBusiness,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<EnrichBusiness, _>(&ctx, &id, &attempt, handlers::enrich_business(&ctx, &job)).await
 }
 
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,
