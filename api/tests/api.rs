@@ -48,6 +48,8 @@ impl TestApp {
         settings.google.token_url = format!("{}/token", google.uri());
         settings.google.userinfo_url = format!("{}/userinfo", google.uri());
         settings.security.secret_key = outreach_core::config::Secret::new("test-key-".repeat(8));
+        // Directory businesses have real websites: tests read only their own fixture sites.
+        settings.crawler.restrict_to_allow_hosts = true;
         configure(&mut settings);
         let clock = ManualClock::at(1_800_000_000_000);
         let ctx = Context::new(test_db.db.clone(), settings, clock.clone());

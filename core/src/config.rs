@@ -275,6 +275,8 @@ pub struct CrawlerSettings {
     pub max_pages: usize,
     pub max_page_bytes: usize,
     pub page_timeout_seconds: u64,
+    /// Reach nothing but `allow_hosts`, refused before any DNS lookup: for tests and closed networks.
+    pub restrict_to_allow_hosts: bool,
 }
 
 impl Default for CrawlerSettings {
@@ -284,6 +286,7 @@ impl Default for CrawlerSettings {
             max_pages: 5,
             max_page_bytes: 1024 * 1024,
             page_timeout_seconds: 10,
+            restrict_to_allow_hosts: false,
         }
     }
 }

@@ -161,6 +161,9 @@ impl Crawler {
             .port_or_known_default()
             .ok_or_else(|| CrawlError::BadUrl(url.to_string()))?;
         let host_port = format!("{host}:{port}");
+        if self.settings.restrict_to_allow_hosts && !self.listed(&host_port, host) {
+            return Err(CrawlError::Blocked(host.to_string()));
+        }
         let addresses: Vec<SocketAddr> = tokio::net::lookup_host(&host_port)
             .await
             .map_err(|error| CrawlError::Fetch(url.to_string(), error.to_string()))?
@@ -177,6 +180,19 @@ impl Crawler {
         } else {
             Err(CrawlError::Blocked(host.to_string()))
         }
+    }
+
+    /// Whether the host itself is in the allow list (no DNS: the name as written, or a literal address).
+    fn listed(&self, host_port: &str, host: &str) -> bool {
+        let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
+        self.settings.allow_hosts.iter().any(|entry| {
+            entry.eq_ignore_ascii_case(host_port)
+                || literal.is_some_and(|ip| {
+                    entry
+                        .parse::<ipnet::IpNet>()
+                        .is_ok_and(|network| network.contains(&ip))
+                })
+        })
     }
 
     fn allowed(&self, host_port: &str, ip: IpAddr) -> bool {

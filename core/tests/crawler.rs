@@ -126,3 +126,28 @@ async fn oversized_pages_are_cut_and_slow_hosts_time_out() {
         "{error:?}"
     );
 }
+
+#[tokio::test]
+async fn a_restricted_crawler_reaches_only_its_allow_list() {
+    let site = Router::new().route("/", get(|| async { Html("<p>hi@site.fi</p>") }));
+    let host = serve(site).await;
+    let restricted = Crawler::new(CrawlerSettings {
+        allow_hosts: vec![host.clone()],
+        restrict_to_allow_hosts: true,
+        ..CrawlerSettings::default()
+    });
+    assert_eq!(
+        restricted
+            .crawl(&format!("http://{host}/"))
+            .await
+            .unwrap()
+            .emails[0]
+            .address,
+        "hi@site.fi"
+    );
+    // Refused before any DNS lookup.
+    assert!(matches!(
+        restricted.crawl("https://www.starbucks.fi/").await,
+        Err(CrawlError::Blocked(_))
+    ));
+}

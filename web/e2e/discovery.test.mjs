@@ -2,6 +2,7 @@
 // contributors, ODbL): search with progress, results, CSV export, and proceeding to step 3.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { ADMIN, signIn, startStack } from "./support.mjs";
@@ -10,13 +11,27 @@ const EXTRACT = resolve(import.meta.dirname, "../../../shared/data/osm/Helsinki.
 let stack;
 let app;
 let browser;
+let site;
+let siteHost;
 
 before(async () => {
-  stack = await startStack({}, { osmExtract: EXTRACT });
+  // A business website for enrichment, on loopback and allowed through the crawler's one explicit setting.
+  site = createServer((request, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(request.url === "/contact"
+      ? "<p>Orders: orders [at] harbour-deli.fi</p>"
+      : '<a href="/contact">Contact</a> <a href="https://www.instagram.com/harbourdeli/">Instagram</a>');
+  });
+  await new Promise((done) => site.listen(0, "127.0.0.1", done));
+  siteHost = `127.0.0.1:${site.address().port}`;
+  stack = await startStack({ OUTREACH_CRAWLER__ALLOW_HOSTS: siteHost }, { osmExtract: EXTRACT });
   ({ app, browser } = stack);
 });
 
-after(async () => stack?.stop());
+after(async () => {
+  await stack?.stop();
+  site?.close();
+});
 
 test("a local search on the offline directory lists businesses, exports them and proceeds to step 3", async () => {
   const context = await browser.newContext({ acceptDownloads: true });
@@ -46,12 +61,19 @@ test("a local search on the offline directory lists businesses, exports them and
   await page.getByText("© OpenStreetMap contributors (ODbL)").waitFor();
 
   // A lead file adds to the list; a bad row is reported.
-  const leads = "name,email,website\nNordic Bakery,hello@bakery.example,bakery.example\n,missing@name.example,\nTeahouse Oy,,teahouse.example\n";
+  const leads = `name,email,website\nNordic Bakery,hello@bakery.example,bakery.example\n,missing@name.example,\nHarbour Deli,,http://${siteHost}/\n`;
   await page.getByLabel("Import CSV").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) });
   await page.getByText("Imported 2 businesses").waitFor();
   await page.getByText("1 skipped (line 3: name is required)").waitFor();
   assert.equal(await results.getByRole("listitem").count(), 32);
   await results.getByText("hello@bakery.example").waitFor();
+  // The deli's address comes from its website: Email Pending, then the address.
+  const deli = results.getByRole("listitem").filter({ hasText: "Harbour Deli" });
+  await deli.getByText("orders@harbour-deli.fi").waitFor();
+  await deli.getByRole("button").click();
+  await page.getByRole("button", { name: "Look up social media" }).click();
+  await page.getByRole("list", { name: "Social media" }).getByText("harbourdeli").waitFor();
+  await page.keyboard.press("Escape");
 
   // Details of one business, with its provenance.
   await results.getByRole("listitem").first().getByRole("button").click();

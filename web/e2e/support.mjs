@@ -17,6 +17,8 @@ export async function startStack(env = {}, options = {}) {
     OUTREACH_GOOGLE__AUTH_URL: `${google.url}/authorize`,
     OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
     OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
+    // Directory businesses have real websites: browser tests read only their own fixture sites.
+    OUTREACH_CRAWLER__RESTRICT_TO_ALLOW_HOSTS: "true",
     ...env,
   }, options);
   const browser = await chromium.launch({

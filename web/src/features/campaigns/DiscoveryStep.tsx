@@ -20,6 +20,7 @@ export interface Business {
   category: string | null;
   rating: number | null;
   emailStatus: string;
+  emailSource?: string | null;
   socialMedia: { platform: string; handle: string; url: string }[];
   provenance: { provider: string; query: string | null; sourceUrl: string | null; foundAt: string };
 }
@@ -104,6 +105,31 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     }, 1000);
     return () => clearTimeout(timer);
   }, [answer]);
+
+  // Addresses being looked up on the businesses' websites: refresh until each lookup ends.
+  const pending = (answer?.businesses ?? []).some((business) => business.emailStatus === "pending");
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => {
+      json<Business[]>("GET", "/api/businesses")
+        .then((latest) => {
+          const byId = new Map(latest.map((business) => [business.id, business]));
+          setAnswer((current) => current && { ...current, businesses: current.businesses.map((business) => byId.get(business.id) ?? business) });
+        })
+        .catch(() => undefined);
+    }, 2000);
+    return () => clearTimeout(timer);
+  }, [pending, answer]);
+
+  const lookUpSocial = async (business: Business) => {
+    try {
+      const result = await json<{ business: Business }>("POST", `/api/businesses/${business.id}/social-media`);
+      setDetails(result.business);
+      setAnswer((current) => current && { ...current, businesses: current.businesses.map((b) => (b.id === business.id ? result.business : b)) });
+    } catch (failure) {
+      toast({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
+    }
+  };
 
   const submit = async () => {
     const problem = searchError(form);
@@ -253,7 +279,19 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
               </div>
             ))}
           </dl>
-          {details.provenance.sourceUrl ? <a className="mt-3 inline-block text-sm text-brand underline" href={details.provenance.sourceUrl} target="_blank" rel="noopener noreferrer">Source</a> : null}
+          {details.socialMedia.length ? (
+            <ul aria-label="Social media" className="mt-3 text-sm">
+              {details.socialMedia.map((profile) => (
+                <li key={profile.url}>
+                  {profile.platform}: <a className="text-brand underline" href={profile.url} target="_blank" rel="noopener noreferrer">{profile.handle}</a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="mt-3 flex gap-3">
+            {details.website ? <Button variant="outline" onClick={() => void lookUpSocial(details)}>Look up social media</Button> : null}
+            {details.provenance.sourceUrl ? <a className="text-sm text-brand underline" href={details.provenance.sourceUrl} target="_blank" rel="noopener noreferrer">Source</a> : null}
+          </div>
         </Dialog>
       ) : null}
     </div>
