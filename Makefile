@@ -2,6 +2,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 PG_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+# The OpenStreetMap extract loaded into the offline directory on the first `make run` (when it exists).
+OSM_EXTRACT ?= ../shared/data/osm/Helsinki.osm.pbf
 CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run build web deps test test-rust test-web test-e2e lint compose-check bench lighthouse clean
@@ -15,8 +17,13 @@ web: deps
 	npm run build -w web
 
 ## The app on http://127.0.0.1:8080 with its database at ./data/outreach.db.
-run: web
+run: web data/.directory-imported
 	cargo run --bin outreach -- serve
+
+# First run: load the offline business directory so local searches find businesses without any API key.
+data/.directory-imported:
+	@if [ -f "$(OSM_EXTRACT)" ]; then cargo run --bin outreach -- import osm "$(OSM_EXTRACT)" && mkdir -p data && touch $@; \
+	else echo "No OpenStreetMap extract at $(OSM_EXTRACT): run 'outreach import osm FILE.osm.pbf' to load one."; fi
 
 ## target/release/outreach with the web app embedded: one file.
 build: web

@@ -124,7 +124,8 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   const lookUpSocial = async (business: Business) => {
     try {
       const result = await json<{ business: Business }>("POST", `/api/businesses/${business.id}/social-media`);
-      setDetails(result.business);
+      // Update the dialog only if it still shows this business (it may have been closed meanwhile).
+      setDetails((open) => (open && open.id === business.id ? result.business : open));
       setAnswer((current) => current && { ...current, businesses: current.businesses.map((b) => (b.id === business.id ? result.business : b)) });
     } catch (failure) {
       toast({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
