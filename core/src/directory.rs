@@ -205,6 +205,38 @@ impl Place {
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 
+    /// A named business from an OSM object's tags (None for anything else). Not stored yet, so its id is 0.
+    pub fn from_osm(
+        osm_type: &str,
+        osm_id: i64,
+        tags: &HashMap<String, String>,
+        latitude: f64,
+        longitude: f64,
+    ) -> Option<Place> {
+        let category = business_category(tags)?;
+        let tag = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|key| tags.get(*key).map(|value| value.trim().to_string()))
+                .filter(|value| !value.is_empty())
+        };
+        Some(Place {
+            id: 0,
+            osm_type: osm_type.to_string(),
+            osm_id,
+            name: tag(&["name"])?,
+            category,
+            street: tag(&["addr:street"]),
+            house_number: tag(&["addr:housenumber"]),
+            postcode: tag(&["addr:postcode"]),
+            city: tag(&["addr:city"]),
+            phone: tag(&["phone", "contact:phone"]),
+            email: tag(&["email", "contact:email"]),
+            website: tag(&["website", "contact:website", "url"]),
+            latitude,
+            longitude,
+        })
+    }
+
     /// The place's key among provider results: `osm:node/123`.
     pub fn provider_place_id(&self) -> String {
         format!("osm:{}/{}", self.osm_type, self.osm_id)
@@ -246,7 +278,6 @@ struct Parsed {
 struct PendingWay {
     id: i64,
     tags: HashMap<String, String>,
-    category: String,
     refs: Vec<i64>,
 }
 
@@ -264,7 +295,6 @@ struct ParsedPlace {
     osm_type: &'static str,
     osm_id: i64,
     tags: HashMap<String, String>,
-    category: String,
     position: (f64, f64),
 }
 
@@ -292,12 +322,11 @@ fn parse(path: &Path) -> Result<Parsed, DirectoryError> {
     let mut wanted_nodes: HashSet<i64> = HashSet::new();
 
     let mut on_node = |id: i64, lat: f64, lon: f64, tags: HashMap<String, String>| {
-        if let Some(category) = business_category(&tags) {
+        if business_category(&tags).is_some() {
             parsed.places.push(ParsedPlace {
                 osm_type: "node",
                 osm_id: id,
                 tags,
-                category,
                 position: (lat, lon),
             });
         } else if let (Some(kind), Some(name)) = (tags.get("place"), tags.get("name"))
@@ -326,13 +355,12 @@ fn parse(path: &Path) -> Result<Parsed, DirectoryError> {
             }
             Element::Way(way) => {
                 let tags = owned_tags(way.tags());
-                if let Some(category) = business_category(&tags) {
+                if business_category(&tags).is_some() {
                     let refs: Vec<i64> = way.refs().collect();
                     wanted_nodes.extend(refs.iter().copied());
                     ways.push(PendingWay {
                         id: way.id(),
                         tags,
-                        category,
                         refs,
                     });
                 }
@@ -355,13 +383,7 @@ fn parse(path: &Path) -> Result<Parsed, DirectoryError> {
                 _ => {}
             })
             .map_err(read_error)?;
-        for PendingWay {
-            id,
-            tags,
-            category,
-            refs,
-        } in ways
-        {
+        for PendingWay { id, tags, refs } in ways {
             let points: Vec<(f64, f64)> = refs
                 .iter()
                 .filter_map(|node| positions.get(node).copied())
@@ -378,7 +400,6 @@ fn parse(path: &Path) -> Result<Parsed, DirectoryError> {
                 osm_type: "way",
                 osm_id: id,
                 tags,
-                category,
                 position: centre,
             });
         }
@@ -415,28 +436,38 @@ async fn store(db: &Db, parsed: Parsed, now: i64) -> Result<(), DirectoryError> 
         DIRECTORY_UPSERT_PLACE.sql(db),
         DIRECTORY_UPSERT_LOCALITY.sql(db),
     );
-    let tag = |tags: &HashMap<String, String>, keys: &[&str]| {
-        keys.iter().find_map(|key| tags.get(*key).cloned())
-    };
+    let places: Vec<Place> = parsed
+        .places
+        .iter()
+        .filter_map(|parsed| {
+            Place::from_osm(
+                parsed.osm_type,
+                parsed.osm_id,
+                &parsed.tags,
+                parsed.position.0,
+                parsed.position.1,
+            )
+        })
+        .collect();
     on_db!(db, pool => {
         // One transaction per thousand rows keeps memory and lock time small on big extracts.
-        for chunk in parsed.places.chunks(1000) {
+        for chunk in places.chunks(1000) {
             let mut tx = pool.begin().await?;
             for place in chunk {
                 sqlx::query(place_sql)
-                    .bind(place.osm_type)
+                    .bind(&place.osm_type)
                     .bind(place.osm_id)
-                    .bind(place.tags.get("name").map(|name| name.trim().to_string()))
+                    .bind(&place.name)
                     .bind(&place.category)
-                    .bind(tag(&place.tags, &["addr:street"]))
-                    .bind(tag(&place.tags, &["addr:housenumber"]))
-                    .bind(tag(&place.tags, &["addr:postcode"]))
-                    .bind(tag(&place.tags, &["addr:city"]))
-                    .bind(tag(&place.tags, &["phone", "contact:phone"]))
-                    .bind(tag(&place.tags, &["email", "contact:email"]))
-                    .bind(tag(&place.tags, &["website", "contact:website", "url"]))
-                    .bind(place.position.0)
-                    .bind(place.position.1)
+                    .bind(&place.street)
+                    .bind(&place.house_number)
+                    .bind(&place.postcode)
+                    .bind(&place.city)
+                    .bind(&place.phone)
+                    .bind(&place.email)
+                    .bind(&place.website)
+                    .bind(place.latitude)
+                    .bind(place.longitude)
                     .bind(now)
                     .execute(&mut *tx).await?;
             }
@@ -535,7 +566,18 @@ pub async fn search(
         .bind(&term)
         .bind(candidates_limit)
         .fetch_all(pool).await)?;
-    let mut found: Vec<Found> = rows
+    Ok(nearest(rows, centre, radius_km, limit, exclude))
+}
+
+/// Places within the radius that earlier chunks did not find, nearest first, at most `limit`.
+pub fn nearest(
+    places: Vec<Place>,
+    centre: (f64, f64),
+    radius_km: f64,
+    limit: usize,
+    exclude: &HashSet<String>,
+) -> Vec<Found> {
+    let mut found: Vec<Found> = places
         .into_iter()
         .filter(|place| !exclude.contains(&place.provider_place_id()))
         .map(|place| Found {
@@ -547,10 +589,10 @@ pub async fn search(
     found.sort_by(|a, b| {
         a.distance_km
             .total_cmp(&b.distance_km)
-            .then(a.place.id.cmp(&b.place.id))
+            .then(a.place.osm_id.cmp(&b.place.osm_id))
     });
     found.truncate(limit);
-    Ok(found)
+    found
 }
 
 /// (places, localities) in the directory.
