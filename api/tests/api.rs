@@ -2026,3 +2026,59 @@ async fn imported_businesses_are_enriched_from_their_website() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn searches_use_openstreetmap_online_when_configured_and_fall_back_to_the_directory() {
+    for test_db in TestDb::all().await {
+        let osm = MockServer::start().await;
+        Mock::given(method("GET")).and(path("/search")).and(wiremock::matchers::query_param("q", "Helsinki"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([{ "lat": "60.1674881", "lon": "24.9427473", "display_name": "Helsinki, Finland" }])))
+            .mount(&osm).await;
+        Mock::given(method("GET"))
+            .and(path("/search"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+            .mount(&osm)
+            .await;
+        Mock::given(method("POST")).and(path("/api/interpreter"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "elements": [
+                { "type": "node", "id": 11, "lat": 60.1680, "lon": 24.9430, "tags": { "amenity": "cafe", "name": "Online Café", "website": "https://online-cafe.example" } },
+                { "type": "way", "id": 12, "center": { "lat": 60.1690, "lon": 24.9440 }, "tags": { "amenity": "cafe", "name": "Way Café" } }
+            ]})))
+            .mount(&osm).await;
+        let uri = osm.uri();
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.search.providers = vec!["osm".into(), "directory".into()];
+            settings.search.nominatim_url = uri.clone();
+            settings.search.overpass_url = uri;
+        })
+        .await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (status, result) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1, "maxResults": 10 })).await;
+        assert_eq!(status, StatusCode::OK, "{result}");
+        let names: Vec<&str> = result["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Online Café", "Way Café"]);
+        assert_eq!(result["businesses"][0]["provenance"]["provider"], "osm");
+        assert_eq!(
+            result["businesses"][1]["provenance"]["sourceUrl"],
+            "https://www.openstreetmap.org/way/12"
+        );
+
+        // Nominatim does not know the area: the offline directory is asked next (and it is empty here).
+        let (status, failed) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Nowhere", "radius": 1 })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            failed["message"]
+                .as_str()
+                .unwrap()
+                .contains("offline directory"),
+            "{failed}"
+        );
+        app.stop().await;
+    }
+}

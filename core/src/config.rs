@@ -52,6 +52,7 @@ pub struct Settings {
     pub instance: InstanceSettings,
     pub ai: AiSettings,
     pub crawler: CrawlerSettings,
+    pub search: SearchSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -261,6 +262,30 @@ pub struct SchedulerSettings {
 impl Default for SchedulerSettings {
     fn default() -> Self {
         Self { tick_seconds: 60 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchSettings {
+    /// Local search providers in order of preference; the offline `directory` is the last resort either way.
+    /// `osm` is OpenStreetMap online (Nominatim geocoding, Overpass points of interest; keyless).
+    #[serde(deserialize_with = "comma_list")]
+    pub providers: Vec<String>,
+    pub nominatim_url: String,
+    pub overpass_url: String,
+    /// Who to contact about this instance's requests (OSM's usage policies ask for it in the User-Agent).
+    pub contact: String,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            providers: vec!["directory".into()],
+            nominatim_url: "https://nominatim.openstreetmap.org".into(),
+            overpass_url: "https://overpass-api.de".into(),
+            contact: String::new(),
+        }
     }
 }
 

@@ -25,6 +25,8 @@ const BUSINESS_KEYS: &[&str] = &[
     "tourism",
     "leisure",
 ];
+/// The keys a business's tags are searched for when only its name matches the business type.
+pub const BUSINESS_KEYS_FOR_NAMES: &[&str] = &["shop", "amenity", "office", "craft"];
 /// Values of those keys that are street furniture or landmarks rather than businesses.
 const NOT_BUSINESSES: &[&str] = &[
     "bench",

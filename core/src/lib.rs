@@ -14,6 +14,7 @@ pub mod education;
 pub mod enrich;
 pub mod jobs;
 pub mod links;
+pub mod osm_online;
 pub mod queries;
 pub mod queue;
 pub mod security;

@@ -8,6 +8,7 @@ use outreach_core::businesses::{CHUNK_SIZE, Candidate, NewSearchLog, SearchParam
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
+use outreach_core::osm_online::OsmOnline;
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -112,7 +113,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         params.business_type.clone().unwrap_or_default(),
         params.geographic_area.clone().unwrap_or_default(),
     );
-    let Some(place) = directory::geocode(&ctx.db, &area).await? else {
+    let Some((source, place)) = choose_source(ctx, &area).await? else {
         let reason = format!(
             "{area} was not found in the offline directory. Import an OpenStreetMap extract that covers it."
         );
@@ -139,15 +140,23 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         if added >= wanted {
             break;
         }
-        let batch = directory::search(
-            &ctx.db,
-            centre,
-            radius_km,
-            &business_type,
-            wanted - added,
-            &seen,
-        )
-        .await?;
+        let batch = match &source {
+            Source::Osm(osm) => {
+                osm.search(centre, radius_km, &business_type, wanted - added, &seen)
+                    .await?
+            }
+            Source::Directory => {
+                directory::search(
+                    &ctx.db,
+                    centre,
+                    radius_km,
+                    &business_type,
+                    wanted - added,
+                    &seen,
+                )
+                .await?
+            }
+        };
         exhausted = batch.len() < wanted - added;
         for item in batch {
             seen.insert(item.place.provider_place_id());
@@ -162,7 +171,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
                 rating: None,
                 latitude: Some(item.place.latitude),
                 longitude: Some(item.place.longitude),
-                provider: "directory".to_string(),
+                provider: source.name().to_string(),
                 provider_place_id: Some(item.place.provider_place_id()),
                 query: search.search_term.clone(),
                 source_url: Some(item.place.source_url()),
@@ -188,7 +197,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         }
     }
     let query = json!({
-        "provider": "directory",
+        "provider": source.name(),
         "businessType": business_type,
         "area": area,
         "centre": { "name": place.name, "latitude": place.latitude, "longitude": place.longitude },
@@ -285,4 +294,50 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
         )
         .await?;
     Ok(())
+}
+
+/// Where a search's businesses come from.
+enum Source {
+    Osm(OsmOnline),
+    Directory,
+}
+
+impl Source {
+    fn name(&self) -> &'static str {
+        match self {
+            Source::Osm(_) => "osm",
+            Source::Directory => "directory",
+        }
+    }
+}
+
+/// The first configured provider that knows the area (in `search.providers` order), the offline directory last.
+async fn choose_source(
+    ctx: &Context,
+    area: &str,
+) -> anyhow::Result<Option<(Source, directory::Locality)>> {
+    for provider in &ctx.settings.search.providers {
+        if provider == "osm" {
+            let osm = OsmOnline::new(&ctx.settings.search)?;
+            match osm.geocode(area).await {
+                Ok(Some(found)) => {
+                    let locality = directory::Locality {
+                        name: found.name,
+                        kind: "nominatim".to_string(),
+                        latitude: found.latitude,
+                        longitude: found.longitude,
+                        population: None,
+                    };
+                    return Ok(Some((Source::Osm(osm), locality)));
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "OpenStreetMap geocoding failed; trying the next provider")
+                }
+            }
+        }
+    }
+    Ok(directory::geocode(&ctx.db, area)
+        .await?
+        .map(|locality| (Source::Directory, locality)))
 }
