@@ -1,7 +1,7 @@
 //! Business search and the user's businesses (A §5, §7 Businesses; B §2.14 search logs). A search runs as
 //! `RunSearchChunk` jobs; the API waits a bounded time and answers with what it has, its status and its id.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -13,11 +13,10 @@ use outreach_core::directory::ATTRIBUTION;
 use outreach_core::jobs::RunSearchChunk;
 use serde_json::{Value, json};
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
+use crate::{AppState, wait_for};
 
-const POLL: Duration = Duration::from_millis(100);
 const WAIT: Duration = Duration::from_secs(20);
 
 /// `POST /api/businesses/search`.
@@ -68,19 +67,16 @@ pub async fn search(
         .enqueue(first, Some(&format!("search:{id}:chunk:1")))
         .await
         .map_err(ApiError::internal)?;
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let row = state
+    let find = || async {
+        state
             .ctx
             .db
             .find_search(id, user.id)
             .await?
-            .ok_or_else(|| ApiError::not_found("Search not found"))?;
-        if row.status != "running" || Instant::now() >= deadline {
-            return answer(&state, &row).await;
-        }
-        tokio::time::sleep(POLL).await;
-    }
+            .ok_or_else(|| ApiError::not_found("Search not found"))
+    };
+    let row = wait_for(WAIT, find, |row| row.status != "running").await?;
+    answer(&state, &row).await
 }
 
 /// `GET /api/businesses/search/{id}`: progress and the businesses found so far.
@@ -276,27 +272,27 @@ pub async fn social_media(
         .request_enrichment(id, &format!("social:{id}:{asked}"))
         .await
         .map_err(ApiError::internal)?;
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let row = state
+    let find = || async {
+        state
             .ctx
             .db
             .find_business(id, user.id)
             .await?
-            .ok_or_else(|| ApiError::not_found("Business not found"))?;
-        if row.enriched_at.is_some_and(|at| at >= asked) {
-            let view = row.view();
-            return Ok(Json(
-                json!({ "socialMedia": view["socialMedia"], "business": view }),
-            ));
-        }
-        if Instant::now() >= deadline {
-            return Err(ApiError::new(
-                StatusCode::GATEWAY_TIMEOUT,
-                "lookup_pending",
-                "The website is still being read. Try again in a moment.",
-            ));
-        }
-        tokio::time::sleep(POLL).await;
+            .ok_or_else(|| ApiError::not_found("Business not found"))
+    };
+    let row = wait_for(WAIT, find, |row| {
+        row.enriched_at.is_some_and(|at| at >= asked)
+    })
+    .await?;
+    if row.enriched_at.is_none_or(|at| at < asked) {
+        return Err(ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "lookup_pending",
+            "The website is still being read. Try again in a moment.",
+        ));
     }
+    let view = row.view();
+    Ok(Json(
+        json!({ "socialMedia": view["socialMedia"], "business": view }),
+    ))
 }

@@ -1,7 +1,7 @@
 //! `POST /api/emails/generate` (A §7): validates the brief, enqueues a `GenerateEmail` job and waits for its
 //! result with a bound; past the bound it answers 202 with an id to poll at `GET /api/emails/generate/{id}`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -12,11 +12,9 @@ use outreach_core::jobs::GenerateEmail;
 use outreach_core::store::GenerationRow;
 use serde_json::{Value, json};
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
-
-const POLL: Duration = Duration::from_millis(100);
+use crate::{AppState, wait_for};
 
 pub async fn generate(
     State(state): State<AppState>,
@@ -46,19 +44,17 @@ pub async fn generate(
         .enqueue(GenerateEmail { generation_id: id }, None)
         .await
         .map_err(ApiError::internal)?;
-    let deadline = Instant::now() + Duration::from_secs(state.ctx.settings.ai.wait_seconds);
-    loop {
-        let row = state
+    let bound = Duration::from_secs(state.ctx.settings.ai.wait_seconds);
+    let find = || async {
+        state
             .ctx
             .db
             .find_generation(id, user.id)
             .await?
-            .ok_or_else(|| ApiError::not_found("Generation not found"))?;
-        if row.status != "pending" || Instant::now() >= deadline {
-            return Ok(answer(&row));
-        }
-        tokio::time::sleep(POLL).await;
-    }
+            .ok_or_else(|| ApiError::not_found("Generation not found"))
+    };
+    let row = wait_for(bound, find, |row| row.status != "pending").await?;
+    Ok(answer(&row))
 }
 
 /// `GET /api/emails/generate/{id}`.

@@ -177,6 +177,27 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Waits for queued work the way DESIGN §1 asks of synchronous calls: re-reads `load` every 100 ms until `done`
+/// holds or `bound` passes, and returns the last value read (the caller answers "still running" from it).
+pub async fn wait_for<T, Load, Fut>(
+    bound: std::time::Duration,
+    mut load: Load,
+    done: impl Fn(&T) -> bool,
+) -> error::ApiResult<T>
+where
+    Load: FnMut() -> Fut,
+    Fut: std::future::Future<Output = error::ApiResult<T>>,
+{
+    let deadline = std::time::Instant::now() + bound;
+    loop {
+        let value = load().await?;
+        if done(&value) || std::time::Instant::now() >= deadline {
+            return Ok(value);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
 async fn unknown_endpoint() -> ApiError {
     ApiError::not_found("No such endpoint")
 }

@@ -125,7 +125,7 @@ test("purchase emails and custom email setup, signed in", async () => {
 
   await page.goto(`${app.base}/custom-email`);
   await page.getByRole("heading", { name: "Custom Email Setup" }).waitFor();
-  assert.equal(await page.getByTestId("system-address").textContent(), "grace@hello.acme.test");
+  await page.getByTestId("system-address").getByText("grace@hello.acme.test", { exact: true }).waitFor();
   for (const heading of ["Option 1: Your own domain", "Option 2: Personalized subdomain", "Option 3: Industry-specific subdomain", "Getting started", "Questions"]) {
     await page.getByRole("heading", { name: heading }).waitFor();
   }

@@ -49,7 +49,7 @@ export function CustomEmailPage() {
         <h1 className="text-3xl font-bold">Custom Email Setup</h1>
         <p className="mt-2 text-slate-700">
           Your system address{" "}
-          <strong data-testid="system-address">{systemAddress(user, domain)}</strong> is ready to use and automatically
+          <strong data-testid="system-address">{domain ? systemAddress(user, domain) : "…"}</strong> is ready to use and automatically
           verified. Want to send from an address of your own? Choose one of three options.
         </p>
       </header>
