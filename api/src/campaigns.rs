@@ -121,20 +121,23 @@ pub async fn update(
     patch
         .apply(&mut row)
         .map_err(|error| ApiError::validation(error.to_string()))?;
-    if let Some(keep) = &patch.ai_education_files {
-        let uploaded = state.ctx.db.list_education_files(id).await?;
-        if let Some(missing) = keep
-            .iter()
-            .find(|name| !uploaded.iter().any(|file| &file.name == *name))
-        {
-            return Err(ApiError::validation(format!(
-                "{missing} has not been uploaded"
-            )));
+    // Check the named files first, write the campaign, and only then remove the files it no longer names:
+    // a refused or failed update leaves the uploads as they were.
+    let uploaded = match &patch.ai_education_files {
+        Some(keep) => {
+            let uploaded = state.ctx.db.list_education_files(id).await?;
+            if let Some(missing) = keep
+                .iter()
+                .find(|name| !uploaded.iter().any(|file| &file.name == *name))
+            {
+                return Err(ApiError::validation(format!(
+                    "{missing} has not been uploaded"
+                )));
+            }
+            uploaded
         }
-        for file in uploaded.iter().filter(|file| !keep.contains(&file.name)) {
-            state.ctx.db.delete_education_file(id, &file.name).await?;
-        }
-    }
+        None => Vec::new(),
+    };
     if !state
         .ctx
         .db
@@ -142,6 +145,11 @@ pub async fn update(
         .await?
     {
         return Err(ApiError::not_found(NOT_FOUND));
+    }
+    if let Some(keep) = &patch.ai_education_files {
+        for file in uploaded.iter().filter(|file| !keep.contains(&file.name)) {
+            state.ctx.db.delete_education_file(id, &file.name).await?;
+        }
     }
     let row = owned(&state, id, user.id).await?;
     Ok(Json(view(&state, &row).await?))

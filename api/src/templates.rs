@@ -27,6 +27,15 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<TemplateRow
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
 }
 
+async fn owned_follow_up(state: &AppState, id: i64, user_id: i64) -> ApiResult<FollowUpRow> {
+    state
+        .ctx
+        .db
+        .find_follow_up(id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))
+}
+
 fn invalid(error: impl std::fmt::Display) -> ApiError {
     ApiError::validation(error.to_string())
 }
@@ -161,12 +170,7 @@ pub async fn create_follow_up(
         .db
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
         .await?;
-    let row = state
-        .ctx
-        .db
-        .find_follow_up(id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))?;
+    let row = owned_follow_up(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
@@ -177,24 +181,14 @@ pub async fn update_follow_up(
     Path(id): Path<i64>,
     JsonBody(input): JsonBody<FollowUpInput>,
 ) -> ApiResult<Json<Value>> {
-    let existing = state
-        .ctx
-        .db
-        .find_follow_up(id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))?;
+    let existing = owned_follow_up(&state, id, user.id).await?;
     let content = input.validate(existing.sequence_number).map_err(invalid)?;
     state
         .ctx
         .db
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
         .await?;
-    let row = state
-        .ctx
-        .db
-        .find_follow_up(id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))?;
+    let row = owned_follow_up(&state, id, user.id).await?;
     Ok(Json(serde_json::to_value(row).unwrap_or_default()))
 }
 

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{AiError, Brief, Draft, Material, prompt};
-use crate::config::{AiSettings, Secret};
+use super::{AiError, Brief, Draft, Endpoint, Material, prompt};
+use crate::config::AiSettings;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
@@ -12,43 +12,28 @@ const TOOL: &str = "write_email";
 
 #[derive(Debug, Clone)]
 pub struct AnthropicClient {
-    http: reqwest::Client,
-    base_url: String,
-    api_key: Secret,
-    model: String,
+    endpoint: Endpoint,
 }
 
 impl AnthropicClient {
     pub fn new(http: reqwest::Client, settings: &AiSettings) -> Self {
-        let base_url = if settings.base_url.is_empty() {
-            DEFAULT_BASE_URL
-        } else {
-            &settings.base_url
-        };
         Self {
-            http,
-            base_url: base_url.trim_end_matches('/').to_string(),
-            api_key: settings.api_key.clone(),
-            model: if settings.model.is_empty() {
-                "claude-3-5-haiku-latest".to_string()
-            } else {
-                settings.model.clone()
-            },
+            endpoint: Endpoint::new(http, settings, DEFAULT_BASE_URL, "claude-3-5-haiku-latest"),
         }
     }
 
     pub fn model(&self) -> &str {
-        &self.model
+        &self.endpoint.model
     }
 
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Draft, AiError> {
-        if self.api_key.is_empty() {
+        if self.endpoint.api_key.is_empty() {
             return Err(AiError::Unavailable(
                 "no API key is configured for Anthropic".into(),
             ));
         }
         let body = json!({
-            "model": self.model,
+            "model": self.endpoint.model,
             "max_tokens": 1500,
             "system": prompt::SYSTEM,
             "messages": [{ "role": "user", "content": prompt::user_message(brief, material) }],
@@ -56,9 +41,10 @@ impl AnthropicClient {
             "tool_choice": { "type": "tool", "name": TOOL }
         });
         let response = self
+            .endpoint
             .http
-            .post(format!("{}/v1/messages", self.base_url))
-            .header("x-api-key", self.api_key.expose())
+            .post(format!("{}/v1/messages", self.endpoint.base_url))
+            .header("x-api-key", self.endpoint.api_key.expose())
             .header("anthropic-version", API_VERSION)
             .json(&body)
             .send()

@@ -135,6 +135,41 @@ impl AiError {
     }
 }
 
+/// Where and how a provider client connects: base URL (the provider's own unless configured), key and model.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub http: reqwest::Client,
+    pub base_url: String,
+    pub api_key: crate::config::Secret,
+    pub model: String,
+}
+
+impl Endpoint {
+    pub fn new(
+        http: reqwest::Client,
+        settings: &AiSettings,
+        default_base_url: &str,
+        default_model: &str,
+    ) -> Self {
+        let base_url = if settings.base_url.is_empty() {
+            default_base_url
+        } else {
+            &settings.base_url
+        };
+        let model = if settings.model.is_empty() {
+            default_model
+        } else {
+            &settings.model
+        };
+        Self {
+            http,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            api_key: settings.api_key.clone(),
+            model: model.to_string(),
+        }
+    }
+}
+
 /// The configured writer.
 #[derive(Debug, Clone)]
 pub enum Writer {

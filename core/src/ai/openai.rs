@@ -3,52 +3,37 @@
 
 use serde_json::{Value, json};
 
-use super::{AiError, Brief, Draft, Material, prompt};
-use crate::config::{AiSettings, Secret};
+use super::{AiError, Brief, Draft, Endpoint, Material, prompt};
+use crate::config::AiSettings;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
 #[derive(Debug, Clone)]
 pub struct OpenAiClient {
-    http: reqwest::Client,
-    base_url: String,
-    api_key: Secret,
-    model: String,
+    endpoint: Endpoint,
 }
 
 impl OpenAiClient {
     pub fn new(http: reqwest::Client, settings: &AiSettings) -> Self {
-        let base_url = if settings.base_url.is_empty() {
-            DEFAULT_BASE_URL
-        } else {
-            &settings.base_url
-        };
         Self {
-            http,
-            base_url: base_url.trim_end_matches('/').to_string(),
-            api_key: settings.api_key.clone(),
-            model: if settings.model.is_empty() {
-                "gpt-4o-mini".to_string()
-            } else {
-                settings.model.clone()
-            },
+            endpoint: Endpoint::new(http, settings, DEFAULT_BASE_URL, "gpt-4o-mini"),
         }
     }
 
     pub fn model(&self) -> &str {
-        &self.model
+        &self.endpoint.model
     }
 
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Draft, AiError> {
-        let local =
-            self.base_url.contains("://127.0.0.1") || self.base_url.contains("://localhost");
-        if self.api_key.is_empty() && !local {
+        let local = self.endpoint.base_url.contains("://127.0.0.1")
+            || self.endpoint.base_url.contains("://localhost");
+        if self.endpoint.api_key.is_empty() && !local {
             return Err(AiError::Unavailable(
                 "no API key is configured for the OpenAI-compatible provider".into(),
             ));
         }
         let body = json!({
-            "model": self.model,
+            "model": self.endpoint.model,
             "messages": [
                 { "role": "system", "content": prompt::SYSTEM },
                 { "role": "user", "content": prompt::user_message(brief, material) }
@@ -60,11 +45,12 @@ impl OpenAiClient {
             "temperature": 0.7
         });
         let mut request = self
+            .endpoint
             .http
-            .post(format!("{}/chat/completions", self.base_url))
+            .post(format!("{}/chat/completions", self.endpoint.base_url))
             .json(&body);
-        if !self.api_key.is_empty() {
-            request = request.bearer_auth(self.api_key.expose());
+        if !self.endpoint.api_key.is_empty() {
+            request = request.bearer_auth(self.endpoint.api_key.expose());
         }
         let response = request
             .send()
