@@ -1839,14 +1839,21 @@ async fn local_searches_run_in_chunks_on_the_offline_directory() {
             30
         );
 
-        let (status, failed) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Atlantis", "radius": 5 })).await;
+        let (status, failed) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Nowhere-upon-Nothing", "radius": 5 })).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(
             failed["message"]
                 .as_str()
                 .unwrap()
-                .starts_with("Atlantis was not found in the offline directory"),
+                .starts_with("Nowhere-upon-Nothing was not found in the offline directory"),
             "{failed}"
+        );
+        // The gazetteer knows Austin, the Helsinki extract has nothing there: the message says what to import.
+        let (status, failed) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Austin, TX", "radius": 5 })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            failed["message"],
+            "No businesses near Austin, TX are in the offline directory. Import an OpenStreetMap extract that covers it.",
         );
         let (status, online) = ada.post_json("/api/businesses/search", json!({ "searchType": "online", "onlineBusinessType": "podcasters", "topics": "baking" })).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -1854,7 +1861,7 @@ async fn local_searches_run_in_chunks_on_the_offline_directory() {
             online["message"]
                 .as_str()
                 .unwrap()
-                .contains("AI web search provider"),
+                .starts_with("Online searches need the AI web search"),
             "{online}"
         );
 
@@ -2078,6 +2085,107 @@ async fn searches_use_openstreetmap_online_when_configured_and_fall_back_to_the_
                 .unwrap()
                 .contains("offline directory"),
             "{failed}"
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() {
+    for test_db in TestDb::all().await {
+        let fake = MockServer::start().await;
+        let is_text_query = |query: &'static str| {
+            move |request: &Request| {
+                serde_json::from_slice::<Value>(&request.body)
+                    .is_ok_and(|body| body["textQuery"] == query)
+            }
+        };
+        Mock::given(method("POST")).and(path("/v1/places:searchText")).and(header("X-Goog-Api-Key", "places-key"))
+            .and(is_text_query("Helsinki"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "places": [
+                { "displayName": { "text": "Helsinki" }, "location": { "latitude": 60.1699, "longitude": 24.9384 } }
+            ]})))
+            .mount(&fake).await;
+        Mock::given(method("POST")).and(path("/v1/places:searchText")).and(header("X-Goog-Api-Key", "places-key"))
+            .and(is_text_query("bakery in Helsinki"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "places": [
+                { "id": "G1", "displayName": { "text": "Google Bakery" }, "formattedAddress": "Mannerheimintie 1, Helsinki",
+                  "internationalPhoneNumber": "+358 9 111111", "location": { "latitude": 60.1700, "longitude": 24.9390 },
+                  "googleMapsUri": "https://maps.google.com/?cid=1" }
+            ]})))
+            .mount(&fake).await;
+        Mock::given(method("POST")).and(path("/v1/responses")).and(header("authorization", "Bearer sk-test"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "output": [
+                { "type": "web_search_call", "id": "ws_1", "status": "completed" },
+                { "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": json!({ "businesses": [
+                    { "name": "Crumb Cast", "website": "https://crumbcast.example", "email": "hello@crumbcast.example", "phone": null,
+                      "address": null, "city": null, "category": "Podcast", "sourceUrl": "https://crumbcast.example/about" }
+                ]}).to_string() }] }
+            ]})))
+            .mount(&fake).await;
+        let uri = fake.uri();
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.search.providers = vec!["google".into(), "directory".into()];
+            settings.search.google_places_url = uri.clone();
+            settings.search.google_places_api_key =
+                outreach_core::config::Secret::new("places-key");
+            settings.ai.provider = "openai".into();
+            settings.ai.base_url = format!("{uri}/v1");
+            settings.ai.api_key = outreach_core::config::Secret::new("sk-test");
+        })
+        .await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+
+        let (status, local) = ada.post_json("/api/businesses/search", json!({ "searchType": "local", "businessType": "bakery", "geographicArea": "Helsinki", "radius": 5, "maxResults": 10 })).await;
+        assert_eq!(status, StatusCode::OK, "{local}");
+        assert_eq!(local["status"], "complete", "{local}");
+        let bakery = &local["businesses"][0];
+        assert_eq!(bakery["name"], "Google Bakery");
+        assert_eq!(bakery["phone"], "+358 9 111111");
+        assert_eq!(bakery["provenance"]["provider"], "google");
+        assert_eq!(
+            bakery["provenance"]["sourceUrl"],
+            "https://maps.google.com/?cid=1"
+        );
+
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Podcasts" }))
+            .await;
+        let (status, online) = ada.post_json("/api/businesses/search", json!({ "searchType": "online", "onlineBusinessType": "podcasters", "topics": ["sourdough", "baking"], "campaignId": campaign["id"] })).await;
+        assert_eq!(status, StatusCode::OK, "{online}");
+        assert_eq!(online["status"], "complete", "{online}");
+        let creator = &online["businesses"][0];
+        assert_eq!(
+            (creator["name"].as_str(), creator["email"].as_str()),
+            (Some("Crumb Cast"), Some("hello@crumbcast.example"))
+        );
+        assert_eq!(creator["provenance"]["provider"], "ai_web_search");
+        assert_eq!(
+            creator["provenance"]["query"],
+            "podcasters about sourdough, baking"
+        );
+        let (_, campaign) = ada
+            .get_json(&format!("/api/campaigns/{}", campaign["id"]))
+            .await;
+        assert_eq!(campaign["geographicArea"], "online", "{campaign}");
+
+        let (_, logs) = ada.get_json("/api/search-logs").await;
+        let online_log = logs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|log| log["searchType"] == "online")
+            .unwrap();
+        let query: Value = serde_json::from_str(online_log["query"].as_str().unwrap()).unwrap();
+        assert_eq!(query["provider"], "ai_web_search");
+        assert_eq!(query["topics"], "sourdough, baking");
+        assert!(
+            online_log["rawResponse"]
+                .as_str()
+                .unwrap()
+                .contains("crumbcast.example/about"),
+            "{online_log}"
         );
         app.stop().await;
     }

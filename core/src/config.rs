@@ -265,15 +265,22 @@ impl Default for SchedulerSettings {
     }
 }
 
+/// The names `search.providers` takes.
+pub const SEARCH_PROVIDERS: &[&str] = &["osm", "google", "ai", "directory"];
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchSettings {
     /// Local search providers in order of preference; the offline `directory` is the last resort either way.
-    /// `osm` is OpenStreetMap online (Nominatim geocoding, Overpass points of interest; keyless).
+    /// `osm` is OpenStreetMap online (Nominatim geocoding, Overpass points of interest; keyless), `google` is
+    /// Google Places (New) Text Search (needs `google_places_api_key`), `ai` is the AI web search (needs
+    /// `ai.provider = "openai"`; online searches use it whatever this lists).
     #[serde(deserialize_with = "comma_list")]
     pub providers: Vec<String>,
     pub nominatim_url: String,
     pub overpass_url: String,
+    pub google_places_url: String,
+    pub google_places_api_key: Secret,
     /// Who to contact about this instance's requests (OSM's usage policies ask for it in the User-Agent).
     pub contact: String,
 }
@@ -284,6 +291,8 @@ impl Default for SearchSettings {
             providers: vec!["directory".into()],
             nominatim_url: "https://nominatim.openstreetmap.org".into(),
             overpass_url: "https://overpass-api.de".into(),
+            google_places_url: "https://places.googleapis.com".into(),
+            google_places_api_key: Secret::default(),
             contact: String::new(),
         }
     }
@@ -443,9 +452,21 @@ fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>,
 impl Settings {
     /// Loads defaults, then the TOML file if it exists, then the process environment.
     pub fn load(file: &Path) -> Result<Self, String> {
-        Self::figment(file)
+        let settings: Self = Self::figment(file)
             .extract()
-            .map_err(|error| format!("configuration error: {error}"))
+            .map_err(|error| format!("configuration error: {error}"))?;
+        if let Some(unknown) = settings
+            .search
+            .providers
+            .iter()
+            .find(|provider| !SEARCH_PROVIDERS.contains(&provider.as_str()))
+        {
+            return Err(format!(
+                "configuration error: unknown search provider {unknown}: use {}",
+                SEARCH_PROVIDERS.join(", ")
+            ));
+        }
+        Ok(settings)
     }
 
     fn figment(file: &Path) -> Figment {

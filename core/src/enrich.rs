@@ -121,7 +121,7 @@ fn push_email(emails: &mut Vec<FoundEmail>, address: &str, page: &str, how: &str
         .trim()
         .trim_matches(|c: char| c == '.' || c == ',')
         .to_lowercase();
-    if is_plausible_email(&address)
+    if plausible_email(&address)
         && !emails
             .iter()
             .any(|known: &FoundEmail| known.address == address)
@@ -175,7 +175,8 @@ pub fn same_site(a: &Url, b: &Url) -> bool {
             == registrable(b.host_str().unwrap_or_default())
 }
 
-fn is_plausible_email(address: &str) -> bool {
+/// Shaped like a deliverable address: a local part, a dotted domain, an alphabetic top-level domain.
+pub fn plausible_email(address: &str) -> bool {
     let Some((local, domain)) = address.rsplit_once('@') else {
         return false;
     };
@@ -206,7 +207,7 @@ fn scan_emails(text: &str) -> Vec<String> {
         }
         let candidate: String = chars[start..end].iter().collect();
         let candidate = candidate.trim_matches('.').to_string();
-        if is_plausible_email(&candidate) {
+        if plausible_email(&candidate) {
             found.push(candidate);
         }
     }
@@ -247,7 +248,7 @@ pub fn deobfuscate(text: &str) -> String {
                 next += 2;
             }
             if next > index + 3
-                && is_plausible_email(joined.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+                && plausible_email(joined.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
             {
                 out.push(joined);
                 index = next;

@@ -12,12 +12,13 @@ pub mod db;
 pub mod directory;
 pub mod education;
 pub mod enrich;
+pub mod gazetteer;
 pub mod jobs;
 pub mod links;
-pub mod osm_online;
 pub mod queries;
 pub mod queue;
 pub mod security;
+pub mod sources;
 pub mod store;
 pub mod templates;
 #[cfg(any(test, feature = "testing"))]

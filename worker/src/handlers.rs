@@ -2,13 +2,12 @@
 
 use outreach_core::Context;
 use outreach_core::ai::{Brief, Material, Writer, rates};
-use std::collections::HashSet;
 
-use outreach_core::businesses::{CHUNK_SIZE, Candidate, NewSearchLog, SearchParams};
+use outreach_core::businesses::{CHUNK_SIZE, NewSearchLog, SearchParams};
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
-use outreach_core::osm_online::OsmOnline;
+use outreach_core::sources::{self, Exclusions, Source, Target};
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -90,9 +89,9 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
     Ok(())
 }
 
-/// Runs one chunk of a search on the offline directory: geocodes the area, asks for places not found by earlier
-/// chunks, adds them to the user's businesses (de-duplicated), logs the chunk, then enqueues the next chunk or
-/// completes the search. A cancelled search stops at the next chunk.
+/// Runs one chunk of a search: picks the source (the configured providers in order, the offline directory last),
+/// asks for businesses that earlier chunks did not find, adds them to the user's businesses (de-duplicated), logs
+/// the chunk, then enqueues the next chunk or completes the search. A cancelled search stops at the next chunk.
 pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Result<()> {
     let Some(search) = ctx.db.load_search(job.search_id).await? else {
         return Ok(());
@@ -102,81 +101,46 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     }
     let params: SearchParams = serde_json::from_str(&search.params)?;
     let now = ctx.now_ms();
-    if params.search_type != "local" {
-        let reason = "Online searches need an AI web search provider, which is not configured on this instance";
-        ctx.db
-            .stop_search(search.id, "failed", Some(reason), now)
-            .await?;
-        return Ok(());
-    }
-    let (business_type, area) = (
-        params.business_type.clone().unwrap_or_default(),
-        params.geographic_area.clone().unwrap_or_default(),
-    );
-    let Some((source, place)) = choose_source(ctx, &area).await? else {
-        let reason = format!(
-            "{area} was not found in the offline directory. Import an OpenStreetMap extract that covers it."
-        );
-        ctx.db
-            .stop_search(search.id, "failed", Some(&reason), now)
-            .await?;
-        return Ok(());
+    let (source, target) = match sources::choose(&ctx.db, &ctx.settings, &params).await? {
+        Ok(chosen) => chosen,
+        Err(reason) => {
+            ctx.db
+                .stop_search(search.id, "failed", Some(&reason), now)
+                .await?;
+            return Ok(());
+        }
     };
     let earlier = ctx.db.businesses_of_search(search.id).await?;
-    let exclude: HashSet<String> = earlier
-        .iter()
-        .filter_map(|business| business.provider_place_id.clone())
-        .collect();
+    let exclude = Exclusions {
+        ids: earlier
+            .iter()
+            .filter_map(|business| business.provider_place_id.clone())
+            .collect(),
+        names: earlier
+            .iter()
+            .map(|business| business.name.clone())
+            .collect(),
+    };
     let wanted = (params.max_results - earlier.len() as i32).clamp(0, CHUNK_SIZE) as usize;
-    let radius_km = f64::from(params.radius.unwrap_or(25)) * directory::KM_PER_MILE;
-    let centre = (place.latitude, place.longitude);
-    // A place that duplicates a business already in this search adds nothing, so ask again, excluding all seen,
-    // until the chunk has its share or the directory has no more (a few rounds at most).
+    // A hit that duplicates a business already in this search adds nothing, so ask again, excluding all seen,
+    // until the chunk has its share or the source has no more (a few rounds at most).
     let mut seen = exclude.clone();
-    let mut found = Vec::new();
+    let mut hits = Vec::new();
     let (mut added, mut position, mut exhausted) = (0usize, earlier.len() as i32, false);
     let mut business_data = Vec::new();
     for _round in 0..4 {
         if added >= wanted {
             break;
         }
-        let batch = match &source {
-            Source::Osm(osm) => {
-                osm.search(centre, radius_km, &business_type, wanted - added, &seen)
-                    .await?
-            }
-            Source::Directory => {
-                directory::search(
-                    &ctx.db,
-                    centre,
-                    radius_km,
-                    &business_type,
-                    wanted - added,
-                    &seen,
-                )
-                .await?
-            }
-        };
+        let batch = source
+            .find(&ctx.db, &target, &search.search_term, wanted - added, &seen)
+            .await?;
         exhausted = batch.len() < wanted - added;
-        for item in batch {
-            seen.insert(item.place.provider_place_id());
-            let candidate = Candidate {
-                name: item.place.name.clone(),
-                address: item.place.address(),
-                city: item.place.city.clone(),
-                phone: item.place.phone.clone(),
-                email: item.place.email.clone(),
-                website: item.place.website.clone(),
-                category: Some(item.place.category.clone()),
-                rating: None,
-                latitude: Some(item.place.latitude),
-                longitude: Some(item.place.longitude),
-                provider: source.name().to_string(),
-                provider_place_id: Some(item.place.provider_place_id()),
-                query: search.search_term.clone(),
-                source_url: Some(item.place.source_url()),
-            };
-            let (business_id, new) = ctx.db.add_business(search.user_id, &candidate, now).await?;
+        for hit in batch {
+            let candidate = &hit.candidate;
+            seen.ids.extend(candidate.provider_place_id.clone());
+            seen.names.push(candidate.name.clone());
+            let (business_id, new) = ctx.db.add_business(search.user_id, candidate, now).await?;
             if new && candidate.email.is_none() && candidate.website.is_some() {
                 ctx.request_enrichment(business_id, &format!("enrich:{business_id}"))
                     .await?;
@@ -188,33 +152,22 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             {
                 position += 1;
                 added += 1;
-                business_data.push(json!({ "name": item.place.name, "email": item.place.email }));
+                business_data.push(json!({ "name": candidate.name, "email": candidate.email }));
             }
-            found.push(item);
+            hits.push(hit);
         }
         if exhausted {
             break;
         }
     }
-    let query = json!({
-        "provider": source.name(),
-        "businessType": business_type,
-        "area": area,
-        "centre": { "name": place.name, "latitude": place.latitude, "longitude": place.longitude },
-        "radiusKm": radius_km,
-        "categories": directory::categories_for(&business_type),
-        "limit": wanted,
-        "excluded": exclude.len(),
-    });
-    let excluded_items = earlier
-        .iter()
-        .map(|business| business.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let raw: Vec<_> = found
-        .iter()
-        .map(|item| json!({ "place": item.place, "distanceKm": item.distance_km }))
-        .collect();
+    let mut query = target.describe();
+    query["provider"] = json!(source.name());
+    query["limit"] = json!(wanted);
+    query["excluded"] = json!(exclude.ids.len());
+    if let Target::Local { business_type, .. } = &target {
+        query["categories"] = json!(directory::categories_for(business_type));
+    }
+    let raw: Vec<_> = hits.iter().map(|hit| &hit.raw).collect();
     ctx.db
         .insert_search_log(
             &NewSearchLog {
@@ -222,17 +175,30 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
                 chunk_number: job.chunk_number,
                 max_results: wanted as i32,
                 businesses_found: added as i32,
-                excluded_items,
+                excluded_items: exclude.names.join(", "),
                 business_data: json!(business_data),
                 query: query.to_string(),
-                raw_response: json!({ "attribution": directory::ATTRIBUTION, "results": raw })
+                raw_response: json!({ "attribution": source.attribution(), "results": raw })
                     .to_string(),
             },
             now,
         )
         .await?;
 
-    // The directory has nothing more when a chunk comes back short.
+    // A gazetteer city the extract does not cover finds nothing: say how to fix it rather than "no results".
+    let gazetteer_centre =
+        matches!(&target, Target::Local { centre: Some(centre), .. } if centre.kind == "geonames");
+    if position == 0 && exhausted && gazetteer_centre && matches!(source, Source::Directory) {
+        let area = params.geographic_area.unwrap_or_default();
+        let reason = format!(
+            "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
+        );
+        ctx.db
+            .stop_search(search.id, "failed", Some(&reason), now)
+            .await?;
+        return Ok(());
+    }
+    // The source has nothing more when a chunk comes back short.
     let last = job.chunk_number >= search.chunks_total || exhausted;
     let status = if last { "complete" } else { "running" };
     if ctx
@@ -294,50 +260,4 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
         )
         .await?;
     Ok(())
-}
-
-/// Where a search's businesses come from.
-enum Source {
-    Osm(OsmOnline),
-    Directory,
-}
-
-impl Source {
-    fn name(&self) -> &'static str {
-        match self {
-            Source::Osm(_) => "osm",
-            Source::Directory => "directory",
-        }
-    }
-}
-
-/// The first configured provider that knows the area (in `search.providers` order), the offline directory last.
-async fn choose_source(
-    ctx: &Context,
-    area: &str,
-) -> anyhow::Result<Option<(Source, directory::Locality)>> {
-    for provider in &ctx.settings.search.providers {
-        if provider == "osm" {
-            let osm = OsmOnline::new(&ctx.settings.search)?;
-            match osm.geocode(area).await {
-                Ok(Some(found)) => {
-                    let locality = directory::Locality {
-                        name: found.name,
-                        kind: "nominatim".to_string(),
-                        latitude: found.latitude,
-                        longitude: found.longitude,
-                        population: None,
-                    };
-                    return Ok(Some((Source::Osm(osm), locality)));
-                }
-                Ok(None) => {}
-                Err(error) => {
-                    tracing::warn!(%error, "OpenStreetMap geocoding failed; trying the next provider")
-                }
-            }
-        }
-    }
-    Ok(directory::geocode(&ctx.db, area)
-        .await?
-        .map(|locality| (Source::Directory, locality)))
 }

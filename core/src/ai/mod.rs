@@ -168,6 +168,11 @@ impl Endpoint {
             model: model.to_string(),
         }
     }
+
+    /// A server on this machine (Ollama, llama.cpp) needs no key.
+    pub fn is_local(&self) -> bool {
+        self.base_url.contains("://127.0.0.1") || self.base_url.contains("://localhost")
+    }
 }
 
 /// The configured writer.

@@ -25,9 +25,7 @@ impl OpenAiClient {
     }
 
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Draft, AiError> {
-        let local = self.endpoint.base_url.contains("://127.0.0.1")
-            || self.endpoint.base_url.contains("://localhost");
-        if self.endpoint.api_key.is_empty() && !local {
+        if self.endpoint.api_key.is_empty() && !self.endpoint.is_local() {
             return Err(AiError::Unavailable(
                 "no API key is configured for the OpenAI-compatible provider".into(),
             ));

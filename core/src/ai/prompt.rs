@@ -58,7 +58,7 @@ pub fn user_message(brief: &Brief, material: &Material) -> String {
 }
 
 /// Outside text cannot close its own data block.
-fn fence(text: &str) -> String {
+pub fn fence(text: &str) -> String {
     text.replace("</data>", "</ data>")
         .replace("<data", "< data")
 }

@@ -4,7 +4,8 @@
 use std::collections::HashSet;
 
 use outreach_core::config::SearchSettings;
-use outreach_core::osm_online::{OsmError, OsmOnline};
+use outreach_core::sources::SourceError;
+use outreach_core::sources::osm::OsmOnline;
 use serde_json::json;
 use wiremock::matchers::{header_regex, method, path, query_param};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -105,10 +106,13 @@ async fn overpass_finds_named_businesses_within_the_radius_nearest_first() {
 #[tokio::test]
 async fn rate_limits_outages_and_garbage_are_told_apart() {
     for (answer, expected) in [
-        (ResponseTemplate::new(429), OsmError::RateLimited),
+        (
+            ResponseTemplate::new(429),
+            SourceError::RateLimited("OpenStreetMap"),
+        ),
         (
             ResponseTemplate::new(504).set_body_string("Gateway Timeout"),
-            OsmError::Unavailable("504 Gateway Timeout".into()),
+            SourceError::Unavailable("OpenStreetMap", "504 Gateway Timeout".into()),
         ),
     ] {
         let server = MockServer::start().await;
@@ -133,6 +137,6 @@ async fn rate_limits_outages_and_garbage_are_told_apart() {
         .await;
     assert!(matches!(
         client(&server).geocode("Helsinki").await,
-        Err(OsmError::BadAnswer(_))
+        Err(SourceError::BadAnswer("OpenStreetMap", _))
     ));
 }

@@ -10,21 +10,17 @@ use std::time::Duration;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 
+use super::{SourceError, read_json};
 use crate::config::SearchSettings;
-use crate::directory::{BUSINESS_KEYS_FOR_NAMES, Found, Place, categories_for, name_key, nearest};
+use crate::directory::{
+    BUSINESS_KEYS_FOR_NAMES, Found, Locality, Place, categories_for, name_key, nearest,
+};
+
+/// How errors and logs name this provider.
+const NAME: &str = "OpenStreetMap";
 
 /// One request per second for the whole process, whichever job asks (the services' usage policies).
 static LIMITER: OnceLock<Arc<DefaultDirectRateLimiter>> = OnceLock::new();
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OsmError {
-    #[error("OpenStreetMap rate limit reached; try again shortly")]
-    RateLimited,
-    #[error("OpenStreetMap is unavailable: {0}")]
-    Unavailable(String),
-    #[error("OpenStreetMap sent an answer that could not be read: {0}")]
-    BadAnswer(String),
-}
 
 #[derive(Debug, Clone)]
 pub struct OsmOnline {
@@ -32,14 +28,6 @@ pub struct OsmOnline {
     nominatim: String,
     overpass: String,
     limiter: Arc<DefaultDirectRateLimiter>,
-}
-
-/// A geocoded area.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Area {
-    pub name: String,
-    pub latitude: f64,
-    pub longitude: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -73,7 +61,7 @@ struct Centre {
 }
 
 impl OsmOnline {
-    pub fn new(settings: &SearchSettings) -> Result<Self, OsmError> {
+    pub fn new(settings: &SearchSettings) -> Result<Self, SourceError> {
         let contact = if settings.contact.is_empty() {
             String::new()
         } else {
@@ -86,7 +74,7 @@ impl OsmOnline {
             ))
             .timeout(Duration::from_secs(30))
             .build()
-            .map_err(|error| OsmError::Unavailable(error.to_string()))?;
+            .map_err(|error| SourceError::Unavailable(NAME, error.to_string()))?;
         Ok(Self {
             http,
             nominatim: settings.nominatim_url.trim_end_matches('/').to_string(),
@@ -102,7 +90,7 @@ impl OsmOnline {
     }
 
     /// The area's position, or None when Nominatim does not know it.
-    pub async fn geocode(&self, area: &str) -> Result<Option<Area>, OsmError> {
+    pub async fn geocode(&self, area: &str) -> Result<Option<Locality>, SourceError> {
         self.limiter.until_ready().await;
         let response = self
             .http
@@ -110,19 +98,21 @@ impl OsmOnline {
             .query(&[("q", area), ("format", "jsonv2"), ("limit", "1")])
             .send()
             .await
-            .map_err(|error| OsmError::Unavailable(error.to_string()))?;
-        let places: Vec<NominatimPlace> = answer(response).await?;
+            .map_err(|error| SourceError::Unavailable(NAME, error.to_string()))?;
+        let places: Vec<NominatimPlace> = read_json(NAME, response).await?;
         let Some(place) = places.into_iter().next() else {
             return Ok(None);
         };
         let parse = |text: &str| {
             text.parse::<f64>()
-                .map_err(|_| OsmError::BadAnswer(format!("coordinate {text}")))
+                .map_err(|_| SourceError::BadAnswer(NAME, format!("coordinate {text}")))
         };
-        Ok(Some(Area {
+        Ok(Some(Locality {
             name: place.display_name,
+            kind: "nominatim".to_string(),
             latitude: parse(&place.lat)?,
             longitude: parse(&place.lon)?,
+            population: None,
         }))
     }
 
@@ -160,7 +150,7 @@ impl OsmOnline {
         business_type: &str,
         limit: usize,
         exclude: &HashSet<String>,
-    ) -> Result<Vec<Found>, OsmError> {
+    ) -> Result<Vec<Found>, SourceError> {
         self.limiter.until_ready().await;
         let response = self
             .http
@@ -168,8 +158,8 @@ impl OsmOnline {
             .form(&[("data", Self::query(business_type, centre, radius_km))])
             .send()
             .await
-            .map_err(|error| OsmError::Unavailable(error.to_string()))?;
-        let answer: OverpassAnswer = answer(response).await?;
+            .map_err(|error| SourceError::Unavailable(NAME, error.to_string()))?;
+        let answer: OverpassAnswer = read_json(NAME, response).await?;
         let places: Vec<Place> = answer
             .elements
             .iter()
@@ -184,22 +174,6 @@ impl OsmOnline {
             .collect();
         Ok(nearest(places, centre, radius_km, limit, exclude))
     }
-}
-
-async fn answer<T: serde::de::DeserializeOwned>(
-    response: reqwest::Response,
-) -> Result<T, OsmError> {
-    let status = response.status();
-    if status.as_u16() == 429 {
-        return Err(OsmError::RateLimited);
-    }
-    if !status.is_success() {
-        return Err(OsmError::Unavailable(status.to_string()));
-    }
-    response
-        .json()
-        .await
-        .map_err(|error| OsmError::BadAnswer(error.to_string()))
 }
 
 /// Quotes and backslashes escaped for an Overpass string.
