@@ -9,8 +9,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::businesses::{SearchRequest, SearchRow};
 use outreach_core::campaigns::CampaignPatch;
-use outreach_core::directory::ATTRIBUTION;
 use outreach_core::jobs::RunSearchChunk;
+use outreach_core::sources::attributions;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, JsonBody};
@@ -134,14 +134,9 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
             message,
         ));
     }
-    let businesses: Vec<Value> = state
-        .ctx
-        .db
-        .businesses_of_search(row.id)
-        .await?
-        .iter()
-        .map(|business| business.view())
-        .collect();
+    let rows = state.ctx.db.businesses_of_search(row.id).await?;
+    let attribution = attributions(rows.iter().map(|business| business.provider.as_str()));
+    let businesses: Vec<Value> = rows.iter().map(|business| business.view()).collect();
     let body = json!({
         "searchId": row.id,
         "status": row.status,
@@ -150,7 +145,7 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
         "chunksTotal": row.chunks_total,
         "businessesFound": businesses.len(),
         "businesses": businesses,
-        "attribution": ATTRIBUTION,
+        "attribution": attribution,
     });
     let status = if row.status == "running" {
         StatusCode::ACCEPTED

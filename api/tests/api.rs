@@ -1952,21 +1952,41 @@ async fn imported_businesses_are_enriched_from_their_website() {
     use axum::response::Html;
     let site = axum::Router::new()
         .route("/", axum::routing::get(|| async { Html(r#"<a href="/contact">Contact</a><a href="https://www.instagram.com/nordicbakery/">ig</a>"#) }))
-        .route("/contact", axum::routing::get(|| async { Html("<p>Orders: orders [at] nordic-bakery.fi</p>") }));
+        .route("/contact", axum::routing::get(|| async { Html("<p>Old: old@closed-bakery.example. Orders: orders [at] nordic-bakery.fi</p>") }));
+    // A second site on another loopback address, so the two websites are different businesses.
+    let no_mail_site = axum::Router::new().route(
+        "/",
+        axum::routing::get(|| async { Html("<p>Write to info@nomail.example</p>") }),
+    );
+    let no_mail_listener = tokio::net::TcpListener::bind("127.0.0.2:0").await.unwrap();
+    let no_mail_host = format!(
+        "127.0.0.2:{}",
+        no_mail_listener.local_addr().unwrap().port()
+    );
+    tokio::spawn(async move { axum::serve(no_mail_listener, no_mail_site).await.unwrap() });
+    let dns = outreach_core::testing::fake_dns(vec![
+        (
+            "nordic-bakery.fi",
+            outreach_core::testing::MxAnswer::Exchanges(vec!["mx.nordic-bakery.fi."]),
+        ),
+        ("nomail.example", outreach_core::testing::MxAnswer::NullMx),
+    ])
+    .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let site_host = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
     tokio::spawn(async move { axum::serve(listener, site).await.unwrap() });
 
     for test_db in TestDb::all().await {
-        let allowed = site_host.clone();
+        let allowed = vec![site_host.clone(), no_mail_host.clone()];
         let app = TestApp::start_with(test_db, move |settings| {
-            settings.crawler.allow_hosts = vec![allowed]
+            settings.crawler.allow_hosts = allowed;
+            settings.crawler.dns_servers = vec![dns.to_string()];
         })
         .await;
         let ada = active(&app, "ada").await;
-        // The second site is loopback too, but not allowed: the crawler refuses it.
+        // The last site is loopback too, but not allowed: the crawler refuses it.
         let file = format!(
-            "name,website\nNordic Bakery,http://{site_host}/\nSneaky,http://localhost:9/\n"
+            "name,website\nNordic Bakery,http://{site_host}/\nNo Mail Cafe,http://{no_mail_host}/\nSneaky,http://localhost:9/\n"
         );
         let (_, imported) = ada
             .upload("/api/businesses/import", "leads.csv", file.into_bytes())
@@ -1977,7 +1997,7 @@ async fn imported_businesses_are_enriched_from_their_website() {
             .iter()
             .map(|b| b["emailStatus"].as_str().unwrap())
             .collect();
-        assert_eq!(statuses, ["pending", "pending"], "{imported}");
+        assert_eq!(statuses, ["pending", "pending", "pending"], "{imported}");
 
         outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(60))
             .await
@@ -1999,6 +2019,20 @@ async fn imported_businesses_are_enriched_from_their_website() {
                 .as_str()
                 .unwrap()
                 .ends_with("/contact")
+        );
+        // The first address's domain does not exist; the second takes mail, so it is the one kept.
+        assert_eq!(bakery["emailVerdict"], "deliverable");
+        let no_mail = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "No Mail Cafe")
+            .unwrap();
+        // A verdict never discards an address: the only one found stays, marked.
+        assert_eq!(
+            (no_mail["email"].as_str(), no_mail["emailVerdict"].as_str()),
+            (Some("info@nomail.example"), Some("no_mx")),
+            "{no_mail}"
         );
         assert_eq!(
             bakery["socialMedia"],
@@ -2148,6 +2182,7 @@ async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() 
             bakery["provenance"]["sourceUrl"],
             "https://maps.google.com/?cid=1"
         );
+        assert_eq!(local["attribution"], "Google Maps");
 
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Podcasts" }))

@@ -43,6 +43,21 @@ pub struct BusinessRow {
     pub email_status: String,
     pub email_source: Option<String>,
     pub enriched_at: Option<i64>,
+    pub email_verdict: Option<String>,
+}
+
+/// What reading a business's website found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enrichment<'a> {
+    pub email: Option<&'a str>,
+    /// The page the address was on.
+    pub source: Option<&'a str>,
+    /// The address's MX verdict (`crate::mx::Verdict`).
+    pub verdict: Option<&'a str>,
+    /// `found` or `not_found`.
+    pub status: &'a str,
+    /// JSON list of social profiles.
+    pub social_media: &'a str,
 }
 
 /// What the enrichment job needs of a business.
@@ -71,6 +86,7 @@ impl BusinessRow {
             "socialMedia": serde_json::from_str::<Value>(&self.social_media).unwrap_or(json!([])),
             "emailStatus": self.email_status,
             "emailSource": self.email_source,
+            "emailVerdict": self.email_verdict,
             "provenance": {
                 "provider": self.provider,
                 "query": self.query,
@@ -604,19 +620,17 @@ impl Db {
         on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).execute(pool).await.map(|_| ()))
     }
 
-    /// Records what the website gave: the best address (kept if one was known), its page, the outcome, profiles.
+    /// Records what the website gave: the best address (kept if one was known), its page and verdict, the
+    /// outcome, the profiles.
     pub async fn record_enrichment(
         &self,
         id: i64,
-        email: Option<&str>,
-        source: Option<&str>,
-        status: &str,
-        social_media: &str,
+        found: &Enrichment<'_>,
         now: i64,
     ) -> StoreResult<()> {
         let sql = BUSINESS_ENRICHED.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(email).bind(source).bind(status).bind(social_media).bind(now)
-            .execute(pool).await.map(|_| ()))
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(found.email).bind(found.source).bind(found.status)
+            .bind(found.social_media).bind(now).bind(found.verdict).execute(pool).await.map(|_| ()))
     }
 }
 

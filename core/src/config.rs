@@ -311,6 +311,10 @@ pub struct CrawlerSettings {
     pub page_timeout_seconds: u64,
     /// Reach nothing but `allow_hosts`, refused before any DNS lookup: for tests and closed networks.
     pub restrict_to_allow_hosts: bool,
+    /// DNS servers (`ip:port`, comma-separated in the environment) for MX verdicts; empty means the system's
+    /// (none at all when `restrict_to_allow_hosts` is on, so verdicts are `unknown` there).
+    #[serde(deserialize_with = "comma_list")]
+    pub dns_servers: Vec<String>,
 }
 
 impl Default for CrawlerSettings {
@@ -321,6 +325,7 @@ impl Default for CrawlerSettings {
             max_page_bytes: 1024 * 1024,
             page_timeout_seconds: 10,
             restrict_to_allow_hosts: false,
+            dns_servers: Vec::new(),
         }
     }
 }

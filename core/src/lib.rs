@@ -15,6 +15,7 @@ pub mod enrich;
 pub mod gazetteer;
 pub mod jobs;
 pub mod links;
+pub mod mx;
 pub mod queries;
 pub mod queue;
 pub mod security;

@@ -130,3 +130,74 @@ mod tests {
         );
     }
 }
+
+/// What the fake DNS server answers for a domain's MX query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MxAnswer {
+    /// MX records with these exchanges.
+    Exchanges(Vec<&'static str>),
+    /// RFC 7505: the domain takes no mail.
+    NullMx,
+    /// NXDOMAIN: the domain does not exist.
+    NoDomain,
+    /// No answer at all: the resolver times out.
+    Silent,
+}
+
+/// A DNS server on a loopback UDP port answering MX queries from `zones` (NXDOMAIN for anything else), so MX
+/// verdicts are tested without the network. Lives as long as the test's runtime.
+pub async fn fake_dns(zones: Vec<(&'static str, MxAnswer)>) -> std::net::SocketAddr {
+    use hickory_resolver::proto::op::{Message, ResponseCode};
+    use hickory_resolver::proto::rr::rdata::MX;
+    use hickory_resolver::proto::rr::{Name, RData, Record};
+
+    let socket = tokio::net::UdpSocket::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback UDP port");
+    let address = socket.local_addr().expect("bound");
+    tokio::spawn(async move {
+        let mut buffer = [0u8; 1500];
+        while let Ok((size, peer)) = socket.recv_from(&mut buffer).await {
+            let Ok(query) = Message::from_vec(&buffer[..size]) else {
+                continue;
+            };
+            let Some(question) = query.queries.first().cloned() else {
+                continue;
+            };
+            let asked = question
+                .name()
+                .to_ascii()
+                .trim_end_matches('.')
+                .to_lowercase();
+            let answer = zones
+                .iter()
+                .find(|(zone, _)| *zone == asked)
+                .map_or(MxAnswer::NoDomain, |(_, answer)| answer.clone());
+            let mut reply = Message::response(query.metadata.id, query.metadata.op_code);
+            reply.metadata.recursion_desired = query.metadata.recursion_desired;
+            reply.metadata.recursion_available = true;
+            reply.add_query(question.clone());
+            let exchanges = match answer {
+                MxAnswer::Silent => continue,
+                MxAnswer::NoDomain => {
+                    reply.metadata.response_code = ResponseCode::NXDomain;
+                    vec![]
+                }
+                MxAnswer::NullMx => vec!["."],
+                MxAnswer::Exchanges(exchanges) => exchanges,
+            };
+            for (preference, exchange) in exchanges.into_iter().enumerate() {
+                let exchange = Name::from_ascii(exchange).expect("a valid exchange name");
+                reply.add_answer(Record::from_rdata(
+                    question.name().clone(),
+                    300,
+                    RData::MX(MX::new(10 * preference as u16, exchange)),
+                ));
+            }
+            if let Ok(bytes) = reply.to_vec() {
+                socket.send_to(&bytes, peer).await.ok();
+            }
+        }
+    });
+    address
+}

@@ -84,7 +84,7 @@ test("a local search on the offline directory lists businesses, exports them and
   for (const index of [0, 1, 2]) await results.getByRole("listitem").nth(index).getByRole("checkbox").check();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   const csv = (await readFile(await download.path(), "utf8")).split("\n");
-  assert.equal(csv[0], "name,email,phone,website,address,category,rating,provider,query,source_url,found_at");
+  assert.equal(csv[0], "name,email,email_source,email_check,phone,website,address,category,rating,provider,query,source_url,found_at");
   assert.equal(csv.length, 4, "the three selected");
   assert.ok(csv[1].includes("directory") && csv[1].includes("cafe in Helsinki") && csv[1].includes("openstreetmap.org"), csv[1]);
 

@@ -3,10 +3,12 @@
 use outreach_core::Context;
 use outreach_core::ai::{Brief, Material, Writer, rates};
 
-use outreach_core::businesses::{CHUNK_SIZE, NewSearchLog, SearchParams};
+use outreach_core::businesses::{CHUNK_SIZE, Enrichment, NewSearchLog, SearchParams};
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
+use outreach_core::enrich::FoundEmail;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
+use outreach_core::mx::{MxChecker, Verdict};
 use outreach_core::sources::{self, Exclusions, Source, Target};
 use serde_json::json;
 
@@ -225,23 +227,35 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
     };
     let Some(website) = business.website.as_deref() else {
         ctx.db
-            .record_enrichment(business.id, None, None, "not_found", "[]", ctx.now_ms())
+            .record_enrichment(
+                business.id,
+                &Enrichment {
+                    email: None,
+                    source: None,
+                    verdict: None,
+                    status: "not_found",
+                    social_media: "[]",
+                },
+                ctx.now_ms(),
+            )
             .await?;
         return Ok(());
     };
     let crawler = Crawler::new(ctx.settings.crawler.clone());
-    let (email, source, social) = match crawler.crawl(website).await {
+    let (email, source, verdict, social) = match crawler.crawl(website).await {
         Ok(result) => {
-            let best = result.emails.first();
+            let best =
+                best_deliverable(&MxChecker::new(&ctx.settings.crawler), &result.emails).await;
             (
-                best.map(|found| found.address.clone()),
-                best.map(|found| found.page.clone()),
+                best.as_ref().map(|(found, _)| found.address.clone()),
+                best.as_ref().map(|(found, _)| found.page.clone()),
+                best.map(|(_, verdict)| verdict.as_str()),
                 serde_json::to_string(&result.social)?,
             )
         }
         Err(error) => {
             tracing::info!(business = business.id, error = %error, "website could not be read");
-            (None, None, "[]".to_string())
+            (None, None, None, "[]".to_string())
         }
     };
     let status = if email.is_some() || business.email.is_some() {
@@ -252,12 +266,29 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
     ctx.db
         .record_enrichment(
             business.id,
-            email.as_deref(),
-            source.as_deref(),
-            status,
-            &social,
+            &Enrichment {
+                email: email.as_deref(),
+                source: source.as_deref(),
+                verdict,
+                status,
+                social_media: &social,
+            },
             ctx.now_ms(),
         )
         .await?;
     Ok(())
+}
+
+/// The address to keep: the first of the ranked ones whose domain takes mail, else the first with its verdict.
+/// Only the top few are asked about, and no address is dropped for its verdict.
+async fn best_deliverable(mx: &MxChecker, emails: &[FoundEmail]) -> Option<(FoundEmail, Verdict)> {
+    let mut first = None;
+    for found in emails.iter().take(3) {
+        let verdict = mx.verdict(&found.address).await;
+        if verdict == Verdict::Deliverable {
+            return Some((found.clone(), verdict));
+        }
+        first.get_or_insert((found.clone(), verdict));
+    }
+    first
 }

@@ -134,11 +134,7 @@ impl Source {
 
     /// The attribution the provider's data requires.
     pub fn attribution(&self) -> &'static str {
-        match self {
-            Source::Osm(_) | Source::Directory => directory::ATTRIBUTION,
-            Source::Google(_) => google::ATTRIBUTION,
-            Source::WebSearch(_) => web_search::ATTRIBUTION,
-        }
+        attribution_of(self.name()).unwrap_or_default()
     }
 
     /// Up to `limit` businesses of the target that `exclude` does not hold; `query` is recorded as provenance.
@@ -190,6 +186,30 @@ impl Source {
             .map(|found| place_hit(found, self.name(), query))
             .collect())
     }
+}
+
+/// The attribution a provider's data requires, by the provider's name in provenance (None for imports).
+pub fn attribution_of(provider: &str) -> Option<&'static str> {
+    match provider {
+        "osm" | "directory" => Some(directory::ATTRIBUTION),
+        "google" => Some(google::ATTRIBUTION),
+        "ai_web_search" => Some(web_search::ATTRIBUTION),
+        _ => None,
+    }
+}
+
+/// The attributions results from these providers need, once each (the directory's when there are none).
+pub fn attributions<'a>(providers: impl IntoIterator<Item = &'a str>) -> String {
+    let mut all: Vec<&str> = Vec::new();
+    for attribution in providers.into_iter().filter_map(attribution_of) {
+        if !all.contains(&attribution) {
+            all.push(attribution);
+        }
+    }
+    if all.is_empty() {
+        all.push(directory::ATTRIBUTION);
+    }
+    all.join(" · ")
 }
 
 /// An OpenStreetMap place (online or from the directory) as a hit.

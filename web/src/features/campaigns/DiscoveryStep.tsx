@@ -21,6 +21,8 @@ export interface Business {
   rating: number | null;
   emailStatus: string;
   emailSource?: string | null;
+  /** The MX verdict of an address the crawler found. */
+  emailVerdict?: "deliverable" | "no_mx" | "unknown" | null;
   socialMedia: { platform: string; handle: string; url: string }[];
   provenance: { provider: string; query: string | null; sourceUrl: string | null; foundAt: string };
 }
@@ -57,14 +59,21 @@ export function searchError(form: Form): string | null {
 
 /** Every field of the chosen businesses, provenance included, as CSV. */
 export function businessesCsv(businesses: Business[]): string {
-  const header = ["name", "email", "phone", "website", "address", "category", "rating", "provider", "query", "source_url", "found_at"];
+  const header = ["name", "email", "email_source", "email_check", "phone", "website", "address", "category", "rating", "provider", "query", "source_url", "found_at"];
   const cell = (value: unknown) => {
     const text = value === null || value === undefined ? "" : String(value);
     return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const rows = businesses.map((b) => [b.name, b.email, b.phone, b.website, b.address, b.category, b.rating, b.provenance.provider, b.provenance.query, b.provenance.sourceUrl, b.provenance.foundAt].map(cell).join(","));
+  const rows = businesses.map((b) => [b.name, b.email, b.emailSource, b.emailVerdict && VERDICTS[b.emailVerdict], b.phone, b.website, b.address, b.category, b.rating, b.provenance.provider, b.provenance.query, b.provenance.sourceUrl, b.provenance.foundAt].map(cell).join(","));
   return [header.join(","), ...rows].join("\n");
 }
+
+/** What an address's MX verdict means for the user; an address is never hidden for its verdict. */
+export const VERDICTS = {
+  deliverable: "Domain accepts email",
+  no_mx: "Domain has no mail server",
+  unknown: "Mail server not checked",
+} as const;
 
 function emailLabel(business: Business): string {
   if (business.email) return business.email;
@@ -254,7 +263,12 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
                   <button className="flex-1 text-left" onClick={() => setDetails(business)}>
                     <span className="font-medium">{business.name}</span>
                     <span className="block text-slate-600">{business.address ?? business.category}</span>
-                    <span className="block text-slate-600">{emailLabel(business)}</span>
+                    <span className="block text-slate-600">
+                      {emailLabel(business)}
+                      {business.email && business.emailVerdict && (
+                        <span className={`ml-2 text-xs ${business.emailVerdict === "no_mx" ? "text-amber-700" : "text-slate-500"}`}>({VERDICTS[business.emailVerdict]})</span>
+                      )}
+                    </span>
                   </button>
                 </li>
               ))}
@@ -273,7 +287,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
       {details ? (
         <Dialog title={details.name} onClose={() => setDetails(null)}>
           <dl className="grid grid-cols-3 gap-1 text-sm">
-            {[["Address", details.address], ["Phone", details.phone], ["Email", emailLabel(details)], ["Website", details.website], ["Category", details.category], ["Found by", details.provenance.provider], ["Search", details.provenance.query], ["Found", new Date(details.provenance.foundAt).toLocaleString()]].map(([label, value]) => (
+            {[["Address", details.address], ["Phone", details.phone], ["Email", emailLabel(details)], ["Email found on", details.emailSource ?? null], ["Email check", details.emailVerdict ? VERDICTS[details.emailVerdict] : null], ["Website", details.website], ["Category", details.category], ["Found by", details.provenance.provider], ["Search", details.provenance.query], ["Found", new Date(details.provenance.foundAt).toLocaleString()]].map(([label, value]) => (
               <div key={label} className="contents">
                 <dt className="text-slate-500">{label}</dt>
                 <dd className="col-span-2">{value ?? "—"}</dd>

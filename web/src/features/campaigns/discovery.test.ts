@@ -17,11 +17,11 @@ describe("business search form", () => {
   it("exports every field with provenance, quoting where CSV needs it", () => {
     const business: Business = {
       id: 1, name: 'Café "Ursula", Helsinki', address: "Ehrenströmintie 3", phone: null, email: "hello@ursula.fi", website: null,
-      category: "amenity=cafe", rating: null, emailStatus: "found", socialMedia: [],
+      category: "amenity=cafe", rating: null, emailStatus: "found", emailSource: "https://ursula.fi/contact", emailVerdict: "deliverable", socialMedia: [],
       provenance: { provider: "directory", query: "cafe in Helsinki", sourceUrl: "https://www.openstreetmap.org/node/1", foundAt: "2026-11-21T10:00:00.000Z" },
     };
     const [header, row] = businessesCsv([business]).split("\n");
-    expect(header).toBe("name,email,phone,website,address,category,rating,provider,query,source_url,found_at");
-    expect(row).toBe('"Café ""Ursula"", Helsinki",hello@ursula.fi,,,Ehrenströmintie 3,amenity=cafe,,directory,cafe in Helsinki,https://www.openstreetmap.org/node/1,2026-11-21T10:00:00.000Z');
+    expect(header).toBe("name,email,email_source,email_check,phone,website,address,category,rating,provider,query,source_url,found_at");
+    expect(row).toBe('"Café ""Ursula"", Helsinki",hello@ursula.fi,https://ursula.fi/contact,Domain accepts email,,,Ehrenströmintie 3,amenity=cafe,,directory,cafe in Helsinki,https://www.openstreetmap.org/node/1,2026-11-21T10:00:00.000Z');
   });
 });
