@@ -61,9 +61,10 @@ compose-check:
 	else echo "docker compose not installed: apt-get install docker-compose"; exit 1; fi; \
 	$$compose config -q && $$compose --profile postgres --profile monitoring config -q && echo "docker-compose.yml parses"
 
-## Queue drain rate on PostgreSQL for several fetch batch sizes.
+## Queue drain rate on PostgreSQL for several fetch batch sizes; enrichment over a fixture web of 500 sites.
 bench:
 	BENCH_DATABASE_URL="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}" cargo bench -p outreach-worker --bench queue_drain
+	cargo bench -p outreach-worker --bench enrichment
 
 ## Lighthouse scores of the landing page (desktop preset) in Chromium.
 lighthouse: web

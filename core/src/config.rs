@@ -315,6 +315,8 @@ pub struct CrawlerSettings {
     /// (none at all when `restrict_to_allow_hosts` is on, so verdicts are `unknown` there).
     #[serde(deserialize_with = "comma_list")]
     pub dns_servers: Vec<String>,
+    /// Websites one worker process reads at once (each site is still read one page at a time).
+    pub concurrency: usize,
 }
 
 impl Default for CrawlerSettings {
@@ -326,6 +328,7 @@ impl Default for CrawlerSettings {
             page_timeout_seconds: 10,
             restrict_to_allow_hosts: false,
             dns_servers: Vec::new(),
+            concurrency: 32,
         }
     }
 }

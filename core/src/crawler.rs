@@ -4,6 +4,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use url::Url;
@@ -105,7 +106,11 @@ impl Crawler {
             let host = current.host_str().unwrap_or_default().to_string();
             let fetch_error =
                 |error: reqwest::Error| CrawlError::Fetch(current.to_string(), error.to_string());
-            let client = reqwest::Client::builder()
+            let mut builder = reqwest::Client::builder();
+            if let Some(tls) = tls_config() {
+                builder = builder.tls_backend_preconfigured(tls);
+            }
+            let client = builder
                 .redirect(reqwest::redirect::Policy::none())
                 .timeout(Duration::from_secs(
                     self.settings.page_timeout_seconds.max(1),
@@ -213,6 +218,24 @@ impl Crawler {
             Err(_) => Robots::default(),
         }
     }
+}
+
+/// The TLS settings every crawl client shares: building them reads the system's certificate store, which costs more
+/// CPU than fetching a page, so it happens once per process (None: reqwest builds its own).
+fn tls_config() -> Option<rustls::ClientConfig> {
+    use rustls_platform_verifier::BuilderVerifierExt;
+    static CONFIG: OnceLock<Option<rustls::ClientConfig>> = OnceLock::new();
+    CONFIG
+        .get_or_init(|| {
+            // reqwest's own provider; named, because the dependency tree enables more than one.
+            let provider = std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+            rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .and_then(|builder| builder.with_platform_verifier())
+                .map(|builder| builder.with_no_client_auth())
+                .ok()
+        })
+        .clone()
 }
 
 /// `example.fi` or `http://example.fi/path` → the site's URL.

@@ -13,6 +13,7 @@ let app;
 let browser;
 let site;
 let siteHost;
+let slowOsm;
 
 before(async () => {
   // A business website for enrichment, on loopback and allowed through the crawler's one explicit setting.
@@ -24,13 +25,36 @@ before(async () => {
   });
   await new Promise((done) => site.listen(0, "127.0.0.1", done));
   siteHost = `127.0.0.1:${site.address().port}`;
-  stack = await startStack({ OUTREACH_CRAWLER__ALLOW_HOSTS: siteHost }, { osmExtract: EXTRACT });
+  // OpenStreetMap online, faked and slow: Nominatim knows only "Slowtown", Overpass takes a second per answer, so a
+  // search there is still running when the user cancels it. Other areas fall through to the offline directory.
+  slowOsm = createServer((request, response) => {
+    const url = new URL(request.url, "http://fake");
+    response.writeHead(200, { "content-type": "application/json" });
+    if (url.pathname === "/search") {
+      const known = url.searchParams.get("q") === "Slowtown";
+      response.end(JSON.stringify(known ? [{ lat: "60.17", lon: "24.94", display_name: "Slowtown" }] : []));
+      return;
+    }
+    const elements = Array.from({ length: 100 }, (_, index) => ({
+      type: "node", id: index + 1, lat: 60.17 + index / 100000, lon: 24.94, tags: { amenity: "cafe", name: `Slow Café ${index + 1}` },
+    }));
+    setTimeout(() => response.end(JSON.stringify({ elements })), 1000);
+  });
+  await new Promise((done) => slowOsm.listen(0, "127.0.0.1", done));
+  const osmUrl = `http://127.0.0.1:${slowOsm.address().port}`;
+  stack = await startStack({
+    OUTREACH_CRAWLER__ALLOW_HOSTS: siteHost,
+    OUTREACH_SEARCH__PROVIDERS: "osm,directory",
+    OUTREACH_SEARCH__NOMINATIM_URL: osmUrl,
+    OUTREACH_SEARCH__OVERPASS_URL: osmUrl,
+  }, { osmExtract: EXTRACT });
   ({ app, browser } = stack);
 });
 
 after(async () => {
   await stack?.stop();
   site?.close();
+  slowOsm?.close();
 });
 
 test("a local search on the offline directory lists businesses, exports them and proceeds to step 3", async () => {
@@ -46,10 +70,14 @@ test("a local search on the offline directory lists businesses, exports them and
   await form.getByRole("button", { name: "Search" }).click();
   await form.getByText("Business type is required").waitFor();
   await form.getByLabel("Business type").fill("cafe");
-  await form.getByLabel("Geographic area").fill("Atlantis");
+  await form.getByLabel("Geographic area").fill("Nowhere-upon-Nothing");
   await form.getByLabel("Search radius").selectOption("5");
   await form.getByRole("button", { name: "Search" }).click();
-  await page.getByText("Atlantis was not found in the offline directory", { exact: false }).waitFor();
+  await page.getByText("Nowhere-upon-Nothing was not found in the offline directory", { exact: false }).waitFor();
+  // The gazetteer places Austin, but the Helsinki extract has nothing there: the message says what to import.
+  await form.getByLabel("Geographic area").fill("Austin, TX");
+  await form.getByRole("button", { name: "Search" }).click();
+  await page.getByText("No businesses near Austin, TX are in the offline directory", { exact: false }).waitFor();
 
   await form.getByLabel("Geographic area").fill("Helsinki");
   await form.getByLabel("Max results").fill("30");
@@ -113,5 +141,38 @@ test("a local search on the offline directory lists businesses, exports them and
   assert.match(await second.getByText("Excluded from previous chunks:").textContent(), /, …$/);
   await second.getByText("Technical details").click();
   await second.getByText("amenity=cafe", { exact: false }).first().waitFor();
+  await context.close();
+});
+
+test("a running search can be cancelled and finds nothing more", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(app, page, ADMIN);
+  await page.getByRole("button", { name: "Create New Campaign" }).click();
+  await page.getByLabel("Campaign name").fill("Slowtown cafés");
+  await page.getByRole("button", { name: "Save Campaign Name" }).click();
+  await page.getByRole("button", { name: "Next Step: Find Businesses" }).click();
+
+  const form = page.getByRole("form", { name: "Business search" });
+  await form.getByLabel("Business type").fill("cafe");
+  await form.getByLabel("Geographic area").fill("Slowtown");
+  await form.getByLabel("Search radius").selectOption("5");
+  await form.getByLabel("Max results").fill("100");
+  await form.getByRole("button", { name: "Search" }).click();
+  const progress = page.getByTestId("search-progress");
+  await progress.getByText("Searching: 25 businesses found").waitFor({ timeout: 20_000 });
+  await progress.getByRole("button", { name: "Cancel search" }).click();
+  await progress.getByText(/Search cancelled: \d+ businesses found/).waitFor();
+  const stopped = Number((await progress.getByText(/Search cancelled/).textContent()).match(/(\d+) businesses/)[1]);
+  assert.ok(stopped < 100, `cancelled before the end: ${stopped}`);
+
+  // Chunks already queued stop at the cancellation: a few seconds later the search has not grown.
+  await new Promise((done) => setTimeout(done, 3000));
+  const searches = await (await page.request.get(`${app.base}/api/search-logs`)).json();
+  const slowChunks = searches.filter((log) => log.searchTerm === "cafe in Slowtown");
+  const found = slowChunks.reduce((sum, log) => sum + log.businessesFound, 0);
+  assert.ok(found <= stopped + 25, `at most the chunk in flight finished: ${found} vs ${stopped}`);
+  const businesses = await (await page.request.get(`${app.base}/api/businesses`)).json();
+  assert.equal(businesses.filter((business) => business.name.startsWith("Slow Café")).length, found);
   await context.close();
 });

@@ -137,6 +137,15 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         let batch = source
             .find(&ctx.db, &target, &search.search_term, wanted - added, &seen)
             .await?;
+        // The provider may take seconds: a search cancelled meanwhile gets nothing more.
+        let still_running = ctx
+            .db
+            .load_search(search.id)
+            .await?
+            .is_some_and(|now| now.status == "running");
+        if !still_running {
+            return Ok(());
+        }
         exhausted = batch.len() < wanted - added;
         for hit in batch {
             let candidate = &hit.candidate;

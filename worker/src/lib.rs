@@ -22,9 +22,12 @@ const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
 /// Registers the apalis worker of one job kind on the backend of `$ctx`.
 macro_rules! register {
-    ($monitor:expr, $ctx:expr, $job:ty, $task:path) => {{
+    ($monitor:expr, $ctx:expr, $job:ty, $task:path) => {
+        register!($monitor, $ctx, $job, $task, $ctx.settings.queue.concurrency)
+    };
+    ($monitor:expr, $ctx:expr, $job:ty, $task:path, $concurrency:expr) => {{
         let ctx: Context = $ctx.clone();
-        let concurrency = ctx.settings.queue.concurrency.max(1);
+        let concurrency = ($concurrency).max(1);
         let kind = <$job as Job>::KIND;
         match ctx.db.clone() {
             Db::Postgres(pool) => {
@@ -68,7 +71,14 @@ pub async fn run(
     let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
     let monitor = register!(monitor, ctx, GenerateEmail, generate_email_task);
     let monitor = register!(monitor, ctx, RunSearchChunk, run_search_chunk_task);
-    let monitor = register!(monitor, ctx, EnrichBusiness, enrich_business_task);
+    // Reading websites is waiting on other servers: many at once, each site still one page at a time.
+    let monitor = register!(
+        monitor,
+        ctx,
+        EnrichBusiness,
+        enrich_business_task,
+        ctx.settings.crawler.concurrency
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal(async move {
