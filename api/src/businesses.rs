@@ -75,7 +75,12 @@ pub async fn search(
             .await?
             .ok_or_else(|| ApiError::not_found("Search not found"))
     };
-    let row = wait_for(WAIT, find, |row| row.status != "running").await?;
+    // The first chunk's outcome is the answer: its businesses (the UI polls for the rest, with progress), or why
+    // the search cannot run.
+    let row = wait_for(WAIT, find, |row| {
+        row.status != "running" || row.chunks_done >= 1
+    })
+    .await?;
     answer(&state, &row).await
 }
 
