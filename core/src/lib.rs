@@ -6,6 +6,7 @@ pub mod ai;
 pub mod businesses;
 pub mod campaigns;
 pub mod clock;
+pub mod compose;
 pub mod config;
 pub mod crawler;
 pub mod db;

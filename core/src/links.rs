@@ -2,7 +2,7 @@
 
 use crate::Settings;
 use crate::accounts::normalize_email;
-use crate::security::sign;
+use crate::security::{sign, verify};
 
 /// The signature purpose of unsubscribe links.
 pub const UNSUBSCRIBE_PURPOSE: &str = "unsubscribe";
@@ -13,6 +13,52 @@ pub fn unsubscribe_url(settings: &Settings, email: &str) -> String {
     let signature = sign(&settings.security.secret_key, UNSUBSCRIBE_PURPOSE, &email);
     let query: String = form_urlencoded(&[("email", &email), ("signature", &signature)]);
     format!("{}/unsubscribe?{query}", settings.http.public_url())
+}
+
+/// The signature purposes of tracking links.
+pub const CLICK_PURPOSE: &str = "click";
+pub const OPEN_PURPOSE: &str = "open";
+
+/// A link's click-tracking URL: the message token and the original address, signed together, so the redirect goes
+/// only to an address that was in that message.
+pub fn click_url(settings: &Settings, token: &str, url: &str) -> String {
+    let signature = sign(
+        &settings.security.secret_key,
+        CLICK_PURPOSE,
+        &format!("{token}\n{url}"),
+    );
+    let query = form_urlencoded(&[("u", url), ("s", &signature)]);
+    format!("{}/t/c/{token}?{query}", settings.http.public_url())
+}
+
+/// Whether a click URL's parts are the ones [`click_url`] signed.
+pub fn verify_click(settings: &Settings, token: &str, url: &str, signature: &str) -> bool {
+    verify(
+        &settings.security.secret_key,
+        CLICK_PURPOSE,
+        &format!("{token}\n{url}"),
+        signature,
+    )
+}
+
+/// The message's open pixel.
+pub fn open_pixel_url(settings: &Settings, token: &str) -> String {
+    let signature = sign(&settings.security.secret_key, OPEN_PURPOSE, token);
+    format!(
+        "{}/t/o/{token}.gif?s={}",
+        settings.http.public_url(),
+        percent_encode(&signature)
+    )
+}
+
+/// Whether an open pixel's signature is the one [`open_pixel_url`] made.
+pub fn verify_open(settings: &Settings, token: &str, signature: &str) -> bool {
+    verify(
+        &settings.security.secret_key,
+        OPEN_PURPOSE,
+        token,
+        signature,
+    )
 }
 
 fn form_urlencoded(pairs: &[(&str, &str)]) -> String {
@@ -40,7 +86,6 @@ fn percent_encode(value: &str) -> String {
 mod tests {
     use super::*;
     use crate::config::Secret;
-    use crate::security::verify;
 
     #[test]
     fn unsubscribe_links_are_signed_and_encoded() {

@@ -155,3 +155,61 @@ mod tests {
         assert_eq!(configured.expose(), "c".repeat(64));
     }
 }
+
+/// Encrypts a credential for storage (ChaCha20-Poly1305 under a key derived from the instance key; a random
+/// nonce per value): `base64url(nonce || ciphertext)`.
+pub fn encrypt_secret(key: &Secret, plaintext: &str) -> String {
+    use chacha20poly1305::aead::Aead;
+    let mut nonce = [0u8; 12];
+    getrandom::fill(&mut nonce).expect("the operating system's random source is available");
+    let sealed = cipher(key)
+        .encrypt(&nonce.into(), plaintext.as_bytes())
+        .expect("encrypting in memory cannot fail");
+    URL_SAFE_NO_PAD.encode([nonce.as_slice(), &sealed].concat())
+}
+
+/// The credential [`encrypt_secret`] stored, or None when it was not sealed with this instance's key.
+pub fn decrypt_secret(key: &Secret, stored: &str) -> Option<Secret> {
+    use chacha20poly1305::aead::Aead;
+    let bytes = URL_SAFE_NO_PAD.decode(stored).ok()?;
+    if bytes.len() < 12 {
+        return None;
+    }
+    let (nonce, sealed) = bytes.split_at(12);
+    let nonce: [u8; 12] = nonce.try_into().ok()?;
+    let plain = cipher(key).decrypt(&nonce.into(), sealed).ok()?;
+    String::from_utf8(plain).ok().map(Secret::new)
+}
+
+fn cipher(key: &Secret) -> chacha20poly1305::ChaCha20Poly1305 {
+    use chacha20poly1305::KeyInit;
+    let derived = Sha256::digest(format!("outreach credential key\n{}", key.expose()).as_bytes());
+    chacha20poly1305::ChaCha20Poly1305::new(&derived)
+}
+
+#[cfg(test)]
+mod credential_tests {
+    use super::*;
+
+    #[test]
+    fn credentials_round_trip_and_refuse_other_keys_and_tampering() {
+        let key = Secret::new("instance-key");
+        let stored = encrypt_secret(&key, "smtp-password");
+        assert!(!stored.contains("smtp-password"));
+        assert_ne!(
+            stored,
+            encrypt_secret(&key, "smtp-password"),
+            "a fresh nonce each time"
+        );
+        assert_eq!(
+            decrypt_secret(&key, &stored).unwrap().expose(),
+            "smtp-password"
+        );
+        assert!(decrypt_secret(&Secret::new("another-key"), &stored).is_none());
+        let mut tampered = stored.into_bytes();
+        let last = tampered.len() - 2;
+        tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+        assert!(decrypt_secret(&key, &String::from_utf8(tampered).unwrap()).is_none());
+        assert!(decrypt_secret(&key, "short").is_none());
+    }
+}
