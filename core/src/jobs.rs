@@ -49,10 +49,23 @@ impl Job for EnrichBusiness {
     const KIND: &'static str = "EnrichBusiness";
 }
 
+/// Sends a batch of a campaign's queued messages (one job per batch, not per recipient, so a big campaign is a
+/// few jobs). Each message is claimed in the database first, under the monthly quota and the sender's daily cap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendCampaignEmail {
+    pub campaign_id: i64,
+    pub message_ids: Vec<i64>,
+}
+
+impl Job for SendCampaignEmail {
+    const KIND: &'static str = "SendCampaignEmail";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
     GenerateEmail::KIND,
     RunSearchChunk::KIND,
     EnrichBusiness::KIND,
+    SendCampaignEmail::KIND,
 ];

@@ -17,6 +17,7 @@ pub mod gazetteer;
 pub mod jobs;
 pub mod links;
 pub mod mx;
+pub mod outbound;
 pub mod queries;
 pub mod queue;
 pub mod security;

@@ -118,4 +118,24 @@ queries! {
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
     JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
+    EMAIL_CONFIG_INSERT = query!("email_configs/insert");
+    EMAIL_CONFIG_LIST = query!("email_configs/list");
+    EMAIL_CONFIG_LOAD = query!("email_configs/load");
+    EMAIL_CONFIG_SET_DEFAULT = query!("email_configs/set_default");
+    EMAIL_CONFIG_DELETE = query!("email_configs/delete");
+    EMAIL_CONFIG_PROMOTE_DEFAULT = query!("email_configs/promote_default");
+    EMAIL_CONFIG_DEACTIVATE = query!("email_configs/deactivate");
+    OUTGOING_ENQUEUE = query!("outgoing/enqueue");
+    OUTGOING_CLAIM = query!("outgoing/claim");
+    OUTGOING_LOAD = query!("outgoing/load");
+    OUTGOING_SENT = query!("outgoing/sent");
+    OUTGOING_FAILED = query!("outgoing/failed");
+    OUTGOING_REQUEUE = query!("outgoing/requeue");
+    OUTGOING_PROGRESS = query!("outgoing/progress");
+    OUTGOING_QUEUED_IDS = query!("outgoing/queued_ids");
+    OUTGOING_OUTBOX = query!("outgoing/outbox");
+    OUTGOING_RECONCILE = query!("outgoing/reconcile");
+    USER_LOCK = query!("users/lock", per_dialect);
+    USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
+    CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
 }

@@ -116,7 +116,20 @@ impl Queue {
         job: J,
         idempotency_key: Option<&str>,
     ) -> Result<bool, QueueError> {
+        self.enqueue_at(job, idempotency_key, None).await
+    }
+
+    /// Like [`Queue::enqueue`], not to run before `run_at_ms` (epoch milliseconds) when given.
+    pub async fn enqueue_at<J: Job>(
+        &self,
+        job: J,
+        idempotency_key: Option<&str>,
+        run_at_ms: Option<i64>,
+    ) -> Result<bool, QueueError> {
         let mut builder = TaskBuilder::new(job).max_attempts(self.settings.max_attempts.max(1));
+        if let Some(at) = run_at_ms {
+            builder = builder.run_at_timestamp((at / SECOND_MS).max(0) as u64);
+        }
         if let Some(key) = idempotency_key {
             // SQLite skips a duplicate key silently, so look first; the unique index still settles any race.
             let sql = JOB_KEY_EXISTS.sql(&self.db);

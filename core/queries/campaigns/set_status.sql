@@ -1,0 +1,2 @@
+-- The sending worker moves a campaign between active, paused (with the reason) and completed.
+update campaigns set status = $2, status_reason = $3, updated_at = $4 where id = $1

@@ -1,0 +1,397 @@
+//! Outgoing email: the user's sender configurations and the message rows. A message row is written (queued) before
+//! any provider is called, one per (campaign, business, step); the worker claims it (sending) only while the
+//! monthly quota and the sender's daily cap have room, then marks it sent or failed. Claims serialise per user, so
+//! the limits hold across any number of workers, and a claimed row is never claimed again.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::clock::DAY_MS;
+use crate::db::Db;
+use crate::on_db;
+use crate::queries::*;
+use crate::store::StoreResult;
+
+/// Providers a configuration may have.
+pub const PROVIDERS: &[&str] = &[
+    "outbox",
+    "smtp",
+    "gmail",
+    "sendgrid-basic",
+    "sendgrid-custom",
+];
+
+/// A stored sender configuration. `secret` is the encrypted credential and never leaves the server.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EmailConfig {
+    pub id: i64,
+    pub user_id: i64,
+    pub provider: String,
+    pub send_from: String,
+    pub send_from_name: String,
+    pub reply_to: Option<String>,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<i32>,
+    pub smtp_security: Option<String>,
+    pub smtp_username: Option<String>,
+    pub secret: Option<String>,
+    pub imap_host: Option<String>,
+    pub imap_port: Option<i32>,
+    pub imap_security: Option<String>,
+    pub imap_username: Option<String>,
+    pub daily_cap: i32,
+    pub is_active: bool,
+    pub is_default: bool,
+    pub is_verified: bool,
+    pub status_message: Option<String>,
+    pub created_at: i64,
+}
+
+impl EmailConfig {
+    /// The list entry of A §3 (Email config), plus the SMTP details a form edits (never the password).
+    pub fn view(&self) -> Value {
+        json!({
+            "id": self.id,
+            "configName": format!("{} <{}>", self.send_from_name, self.send_from),
+            "sendFromName": self.send_from_name,
+            "displayName": self.send_from_name,
+            "emailAddress": self.send_from,
+            "replyTo": self.reply_to,
+            "provider": self.provider,
+            "isActive": self.is_active,
+            "isDefault": self.is_default,
+            "isVerified": self.is_verified,
+            "statusMessage": self.status_message,
+            "dailyCap": self.daily_cap,
+            "smtpHost": self.smtp_host,
+            "smtpPort": self.smtp_port,
+            "smtpSecurity": self.smtp_security,
+            "smtpUsername": self.smtp_username,
+            "imapHost": self.imap_host,
+            "imapPort": self.imap_port,
+            "imapSecurity": self.imap_security,
+            "imapUsername": self.imap_username,
+        })
+    }
+}
+
+/// A configuration to store; `secret` and `imap_secret` are already encrypted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewEmailConfig {
+    pub provider: String,
+    pub send_from: String,
+    pub send_from_name: String,
+    pub reply_to: Option<String>,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<i32>,
+    pub smtp_security: Option<String>,
+    pub smtp_username: Option<String>,
+    pub secret: Option<String>,
+    pub imap_host: Option<String>,
+    pub imap_port: Option<i32>,
+    pub imap_security: Option<String>,
+    pub imap_username: Option<String>,
+    pub imap_secret: Option<String>,
+    pub daily_cap: i32,
+    pub is_verified: bool,
+    pub status_message: Option<String>,
+}
+
+/// A message to queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMessage<'a> {
+    pub user_id: i64,
+    pub to_email: &'a str,
+    /// `queued`, or `skipped` (with `error` saying why) for a recipient that cannot be sent to.
+    pub status: &'a str,
+    pub campaign_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub step: i32,
+    pub config_id: Option<i64>,
+    pub token: &'a str,
+    pub error: Option<&'a str>,
+    pub is_test: bool,
+}
+
+/// A message as the sending worker reads it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MessageRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub config_id: Option<i64>,
+    pub to_email: String,
+    pub status: String,
+    pub token: Option<String>,
+    pub step: i32,
+    pub is_test: bool,
+}
+
+/// What a provider accepted, for the message row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivered<'a> {
+    pub subject: &'a str,
+    pub html: &'a str,
+    pub text: &'a str,
+    pub message_id: &'a str,
+    pub provider: &'a str,
+}
+
+/// Why a claim did not happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    Claimed,
+    /// The message is not queued any more (sent, claimed by another worker, skipped).
+    Gone,
+    /// No room: the monthly quota or the sender's daily cap is reached.
+    NoRoom,
+}
+
+/// A campaign's messages by state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub queued: i64,
+    pub sending: i64,
+    pub sent: i64,
+    pub failed: i64,
+    pub skipped: i64,
+    pub total: i64,
+}
+
+/// An outbox entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxMessage {
+    pub id: i64,
+    pub campaign_id: Option<i64>,
+    pub to_email: String,
+    pub subject: String,
+    pub html_body: Option<String>,
+    pub text_body: Option<String>,
+    pub status: String,
+    pub sent_at: Option<i64>,
+    pub created_at: i64,
+}
+
+/// Limits a claim checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Start of the 30-day quota window.
+    pub quota_since: i64,
+    pub monthly_limit: i64,
+    pub daily_cap: i64,
+}
+
+impl Db {
+    pub async fn insert_email_config(
+        &self,
+        user_id: i64,
+        config: &NewEmailConfig,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = EMAIL_CONFIG_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&config.provider).bind(&config.send_from)
+            .bind(&config.send_from_name).bind(&config.reply_to).bind(&config.smtp_host).bind(config.smtp_port)
+            .bind(&config.smtp_security).bind(&config.smtp_username).bind(&config.secret).bind(&config.imap_host)
+            .bind(config.imap_port).bind(&config.imap_security).bind(&config.imap_username).bind(&config.imap_secret)
+            .bind(config.daily_cap).bind(config.is_verified).bind(&config.status_message).bind(now)
+            .fetch_one(pool).await)
+    }
+
+    pub async fn list_email_configs(&self, user_id: i64) -> StoreResult<Vec<EmailConfig>> {
+        let sql = EMAIL_CONFIG_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+    }
+
+    pub async fn load_email_config(&self, id: i64) -> StoreResult<Option<EmailConfig>> {
+        let sql = EMAIL_CONFIG_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// One of the user's configurations (None for another user's).
+    pub async fn find_email_config(
+        &self,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<Option<EmailConfig>> {
+        Ok(self
+            .load_email_config(id)
+            .await?
+            .filter(|config| config.user_id == user_id))
+    }
+
+    pub async fn set_default_email_config(
+        &self,
+        user_id: i64,
+        id: i64,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_SET_DEFAULT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(id).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    /// Removes a configuration; another becomes the default if it was. False when it is not the user's.
+    pub async fn delete_email_config(&self, user_id: i64, id: i64) -> StoreResult<bool> {
+        let (delete, promote) = (
+            EMAIL_CONFIG_DELETE.sql(self),
+            EMAIL_CONFIG_PROMOTE_DEFAULT.sql(self),
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let removed = sqlx::query(delete).bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected() > 0;
+            sqlx::query(promote).bind(user_id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(removed)
+        })
+    }
+
+    pub async fn deactivate_email_config(
+        &self,
+        id: i64,
+        reason: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_DEACTIVATE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(reason).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    /// Queues messages in one transaction; returns the ids of the rows added (a recipient already queued for the
+    /// same campaign and step adds none).
+    pub async fn enqueue_messages(
+        &self,
+        messages: &[NewMessage<'_>],
+        now: i64,
+    ) -> StoreResult<Vec<i64>> {
+        let sql = OUTGOING_ENQUEUE.sql(self);
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut ids = Vec::new();
+            for message in messages {
+                let id: Option<i64> = sqlx::query_scalar(sql).bind(message.user_id).bind(message.to_email)
+                    .bind(message.status).bind(now).bind(message.campaign_id).bind(message.template_id)
+                    .bind(message.business_id).bind(message.step).bind(message.config_id).bind(message.token)
+                    .bind(message.error).bind(message.is_test).fetch_optional(&mut *tx).await?;
+                ids.extend(id);
+            }
+            tx.commit().await?;
+            Ok(ids)
+        })
+    }
+
+    pub async fn load_message(&self, id: i64) -> StoreResult<Option<MessageRow>> {
+        let sql = OUTGOING_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Claims a queued message for sending if the limits have room (see `outgoing/claim.sql`).
+    pub async fn claim_message(
+        &self,
+        message: &MessageRow,
+        limits: Limits,
+        now: i64,
+    ) -> StoreResult<Claim> {
+        let (lock, claim) = (USER_LOCK.sql(self), OUTGOING_CLAIM.sql(self));
+        let day_start = now - DAY_MS;
+        let claimed: Option<i64> = on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(lock).bind(message.user_id).execute(&mut *tx).await?;
+            let claimed = sqlx::query_scalar(claim).bind(message.id).bind(now).bind(limits.quota_since)
+                .bind(limits.monthly_limit).bind(day_start).bind(limits.daily_cap)
+                .fetch_optional(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(claimed)
+        })?;
+        if claimed.is_some() {
+            return Ok(Claim::Claimed);
+        }
+        let now_row = self.load_message(message.id).await?;
+        Ok(match now_row {
+            Some(row) if row.status == "queued" => Claim::NoRoom,
+            _ => Claim::Gone,
+        })
+    }
+
+    pub async fn mark_sent(&self, id: i64, delivered: &Delivered<'_>, now: i64) -> StoreResult<()> {
+        let sql = OUTGOING_SENT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(now).bind(delivered.subject).bind(delivered.html)
+            .bind(delivered.text).bind(delivered.message_id).bind(delivered.provider).execute(pool).await.map(|_| ()))
+    }
+
+    /// `failed` or `skipped`, with the reason.
+    pub async fn mark_unsent(
+        &self,
+        id: i64,
+        status: &str,
+        reason: &str,
+        provider: Option<&str>,
+    ) -> StoreResult<()> {
+        let sql = OUTGOING_FAILED.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(reason).bind(provider)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
+        let sql = OUTGOING_REQUEUE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(reason).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {
+        let sql = OUTGOING_PROGRESS.sql(self);
+        let rows: Vec<(String, i64)> =
+            on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_all(pool).await)?;
+        let mut progress = Progress::default();
+        for (status, count) in rows {
+            match status.as_str() {
+                "queued" => progress.queued += count,
+                "sending" => progress.sending += count,
+                "failed" | "bounced" => progress.failed += count,
+                "skipped" => progress.skipped += count,
+                _ => progress.sent += count,
+            }
+            progress.total += count;
+        }
+        Ok(progress)
+    }
+
+    pub async fn queued_message_ids(&self, campaign_id: i64) -> StoreResult<Vec<i64>> {
+        let sql = OUTGOING_QUEUED_IDS.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).fetch_all(pool).await)
+    }
+
+    pub async fn outbox(&self, user_id: i64, limit: i64) -> StoreResult<Vec<OutboxMessage>> {
+        let sql = OUTGOING_OUTBOX.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+
+    /// Marks messages left in sending before `before` failed (never resent); returns how many.
+    pub async fn reconcile_interrupted_sends(&self, before: i64) -> StoreResult<u64> {
+        let sql = OUTGOING_RECONCILE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(before).execute(pool).await.map(|done| done.rows_affected()))
+    }
+
+    pub async fn set_campaign_status(
+        &self,
+        campaign_id: i64,
+        status: &str,
+        reason: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = CAMPAIGN_SET_STATUS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(now)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn set_postal_address(
+        &self,
+        user_id: i64,
+        address: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = USER_SET_POSTAL_ADDRESS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(address).bind(now).execute(pool).await.map(|_| ()))
+    }
+}
