@@ -297,7 +297,7 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
         .redeem_invite(&code, &user.email, user.id, &subscription, now)
         .await?
     {
-        Redemption::Redeemed(user) => Ok(user),
+        Redemption::Redeemed(user) => Ok(*user),
         Redemption::UnknownOrUsed => Err(ApiError::validation(
             "This invite code is not valid or has already been used",
         )),

@@ -9,6 +9,7 @@ pub mod error;
 pub mod generate;
 pub mod instance;
 pub mod observability;
+pub mod sending;
 pub mod session;
 pub mod templates;
 pub mod unsubscribe;
@@ -138,6 +139,23 @@ pub fn app(state: AppState) -> Router {
             post(businesses::cancel),
         )
         .route("/api/search-logs", get(businesses::logs))
+        .route("/api/campaigns/send", post(sending::launch))
+        .route("/api/campaigns/launch", post(sending::launch))
+        .route("/api/campaigns/{id}/progress", get(sending::progress))
+        .route("/api/outbox", get(sending::outbox))
+        .route(
+            "/api/user/email-config",
+            get(sending::config_status).post(sending::save_config),
+        )
+        .route("/api/user/email-configs", get(sending::list_configs))
+        .route(
+            "/api/user/email-configs/{id}",
+            axum::routing::delete(sending::delete_config),
+        )
+        .route(
+            "/api/user/email-configs/{id}/set-default",
+            axum::routing::put(sending::set_default),
+        )
         .route("/api/emails/generate", post(generate::generate))
         .route("/api/emails/generate/{id}", get(generate::status))
         .route_layer(middleware::from_fn_with_state(

@@ -2249,3 +2249,273 @@ async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() 
         app.stop().await;
     }
 }
+
+/// Postfix's `smtp-sink` on a loopback port, keeping every message it receives as a file in a temporary folder.
+struct SmtpSink {
+    port: u16,
+    dir: tempfile::TempDir,
+    child: std::process::Child,
+}
+
+impl SmtpSink {
+    fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut command = std::process::Command::new("smtp-sink");
+        // As root it must be told whom to run as (it refuses to stay root only for the dump files' sake).
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
+        if root {
+            command.args(["-u", "root"]);
+        }
+        command
+            .arg("-d")
+            .arg(format!("{}/%M.", dir.path().display()))
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("100");
+        let child = command
+            .spawn()
+            .expect("smtp-sink runs (Debian package postfix; .ci/run installs it)");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Self { port, dir, child }
+    }
+
+    /// The messages received so far.
+    fn messages(&self) -> Vec<String> {
+        let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|path| std::fs::read_to_string(path).unwrap())
+            .collect()
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+/// Launches and polls the campaign's progress until nothing is queued or being sent.
+async fn launch_and_finish(browser: &Browser, body: Value) -> (Value, Value) {
+    let (status, launched) = browser.post_json("/api/campaigns/send", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{launched}");
+    let id = body["campaignId"].as_i64().unwrap();
+    for _ in 0..200 {
+        let (_, progress) = browser
+            .get_json(&format!("/api/campaigns/{id}/progress"))
+            .await;
+        if progress["progress"]["queued"] == 0
+            && progress["progress"]["sending"] == 0
+            && progress["status"] != "active"
+        {
+            return (launched, progress);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (_, progress) = browser
+        .get_json(&format!("/api/campaigns/{id}/progress"))
+        .await;
+    panic!("the campaign did not finish sending: {progress}");
+}
+
+#[tokio::test]
+async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers() {
+    for test_db in TestDb::all().await {
+        let sink = SmtpSink::start();
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+
+        // A server that does not answer is refused at save, with the reason.
+        let (status, refused) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": 9, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("The SMTP server check failed"),
+            "{refused}"
+        );
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "emailReplyTo": "replies@bakery.example", "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        assert_eq!(saved["config"]["isDefault"], true);
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert_eq!(configs.as_array().unwrap().len(), 1);
+        assert!(configs[0].get("secret").is_none());
+
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Cafés" }))
+            .await;
+        let (status, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Intro", "subject": "Fresh bread for {{businessName}}", "objective": "Partnership Proposal",
+            "tone": "friendly", "emailSignature": "Ada",
+            "body": "<p>Hello [business name],</p><p>See <a href=\"https://bakery.example/menu\">our menu</a>.</p>"
+        })).await;
+        assert_eq!(status, StatusCode::CREATED, "{template}");
+        let leads = "name,email,website\nCafé Aalto,owner@aalto.example,\nNo Mail Deli,,\nKahvila Kuu,kuu@kuu.example,\n";
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                leads.as_bytes().to_vec(),
+            )
+            .await;
+        let ids: Vec<i64> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 3, "{imported}");
+
+        let body = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
+        let (launched, progress) = launch_and_finish(&ada, body.clone()).await;
+        assert_eq!(
+            (
+                launched["emailsSent"].as_i64(),
+                launched["skipped"].as_i64()
+            ),
+            (Some(2), Some(1)),
+            "{launched}"
+        );
+        assert_eq!(progress["status"], "completed", "{progress}");
+        assert_eq!(
+            (
+                progress["progress"]["sent"].as_i64(),
+                progress["progress"]["skipped"].as_i64()
+            ),
+            (Some(2), Some(1))
+        );
+
+        // Launching again sends nobody twice.
+        let (again, _) = launch_and_finish(&ada, body).await;
+        assert_eq!(again["emailsSent"], 0, "{again}");
+        let messages = sink.messages();
+        let aalto: Vec<&String> = messages
+            .iter()
+            .filter(|m| m.contains("X-Rcpt-Args: <owner@aalto.example>"))
+            .collect();
+        assert_eq!(aalto.len(), 1, "exactly once");
+        let message = aalto[0];
+        for expected in [
+            "Subject: Fresh bread for =?utf-8?",
+            "From: \"Ada Baker\" <ada@bakery.example>",
+            "Reply-To: replies@bakery.example",
+            "List-Unsubscribe: <http://127.0.0.1",
+            "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+            "Content-Type: multipart/alternative",
+            "Content-Type: text/plain; charset=utf-8",
+            "Content-Type: text/html; charset=utf-8",
+        ] {
+            assert!(message.contains(expected), "{expected} in\n{message}");
+        }
+        let message_id = message
+            .lines()
+            .find(|line| line.starts_with("Message-ID: <"))
+            .expect(message);
+        assert!(message_id.ends_with("@bakery.example>"), "{message_id}");
+        let unfolded = message
+            .replace("=\r\n", "")
+            .replace("=\n", "")
+            .replace("=3D", "=");
+        assert!(unfolded.contains("/t/c/"), "tracked link in\n{unfolded}");
+        assert!(unfolded.contains("/t/o/"), "open pixel in\n{unfolded}");
+        assert!(
+            unfolded.contains("Hello Caf"),
+            "personalised in\n{unfolded}"
+        );
+        assert!(!messages.iter().any(|m| m.contains("No Mail Deli")));
+
+        // The sends count against the monthly quota.
+        let (_, usage) = ada.get_json("/api/email-usage").await;
+        assert_eq!(usage["count"], 2, "{usage}");
+
+        let eve = active(&app, "eve").await;
+        let campaign_id = campaign["id"].as_i64().unwrap();
+        assert_eq!(
+            eve.get_json(&format!("/api/campaigns/{campaign_id}/progress"))
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        let config_id = saved["config"]["id"].as_i64().unwrap();
+        assert_eq!(
+            eve.delete_json(&format!("/api/user/email-configs/{config_id}"))
+                .await
+                .0,
+            StatusCode::NOT_FOUND
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn without_a_sender_messages_stay_in_the_local_outbox() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (_, status) = ada.get_json("/api/user/email-config").await;
+        assert_eq!(
+            (
+                status["emailConfigured"].as_bool(),
+                status["emailProvider"].as_str()
+            ),
+            (Some(false), Some("outbox"))
+        );
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Outbox" }))
+            .await;
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"name,email\nSauna Oy,info@sauna.example\n".to_vec(),
+            )
+            .await;
+        let id = imported["businesses"][0]["id"].as_i64().unwrap();
+        let (launch, _) = launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [id] })).await;
+        assert_eq!(launch["emailsSent"], 1);
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        assert_eq!(outbox.as_array().unwrap().len(), 1, "{outbox}");
+        assert_eq!(outbox[0]["subject"], "Hi Sauna Oy");
+        assert!(
+            outbox[0]["htmlBody"]
+                .as_str()
+                .unwrap()
+                .contains("Hello Sauna Oy")
+        );
+        assert_eq!(
+            active(&app, "eve").await.get_json("/api/outbox").await.1,
+            json!([])
+        );
+        app.stop().await;
+    }
+}

@@ -24,6 +24,8 @@ pub struct User {
     pub email_limit: i64,
     pub subscription_ends_at: Option<i64>,
     pub created_at: i64,
+    /// The postal address every email's footer carries (CAN-SPAM).
+    pub postal_address: Option<String>,
 }
 
 impl User {
@@ -170,6 +172,7 @@ mod tests {
             email_limit: 0,
             subscription_ends_at: ends_at,
             created_at: 0,
+            postal_address: None,
         }
     }
 

@@ -26,12 +26,14 @@ pub mod store;
 pub mod templates;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod transport;
 
 use std::sync::Arc;
 
 pub use clock::SharedClock;
 pub use config::Settings;
 pub use db::Db;
+pub use lettre;
 pub use queue::Queue;
 
 /// What every role (api, worker, scheduler) works with. Cheap to clone.

@@ -296,15 +296,39 @@ impl Db {
     ) -> StoreResult<Claim> {
         let (lock, claim) = (USER_LOCK.sql(self), OUTGOING_CLAIM.sql(self));
         let day_start = now - DAY_MS;
-        let claimed: Option<i64> = on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
-            sqlx::query(lock).bind(message.user_id).execute(&mut *tx).await?;
-            let claimed = sqlx::query_scalar(claim).bind(message.id).bind(now).bind(limits.quota_since)
-                .bind(limits.monthly_limit).bind(day_start).bind(limits.daily_cap)
-                .fetch_optional(&mut *tx).await?;
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(claimed)
-        })?;
+        let claimed: Option<i64> = match self {
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query(lock)
+                    .bind(message.user_id)
+                    .execute(&mut *tx)
+                    .await?;
+                let claimed = sqlx::query_scalar(claim)
+                    .bind(message.id)
+                    .bind(now)
+                    .bind(limits.quota_since)
+                    .bind(limits.monthly_limit)
+                    .bind(day_start)
+                    .bind(limits.daily_cap)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                claimed
+            }
+            // One statement is atomic under SQLite's single writer; a transaction that reads before it writes
+            // would fail at once with SQLITE_BUSY when another connection writes in between.
+            Db::Sqlite(pool) => {
+                sqlx::query_scalar(claim)
+                    .bind(message.id)
+                    .bind(now)
+                    .bind(limits.quota_since)
+                    .bind(limits.monthly_limit)
+                    .bind(day_start)
+                    .bind(limits.daily_cap)
+                    .fetch_optional(pool)
+                    .await?
+            }
+        };
         if claimed.is_some() {
             return Ok(Claim::Claimed);
         }
@@ -383,6 +407,23 @@ impl Db {
         let sql = CAMPAIGN_SET_STATUS.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(now)
             .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn resume_campaign_if_paused(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
+        let sql = CAMPAIGN_RESUME.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
+        let sql = CAMPAIGN_COMPLETE_IF_DONE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn campaign_status_reason(&self, campaign_id: i64) -> StoreResult<Option<String>> {
+        let sql = CAMPAIGN_STATUS_REASON.sql(self);
+        let reason: Option<Option<String>> = on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id)
+            .fetch_optional(pool).await)?;
+        Ok(reason.flatten())
     }
 
     pub async fn set_postal_address(

@@ -138,4 +138,7 @@ queries! {
     USER_LOCK = query!("users/lock", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
+    CAMPAIGN_RESUME = query!("campaigns/resume");
+    CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
+    CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
 }

@@ -80,7 +80,7 @@ pub struct OAuthFlow {
 /// Outcome of redeeming an invite code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Redemption {
-    Redeemed(User),
+    Redeemed(Box<User>),
     UnknownOrUsed,
 }
 
@@ -253,7 +253,7 @@ impl Db {
             let user: User = bind_subscription!(sqlx::query_as(activate), email, subscription, now)
                 .fetch_one(&mut *tx).await?;
             tx.commit().await?;
-            Ok(Redemption::Redeemed(user))
+            Ok(Redemption::Redeemed(Box::new(user)))
         })
     }
 

@@ -3,14 +3,22 @@
 use outreach_core::Context;
 use outreach_core::ai::{Brief, Material, Writer, rates};
 
+use outreach_core::accounts::{User, normalize_email, quota_window_start};
 use outreach_core::businesses::{CHUNK_SIZE, Enrichment, NewSearchLog, SearchParams};
+use outreach_core::compose::{Composed, Envelope, compose};
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::enrich::FoundEmail;
+use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
+use outreach_core::lettre::{AsyncSmtpTransport, Tokio1Executor};
 use outreach_core::mx::{MxChecker, Verdict};
+use outreach_core::outbound::{Claim, Delivered, EmailConfig, Limits, MessageRow};
 use outreach_core::sources::{self, Exclusions, Source, Target};
+use outreach_core::templates::Recipient;
+use outreach_core::transport::{SendError, SmtpServer, send_smtp};
 use serde_json::json;
+use std::collections::HashMap;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
 pub async fn expire_subscriptions(ctx: &Context, job: &ExpireSubscriptions) -> anyhow::Result<u64> {
@@ -301,3 +309,201 @@ async fn best_deliverable(mx: &MxChecker, emails: &[FoundEmail]) -> Option<(Foun
     }
     first
 }
+
+/// Messages of one batch are claimed one by one under the limits, composed, handed to their sender and marked.
+/// A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice. When a
+/// limit is reached the campaign pauses with the reason and the rest of the batch is scheduled again later.
+pub async fn send_campaign_email(ctx: &Context, job: &SendCampaignEmail) -> anyhow::Result<()> {
+    let mut transports: HashMap<i64, AsyncSmtpTransport<Tokio1Executor>> = HashMap::new();
+    for (index, &id) in job.message_ids.iter().enumerate() {
+        let Some(message) = ctx.db.load_message(id).await? else {
+            continue;
+        };
+        if message.status != "queued" {
+            continue;
+        }
+        let now = ctx.now_ms();
+        if ctx
+            .db
+            .find_unsubscribe(&normalize_email(&message.to_email))
+            .await?
+            .is_some()
+        {
+            ctx.db
+                .mark_unsent(id, "skipped", "The recipient unsubscribed", None)
+                .await?;
+            continue;
+        }
+        let Some(user) = ctx.db.find_user(message.user_id).await? else {
+            continue;
+        };
+        let config = match message.config_id {
+            Some(config_id) => ctx.db.load_email_config(config_id).await?,
+            None => None,
+        };
+        let limits = Limits {
+            quota_since: quota_window_start(now),
+            monthly_limit: user.email_limit(&ctx.settings.auth, &ctx.settings.accounts),
+            daily_cap: config
+                .as_ref()
+                .map_or(i64::MAX, |config| i64::from(config.daily_cap)),
+        };
+        match ctx.db.claim_message(&message, limits, now).await? {
+            Claim::Gone => continue,
+            Claim::NoRoom => {
+                pause_for_room(ctx, job, &job.message_ids[index..], now).await?;
+                return Ok(());
+            }
+            Claim::Claimed => {}
+        }
+        if let Some(campaign_id) = message.campaign_id {
+            ctx.db.resume_campaign_if_paused(campaign_id, now).await?;
+        }
+        let composed = match compose_message(ctx, &message, &user, config.as_ref()).await? {
+            Ok(composed) => composed,
+            Err(reason) => {
+                ctx.db.mark_unsent(id, "failed", &reason, None).await?;
+                continue;
+            }
+        };
+        let provider = config
+            .as_ref()
+            .map_or("outbox", |config| config.provider.as_str());
+        let outcome = match (provider, &config) {
+            ("outbox", _) => Ok(()),
+            ("smtp", Some(config)) => {
+                let transport = match transports.get(&config.id) {
+                    Some(transport) => Ok(transport.clone()),
+                    None => SmtpServer::from_config(config, &ctx.settings.security.secret_key)
+                        .and_then(|server| server.transport()),
+                };
+                match transport {
+                    Ok(transport) => {
+                        transports.insert(config.id, transport.clone());
+                        send_smtp(&transport, &composed).await
+                    }
+                    Err(error) => Err(error),
+                }
+            }
+            (other, _) => Err(SendError::Refused(format!(
+                "Sending through {other} is not available on this instance"
+            ))),
+        };
+        match outcome {
+            Ok(()) => {
+                let delivered = Delivered {
+                    subject: &composed.subject,
+                    html: &composed.html,
+                    text: &composed.text,
+                    message_id: &composed.message_id,
+                    provider,
+                };
+                ctx.db.mark_sent(id, &delivered, ctx.now_ms()).await?;
+                metrics::counter!("outreach_emails_sent_total", "provider" => provider.to_string())
+                    .increment(1);
+            }
+            // Not handed over: back to the queue, and the job retries with backoff (sent ones are passed over).
+            Err(SendError::Unreachable(reason)) => {
+                ctx.db.requeue_message(id, &reason).await?;
+                anyhow::bail!("message {id}: {reason}");
+            }
+            Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
+                tracing::info!(message = id, %reason, "message refused");
+                ctx.db
+                    .mark_unsent(id, "failed", &reason, Some(provider))
+                    .await?;
+            }
+        }
+    }
+    ctx.db
+        .complete_campaign_if_done(job.campaign_id, ctx.now_ms())
+        .await?;
+    Ok(())
+}
+
+/// The message for its recipient: the campaign's template personalised with the business's details, or the
+/// reason it cannot be written.
+async fn compose_message(
+    ctx: &Context,
+    message: &MessageRow,
+    user: &User,
+    config: Option<&EmailConfig>,
+) -> anyhow::Result<Result<Composed, String>> {
+    let Some(template_id) = message.template_id else {
+        return Ok(Err("The message has no template".into()));
+    };
+    let Some(template) = ctx.db.find_template(template_id, user.id).await? else {
+        return Ok(Err("The template was deleted".into()));
+    };
+    let business = match message.business_id {
+        Some(business_id) => ctx.db.find_business(business_id, user.id).await?,
+        None => None,
+    };
+    let recipient = Recipient {
+        business_name: business.as_ref().map(|business| business.name.clone()),
+        city: business.as_ref().and_then(|business| business.city.clone()),
+        website: business
+            .as_ref()
+            .and_then(|business| business.website.clone()),
+        category: business
+            .as_ref()
+            .and_then(|business| business.category.clone()),
+    };
+    let outbox_address = format!("outbox@{}", ctx.settings.sending_domain());
+    let sender_name = [user.first_name.as_deref(), user.last_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (from_name, from_email, reply_to) = match config {
+        Some(config) => (
+            config.send_from_name.clone(),
+            config.send_from.clone(),
+            config.reply_to.clone(),
+        ),
+        None => (sender_name, outbox_address, Some(user.email.clone())),
+    };
+    let token = message.token.clone().unwrap_or_default();
+    let envelope = Envelope {
+        from_name: &from_name,
+        from_email: &from_email,
+        reply_to: reply_to.as_deref(),
+        to_email: &message.to_email,
+        postal_address: user.postal_address.as_deref().unwrap_or_default(),
+        token: &token,
+    };
+    Ok(Ok(compose(
+        &ctx.settings,
+        &envelope,
+        &template.subject,
+        &template.body,
+        &recipient,
+    )))
+}
+
+/// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
+async fn pause_for_room(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    remaining: &[i64],
+    now: i64,
+) -> anyhow::Result<()> {
+    let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
+                  Sending resumes by itself when there is room.";
+    ctx.db
+        .set_campaign_status(job.campaign_id, "paused", Some(reason), now)
+        .await?;
+    let resume_at = now + RESUME_AFTER_MS;
+    let next = SendCampaignEmail {
+        campaign_id: job.campaign_id,
+        message_ids: remaining.to_vec(),
+    };
+    let key = format!("send:{}:{}:at:{resume_at}", job.campaign_id, remaining[0]);
+    ctx.queue
+        .enqueue_at(next, Some(&key), Some(resume_at))
+        .await?;
+    Ok(())
+}
+
+/// How long a paused campaign waits before trying again.
+const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;

@@ -12,11 +12,14 @@ use apalis::prelude::{
 };
 use outreach_core::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, Job, KINDS, RunSearchChunk,
+    SendCampaignEmail,
 };
 use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
 use outreach_core::{Context, Db};
 
+/// A claim older than this cannot belong to a live send (SMTP and HTTP calls time out well before).
+const INTERRUPTED_AFTER_MS: i64 = 10 * 60 * 1000;
 const SQLITE_POLL: Duration = Duration::from_millis(100);
 const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
@@ -67,6 +70,17 @@ pub async fn run(
     ctx: Context,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    // Messages a crashed worker left in sending may have reached the provider: mark them, never resend them.
+    let interrupted = ctx
+        .db
+        .reconcile_interrupted_sends(ctx.now_ms() - INTERRUPTED_AFTER_MS)
+        .await?;
+    if interrupted > 0 {
+        tracing::warn!(
+            interrupted,
+            "sends interrupted by a stopped worker marked failed"
+        );
+    }
     let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
     let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
     let monitor = register!(monitor, ctx, GenerateEmail, generate_email_task);
@@ -79,6 +93,7 @@ pub async fn run(
         enrich_business_task,
         ctx.settings.crawler.concurrency
     );
+    let monitor = register!(monitor, ctx, SendCampaignEmail, send_campaign_email_task);
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal(async move {
@@ -130,6 +145,21 @@ async fn enrich_business_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<EnrichBusiness, _>(&ctx, &id, &attempt, handlers::enrich_business(&ctx, &job)).await
+}
+
+async fn send_campaign_email_task(
+    job: SendCampaignEmail,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<SendCampaignEmail, _>(
+        &ctx,
+        &id,
+        &attempt,
+        handlers::send_campaign_email(&ctx, &job),
+    )
+    .await
 }
 
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,

@@ -11,4 +11,4 @@ on conflict (email) do update set
     subscription_ends_at = excluded.subscription_ends_at,
     updated_at = excluded.updated_at
 returning id, email, first_name, last_name, account_status, subscription_status, subscription_plan,
-    email_limit, subscription_ends_at, created_at
+    email_limit, subscription_ends_at, created_at, postal_address

@@ -7,4 +7,4 @@ on conflict (email) do update set
     updated_at = excluded.updated_at,
     last_login_at = excluded.last_login_at
 returning id, email, first_name, last_name, account_status, subscription_status, subscription_plan,
-    email_limit, subscription_ends_at, created_at
+    email_limit, subscription_ends_at, created_at, postal_address

@@ -1,0 +1,420 @@
+//! Sending (A §7 Campaigns send/launch, Email setup): sender configurations (SMTP with a connection check on save,
+//! the local outbox by default), launching a campaign (one queued message row per recipient, written before any
+//! `SendCampaignEmail` job is enqueued), its live progress, and the outbox view.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::outbound::{EmailConfig, NewEmailConfig, NewMessage};
+use outreach_core::security::{encrypt_secret, random_token};
+use outreach_core::transport::SmtpServer;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::session::SignedIn;
+
+/// Recipients per `SendCampaignEmail` job.
+const BATCH: usize = 50;
+/// A sender's daily cap unless the user sets one.
+const DEFAULT_DAILY_CAP: i32 = 500;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EmailConfigRequest {
+    email_provider: String,
+    email_send_from: String,
+    email_send_from_name: String,
+    email_reply_to: Option<String>,
+    smtp_host: Option<String>,
+    smtp_port: Option<i32>,
+    smtp_security: Option<String>,
+    smtp_username: Option<String>,
+    smtp_password: Option<String>,
+    imap_host: Option<String>,
+    imap_port: Option<i32>,
+    imap_security: Option<String>,
+    imap_username: Option<String>,
+    imap_password: Option<String>,
+    daily_cap: Option<i32>,
+}
+
+fn text(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .map(str::to_string)
+}
+
+/// `POST /api/user/email-config`: an SMTP sender (checked by connecting and signing in before it is saved) or the
+/// local outbox.
+pub async fn save_config(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<EmailConfigRequest>,
+) -> ApiResult<Json<Value>> {
+    let key = &state.ctx.settings.security.secret_key;
+    let provider = request.email_provider.trim().to_string();
+    let name = request.email_send_from_name.trim().to_string();
+    let from = normalize_email(&request.email_send_from);
+    let reply_to = text(&request.email_reply_to).map(|reply| normalize_email(&reply));
+    if reply_to
+        .as_deref()
+        .is_some_and(|reply| !is_valid_email(reply))
+    {
+        return Err(ApiError::validation(
+            "Please enter a valid reply-to address",
+        ));
+    }
+    let daily_cap = request.daily_cap.unwrap_or(DEFAULT_DAILY_CAP);
+    if !(1..=100_000).contains(&daily_cap) {
+        return Err(ApiError::validation(
+            "Daily cap must be between 1 and 100000",
+        ));
+    }
+    let config = match provider.as_str() {
+        "outbox" => NewEmailConfig {
+            provider,
+            send_from: if is_valid_email(&from) {
+                from
+            } else {
+                format!("outbox@{}", state.ctx.settings.sending_domain())
+            },
+            send_from_name: if name.is_empty() {
+                user.email.clone()
+            } else {
+                name
+            },
+            reply_to: reply_to.or_else(|| Some(user.email.clone())),
+            daily_cap,
+            is_verified: true,
+            ..NewEmailConfig::default()
+        },
+        "smtp" => {
+            if !is_valid_email(&from) {
+                return Err(ApiError::validation("Please enter a valid email address"));
+            }
+            if name.is_empty() {
+                return Err(ApiError::validation("Sender name is required"));
+            }
+            let host = text(&request.smtp_host)
+                .ok_or_else(|| ApiError::validation("SMTP host is required"))?;
+            let port = request.smtp_port.unwrap_or(587);
+            if !(1..=65535).contains(&port) {
+                return Err(ApiError::validation(
+                    "SMTP port must be between 1 and 65535",
+                ));
+            }
+            let security = text(&request.smtp_security).unwrap_or_else(|| "starttls".into());
+            if !["none", "starttls", "tls"].contains(&security.as_str()) {
+                return Err(ApiError::validation(
+                    "SMTP security must be none, starttls or tls",
+                ));
+            }
+            let imap_security = text(&request.imap_security);
+            if imap_security
+                .as_deref()
+                .is_some_and(|security| !["none", "starttls", "tls"].contains(&security))
+            {
+                return Err(ApiError::validation(
+                    "IMAP security must be none, starttls or tls",
+                ));
+            }
+            let password = text(&request.smtp_password);
+            let server = SmtpServer {
+                host: host.clone(),
+                port: port as u16,
+                security: security.clone(),
+                username: text(&request.smtp_username),
+                password: password.clone().map(outreach_core::config::Secret::new),
+            };
+            // The user hears the server's own answer now, not at the first campaign.
+            server.check().await.map_err(|error| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "smtp_check_failed",
+                    format!("The SMTP server check failed: {error}"),
+                )
+            })?;
+            NewEmailConfig {
+                provider,
+                send_from: from,
+                send_from_name: name,
+                reply_to,
+                smtp_host: Some(host),
+                smtp_port: Some(port),
+                smtp_security: Some(security),
+                smtp_username: text(&request.smtp_username),
+                secret: password.map(|password| encrypt_secret(key, &password)),
+                imap_host: text(&request.imap_host),
+                imap_port: request.imap_port,
+                imap_security,
+                imap_username: text(&request.imap_username),
+                imap_secret: text(&request.imap_password)
+                    .map(|password| encrypt_secret(key, &password)),
+                daily_cap,
+                is_verified: true,
+                status_message: None,
+            }
+        }
+        "" => return Err(ApiError::validation("Email provider is required")),
+        other => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "provider_unavailable",
+                format!(
+                    "The {other} sender cannot be set up on this instance yet; use SMTP or the local outbox"
+                ),
+            ));
+        }
+    };
+    let id = state
+        .ctx
+        .db
+        .insert_email_config(user.id, &config, state.ctx.now_ms())
+        .await?;
+    let saved = state
+        .ctx
+        .db
+        .find_email_config(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
+    Ok(Json(json!({ "success": true, "config": saved.view() })))
+}
+
+/// `GET /api/user/email-configs`.
+pub async fn list_configs(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let configs = state.ctx.db.list_email_configs(user.id).await?;
+    Ok(Json(json!(
+        configs.iter().map(EmailConfig::view).collect::<Vec<_>>()
+    )))
+}
+
+/// `GET /api/user/email-config`: the default sender's status (A §3 Email configuration status); without one,
+/// the local outbox.
+pub async fn config_status(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let configs = state.ctx.db.list_email_configs(user.id).await?;
+    let default = configs
+        .iter()
+        .find(|config| config.is_default && config.is_active);
+    Ok(Json(match default {
+        Some(config) => json!({
+            "emailConfigured": true,
+            "tier": if config.provider == "smtp" { "smtp" } else { "basic" },
+            "emailSendFrom": config.send_from,
+            "emailSendFromName": config.send_from_name,
+            "emailReplyTo": config.reply_to,
+            "emailProvider": config.provider,
+            "useOAuth": config.provider == "gmail",
+        }),
+        None => json!({
+            "emailConfigured": false,
+            "tier": null,
+            "emailSendFrom": format!("outbox@{}", state.ctx.settings.sending_domain()),
+            "emailSendFromName": user.email,
+            "emailReplyTo": user.email,
+            "emailProvider": "outbox",
+            "useOAuth": false,
+        }),
+    }))
+}
+
+/// `PUT /api/user/email-configs/{id}/set-default`.
+pub async fn set_default(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    owned_config(&state, id, user.id).await?;
+    state
+        .ctx
+        .db
+        .set_default_email_config(user.id, id, state.ctx.now_ms())
+        .await?;
+    Ok(Json(json!({ "success": true })))
+}
+
+/// `DELETE /api/user/email-configs/{id}`.
+pub async fn delete_config(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    if !state.ctx.db.delete_email_config(user.id, id).await? {
+        return Err(ApiError::not_found("Email configuration not found"));
+    }
+    Ok(Json(json!({ "success": true })))
+}
+
+async fn owned_config(state: &AppState, id: i64, user_id: i64) -> ApiResult<EmailConfig> {
+    state
+        .ctx
+        .db
+        .find_email_config(id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Email configuration not found"))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LaunchRequest {
+    campaign_id: Option<i64>,
+    template_id: Option<i64>,
+    business_ids: Vec<i64>,
+    /// The sender configuration to use; the default one (else the outbox) when absent.
+    email_config_id: Option<i64>,
+}
+
+/// `POST /api/campaigns/send` and `POST /api/campaigns/launch`: queues one message per business of the campaign
+/// (businesses without an address are recorded as skipped), then enqueues the sending jobs.
+pub async fn launch(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<LaunchRequest>,
+) -> ApiResult<Json<Value>> {
+    let db = &state.ctx.db;
+    let template_id = request
+        .template_id
+        .ok_or_else(|| ApiError::validation("Template Required"))?;
+    if request.business_ids.is_empty() {
+        return Err(ApiError::validation("No Recipients"));
+    }
+    let campaign_id = request
+        .campaign_id
+        .ok_or_else(|| ApiError::validation("Campaign Required"))?;
+    db.find_campaign(campaign_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    db.find_template(template_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    let config = match request.email_config_id {
+        Some(id) => Some(owned_config(&state, id, user.id).await?),
+        None => db
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.is_default && config.is_active),
+    };
+    if config.as_ref().is_some_and(|config| !config.is_active) {
+        return Err(ApiError::validation(
+            "This sender is not active; choose another one",
+        ));
+    }
+    let mut businesses = Vec::new();
+    for id in &request.business_ids {
+        let business = db
+            .find_business(*id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Business not found"))?;
+        businesses.push(business);
+    }
+    let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
+    let addresses: Vec<Option<String>> = businesses
+        .iter()
+        .map(|business| {
+            business
+                .email
+                .as_deref()
+                .map(normalize_email)
+                .filter(|email| is_valid_email(email))
+        })
+        .collect();
+    let messages: Vec<NewMessage> = businesses
+        .iter()
+        .zip(&addresses)
+        .zip(&tokens)
+        .map(|((business, address), token)| NewMessage {
+            user_id: user.id,
+            to_email: address.as_deref().unwrap_or(""),
+            status: if address.is_some() {
+                "queued"
+            } else {
+                "skipped"
+            },
+            campaign_id: Some(campaign_id),
+            template_id: Some(template_id),
+            business_id: Some(business.id),
+            step: 0,
+            config_id: config.as_ref().map(|config| config.id),
+            token,
+            error: address.is_none().then_some("No email address"),
+            is_test: false,
+        })
+        .collect();
+    let now = state.ctx.now_ms();
+    db.enqueue_messages(&messages, now).await?;
+    db.set_campaign_status(campaign_id, "active", None, now)
+        .await?;
+    // Enqueued after the rows are committed; a job only ever sends rows that are still queued.
+    let queued = db.queued_message_ids(campaign_id).await?;
+    for batch in queued.chunks(BATCH) {
+        let key = format!("send:{campaign_id}:{}", batch[0]);
+        state
+            .ctx
+            .queue
+            .enqueue(
+                SendCampaignEmail {
+                    campaign_id,
+                    message_ids: batch.to_vec(),
+                },
+                Some(&key),
+            )
+            .await
+            .map_err(ApiError::internal)?;
+    }
+    let skipped = addresses.iter().filter(|address| address.is_none()).count();
+    db.complete_campaign_if_done(campaign_id, now).await?;
+    Ok(Json(json!({
+        "success": true,
+        "emailsSent": queued.len(),
+        "skipped": skipped,
+        "message": format!(
+            "{} emails are being sent{}. You can launch another campaign anytime.",
+            queued.len(),
+            if skipped > 0 { format!(" ({skipped} businesses without an email address skipped)") } else { String::new() }
+        ),
+    })))
+}
+
+/// `GET /api/campaigns/{id}/progress`: queued, sending, sent, failed and skipped counts, the status and why it
+/// paused.
+pub async fn progress(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let campaign = state
+        .ctx
+        .db
+        .find_campaign(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    let progress = state.ctx.db.campaign_progress(id).await?;
+    let reason = state.ctx.db.campaign_status_reason(id).await?;
+    Ok(Json(json!({
+        "campaignId": id,
+        "status": campaign.status,
+        "statusReason": reason,
+        "progress": progress,
+    })))
+}
+
+/// `GET /api/outbox`: what the local outbox kept (nothing left the machine).
+pub async fn outbox(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let messages = state.ctx.db.outbox(user.id, 200).await?;
+    Ok(Json(json!(messages)))
+}
