@@ -202,6 +202,7 @@ async fn serve_api(
     let listen = ctx.settings.http.listen;
     let public = ctx.settings.http.public_url();
     let state = outreach_api::AppState::new(ctx)?;
+    let recorder = state.recorder.clone();
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
@@ -212,6 +213,8 @@ async fn serve_api(
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await?;
+    // Events recorded before the stop are written before the process ends.
+    recorder.finish().await;
     Ok(())
 }
 

@@ -12,6 +12,7 @@ pub mod observability;
 pub mod sending;
 pub mod session;
 pub mod templates;
+pub mod tracking;
 pub mod unsubscribe;
 pub mod usage;
 pub mod web;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Per-client limit of public write endpoints.
     pub public_limiter: unsubscribe::ClientLimiter,
+    /// The batched writer of tracking events; `finish` it after the server stops.
+    pub recorder: tracking::Recorder,
     listen: SocketAddr,
 }
 
@@ -60,6 +63,7 @@ impl AppState {
         let public_limiter =
             unsubscribe::client_limiter(ctx.settings.http.public_writes_per_minute);
         Ok(Self {
+            recorder: tracking::Recorder::start(ctx.db.clone()),
             ctx,
             http,
             secure_cookies,
@@ -73,6 +77,9 @@ impl AppState {
         !self.ctx.settings.google.is_configured() && self.listen.ip().is_loopback()
     }
 }
+
+/// The unsubscribe link of every message: the page on GET, RFC 8058 one-click on POST.
+const ONE_CLICK_PATH: &str = "/unsubscribe";
 
 pub fn app(state: AppState) -> Router {
     // Product endpoints: every one of them sits behind the account gate (A §6).
@@ -185,6 +192,13 @@ pub fn app(state: AppState) -> Router {
         .route("/api/instance", get(instance::instance))
         .route("/api/unsubscribe", post(unsubscribe::unsubscribe))
         .route("/api/unsubscribe/verify", get(unsubscribe::verify_link))
+        .route("/t/o/{file}", get(tracking::open))
+        .route("/t/c/{token}", get(tracking::click))
+        // GET is the unsubscribe page (the web app); POST is RFC 8058 one-click.
+        .route(
+            ONE_CLICK_PATH,
+            post(tracking::one_click).get(|uri: axum::http::Uri| web::serve(uri)),
+        )
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(
@@ -226,7 +240,8 @@ async fn same_origin_json(State(state): State<AppState>, request: Request, next:
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if mutating {
+    // One-click unsubscribes come from mail providers as forms, without an Origin; the signature is their proof.
+    if mutating && request.uri().path() != ONE_CLICK_PATH {
         if let Some(origin) = request
             .headers()
             .get(header::ORIGIN)

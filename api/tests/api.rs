@@ -2519,3 +2519,170 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_once() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Tracked" }))
+            .await;
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Menu", "subject": "Menu", "objective": "Partnership Proposal", "tone": "friendly", "emailSignature": "Ada",
+            "body": "<p>See <a href=\"https://bakery.example/menu\">our menu</a></p>"
+        })).await;
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"name,email\nSauna Oy,info@sauna.example\n".to_vec(),
+            )
+            .await;
+        let business = imported["businesses"][0]["id"].as_i64().unwrap();
+        launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [business] })).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let html = outbox[0]["htmlBody"]
+            .as_str()
+            .unwrap()
+            .replace("&amp;", "&");
+        let link = |marker: &str| -> String {
+            let start = html
+                .find(marker)
+                .unwrap_or_else(|| panic!("{marker} in {html}"));
+            html[start..start + html[start..].find('"').unwrap()].to_string()
+        };
+        let (click, pixel, unsubscribe) = (
+            link("http://127.0.0.1"),
+            link(&format!("{}/t/o/", app.base)),
+            link(&format!("{}/unsubscribe?", app.base)),
+        );
+        let click = if click.contains("/t/c/") {
+            click
+        } else {
+            link(&format!("{}/t/c/", app.base))
+        };
+        let token = click
+            .split("/t/c/")
+            .nth(1)
+            .unwrap()
+            .split('?')
+            .next()
+            .unwrap()
+            .to_string();
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+
+        app.clock.advance(60_000);
+        let opened = http
+            .get(&pixel)
+            .header("user-agent", "Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(opened.status(), StatusCode::OK);
+        assert_eq!(opened.headers()["content-type"], "image/gif");
+        http.get(&pixel)
+            .header("user-agent", "Mozilla/5.0 (via ggpht.com GoogleImageProxy)")
+            .send()
+            .await
+            .unwrap();
+        let clicked = http
+            .get(&click)
+            .header("user-agent", "Mozilla/5.0 (X11; Linux)")
+            .send()
+            .await
+            .unwrap();
+        assert!(clicked.status().is_redirection(), "{}", clicked.status());
+        assert_eq!(clicked.headers()["location"], "https://bakery.example/menu");
+        // Tampered: another address with the same signature, a forged signature, a forged pixel.
+        let foreign = click.replace("bakery.example%2Fmenu", "evil.example%2F");
+        assert_ne!(foreign, click);
+        for url in [
+            foreign,
+            format!("{}x", click.trim_end_matches(|c| c != '=')),
+            pixel.replace("?s=", "?s=x"),
+        ] {
+            let refused = http.get(&url).send().await.unwrap();
+            assert_eq!(refused.status(), StatusCode::NOT_FOUND, "{url}");
+            assert!(refused.headers().get("location").is_none());
+        }
+        let mut events = Vec::new();
+        for _ in 0..50 {
+            events = app.ctx.db.events_of(&token).await.unwrap();
+            if events.len() == 3 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let seen: Vec<(&str, bool)> = events
+            .iter()
+            .map(|event| (event.kind.as_str(), event.is_machine))
+            .collect();
+        assert_eq!(seen, [("open", false), ("open", true), ("click", false)]);
+
+        // One-click: a form POST from the mail provider, no Origin, no confirmation.
+        let forged = unsubscribe.replace("signature=", "signature=x");
+        let refused = http
+            .post(&forged)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+        assert!(
+            app.ctx
+                .db
+                .find_unsubscribe("info@sauna.example")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let done = http
+            .post(&unsubscribe)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(done.status(), StatusCode::OK);
+        assert_eq!(
+            app.ctx
+                .db
+                .find_unsubscribe("info@sauna.example")
+                .await
+                .unwrap()
+                .unwrap()
+                .source,
+            "one_click"
+        );
+        // The same URL opened in a browser is the unsubscribe page.
+        let page = http.get(&unsubscribe).send().await.unwrap();
+        assert_eq!(page.status(), StatusCode::OK);
+        assert!(
+            page.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html")
+        );
+
+        // The next campaign to that address skips it.
+        let (_, next) = ada
+            .post_json("/api/campaigns", json!({ "name": "Again" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({ "campaignId": next["id"], "templateId": template["id"], "businessIds": [business] })).await;
+        assert_eq!(
+            (
+                progress["progress"]["skipped"].as_i64(),
+                progress["progress"]["sent"].as_i64()
+            ),
+            (Some(1), Some(0)),
+            "{progress}"
+        );
+        app.stop().await;
+    }
+}

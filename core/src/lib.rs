@@ -13,6 +13,7 @@ pub mod db;
 pub mod directory;
 pub mod education;
 pub mod enrich;
+pub mod events;
 pub mod gazetteer;
 pub mod jobs;
 pub mod links;

@@ -1,0 +1,211 @@
+//! Tracking and one-click unsubscribe, the links every sent message carries. `GET /t/o/{token}.gif` (open pixel)
+//! and `GET /t/c/{token}?u=&s=` (click: redirects only to the address signed with that message's token; anything
+//! tampered is a 404, never a redirect). Events go to a batched writer that flushes at most every 50 ms or 1,000
+//! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?email=&signature=`
+//! is RFC 8058 one-click: it suppresses at once, without a confirmation step; GET of the same URL is the page.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use outreach_core::Db;
+use outreach_core::accounts::normalize_email;
+use outreach_core::events::TrackingEvent;
+use outreach_core::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
+use outreach_core::security::verify;
+use tokio::sync::{Mutex, mpsc};
+use tokio::task::JoinHandle;
+
+use crate::AppState;
+
+/// The most events one write holds, and the longest an event waits for its write.
+const BATCH_EVENTS: usize = 1_000;
+const BATCH_WAIT: Duration = Duration::from_millis(50);
+
+/// A transparent 1×1 GIF.
+const PIXEL: &[u8] = &[
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+];
+
+/// The batched event writer: endpoints hand events over a channel; one task writes them.
+#[derive(Clone)]
+pub struct Recorder {
+    sender: mpsc::Sender<TrackingEvent>,
+    task: Arc<Mutex<Option<JoinHandle<()>>>>,
+}
+
+impl Recorder {
+    pub fn start(db: Db) -> Self {
+        let (sender, receiver) = mpsc::channel(BATCH_EVENTS * 10);
+        let task = tokio::spawn(write_batches(db, receiver));
+        Self {
+            sender,
+            task: Arc::new(Mutex::new(Some(task))),
+        }
+    }
+
+    async fn record(&self, event: TrackingEvent) {
+        if self.sender.send(event).await.is_err() {
+            tracing::error!("tracking event after the writer stopped");
+        }
+    }
+
+    /// Waits until every event handed over so far is written; call after the server stopped (the router's
+    /// clones of the sender are gone, so the channel closes once this one is dropped).
+    pub async fn finish(self) {
+        let task = self.task.lock().await.take();
+        drop(self.sender);
+        if let Some(task) = task {
+            task.await.ok();
+        }
+    }
+}
+
+async fn write_batches(db: Db, mut receiver: mpsc::Receiver<TrackingEvent>) {
+    let mut batch = Vec::with_capacity(BATCH_EVENTS);
+    loop {
+        let Some(first) = receiver.recv().await else {
+            break;
+        };
+        batch.push(first);
+        let deadline = tokio::time::Instant::now() + BATCH_WAIT;
+        while batch.len() < BATCH_EVENTS {
+            match tokio::time::timeout_at(deadline, receiver.recv()).await {
+                Ok(Some(event)) => batch.push(event),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        write(&db, &mut batch).await;
+    }
+    write(&db, &mut batch).await;
+}
+
+async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
+    if batch.is_empty() {
+        return;
+    }
+    // A failed write is tried again a few times: the events are only in memory.
+    for attempt in 1..=5u64 {
+        match db.insert_events(batch).await {
+            Ok(()) => {
+                metrics::counter!("outreach_tracking_events_total").increment(batch.len() as u64);
+                batch.clear();
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%error, attempt, events = batch.len(), "tracking events not written yet");
+                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
+            }
+        }
+    }
+    tracing::error!(
+        events = batch.len(),
+        "tracking events dropped after repeated write failures"
+    );
+    batch.clear();
+}
+
+fn user_agent(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_string)
+}
+
+/// `GET /t/o/{token}.gif?s=`.
+pub async fn open(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let token = file.strip_suffix(".gif").unwrap_or(&file);
+    let signature = query.get("s").map(String::as_str).unwrap_or_default();
+    if !verify_open(&state.ctx.settings, token, signature) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    state
+        .recorder
+        .record(TrackingEvent {
+            token: token.to_string(),
+            kind: "open",
+            url: None,
+            user_agent: user_agent(&headers),
+            occurred_at: state.ctx.now_ms(),
+        })
+        .await;
+    (
+        [
+            (header::CONTENT_TYPE, "image/gif"),
+            (header::CACHE_CONTROL, "no-store, max-age=0"),
+        ],
+        PIXEL,
+    )
+        .into_response()
+}
+
+/// `GET /t/c/{token}?u=&s=`.
+pub async fn click(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let (Some(url), Some(signature)) = (query.get("u"), query.get("s")) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let web = url.starts_with("https://") || url.starts_with("http://");
+    if !web || !verify_click(&state.ctx.settings, &token, url, signature) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    state
+        .recorder
+        .record(TrackingEvent {
+            token,
+            kind: "click",
+            url: Some(url.clone()),
+            user_agent: user_agent(&headers),
+            occurred_at: state.ctx.now_ms(),
+        })
+        .await;
+    Redirect::to(url).into_response()
+}
+
+/// `POST /unsubscribe?email=&signature=` (RFC 8058 one-click). The signature is the authority; the body is the
+/// `List-Unsubscribe=One-Click` form mail providers send.
+pub async fn one_click(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+    _body: Bytes,
+) -> Response {
+    let (Some(email), Some(signature)) = (query.get("email"), query.get("signature")) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let email = normalize_email(email);
+    if !verify(
+        &state.ctx.settings.security.secret_key,
+        UNSUBSCRIBE_PURPOSE,
+        &email,
+        signature,
+    ) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    match state
+        .ctx
+        .db
+        .insert_unsubscribe(&email, "one_click", state.ctx.now_ms())
+        .await
+    {
+        Ok(_) => (StatusCode::OK, "You are unsubscribed.").into_response(),
+        Err(error) => {
+            tracing::error!(%error, "one-click unsubscribe not recorded");
+            StatusCode::SERVICE_UNAVAILABLE.into_response()
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Tracking events (opens, clicks) as the tracking endpoints record them, in batches. Opens by image proxies and
+//! link scanners, or within seconds of sending, are flagged as machine events rather than dropped, so analytics can
+//! count people.
+
+use serde::Serialize;
+
+use crate::db::Db;
+use crate::on_db;
+use crate::queries::{EVENT_INSERT, EVENT_OF_TOKEN};
+use crate::store::StoreResult;
+
+/// User-Agent fragments of mail image proxies, security scanners and scripts.
+const MACHINE_AGENTS: &[&str] = &[
+    "googleimageproxy",
+    "yahoomailproxy",
+    "ymailproxy",
+    "barracuda",
+    "mimecast",
+    "proofpoint",
+    "symantec",
+    "trendmicro",
+    "msoffice",
+    "bingpreview",
+    "python-requests",
+    "curl/",
+    "wget/",
+    "go-http-client",
+    "headlesschrome",
+];
+
+/// One event, as an endpoint saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackingEvent {
+    pub token: String,
+    /// `open` or `click`.
+    pub kind: &'static str,
+    pub url: Option<String>,
+    pub user_agent: Option<String>,
+    pub occurred_at: i64,
+}
+
+/// A stored event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct EventRow {
+    pub kind: String,
+    pub url: Option<String>,
+    pub is_machine: bool,
+    pub occurred_at: i64,
+}
+
+/// Whether a User-Agent is a proxy, scanner or script rather than a person's mail client.
+pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
+    let Some(agent) = user_agent else {
+        return true;
+    };
+    let agent = agent.to_ascii_lowercase();
+    agent.trim().is_empty() || MACHINE_AGENTS.iter().any(|known| agent.contains(known))
+}
+
+impl Db {
+    /// Stores a batch of events in one transaction.
+    pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
+        let sql = EVENT_INSERT.sql(self);
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for event in events {
+                sqlx::query(sql).bind(&event.token).bind(event.kind).bind(&event.url).bind(&event.user_agent)
+                    .bind(event.occurred_at).bind(is_machine_agent(event.user_agent.as_deref()))
+                    .execute(&mut *tx).await?;
+            }
+            tx.commit().await
+        })
+    }
+
+    pub async fn events_of(&self, token: &str) -> StoreResult<Vec<EventRow>> {
+        let sql = EVENT_OF_TOKEN.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(token).fetch_all(pool).await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxies_scanners_and_scripts_are_machines_mail_clients_are_not() {
+        assert!(is_machine_agent(Some(
+            "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)"
+        )));
+        assert!(is_machine_agent(Some("python-requests/2.31")));
+        assert!(is_machine_agent(None));
+        assert!(!is_machine_agent(Some(
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        )));
+        assert!(!is_machine_agent(Some("Thunderbird/128.0")));
+    }
+}
