@@ -1,6 +1,6 @@
 /** The six-step campaign builder (A §2 Campaign tab and builder, §4 Step progression, Create New Campaign, Stale
- * local data, Campaign name step). Step 2 (discovery) and steps 5–6 (sender, launch) come with their own issues;
- * here they hold their place in the flow. */
+ * local data, Campaign name step), with discovery (step 2) and the sender and launch (steps 5–6) in their own
+ * modules. */
 import { useCallback, useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
@@ -14,6 +14,7 @@ import { CAMPAIGNS_KEY, STATUS_LABELS, json, statusBadgeClass, useCampaigns, typ
 import { Composer } from "./Composer";
 import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
+import { LaunchStep, SenderStep } from "./LaunchStep";
 import { TemplateChooser } from "./TemplateChooser";
 
 export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
@@ -64,6 +65,7 @@ export function CampaignBuilder() {
   const [creating, setCreating] = useState(false);
   const [composing, setComposing] = useState(false);
   const [template, setTemplate] = useState<Template | null>(null);
+  const [sender, setSender] = useState("");
   const [education, setEducation] = useState<{ text: string; files: string[] }>({ text: "", files: [] });
 
   const list = campaigns.data ?? [];
@@ -237,14 +239,15 @@ export function CampaignBuilder() {
 
       {current && template && unlocked >= 5 ? (
         <Card title={banner(5, "Sender Configuration")}>
-          <p className="text-slate-600">Template <strong>{template.name}</strong> is chosen. Sender addresses are set up in Email Settings.</p>
+          <p className="mb-2 text-slate-600">Template <strong>{template.name}</strong> is chosen. Senders are set up in Email Settings.</p>
+          <SenderStep value={sender} onChange={setSender} />
           <Button className="mt-3" onClick={() => setUnlocked(6)}>Go To Step 6</Button>
         </Card>
       ) : null}
 
       {current && template && unlocked >= 6 ? (
         <Card title={banner(6, "Test and Launch")}>
-          <p className="text-slate-600">Sending is not part of this build yet: no email leaves this instance.</p>
+          <LaunchStep key={current.id} campaign={current} template={template} sender={sender} />
         </Card>
       ) : null}
     </div>

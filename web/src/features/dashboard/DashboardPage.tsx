@@ -10,6 +10,7 @@ import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
 import { displayName, useAuth } from "../../lib/auth";
 import { returnToasts, withoutReturnParams } from "./returnParams";
 import { UsageMeter } from "./UsageMeter";
+import { EmailSettings } from "../sending/EmailSettings";
 // The dashboard shell mounts the feature screens of its tabs.
 import { CampaignBuilder } from "../campaigns/CampaignBuilder";
 import { TemplatesTab } from "../campaigns/TemplateChooser";
@@ -95,11 +96,7 @@ export function DashboardPage() {
 function TabContent({ tab }: { tab: TabId }) {
   switch (tab) {
     case "email-settings":
-      return (
-        <Card title="Email Settings">
-          <p className="text-slate-600">No sending address is configured yet.</p>
-        </Card>
-      );
+      return <EmailSettings />;
     case "campaign":
       return <CampaignBuilder />;
     case "your-campaigns":

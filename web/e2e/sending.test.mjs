@@ -1,0 +1,120 @@
+// Sending in the browser: an SMTP sender pointed at Postfix's smtp-sink on loopback (a real SMTP server started
+// here; Debian package postfix), a campaign of three businesses (one without an email) launched from step 6,
+// progress to completed, the messages at the SMTP server, the usage meter, and one-click unsubscribe suppressing
+// the next send.
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ADMIN, signIn, startStack } from "./support.mjs";
+
+let stack;
+let sink;
+let sinkDir;
+let sinkPort;
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function sinkMessages() {
+  const files = (await readdir(sinkDir)).sort();
+  return Promise.all(files.map((file) => readFile(join(sinkDir, file), "utf8")));
+}
+
+before(async () => {
+  sinkDir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
+  sinkPort = await freePort();
+  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
+  sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
+  stack = await startStack();
+});
+
+after(async () => {
+  await stack?.stop();
+  sink?.kill();
+});
+
+test("an SMTP sender, a launched campaign watched to completion, and one-click unsubscribe", async () => {
+  const { app, browser } = stack;
+  const page = await browser.newPage();
+  await signIn(app, page, ADMIN);
+
+  // Email Settings: the outbox until a sender is saved; the SMTP form checks the server.
+  await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
+  await page.getByTestId("sender-status").getByText("nothing leaves this machine", { exact: false }).waitFor();
+  const form = page.getByRole("form", { name: "SMTP sender" });
+  await form.getByLabel("Sender name").fill("Grace Hopper");
+  await form.getByLabel("Sender email").fill("grace@bakery.example");
+  await form.getByLabel("SMTP host").fill("127.0.0.1");
+  await form.getByLabel("SMTP port").fill(String(sinkPort));
+  await form.getByLabel("Security").selectOption("none");
+  await form.getByRole("button", { name: "Save SMTP Sender" }).click();
+  await page.getByTestId("sender-status").getByText("Sending as Grace Hopper", { exact: false }).waitFor();
+  await page.getByRole("list", { name: "Email configurations" }).getByText("Default").waitFor();
+
+  // A template and three leads, one without an email.
+  const created = await page.request.post(`${app.base}/api/email-templates`, { data: {
+    name: "Launch intro", subject: "Bread for {{businessName}}", objective: "Partnership Proposal", tone: "friendly", emailSignature: "Grace",
+    body: "<p>Hello [business name], see <a href=\"https://bakery.example/menu\">our menu</a>.</p>",
+  } });
+  assert.equal(created.status(), 201);
+
+  await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
+  await page.getByRole("button", { name: "Create New Campaign" }).click();
+  await page.getByLabel("Campaign name").fill("Launch day");
+  await page.getByRole("button", { name: "Save Campaign Name" }).click();
+  await page.getByRole("button", { name: "Next Step: Find Businesses" }).click();
+  const leads = "name,email\nCafé Aalto,owner@aalto.example\nNo Mail Deli,\nKahvila Kuu,kuu@kuu.example\n";
+  await page.getByLabel("Import CSV").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) });
+  await page.getByText("Imported 3 businesses").waitFor();
+  await page.getByText("Select all").click();
+  await page.getByRole("button", { name: "Proceed To Step 3" }).click();
+  await page.getByRole("button", { name: "Proceed to Step 4" }).click();
+  await page.getByRole("button", { name: "Use This Template" }).first().click();
+  await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
+  await page.getByLabel("Send from").selectOption({ label: "Grace Hopper <grace@bakery.example> (smtp)" });
+  await page.getByRole("button", { name: "Go To Step 6" }).click();
+
+  const usageBefore = await (await page.request.get(`${app.base}/api/email-usage`)).json();
+  await page.getByRole("button", { name: "Launch Campaign" }).click();
+  await page.getByRole("dialog", { name: "Launch campaign" }).getByText("Businesses without an email address are skipped.", { exact: false }).waitFor();
+  await page.getByRole("button", { name: "Send Now" }).click();
+  await page.getByText("You can launch another campaign anytime.", { exact: false }).first().waitFor();
+  await page.getByTestId("send-progress").getByText("Completed: 2 sent, 0 failed, 1 skipped, 0 queued").waitFor({ timeout: 20_000 });
+
+  const messages = await sinkMessages();
+  assert.equal(messages.length, 2);
+  const aalto = messages.find((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>"));
+  assert.ok(aalto.includes("List-Unsubscribe-Post: List-Unsubscribe=One-Click"), aalto);
+  const usageAfter = await (await page.request.get(`${app.base}/api/email-usage`)).json();
+  assert.equal(usageAfter.count, usageBefore.count + 2);
+
+  // One-click unsubscribe from the message's header, as a mail provider would post it.
+  const header = aalto.replace(/\r?\n\s+/g, " ").match(/List-Unsubscribe: <([^>]+)>/)[1];
+  const oneClick = await fetch(header, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+  assert.equal(oneClick.status, 200);
+
+  // The next launch to the same businesses skips the unsubscribed address.
+  const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
+  const [template] = await (await page.request.get(`${app.base}/api/email-templates`)).json();
+  const fresh = await (await page.request.post(`${app.base}/api/campaigns`, { data: { name: "Second wave" } })).json();
+  const again = await (await page.request.post(`${app.base}/api/campaigns/send`, { data: { campaignId: fresh.id, templateId: template.id, businessIds: campaign.businessIds } })).json();
+  assert.equal(again.emailsSent, 2, JSON.stringify(again));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const progress = await (await page.request.get(`${app.base}/api/campaigns/${fresh.id}/progress`)).json();
+    if (progress.status === "completed") break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const after = await sinkMessages();
+  assert.equal(after.length, 3, "only Kahvila Kuu again");
+  assert.equal(after.filter((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>")).length, 1);
+  await page.close();
+});

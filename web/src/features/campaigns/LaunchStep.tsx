@@ -1,0 +1,138 @@
+/** Steps 5 and 6 of the builder (A §2, §4 Launch flow, §5 Launch): the sender (active configurations, else the
+ * local outbox), then launch with a confirmation, the disabled 'Sending Emails...' button, and live progress until
+ * every recipient is done (sent, failed or skipped). */
+import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { Dialog } from "../../components/ui/dialog";
+import { SelectField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { serverMessage } from "../../lib/request";
+import { json, type Campaign, type Template } from "./api";
+
+interface Sender {
+  id: number;
+  configName: string;
+  provider: string;
+  isActive: boolean;
+  isDefault: boolean;
+}
+
+export interface Progress {
+  campaignId: number;
+  status: string;
+  statusReason: string | null;
+  progress: { queued: number; sending: number; sent: number; failed: number; skipped: number; total: number };
+}
+
+const OUTBOX = "outbox";
+const POLL_MS = 2000;
+
+/** The first launch rule that fails (A §5 Launch), as a toast title. */
+export function launchError(templateId: number | null, businessIds: number[], campaignId: number | null): string | null {
+  if (!templateId) return "Template Required";
+  if (businessIds.length === 0) return "No Recipients";
+  if (!campaignId) return "Campaign Required";
+  return null;
+}
+
+/** Step 5: which sender the campaign uses; only active configurations are offered. */
+export function SenderStep({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => json<Sender[]>("GET", "/api/user/email-configs") });
+  const active = (senders.data ?? []).filter((sender) => sender.isActive);
+  useEffect(() => {
+    if (value) return;
+    const preferred = active.find((sender) => sender.isDefault) ?? active[0];
+    onChange(preferred ? String(preferred.id) : OUTBOX);
+  }, [active, value, onChange]);
+  const options = [
+    ...active.map((sender) => ({ value: String(sender.id), label: `${sender.configName} (${sender.provider})` })),
+    { value: OUTBOX, label: "Local outbox (nothing leaves this machine)" },
+  ];
+  return <SelectField label="Send from" options={options} value={value} onChange={(event) => onChange(event.target.value)} />;
+}
+
+/** Step 6: launch and watch. */
+export function LaunchStep({ campaign, template, sender }: { campaign: Campaign; template: Template; sender: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [launched, setLaunched] = useState<string | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const businessIds = campaign.businessIds ?? [];
+
+  useEffect(() => {
+    if (!launched) return;
+    let stopped = false;
+    const poll = async () => {
+      const next = await json<Progress>("GET", `/api/campaigns/${campaign.id}/progress`);
+      if (stopped) return;
+      setProgress(next);
+      if (next.status === "active") setTimeout(() => void poll(), POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+    };
+  }, [launched, campaign.id]);
+
+  const attempt = () => {
+    const problem = launchError(template.id, businessIds, campaign.id);
+    if (problem) {
+      toast({ title: problem, variant: "destructive" });
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const launch = async () => {
+    setConfirming(false);
+    setSending(true);
+    try {
+      const answer = await json<{ emailsSent: number; skipped: number; message: string }>("POST", "/api/campaigns/send", {
+        campaignId: campaign.id,
+        templateId: template.id,
+        businessIds,
+        emailConfigId: sender && sender !== OUTBOX ? Number(sender) : null,
+      });
+      setLaunched(answer.message);
+      toast({ title: "Campaign launched", description: answer.message });
+    } catch (failure) {
+      toast({ title: "Launch failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const counts = progress?.progress;
+  const done = counts ? counts.sent + counts.failed + counts.skipped : 0;
+  return (
+    <div className="space-y-3">
+      <p className="text-slate-600">
+        Template <strong>{template.name}</strong> to {businessIds.length} selected businesses.
+      </p>
+      <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
+      {launched ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
+      {counts ? (
+        <div data-testid="send-progress" className="text-sm">
+          <div className="mb-1 flex justify-between">
+            <span>{progress.status === "completed" ? "Completed" : progress.status === "paused" ? "Paused" : "Sending"}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued</span>
+            <span>{done} of {counts.total}</span>
+          </div>
+          <div className="h-2 rounded bg-slate-200">
+            <div className="h-2 rounded bg-brand" style={{ width: `${counts.total ? Math.min(100, (done / counts.total) * 100) : 0}%` }} />
+          </div>
+          {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
+        </div>
+      ) : null}
+      {confirming ? (
+        <Dialog title="Launch campaign" onClose={() => setConfirming(false)}>
+          <p>Send "{template.name}" to {businessIds.length} businesses? Businesses without an email address are skipped.</p>
+          <div className="mt-4 flex justify-end gap-2">
+            <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
+            <Button onClick={() => void launch()}>Send Now</Button>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
