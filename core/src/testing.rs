@@ -3,6 +3,10 @@
 
 use crate::db::Db;
 
+/// Connections per test database: two worker processes in one test each hold one listening connection per job
+/// kind on PostgreSQL, besides the ones jobs use.
+const TEST_POOL: u32 = 24;
+
 pub struct TestDb {
     pub db: Db,
     pub url: String,
@@ -35,7 +39,7 @@ impl TestDb {
     pub async fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let url = format!("sqlite://{}/outreach.db", dir.path().display());
-        let db = Db::connect(&url, 10).await.expect("sqlite opens");
+        let db = Db::connect(&url, TEST_POOL).await.expect("sqlite opens");
         db.migrate().await.expect("sqlite migrates");
         TestDb {
             db,
@@ -62,7 +66,9 @@ impl TestDb {
         }
         admin.close().await;
         let url = with_database(admin_url, &name);
-        let db = Db::connect(&url, 10).await.expect("test database opens");
+        let db = Db::connect(&url, TEST_POOL)
+            .await
+            .expect("test database opens");
         db.migrate().await.expect("postgres migrates");
         TestDb {
             db,

