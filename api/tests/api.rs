@@ -2250,68 +2250,6 @@ async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() 
     }
 }
 
-/// Postfix's `smtp-sink` on a loopback port, keeping every message it receives as a file in a temporary folder.
-struct SmtpSink {
-    port: u16,
-    dir: tempfile::TempDir,
-    child: std::process::Child,
-}
-
-impl SmtpSink {
-    fn start() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut command = std::process::Command::new("smtp-sink");
-        // As root it must be told whom to run as (it refuses to stay root only for the dump files' sake).
-        let root = std::process::Command::new("id")
-            .arg("-u")
-            .output()
-            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
-        if root {
-            command.args(["-u", "root"]);
-        }
-        command
-            .arg("-d")
-            .arg(format!("{}/%M.", dir.path().display()))
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("100");
-        let child = command
-            .spawn()
-            .expect("smtp-sink runs (Debian package postfix; .ci/run installs it)");
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        Self { port, dir, child }
-    }
-
-    /// The messages received so far.
-    fn messages(&self) -> Vec<String> {
-        let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .collect();
-        files.sort();
-        files
-            .iter()
-            .map(|path| std::fs::read_to_string(path).unwrap())
-            .collect()
-    }
-}
-
-impl Drop for SmtpSink {
-    fn drop(&mut self) {
-        self.child.kill().ok();
-        self.child.wait().ok();
-    }
-}
-
 /// Launches and polls the campaign's progress until nothing is queued or being sent.
 async fn launch_and_finish(browser: &Browser, body: Value) -> (Value, Value) {
     let (status, launched) = browser.post_json("/api/campaigns/send", body.clone()).await;
@@ -2338,7 +2276,7 @@ async fn launch_and_finish(browser: &Browser, body: Value) -> (Value, Value) {
 #[tokio::test]
 async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers() {
     for test_db in TestDb::all().await {
-        let sink = SmtpSink::start();
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
         let app = TestApp::start(test_db).await;
         let _workers = start_workers(&app);
         let ada = active(&app, "ada").await;

@@ -207,3 +207,67 @@ pub async fn fake_dns(zones: Vec<(&'static str, MxAnswer)>) -> std::net::SocketA
     });
     address
 }
+
+/// Postfix's `smtp-sink` (Debian package postfix; the daemon is never started) on a loopback port, keeping every
+/// message it receives as a file in a temporary folder: a real SMTP server for tests. `extra` adds options, e.g.
+/// `["-w", "1"]` to wait a second before answering each message.
+pub struct SmtpSink {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: std::process::Child,
+}
+
+impl SmtpSink {
+    pub fn start(extra: &[&str]) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let mut command = std::process::Command::new("smtp-sink");
+        // As root it must be told whom to run as.
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
+        if root {
+            command.args(["-u", "root"]);
+        }
+        command
+            .args(extra)
+            .arg("-d")
+            .arg(format!("{}/%M.", dir.path().display()))
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("100");
+        let child = command
+            .spawn()
+            .expect("smtp-sink runs (Debian package postfix; .ci/run installs it)");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Self { port, dir, child }
+    }
+
+    /// The messages received so far, in the order of their files' names.
+    pub fn messages(&self) -> Vec<String> {
+        let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
+            .expect("the sink's folder")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|path| std::fs::read_to_string(path).ok())
+            .collect()
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}

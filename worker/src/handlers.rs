@@ -1,6 +1,8 @@
 //! One plain `async fn` per job kind: what the job does, callable directly from tests.
 
 use outreach_core::Context;
+
+use crate::Stopping;
 use outreach_core::ai::{Brief, Material, Writer, rates};
 
 use outreach_core::accounts::{User, normalize_email, quota_window_start};
@@ -313,9 +315,23 @@ async fn best_deliverable(mx: &MxChecker, emails: &[FoundEmail]) -> Option<(Foun
 /// Messages of one batch are claimed one by one under the limits, composed, handed to their sender and marked.
 /// A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice. When a
 /// limit is reached the campaign pauses with the reason and the rest of the batch is scheduled again later.
-pub async fn send_campaign_email(ctx: &Context, job: &SendCampaignEmail) -> anyhow::Result<()> {
+pub async fn send_campaign_email(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    stopping: &Stopping,
+) -> anyhow::Result<()> {
     let mut transports: HashMap<i64, AsyncSmtpTransport<Tokio1Executor>> = HashMap::new();
     for (index, &id) in job.message_ids.iter().enumerate() {
+        if stopping.is_set() {
+            // The process is stopping: the rest goes to a new job, for this or another worker.
+            let rest = SendCampaignEmail {
+                campaign_id: job.campaign_id,
+                message_ids: job.message_ids[index..].to_vec(),
+            };
+            let key = format!("send:{}:{id}:after-stop", job.campaign_id);
+            ctx.queue.enqueue(rest, Some(&key)).await?;
+            return Ok(());
+        }
         let Some(message) = ctx.db.load_message(id).await? else {
             continue;
         };

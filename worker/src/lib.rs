@@ -23,13 +23,25 @@ const INTERRUPTED_AFTER_MS: i64 = 10 * 60 * 1000;
 const SQLITE_POLL: Duration = Duration::from_millis(100);
 const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
+/// Whether this worker process is stopping. A job that works through many items (a batch of messages) checks it
+/// between items and hands the rest to a new job, so a stop never cuts a send in half.
+#[derive(Debug, Clone, Default)]
+pub struct Stopping(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Stopping {
+    pub fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
 /// Registers the apalis worker of one job kind on the backend of `$ctx`.
 macro_rules! register {
-    ($monitor:expr, $ctx:expr, $job:ty, $task:path) => {
-        register!($monitor, $ctx, $job, $task, $ctx.settings.queue.concurrency)
+    ($monitor:expr, $ctx:expr, $stopping:expr, $job:ty, $task:path) => {
+        register!($monitor, $ctx, $stopping, $job, $task, $ctx.settings.queue.concurrency)
     };
-    ($monitor:expr, $ctx:expr, $job:ty, $task:path, $concurrency:expr) => {{
+    ($monitor:expr, $ctx:expr, $stopping:expr, $job:ty, $task:path, $concurrency:expr) => {{
         let ctx: Context = $ctx.clone();
+        let stopping: Stopping = $stopping.clone();
         let concurrency = ($concurrency).max(1);
         let kind = <$job as Job>::KIND;
         match ctx.db.clone() {
@@ -43,6 +55,7 @@ macro_rules! register {
                         .backend(storage.with_pubsub())
                         .concurrency(concurrency)
                         .data(ctx.clone())
+                        .data(stopping.clone())
                         .build($task)
                 })
             }
@@ -58,6 +71,7 @@ macro_rules! register {
                         .backend(storage)
                         .concurrency(concurrency)
                         .data(ctx.clone())
+                        .data(stopping.clone())
                         .build($task)
                 })
             }
@@ -81,24 +95,49 @@ pub async fn run(
             "sends interrupted by a stopped worker marked failed"
         );
     }
+    // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
+    let stopping = Stopping::default();
     let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
-    let monitor = register!(monitor, ctx, ExpireSubscriptions, expire_subscriptions_task);
-    let monitor = register!(monitor, ctx, GenerateEmail, generate_email_task);
-    let monitor = register!(monitor, ctx, RunSearchChunk, run_search_chunk_task);
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        ExpireSubscriptions,
+        expire_subscriptions_task
+    );
+    let monitor = register!(monitor, ctx, stopping, GenerateEmail, generate_email_task);
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        RunSearchChunk,
+        run_search_chunk_task
+    );
     // Reading websites is waiting on other servers: many at once, each site still one page at a time.
     let monitor = register!(
         monitor,
         ctx,
+        stopping,
         EnrichBusiness,
         enrich_business_task,
         ctx.settings.crawler.concurrency
     );
-    let monitor = register!(monitor, ctx, SendCampaignEmail, send_campaign_email_task);
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        SendCampaignEmail,
+        send_campaign_email_task
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
-        .run_with_signal(async move {
-            shutdown.await;
-            Ok(())
+        .run_with_signal({
+            let stopping = stopping.clone();
+            async move {
+                shutdown.await;
+                stopping.0.store(true, std::sync::atomic::Ordering::SeqCst);
+                Ok(())
+            }
         })
         .await;
     reporter.abort();
@@ -150,16 +189,12 @@ async fn enrich_business_task(
 async fn send_campaign_email_task(
     job: SendCampaignEmail,
     ctx: Data<Context>,
+    stopping: Data<Stopping>,
     id: TaskId,
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
-    observe::<SendCampaignEmail, _>(
-        &ctx,
-        &id,
-        &attempt,
-        handlers::send_campaign_email(&ctx, &job),
-    )
-    .await
+    let work = handlers::send_campaign_email(&ctx, &job, &stopping);
+    observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
 }
 
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,

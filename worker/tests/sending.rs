@@ -9,11 +9,11 @@ use outreach_core::accounts::Grant;
 use outreach_core::clock::SystemClock;
 use outreach_core::config::AccountSettings;
 use outreach_core::jobs::SendCampaignEmail;
-use outreach_core::outbound::NewMessage;
+use outreach_core::outbound::{NewEmailConfig, NewMessage};
 use outreach_core::security::random_token;
 use outreach_core::store::NewCampaign;
 use outreach_core::templates::TemplateContent;
-use outreach_core::testing::TestDb;
+use outreach_core::testing::{SmtpSink, TestDb};
 use outreach_core::{Context, Db, Settings};
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -158,6 +158,95 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
             .unwrap()
             .unwrap();
         assert!(reason.contains("monthly email limit"), "{reason}");
+        test_db.cleanup().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_once() {
+    for test_db in TestDb::all().await {
+        // Each message takes the sink a second, so the stop lands in the middle of the batch.
+        let sink = SmtpSink::start(&["-w", "1"]);
+        let config = NewEmailConfig {
+            provider: "smtp".into(),
+            send_from: "ada@bakery.example".into(),
+            send_from_name: "Ada".into(),
+            smtp_host: Some("127.0.0.1".into()),
+            smtp_port: Some(i32::from(sink.port)),
+            smtp_security: Some("none".into()),
+            daily_cap: 500,
+            is_verified: true,
+            ..NewEmailConfig::default()
+        };
+        let now = outreach_core::clock::Clock::now_ms(&SystemClock);
+        let user = test_db
+            .db
+            .upsert_user_on_sign_in("ada@example.org", None, None, now)
+            .await
+            .unwrap();
+        let config_id = test_db
+            .db
+            .insert_email_config(user.id, &config, now)
+            .await
+            .unwrap();
+        let (_, campaign_id, ids) = campaign(&test_db.db, 100, 6, Some(config_id)).await;
+        let ctx = context(test_db.db.clone());
+        ctx.queue
+            .enqueue(
+                SendCampaignEmail {
+                    campaign_id,
+                    message_ids: ids.clone(),
+                },
+                Some("first"),
+            )
+            .await
+            .unwrap();
+
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
+        let deadline = std::time::Instant::now() + LIMIT;
+        while test_db
+            .db
+            .campaign_progress(campaign_id)
+            .await
+            .unwrap()
+            .sent
+            < 1
+        {
+            assert!(std::time::Instant::now() < deadline, "nothing sent");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        stop.send(()).ok();
+        worker.await.unwrap().unwrap();
+        let halfway = test_db.db.campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            halfway.sending, 0,
+            "the message in flight finished: {halfway:?}"
+        );
+        assert!(halfway.queued > 0, "stopped before the end: {halfway:?}");
+
+        outreach_worker::run_until_idle(ctx, LIMIT).await.unwrap();
+        let done = test_db.db.campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            (done.sent, done.queued, done.sending, done.failed),
+            (6, 0, 0, 0),
+            "{done:?}"
+        );
+        let received = sink.messages();
+        for index in 0..6 {
+            let rcpt = format!("X-Rcpt-Args: <owner{index}@cafe{index}.example>");
+            assert_eq!(
+                received
+                    .iter()
+                    .filter(|message| message.contains(&rcpt))
+                    .count(),
+                1,
+                "{rcpt}"
+            );
+        }
+        assert_eq!(received.len(), 6);
         test_db.cleanup().await;
     }
 }
