@@ -53,6 +53,7 @@ pub struct Settings {
     pub ai: AiSettings,
     pub crawler: CrawlerSettings,
     pub search: SearchSettings,
+    pub sendgrid: SendGridSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -148,6 +149,8 @@ pub struct GoogleSettings {
     pub auth_url: String,
     pub token_url: String,
     pub userinfo_url: String,
+    /// The Gmail API, for senders connected with the `gmail.send` permission.
+    pub gmail_api_url: String,
 }
 
 impl Default for GoogleSettings {
@@ -158,6 +161,7 @@ impl Default for GoogleSettings {
             auth_url: "https://accounts.google.com/o/oauth2/v2/auth".into(),
             token_url: "https://oauth2.googleapis.com/token".into(),
             userinfo_url: "https://openidconnect.googleapis.com/v1/userinfo".into(),
+            gmail_api_url: "https://gmail.googleapis.com".into(),
         }
     }
 }
@@ -262,6 +266,23 @@ pub struct SchedulerSettings {
 impl Default for SchedulerSettings {
     fn default() -> Self {
         Self { tick_seconds: 60 }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SendGridSettings {
+    pub api_url: String,
+    /// The operator's key, for the basic `prefix@<sending domain>` addresses; branded senders bring their own.
+    pub api_key: Secret,
+}
+
+impl Default for SendGridSettings {
+    fn default() -> Self {
+        Self {
+            api_url: "https://api.sendgrid.com".into(),
+            api_key: Secret::default(),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod events;
 pub mod gazetteer;
 pub mod jobs;
 pub mod links;
+pub mod mail_apis;
 pub mod mx;
 pub mod outbound;
 pub mod queries;

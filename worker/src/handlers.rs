@@ -18,6 +18,9 @@ use outreach_core::mx::{MxChecker, Verdict};
 use outreach_core::outbound::{Claim, Delivered, EmailConfig, Limits, MessageRow};
 use outreach_core::sources::{self, Exclusions, Source, Target};
 use outreach_core::templates::Recipient;
+use outreach_core::config::Secret;
+use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
+use outreach_core::security::decrypt_secret;
 use outreach_core::transport::{SendError, SmtpServer, send_smtp};
 use serde_json::json;
 use std::collections::HashMap;
@@ -321,6 +324,8 @@ pub async fn send_campaign_email(
     stopping: &Stopping,
 ) -> anyhow::Result<()> {
     let mut transports: HashMap<i64, AsyncSmtpTransport<Tokio1Executor>> = HashMap::new();
+    // Gmail access tokens, refreshed once per batch (and again on a 401).
+    let mut gmail_tokens: HashMap<i64, Option<Secret>> = HashMap::new();
     for (index, &id) in job.message_ids.iter().enumerate() {
         if stopping.is_set() {
             // The process is stopping: the rest goes to a new job, for this or another worker.
@@ -401,6 +406,19 @@ pub async fn send_campaign_email(
                     Err(error) => Err(error),
                 }
             }
+            ("gmail", Some(config)) => {
+                let token = gmail_tokens.entry(config.id).or_default();
+                match gmail_sender(ctx, config) {
+                    Ok(gmail) => gmail.send(token, &composed).await.map(|_| ()),
+                    Err(error) => Err(error),
+                }
+            }
+            ("sendgrid-basic" | "sendgrid-custom", Some(config)) => {
+                match sendgrid_sender(ctx, config) {
+                    Ok(sendgrid) => sendgrid.send(&composed).await.map(|_| ()),
+                    Err(error) => Err(error),
+                }
+            }
             (other, _) => Err(SendError::Refused(format!(
                 "Sending through {other} is not available on this instance"
             ))),
@@ -422,6 +440,27 @@ pub async fn send_campaign_email(
             Err(SendError::Unreachable(reason)) => {
                 ctx.db.requeue_message(id, &reason).await?;
                 anyhow::bail!("message {id}: {reason}");
+            }
+            // The sender itself stopped working: it is turned off with the reason, the message waits, and the
+            // campaign pauses until the user connects the sender again.
+            Err(SendError::Refused(reason))
+                if reason == GMAIL_REVOKED || reason == SENDGRID_KEY_REFUSED =>
+            {
+                if let Some(config) = &config {
+                    ctx.db
+                        .deactivate_email_config(config.id, &reason, ctx.now_ms())
+                        .await?;
+                }
+                ctx.db.requeue_message(id, &reason).await?;
+                ctx.db
+                    .set_campaign_status(
+                        job.campaign_id,
+                        "paused",
+                        Some(&format!("Paused: {reason}")),
+                        ctx.now_ms(),
+                    )
+                    .await?;
+                return Ok(());
             }
             Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
                 tracing::info!(message = id, %reason, "message refused");
@@ -495,6 +534,39 @@ async fn compose_message(
         &template.body,
         &recipient,
     )))
+}
+
+/// The Gmail sender of a configuration: the instance's Google client and the mailbox's refresh token.
+fn gmail_sender(ctx: &Context, config: &EmailConfig) -> Result<Gmail, SendError> {
+    let google = &ctx.settings.google;
+    Ok(Gmail {
+        token_url: google.token_url.clone(),
+        api_url: google.gmail_api_url.clone(),
+        client_id: google.client_id.clone(),
+        client_secret: google.client_secret.clone(),
+        refresh_token: stored_secret(ctx, config)?,
+    })
+}
+
+/// The SendGrid sender: the user's own key for branded senders, the operator's for basic addresses.
+fn sendgrid_sender(ctx: &Context, config: &EmailConfig) -> Result<SendGrid, SendError> {
+    let api_key = if config.provider == "sendgrid-custom" {
+        stored_secret(ctx, config)?
+    } else {
+        ctx.settings.sendgrid.api_key.clone()
+    };
+    Ok(SendGrid {
+        api_url: ctx.settings.sendgrid.api_url.clone(),
+        api_key,
+    })
+}
+
+fn stored_secret(ctx: &Context, config: &EmailConfig) -> Result<Secret, SendError> {
+    config
+        .secret
+        .as_deref()
+        .and_then(|stored| decrypt_secret(&ctx.settings.security.secret_key, stored))
+        .ok_or_else(|| SendError::Refused("the sender's stored credential cannot be read; set the sender up again".into()))
 }
 
 /// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.

@@ -1,0 +1,228 @@
+//! The HTTP mail senders: the Gmail API (`users.messages.send` with the raw RFC 5322 message, base64url, under an
+//! access token refreshed from the stored refresh token) and SendGrid v3 (`mail/send` JSON with the API key). Their
+//! answers map onto [`SendError`]: a refusal is final for the message, a rate limit or outage is retried, and a
+//! revoked Gmail grant or a rejected SendGrid key says so, so the sender can be turned off with the reason.
+
+use std::time::Duration;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::compose::Composed;
+use crate::config::Secret;
+use crate::transport::{SendError, build_message};
+
+pub const GMAIL_API_URL: &str = "https://gmail.googleapis.com";
+pub const SENDGRID_API_URL: &str = "https://api.sendgrid.com";
+
+/// Why a sender stopped working for good (the configuration is turned off with this text).
+pub const GMAIL_REVOKED: &str =
+    "Gmail access was revoked or expired: connect this Gmail address again";
+pub const SENDGRID_KEY_REFUSED: &str =
+    "SendGrid refused the API key: check it has Mail Send access";
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("an HTTP client with a timeout builds")
+}
+
+/// What failed when talking to a mail API, with the provider's own words when it gave any.
+fn status_error(provider: &str, status: reqwest::StatusCode, body: &str) -> SendError {
+    let detail: String = body.chars().take(300).collect();
+    match status.as_u16() {
+        429 => SendError::Unreachable(format!("{provider} rate limit reached; retrying later")),
+        500..=599 => SendError::Unreachable(format!("{provider} is unavailable ({status})")),
+        _ => SendError::Refused(format!(
+            "{provider} refused the message ({status}): {detail}"
+        )),
+    }
+}
+
+/// A Gmail sender: OAuth client, the mailbox's refresh token, and where the APIs are.
+#[derive(Debug, Clone)]
+pub struct Gmail {
+    pub token_url: String,
+    pub api_url: String,
+    pub client_id: String,
+    pub client_secret: Secret,
+    pub refresh_token: Secret,
+}
+
+#[derive(Debug, Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+}
+
+impl Gmail {
+    /// A fresh access token. A refused refresh token (`invalid_grant`) means the user revoked access.
+    pub async fn access_token(&self) -> Result<Secret, SendError> {
+        let response = client()
+            .post(&self.token_url)
+            .form(&[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", self.refresh_token.expose()),
+                ("client_id", &self.client_id),
+                ("client_secret", self.client_secret.expose()),
+            ])
+            .send()
+            .await
+            .map_err(|error| SendError::Unreachable(format!("Google token endpoint: {error}")))?;
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        if status.is_success() {
+            let answer: TokenAnswer = serde_json::from_str(&body).map_err(|_| {
+                SendError::Unreachable("Google's token answer could not be read".into())
+            })?;
+            return Ok(Secret::new(answer.access_token));
+        }
+        if body.contains("invalid_grant") || status.as_u16() == 401 {
+            return Err(SendError::Refused(GMAIL_REVOKED.into()));
+        }
+        Err(status_error("Google", status, &body))
+    }
+
+    /// Sends through `users.messages.send`; on a 401 the token is refreshed once and the send tried again.
+    /// Returns Gmail's message id.
+    pub async fn send(
+        &self,
+        token: &mut Option<Secret>,
+        composed: &Composed,
+    ) -> Result<String, SendError> {
+        let raw = URL_SAFE_NO_PAD.encode(build_message(composed)?.formatted());
+        for attempt in 0..2 {
+            let access = match token.clone() {
+                Some(access) if attempt == 0 => access,
+                _ => {
+                    let fresh = self.access_token().await?;
+                    *token = Some(fresh.clone());
+                    fresh
+                }
+            };
+            let response = client()
+                .post(format!(
+                    "{}/gmail/v1/users/me/messages/send",
+                    self.api_url.trim_end_matches('/')
+                ))
+                .bearer_auth(access.expose())
+                .json(&json!({ "raw": raw }))
+                .send()
+                .await
+                .map_err(|error| SendError::Unreachable(format!("Gmail API: {error}")))?;
+            let status = response.status();
+            let body = response.text().await.unwrap_or_default();
+            if status.is_success() {
+                let answer: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+                return Ok(answer["id"].as_str().unwrap_or_default().to_string());
+            }
+            if status.as_u16() == 401 && attempt == 0 {
+                continue;
+            }
+            if status.as_u16() == 401 {
+                return Err(SendError::Refused(GMAIL_REVOKED.into()));
+            }
+            // Gmail reports its daily sending limit as 403 or 429 with a rate-limit reason: try again later.
+            if status.as_u16() == 403
+                && (body.contains("RateLimitExceeded") || body.contains("dailyLimitExceeded"))
+            {
+                return Err(SendError::Unreachable(
+                    "Gmail's sending limit is reached; retrying later".into(),
+                ));
+            }
+            return Err(status_error("Gmail", status, &body));
+        }
+        Err(SendError::Refused(GMAIL_REVOKED.into()))
+    }
+}
+
+/// A SendGrid sender: the API key (the operator's for basic addresses, the user's own for branded ones).
+#[derive(Debug, Clone)]
+pub struct SendGrid {
+    pub api_url: String,
+    pub api_key: Secret,
+}
+
+impl SendGrid {
+    /// Checks the key can send mail (`GET /v3/scopes` lists `mail.send`).
+    pub async fn check_key(&self) -> Result<(), SendError> {
+        let response = client()
+            .get(format!("{}/v3/scopes", self.api_url.trim_end_matches('/')))
+            .bearer_auth(self.api_key.expose())
+            .send()
+            .await
+            .map_err(|error| SendError::Unreachable(format!("SendGrid: {error}")))?;
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        if matches!(status.as_u16(), 401 | 403) {
+            return Err(SendError::Refused(SENDGRID_KEY_REFUSED.into()));
+        }
+        if !status.is_success() {
+            return Err(status_error("SendGrid", status, &body));
+        }
+        let scopes: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        let can_send = scopes["scopes"]
+            .as_array()
+            .is_some_and(|scopes| scopes.iter().any(|scope| scope == "mail.send"));
+        if can_send {
+            Ok(())
+        } else {
+            Err(SendError::Refused(SENDGRID_KEY_REFUSED.into()))
+        }
+    }
+
+    /// Sends through v3 `mail/send`; returns SendGrid's message id (`X-Message-Id`).
+    pub async fn send(&self, composed: &Composed) -> Result<String, SendError> {
+        let mut headers = serde_json::Map::new();
+        for (name, value) in &composed.headers {
+            headers.insert(name.clone(), json!(value));
+        }
+        headers.insert(
+            "Message-ID".into(),
+            json!(format!("<{}>", composed.message_id)),
+        );
+        let mut body = json!({
+            "personalizations": [{ "to": [{ "email": composed.to_email }] }],
+            "from": { "email": composed.from_email, "name": composed.from_name },
+            "subject": composed.subject,
+            "content": [
+                { "type": "text/plain", "value": composed.text },
+                { "type": "text/html", "value": composed.html }
+            ],
+            "headers": headers,
+            // Our own tracking links are in the message; SendGrid's would wrap them again.
+            "tracking_settings": { "click_tracking": { "enable": false }, "open_tracking": { "enable": false } },
+            "custom_args": { "outreach_message": composed.message_id },
+        });
+        if let Some(reply_to) = &composed.reply_to {
+            body["reply_to"] = json!({ "email": reply_to });
+        }
+        let response = client()
+            .post(format!(
+                "{}/v3/mail/send",
+                self.api_url.trim_end_matches('/')
+            ))
+            .bearer_auth(self.api_key.expose())
+            .json(&body)
+            .send()
+            .await
+            .map_err(|error| SendError::Unreachable(format!("SendGrid: {error}")))?;
+        let status = response.status();
+        let id = response
+            .headers()
+            .get("x-message-id")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let text = response.text().await.unwrap_or_default();
+        if status.is_success() {
+            return Ok(id);
+        }
+        if matches!(status.as_u16(), 401 | 403) {
+            return Err(SendError::Refused(SENDGRID_KEY_REFUSED.into()));
+        }
+        Err(status_error("SendGrid", status, &text))
+    }
+}
