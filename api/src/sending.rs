@@ -1,5 +1,5 @@
 //! Sending (A §7 Campaigns send/launch, Email setup): sender configurations (SMTP with a connection check on save,
-//! the local outbox by default), launching a campaign (one queued message row per recipient, written before any
+//! branded SendGrid with the key's Mail Send scope checked, the local outbox by default), launching a campaign (one queued message row per recipient, written before any
 //! `SendCampaignEmail` job is enqueued), its live progress, and the outbox view.
 
 use axum::Json;
@@ -7,6 +7,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::mail_apis::SendGrid;
 use outreach_core::outbound::{EmailConfig, NewEmailConfig, NewMessage};
 use outreach_core::security::{encrypt_secret, random_token};
 use outreach_core::transport::SmtpServer;
@@ -40,6 +41,9 @@ pub struct EmailConfigRequest {
     imap_username: Option<String>,
     imap_password: Option<String>,
     daily_cap: Option<i32>,
+    sendgrid_api_key: Option<String>,
+    custom_domain: Option<String>,
+    business_name: Option<String>,
 }
 
 fn text(value: &Option<String>) -> Option<String> {
@@ -57,7 +61,7 @@ pub async fn save_config(
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<EmailConfigRequest>,
 ) -> ApiResult<Json<Value>> {
-    let key = &state.ctx.settings.security.secret_key;
+    let key_for_secrets = &state.ctx.settings.security.secret_key;
     let provider = request.email_provider.trim().to_string();
     let name = request.email_send_from_name.trim().to_string();
     let from = normalize_email(&request.email_send_from);
@@ -149,16 +153,52 @@ pub async fn save_config(
                 smtp_port: Some(port),
                 smtp_security: Some(security),
                 smtp_username: text(&request.smtp_username),
-                secret: password.map(|password| encrypt_secret(key, &password)),
+                secret: password.map(|password| encrypt_secret(key_for_secrets, &password)),
                 imap_host: text(&request.imap_host),
                 imap_port: request.imap_port,
                 imap_security,
                 imap_username: text(&request.imap_username),
                 imap_secret: text(&request.imap_password)
-                    .map(|password| encrypt_secret(key, &password)),
+                    .map(|password| encrypt_secret(key_for_secrets, &password)),
                 daily_cap,
                 is_verified: true,
                 status_message: None,
+            }
+        }
+        // Level 3, branded SendGrid: the user's own key, checked for Mail Send before it is stored.
+        "sendgrid" | "sendgrid-custom" => {
+            if !is_valid_email(&from) {
+                return Err(ApiError::validation("Please enter a valid email address"));
+            }
+            let key = text(&request.sendgrid_api_key)
+                .ok_or_else(|| ApiError::validation("SendGrid API key is required"))?;
+            let sendgrid = SendGrid {
+                api_url: state.ctx.settings.sendgrid.api_url.clone(),
+                api_key: outreach_core::config::Secret::new(key.clone()),
+            };
+            sendgrid.check_key().await.map_err(|error| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "sendgrid_key_refused",
+                    error.to_string(),
+                )
+            })?;
+            let name = text(&request.business_name).unwrap_or(name);
+            if name.is_empty() {
+                return Err(ApiError::validation("Sender name is required"));
+            }
+            NewEmailConfig {
+                provider: "sendgrid-custom".into(),
+                send_from: from,
+                send_from_name: name,
+                reply_to,
+                secret: Some(encrypt_secret(key_for_secrets, &key)),
+                daily_cap,
+                // Sending works now; the domain's SPF, DKIM and DMARC are checked by verify-email-config.
+                is_verified: false,
+                status_message: text(&request.custom_domain)
+                    .map(|domain| format!("Custom domain {domain}")),
+                ..NewEmailConfig::default()
             }
         }
         "" => return Err(ApiError::validation("Email provider is required")),

@@ -2250,7 +2250,7 @@ async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() 
     }
 }
 
-/// Launches and polls the campaign's progress until nothing is queued or being sent.
+/// Launches and polls the campaign's progress until it completes or pauses.
 async fn launch_and_finish(browser: &Browser, body: Value) -> (Value, Value) {
     let (status, launched) = browser.post_json("/api/campaigns/send", body.clone()).await;
     assert_eq!(status, StatusCode::OK, "{launched}");
@@ -2259,10 +2259,8 @@ async fn launch_and_finish(browser: &Browser, body: Value) -> (Value, Value) {
         let (_, progress) = browser
             .get_json(&format!("/api/campaigns/{id}/progress"))
             .await;
-        if progress["progress"]["queued"] == 0
-            && progress["progress"]["sending"] == 0
-            && progress["status"] != "active"
-        {
+        // Completed (nothing queued) or paused (waiting, with the reason): either way nothing is in flight.
+        if progress["progress"]["sending"] == 0 && progress["status"] != "active" {
             return (launched, progress);
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -2620,6 +2618,134 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
             ),
             (Some(1), Some(0)),
             "{progress}"
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_is_refused() {
+    for test_db in TestDb::all().await {
+        let sendgrid = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/v3/scopes"))
+            .and(header("authorization", "Bearer SG.good"))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json(json!({ "scopes": ["mail.send"] })),
+            )
+            .mount(&sendgrid)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/v3/scopes"))
+            .respond_with(
+                ResponseTemplate::new(401)
+                    .set_body_json(json!({ "errors": [{ "message": "authorization required" }] })),
+            )
+            .mount(&sendgrid)
+            .await;
+        Mock::given(method("POST"))
+            .and(path("/v3/mail/send"))
+            .and(header("authorization", "Bearer SG.good"))
+            .respond_with(ResponseTemplate::new(202).insert_header("X-Message-Id", "sg-1"))
+            .up_to_n_times(1)
+            .mount(&sendgrid)
+            .await;
+        Mock::given(method("POST")).and(path("/v3/mail/send"))
+            .respond_with(ResponseTemplate::new(401).set_body_json(json!({ "errors": [{ "message": "The provided authorization grant is invalid, expired, or revoked" }] })))
+            .mount(&sendgrid).await;
+        let uri = sendgrid.uri();
+        let app =
+            TestApp::start_with(test_db, move |settings| settings.sendgrid.api_url = uri).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let form = |key: &str| {
+            json!({
+                "emailProvider": "sendgrid", "tier": "advanced", "emailSendFrom": "hello@bakery.example", "emailSendFromName": "Ada",
+                "businessName": "Nordic Bakery", "sendgridApiKey": key, "customDomain": "bakery.example"
+            })
+        };
+        let (status, refused) = ada
+            .post_json("/api/user/email-config", form("SG.bad"))
+            .await;
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("sendgrid_key_refused")
+            ),
+            "{refused}"
+        );
+        let (status, saved) = ada
+            .post_json("/api/user/email-config", form("SG.good"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        assert_eq!(
+            (
+                saved["config"]["provider"].as_str(),
+                saved["config"]["sendFromName"].as_str()
+            ),
+            (Some("sendgrid-custom"), Some("Nordic Bakery"))
+        );
+
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"name,email\nSauna Oy,info@sauna.example\nKahvila,hei@kahvila.example\n".to_vec(),
+            )
+            .await;
+        let first = imported["businesses"][1]["id"].as_i64().unwrap();
+        let second = imported["businesses"][0]["id"].as_i64().unwrap();
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "One" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [first] })).await;
+        assert_eq!(progress["progress"]["sent"], 1, "{progress}");
+        let sent: Vec<Value> = sendgrid
+            .received_requests()
+            .await
+            .unwrap()
+            .iter()
+            .filter(|request| request.url.path() == "/v3/mail/send")
+            .map(|request| serde_json::from_slice(&request.body).unwrap())
+            .collect();
+        assert_eq!(
+            sent[0]["personalizations"][0]["to"][0]["email"],
+            "info@sauna.example"
+        );
+        assert_eq!(sent[0]["subject"], "Hi Sauna Oy");
+
+        // The key is revoked: the sender turns off with the reason, the message waits, the campaign pauses.
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Two" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [second] })).await;
+        assert_eq!(
+            (
+                progress["status"].as_str(),
+                progress["progress"]["queued"].as_i64()
+            ),
+            (Some("paused"), Some(1)),
+            "{progress}"
+        );
+        assert!(
+            progress["statusReason"]
+                .as_str()
+                .unwrap()
+                .contains("SendGrid refused the API key"),
+            "{progress}"
+        );
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert_eq!(configs[0]["isActive"], false, "{configs}");
+        assert!(
+            configs[0]["statusMessage"]
+                .as_str()
+                .unwrap()
+                .contains("SendGrid refused the API key")
         );
         app.stop().await;
     }

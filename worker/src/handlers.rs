@@ -8,19 +8,19 @@ use outreach_core::ai::{Brief, Material, Writer, rates};
 use outreach_core::accounts::{User, normalize_email, quota_window_start};
 use outreach_core::businesses::{CHUNK_SIZE, Enrichment, NewSearchLog, SearchParams};
 use outreach_core::compose::{Composed, Envelope, compose};
+use outreach_core::config::Secret;
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::enrich::FoundEmail;
 use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
 use outreach_core::lettre::{AsyncSmtpTransport, Tokio1Executor};
+use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
 use outreach_core::mx::{MxChecker, Verdict};
 use outreach_core::outbound::{Claim, Delivered, EmailConfig, Limits, MessageRow};
+use outreach_core::security::decrypt_secret;
 use outreach_core::sources::{self, Exclusions, Source, Target};
 use outreach_core::templates::Recipient;
-use outreach_core::config::Secret;
-use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
-use outreach_core::security::decrypt_secret;
 use outreach_core::transport::{SendError, SmtpServer, send_smtp};
 use serde_json::json;
 use std::collections::HashMap;
@@ -566,7 +566,11 @@ fn stored_secret(ctx: &Context, config: &EmailConfig) -> Result<Secret, SendErro
         .secret
         .as_deref()
         .and_then(|stored| decrypt_secret(&ctx.settings.security.secret_key, stored))
-        .ok_or_else(|| SendError::Refused("the sender's stored credential cannot be read; set the sender up again".into()))
+        .ok_or_else(|| {
+            SendError::Refused(
+                "the sender's stored credential cannot be read; set the sender up again".into(),
+            )
+        })
 }
 
 /// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
