@@ -149,6 +149,12 @@ pub fn app(state: AppState) -> Router {
         .route("/api/campaigns/send", post(sending::launch))
         .route("/api/campaigns/launch", post(sending::launch))
         .route("/api/campaigns/{id}/progress", get(sending::progress))
+        .route(
+            "/api/campaigns/send-test-email",
+            post(sending::send_test_email),
+        )
+        .route("/api/campaigns/test", post(sending::test_copies))
+        .route("/api/test-campaign", post(sending::test_campaign))
         .route("/api/outbox", get(sending::outbox))
         .route(
             "/api/user/email-config",

@@ -390,6 +390,8 @@ pub async fn launch(
             token,
             error: address.is_none().then_some("No email address"),
             is_test: false,
+            subject: "",
+            html_body: None,
         })
         .collect();
     let now = state.ctx.now_ms();
@@ -405,7 +407,7 @@ pub async fn launch(
             .queue
             .enqueue(
                 SendCampaignEmail {
-                    campaign_id,
+                    campaign_id: Some(campaign_id),
                     message_ids: batch.to_vec(),
                 },
                 Some(&key),
@@ -457,4 +459,271 @@ pub async fn outbox(
 ) -> ApiResult<Json<Value>> {
     let messages = state.ctx.db.outbox(user.id, 200).await?;
     Ok(Json(json!(messages)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TestSendRequest {
+    /// `send-test-email` names the recipient `to`; the other test forms `testEmail`.
+    to: Option<String>,
+    test_email: Option<String>,
+    subject: Option<String>,
+    body: Option<String>,
+    template_id: Option<i64>,
+    quantity: Option<i64>,
+    business_ids: Vec<i64>,
+}
+
+/// One test message: a template (personalised for a business when given) or a subject and body of its own.
+struct TestMessage {
+    template_id: Option<i64>,
+    business_id: Option<i64>,
+    subject: String,
+    body: Option<String>,
+}
+
+impl TestSendRequest {
+    fn recipient(&self) -> ApiResult<String> {
+        let to = self
+            .to
+            .as_deref()
+            .or(self.test_email.as_deref())
+            .map(normalize_email)
+            .unwrap_or_default();
+        if is_valid_email(&to) {
+            Ok(to)
+        } else {
+            Err(ApiError::validation("Please enter a valid email address"))
+        }
+    }
+
+    /// The template, or the custom subject and body (A §5 Standalone test-email form).
+    fn content(&self) -> ApiResult<(Option<i64>, String, Option<String>)> {
+        if let Some(template_id) = self.template_id {
+            return Ok((Some(template_id), String::new(), None));
+        }
+        match (text(&self.subject), text(&self.body)) {
+            (Some(subject), Some(body)) => Ok((
+                None,
+                subject,
+                Some(outreach_core::templates::sanitize_html(&body)),
+            )),
+            _ => Err(ApiError::validation(
+                "Missing Content: Please select a template or enter custom subject and body.",
+            )),
+        }
+    }
+}
+
+/// `POST /api/campaigns/send-test-email {to, subject, body}`: one email now, through the default sender.
+pub async fn send_test_email(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    let (template_id, subject, body) = request.content()?;
+    let outcome = send_tests(
+        &state,
+        &user,
+        &to,
+        vec![TestMessage {
+            template_id,
+            business_id: None,
+            subject,
+            body,
+        }],
+    )
+    .await?;
+    Ok(Json(outcome.answer(&to)))
+}
+
+/// `POST /api/campaigns/test {testEmail, quantity, templateId}`: 1 to 10 copies (default 3) to one address.
+pub async fn test_copies(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    let quantity = request.quantity.unwrap_or(3);
+    if !(1..=10).contains(&quantity) {
+        return Err(ApiError::validation("Quantity must be between 1 and 10"));
+    }
+    let (template_id, subject, body) = request.content()?;
+    if let Some(id) = template_id {
+        state
+            .ctx
+            .db
+            .find_template(id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    }
+    let messages = (0..quantity)
+        .map(|_| TestMessage {
+            template_id,
+            business_id: None,
+            subject: subject.clone(),
+            body: body.clone(),
+        })
+        .collect();
+    let outcome = send_tests(&state, &user, &to, messages).await?;
+    let mut answer = outcome.answer(&to);
+    answer["sent"] = json!(outcome.sent);
+    Ok(Json(answer))
+}
+
+/// `POST /api/test-campaign {testEmail, businessIds, templateId}`: the campaign's email as each of up to five
+/// businesses would get it, to the test address.
+pub async fn test_campaign(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    if request.business_ids.is_empty() {
+        return Err(ApiError::validation(
+            "Please select at least one business for testing.",
+        ));
+    }
+    if request.business_ids.len() > 5 {
+        return Err(ApiError::validation(
+            "Please select a maximum of 5 businesses for testing.",
+        ));
+    }
+    let template_id = request
+        .template_id
+        .ok_or_else(|| ApiError::validation("Template Required"))?;
+    state
+        .ctx
+        .db
+        .find_template(template_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    for id in &request.business_ids {
+        state
+            .ctx
+            .db
+            .find_business(*id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Business not found"))?;
+    }
+    let messages = request
+        .business_ids
+        .iter()
+        .map(|id| TestMessage {
+            template_id: Some(template_id),
+            business_id: Some(*id),
+            subject: String::new(),
+            body: None,
+        })
+        .collect();
+    let outcome = send_tests(&state, &user, &to, messages).await?;
+    Ok(Json(outcome.answer(&to)))
+}
+
+/// What happened to a set of test messages.
+struct TestOutcome {
+    sent: usize,
+    waiting: usize,
+    errors: Vec<String>,
+    provider: String,
+}
+
+impl TestOutcome {
+    fn answer(&self, to: &str) -> Value {
+        if let Some(error) = self.errors.first() {
+            return json!({
+                "success": false,
+                "sent": self.sent,
+                "message": format!("Test email failed: {error}"),
+                "errorType": "send_failed",
+                "troubleshooting": "Check the sender in Email Settings: its server, password or key, and that it is active.",
+            });
+        }
+        let place = if self.provider == "outbox" {
+            " (kept in the local outbox)"
+        } else {
+            ""
+        };
+        let message = if self.waiting > 0 {
+            format!(
+                "{} test emails sent to {to}{place}; {} still sending",
+                self.sent, self.waiting
+            )
+        } else {
+            format!("{} test emails sent to {to}{place}", self.sent)
+        };
+        json!({ "success": true, "sent": self.sent, "message": message })
+    }
+}
+
+/// Queues test messages through the default active sender (else the outbox), then waits for their outcome.
+async fn send_tests(
+    state: &AppState,
+    user: &outreach_core::accounts::User,
+    to: &str,
+    items: Vec<TestMessage>,
+) -> ApiResult<TestOutcome> {
+    let db = &state.ctx.db;
+    let config = db
+        .list_email_configs(user.id)
+        .await?
+        .into_iter()
+        .find(|config| config.is_default && config.is_active);
+    let tokens: Vec<String> = items.iter().map(|_| random_token(16)).collect();
+    let messages: Vec<NewMessage> = items
+        .iter()
+        .zip(&tokens)
+        .enumerate()
+        .map(|(index, (item, token))| NewMessage {
+            user_id: user.id,
+            to_email: to,
+            status: "queued",
+            campaign_id: None,
+            template_id: item.template_id,
+            business_id: item.business_id,
+            step: index as i32,
+            config_id: config.as_ref().map(|config| config.id),
+            token,
+            error: None,
+            is_test: true,
+            subject: &item.subject,
+            html_body: item.body.as_deref(),
+        })
+        .collect();
+    let ids = db.enqueue_messages(&messages, state.ctx.now_ms()).await?;
+    state
+        .ctx
+        .queue
+        .enqueue(
+            SendCampaignEmail {
+                campaign_id: None,
+                message_ids: ids.clone(),
+            },
+            None,
+        )
+        .await
+        .map_err(ApiError::internal)?;
+    let load = || async {
+        let mut rows = Vec::new();
+        for id in &ids {
+            rows.extend(db.load_message(*id).await?);
+        }
+        Ok::<_, ApiError>(rows)
+    };
+    let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
+        rows.iter()
+            .all(|row| !matches!(row.status.as_str(), "queued" | "sending"))
+    })
+    .await?;
+    let errors = db.message_errors(&ids).await?;
+    Ok(TestOutcome {
+        sent: rows.iter().filter(|row| row.status == "sent").count(),
+        waiting: rows
+            .iter()
+            .filter(|row| matches!(row.status.as_str(), "queued" | "sending"))
+            .count(),
+        errors,
+        provider: config.map_or_else(|| "outbox".to_string(), |config| config.provider),
+    })
 }

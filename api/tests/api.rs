@@ -2750,3 +2750,121 @@ async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_i
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn test_emails_go_to_the_test_address_personalised_and_validated() {
+    for test_db in TestDb::all().await {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Bread for {{businessName | you}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let leads = "name,email\nCafé Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\nA,a@a.example\nB,b@b.example\nC,c@c.example\nD,d@d.example\n";
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                leads.as_bytes().to_vec(),
+            )
+            .await;
+        let ids: Vec<i64> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].as_i64().unwrap())
+            .collect();
+
+        for (path, body, message) in [
+            (
+                "/api/campaigns/send-test-email",
+                json!({ "to": "not-an-address", "subject": "S", "body": "<p>B</p>" }),
+                "Please enter a valid email address",
+            ),
+            (
+                "/api/campaigns/send-test-email",
+                json!({ "to": "me@test.example", "subject": "S" }),
+                "Missing Content: Please select a template or enter custom subject and body.",
+            ),
+            (
+                "/api/campaigns/test",
+                json!({ "testEmail": "me@test.example", "quantity": 11, "templateId": template["id"] }),
+                "Quantity must be between 1 and 10",
+            ),
+            (
+                "/api/test-campaign",
+                json!({ "testEmail": "me@test.example", "businessIds": ids, "templateId": template["id"] }),
+                "Please select a maximum of 5 businesses for testing.",
+            ),
+        ] {
+            let (status, answer) = ada.post_json(path, body).await;
+            assert_eq!(
+                (status, answer["message"].as_str()),
+                (StatusCode::UNPROCESSABLE_ENTITY, Some(message)),
+                "{path}"
+            );
+        }
+        assert!(sink.messages().is_empty(), "nothing sent for bad requests");
+
+        let (status, single) = ada.post_json("/api/campaigns/send-test-email", json!({ "to": "me@test.example", "subject": "Just checking", "body": "<p>Plain test</p>", "isTest": true })).await;
+        assert_eq!(
+            (status, single["success"].as_bool()),
+            (StatusCode::OK, Some(true)),
+            "{single}"
+        );
+        let (_, copies) = ada.post_json("/api/campaigns/test", json!({ "testEmail": "me@test.example", "quantity": 2, "templateId": template["id"] })).await;
+        assert_eq!(copies["sent"], 2, "{copies}");
+        let (_, per_business) = ada.post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [ids[5], ids[4]], "templateId": template["id"] })).await;
+        assert_eq!(
+            (
+                per_business["success"].as_bool(),
+                per_business["sent"].as_i64()
+            ),
+            (Some(true), Some(2)),
+            "{per_business}"
+        );
+
+        let received = sink.messages();
+        assert_eq!(received.len(), 5);
+        assert!(
+            received
+                .iter()
+                .all(|message| message.contains("X-Rcpt-Args: <me@test.example>"))
+        );
+        let unfolded: Vec<String> = received
+            .iter()
+            .map(|message| message.replace("=\r\n", "").replace("=\n", ""))
+            .collect();
+        assert_eq!(
+            unfolded
+                .iter()
+                .filter(|message| message.contains("Subject: Just checking"))
+                .count(),
+            1
+        );
+        assert_eq!(
+            unfolded
+                .iter()
+                .filter(|message| message.contains("Subject: Bread for you"))
+                .count(),
+            2
+        );
+        assert!(
+            unfolded.iter().any(|message| message.contains("Hello Caf")),
+            "personalised per business"
+        );
+        assert!(
+            unfolded
+                .iter()
+                .any(|message| message.contains("Hello Kahvila Kuu"))
+        );
+        assert_eq!(ada.get_json("/api/email-usage").await.1["count"], 5);
+        app.stop().await;
+    }
+}

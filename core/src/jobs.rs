@@ -53,7 +53,8 @@ impl Job for EnrichBusiness {
 /// few jobs). Each message is claimed in the database first, under the monthly quota and the sender's daily cap.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SendCampaignEmail {
-    pub campaign_id: i64,
+    /// None for test sends, which belong to no campaign.
+    pub campaign_id: Option<i64>,
     pub message_ids: Vec<i64>,
 }
 

@@ -112,6 +112,9 @@ pub struct NewMessage<'a> {
     pub token: &'a str,
     pub error: Option<&'a str>,
     pub is_test: bool,
+    /// A test email's own subject and body, when it has no template.
+    pub subject: &'a str,
+    pub html_body: Option<&'a str>,
 }
 
 /// A message as the sending worker reads it.
@@ -128,6 +131,8 @@ pub struct MessageRow {
     pub token: Option<String>,
     pub step: i32,
     pub is_test: bool,
+    pub subject: String,
+    pub html_body: Option<String>,
 }
 
 /// What a provider accepted, for the message row.
@@ -274,7 +279,8 @@ impl Db {
                 let id: Option<i64> = sqlx::query_scalar(sql).bind(message.user_id).bind(message.to_email)
                     .bind(message.status).bind(now).bind(message.campaign_id).bind(message.template_id)
                     .bind(message.business_id).bind(message.step).bind(message.config_id).bind(message.token)
-                    .bind(message.error).bind(message.is_test).fetch_optional(&mut *tx).await?;
+                    .bind(message.error).bind(message.is_test).bind(message.subject).bind(message.html_body)
+                    .fetch_optional(&mut *tx).await?;
                 ids.extend(id);
             }
             tx.commit().await?;
@@ -361,6 +367,18 @@ impl Db {
     pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
         let sql = OUTGOING_REQUEUE.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(id).bind(reason).execute(pool).await.map(|_| ()))
+    }
+
+    /// The failure reasons of those messages that failed.
+    pub async fn message_errors(&self, ids: &[i64]) -> StoreResult<Vec<String>> {
+        let sql = OUTGOING_ERRORS.sql(self);
+        let mut errors = Vec::new();
+        for id in ids {
+            let error: Option<String> =
+                on_db!(self, pool => sqlx::query_scalar(sql).bind(id).fetch_optional(pool).await)?;
+            errors.extend(error);
+        }
+        Ok(errors)
     }
 
     pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {

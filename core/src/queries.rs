@@ -135,6 +135,7 @@ queries! {
     OUTGOING_QUEUED_IDS = query!("outgoing/queued_ids");
     OUTGOING_OUTBOX = query!("outgoing/outbox");
     OUTGOING_RECONCILE = query!("outgoing/reconcile");
+    OUTGOING_ERRORS = query!("outgoing/errors");
     USER_LOCK = query!("users/lock", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");

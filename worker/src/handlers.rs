@@ -333,7 +333,7 @@ pub async fn send_campaign_email(
                 campaign_id: job.campaign_id,
                 message_ids: job.message_ids[index..].to_vec(),
             };
-            let key = format!("send:{}:{id}:after-stop", job.campaign_id);
+            let key = format!("send:{:?}:{id}:after-stop", job.campaign_id);
             ctx.queue.enqueue(rest, Some(&key)).await?;
             return Ok(());
         }
@@ -451,10 +451,17 @@ pub async fn send_campaign_email(
                         .deactivate_email_config(config.id, &reason, ctx.now_ms())
                         .await?;
                 }
+                let Some(campaign_id) = job.campaign_id else {
+                    // A test send has no campaign to wait in: it fails with the reason.
+                    ctx.db
+                        .mark_unsent(id, "failed", &reason, Some(provider))
+                        .await?;
+                    continue;
+                };
                 ctx.db.requeue_message(id, &reason).await?;
                 ctx.db
                     .set_campaign_status(
-                        job.campaign_id,
+                        campaign_id,
                         "paused",
                         Some(&format!("Paused: {reason}")),
                         ctx.now_ms(),
@@ -470,9 +477,11 @@ pub async fn send_campaign_email(
             }
         }
     }
-    ctx.db
-        .complete_campaign_if_done(job.campaign_id, ctx.now_ms())
-        .await?;
+    if let Some(campaign_id) = job.campaign_id {
+        ctx.db
+            .complete_campaign_if_done(campaign_id, ctx.now_ms())
+            .await?;
+    }
     Ok(())
 }
 
@@ -484,11 +493,14 @@ async fn compose_message(
     user: &User,
     config: Option<&EmailConfig>,
 ) -> anyhow::Result<Result<Composed, String>> {
-    let Some(template_id) = message.template_id else {
-        return Ok(Err("The message has no template".into()));
-    };
-    let Some(template) = ctx.db.find_template(template_id, user.id).await? else {
-        return Ok(Err("The template was deleted".into()));
+    // A test email may bring its own subject and body instead of a template.
+    let (subject, body) = match (message.template_id, &message.html_body) {
+        (Some(template_id), _) => match ctx.db.find_template(template_id, user.id).await? {
+            Some(template) => (template.subject, template.body),
+            None => return Ok(Err("The template was deleted".into())),
+        },
+        (None, Some(body)) => (message.subject.clone(), body.clone()),
+        (None, None) => return Ok(Err("The message has no template".into())),
     };
     let business = match message.business_id {
         Some(business_id) => ctx.db.find_business(business_id, user.id).await?,
@@ -530,8 +542,8 @@ async fn compose_message(
     Ok(Ok(compose(
         &ctx.settings,
         &envelope,
-        &template.subject,
-        &template.body,
+        &subject,
+        &body,
         &recipient,
     )))
 }
@@ -582,15 +594,24 @@ async fn pause_for_room(
 ) -> anyhow::Result<()> {
     let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
                   Sending resumes by itself when there is room.";
+    let Some(campaign_id) = job.campaign_id else {
+        // A test send is not kept waiting: the user hears that the limit is reached.
+        for &id in remaining {
+            ctx.db
+                .mark_unsent(id, "failed", "The monthly email limit is reached", None)
+                .await?;
+        }
+        return Ok(());
+    };
     ctx.db
-        .set_campaign_status(job.campaign_id, "paused", Some(reason), now)
+        .set_campaign_status(campaign_id, "paused", Some(reason), now)
         .await?;
     let resume_at = now + RESUME_AFTER_MS;
     let next = SendCampaignEmail {
         campaign_id: job.campaign_id,
         message_ids: remaining.to_vec(),
     };
-    let key = format!("send:{}:{}:at:{resume_at}", job.campaign_id, remaining[0]);
+    let key = format!("send:{campaign_id}:{}:at:{resume_at}", remaining[0]);
     ctx.queue
         .enqueue_at(next, Some(&key), Some(resume_at))
         .await?;

@@ -67,7 +67,7 @@ async fn campaign(
         .map(|index| format!("owner{index}@cafe{index}.example"))
         .collect();
     let tokens: Vec<String> = (0..recipients).map(|_| random_token(16)).collect();
-    // Distinct business ids keep the (campaign, business, step) key apart without business rows.
+    // Distinct steps keep the (campaign, business, step) key apart without business rows.
     let messages: Vec<NewMessage> = (0..recipients)
         .map(|index| NewMessage {
             user_id: user.id,
@@ -81,6 +81,8 @@ async fn campaign(
             token: &tokens[index],
             error: None,
             is_test: false,
+            subject: "",
+            html_body: None,
         })
         .collect();
     let ids = db.enqueue_messages(&messages, now).await.unwrap();
@@ -104,7 +106,7 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
             ctx.queue
                 .enqueue(
                     SendCampaignEmail {
-                        campaign_id,
+                        campaign_id: Some(campaign_id),
                         message_ids: batch,
                     },
                     Some(&format!("race:{worker}")),
@@ -194,7 +196,7 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
         ctx.queue
             .enqueue(
                 SendCampaignEmail {
-                    campaign_id,
+                    campaign_id: Some(campaign_id),
                     message_ids: ids.clone(),
                 },
                 Some("first"),
