@@ -185,6 +185,10 @@ pub fn app(state: AppState) -> Router {
         .route("/auth/logout", get(auth::logout))
         .route("/auth/local", post(auth::local_sign_in))
         .route("/api/auth/user", get(auth::current_user))
+        .route(
+            "/api/user/profile",
+            get(sending::profile).put(sending::save_profile),
+        )
         .route("/api/auth/options", get(auth::options))
         .route("/api/auth/redeem-invite", post(auth::redeem_invite))
         .route("/api/admin/user-status", get(admin::user_status))

@@ -2327,6 +2327,17 @@ async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers
             .collect();
         assert_eq!(ids.len(), 3, "{imported}");
 
+        let (status, profile) = ada
+            .put_json(
+                "/api/user/profile",
+                json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{profile}");
+        assert_eq!(
+            ada.get_json("/api/user/profile").await.1["postalAddress"],
+            "Bakery Street 1, 00100 Helsinki"
+        );
         let body = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
         let (launched, progress) = launch_and_finish(&ada, body.clone()).await;
         assert_eq!(
@@ -2382,6 +2393,10 @@ async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers
         assert!(
             unfolded.contains("Hello Caf"),
             "personalised in\n{unfolded}"
+        );
+        assert!(
+            unfolded.contains("Bakery Street 1, 00100 Helsinki"),
+            "postal address in\n{unfolded}"
         );
         assert!(!messages.iter().any(|m| m.contains("No Mail Deli")));
 

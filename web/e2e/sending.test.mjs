@@ -59,6 +59,9 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await form.getByRole("button", { name: "Save SMTP Sender" }).click();
   await page.getByTestId("sender-status").getByText("Sending as Grace Hopper", { exact: false }).waitFor();
   await page.getByRole("list", { name: "Email configurations" }).getByText("Default").waitFor();
+  await page.getByLabel("Postal address").fill("Bakery Street 1, 00100 Helsinki");
+  await page.getByRole("button", { name: "Save Postal Address" }).click();
+  await page.getByText("Postal address saved").first().waitFor();
 
   // A template and three leads, one without an email.
   const created = await page.request.post(`${app.base}/api/email-templates`, { data: {
@@ -83,6 +86,13 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await page.getByLabel("Send from").selectOption({ label: "Grace Hopper <grace@bakery.example> (smtp)" });
   await page.getByRole("button", { name: "Go To Step 6" }).click();
 
+  // A test email first: the template as the first businesses would get it, to the test address.
+  await page.getByLabel("Test email address").fill("me@test.example");
+  await page.getByRole("button", { name: "Send Test Email" }).click();
+  await page.getByText("test emails sent to me@test.example", { exact: false }).first().waitFor();
+  const tests = (await sinkMessages()).filter((message) => message.includes("X-Rcpt-Args: <me@test.example>"));
+  assert.equal(tests.length, 3, "one per chosen business, each personalised, all to the test address");
+
   const usageBefore = await (await page.request.get(`${app.base}/api/email-usage`)).json();
   await page.getByRole("button", { name: "Launch Campaign" }).click();
   await page.getByRole("dialog", { name: "Launch campaign" }).getByText("Businesses without an email address are skipped.", { exact: false }).waitFor();
@@ -90,10 +100,11 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await page.getByText("You can launch another campaign anytime.", { exact: false }).first().waitFor();
   await page.getByTestId("send-progress").getByText("Completed: 2 sent, 0 failed, 1 skipped, 0 queued").waitFor({ timeout: 20_000 });
 
-  const messages = await sinkMessages();
+  const messages = (await sinkMessages()).filter((message) => !message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(messages.length, 2);
   const aalto = messages.find((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>"));
   assert.ok(aalto.includes("List-Unsubscribe-Post: List-Unsubscribe=One-Click"), aalto);
+  assert.ok(aalto.replace(/=\r?\n/g, "").includes("Bakery Street 1, 00100 Helsinki"), "the postal address in the footer");
   const usageAfter = await (await page.request.get(`${app.base}/api/email-usage`)).json();
   assert.equal(usageAfter.count, usageBefore.count + 2);
 
@@ -113,7 +124,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
     if (progress.status === "completed") break;
     await new Promise((done) => setTimeout(done, 100));
   }
-  const after = await sinkMessages();
+  const after = (await sinkMessages()).filter((message) => !message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(after.length, 3, "only Kahvila Kuu again");
   assert.equal(after.filter((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>")).length, 1);
   await page.close();

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { SelectField } from "../../components/ui/field";
+import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { serverMessage } from "../../lib/request";
 import { json, type Campaign, type Template } from "./api";
@@ -58,6 +58,9 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const [sending, setSending] = useState(false);
   const [launched, setLaunched] = useState<string | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
+  const [testAddress, setTestAddress] = useState("");
+  const [testing, setTesting] = useState(false);
+  const [testResult, setTestResult] = useState<string | null>(null);
   const businessIds = campaign.businessIds ?? [];
 
   useEffect(() => {
@@ -103,6 +106,32 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
     }
   };
 
+  const sendTest = async () => {
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(testAddress.trim())) {
+      toast({ title: "Invalid Email", description: "Please enter a valid email address", variant: "destructive" });
+      return;
+    }
+    if (businessIds.length === 0) {
+      toast({ title: "No Recipients", variant: "destructive" });
+      return;
+    }
+    setTesting(true);
+    try {
+      // The email as the first (up to five) chosen businesses would get it, to the test address.
+      const answer = await json<{ success: boolean; message: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
+        testEmail: testAddress.trim(),
+        businessIds: businessIds.slice(0, 5),
+        templateId: template.id,
+      });
+      setTestResult(answer.message);
+      toast({ title: answer.success ? "Test email sent" : "Test email failed", description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" });
+    } catch (failure) {
+      toast({ title: "Test email failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    } finally {
+      setTesting(false);
+    }
+  };
+
   const counts = progress?.progress;
   const done = counts ? counts.sent + counts.failed + counts.skipped : 0;
   return (
@@ -110,6 +139,13 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       <p className="text-slate-600">
         Template <strong>{template.name}</strong> to {businessIds.length} selected businesses.
       </p>
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-64 flex-1">
+          <TextField label="Test email address" type="email" value={testAddress} onChange={(event) => setTestAddress(event.target.value)} />
+        </div>
+        <Button variant="outline" onClick={() => void sendTest()} disabled={testing}>{testing ? "Sending Test..." : "Send Test Email"}</Button>
+      </div>
+      {testResult ? <p className="text-sm text-slate-600">{testResult}</p> : null}
       <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
       {launched ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
       {counts ? (

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Dialog } from "../../components/ui/dialog";
-import { SelectField, TextField } from "../../components/ui/field";
+import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { apiRequest, serverMessage } from "../../lib/request";
 
@@ -62,6 +62,8 @@ export function EmailSettings() {
   const [saving, setSaving] = useState(false);
   const [removing, setRemoving] = useState<EmailConfig | null>(null);
   const [reading, setReading] = useState<OutboxMessage | null>(null);
+  const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => json<{ postalAddress: string | null }>("GET", "/api/user/profile") });
+  const [postal, setPostal] = useState<string | null>(null);
   const list = configs.data ?? [];
   const current = list.find((config) => config.isDefault && config.isActive);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
@@ -94,6 +96,16 @@ export function EmailSettings() {
     await json("DELETE", `/api/user/email-configs/${config.id}`);
     toast({ title: "Email configuration removed" });
     refresh();
+  };
+
+  const savePostal = async () => {
+    try {
+      await json("PUT", "/api/user/profile", { postalAddress: postal ?? "" });
+      toast({ title: "Postal address saved" });
+      void queryClient.invalidateQueries({ queryKey: ["/api/user/profile"] });
+    } catch (failure) {
+      toast({ title: "Failed to save", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
   };
 
   const field = (key: keyof typeof EMPTY_SMTP) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
@@ -130,6 +142,12 @@ export function EmailSettings() {
             ))}
           </ul>
         )}
+      </Card>
+
+      <Card title="Postal Address">
+        <p className="mb-2 text-sm text-slate-600">Every email's footer carries your postal address and an unsubscribe link, as anti-spam laws (CAN-SPAM) ask.</p>
+        <TextArea label="Postal address" rows={3} value={postal ?? profile.data?.postalAddress ?? ""} onChange={(event) => setPostal(event.target.value)} />
+        <Button className="mt-2" variant="outline" onClick={() => void savePostal()}>Save Postal Address</Button>
       </Card>
 
       <Card title="SMTP Sender">
