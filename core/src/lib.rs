@@ -35,7 +35,6 @@ use std::sync::Arc;
 pub use clock::SharedClock;
 pub use config::Settings;
 pub use db::Db;
-pub use lettre;
 pub use queue::Queue;
 
 /// What every role (api, worker, scheduler) works with. Cheap to clone.

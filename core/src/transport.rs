@@ -1,14 +1,15 @@
-//! Handing a composed message to its sender: SMTP (lettre, with the configured security and credentials) or the
-//! local outbox (kept in the database, nothing leaves the machine). Errors say whether the sender refused the
+//! Handing a composed message to an SMTP server (lettre's connection, on a socket of our own with TCP_NODELAY, with
+//! the configured security and credentials). Errors say whether the sender refused the
 //! message or could not be reached, so the worker can keep a message queued rather than lose it.
 
 use std::time::Duration;
 
+use lettre::Message;
 use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
-use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
 
 use crate::compose::Composed;
 use crate::config::Secret;
@@ -64,39 +65,109 @@ impl SmtpServer {
         })
     }
 
-    /// A transport with a small connection pool: consecutive messages reuse the connection.
-    pub fn transport(&self) -> Result<AsyncSmtpTransport<Tokio1Executor>, SendError> {
-        let tls = || {
-            TlsParameters::new(self.host.clone())
-                .map_err(|error| SendError::Invalid(format!("TLS settings: {error}")))
-        };
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
-            .port(self.port)
-            .timeout(Some(Duration::from_secs(30)));
-        builder = match self.security.as_str() {
-            "tls" => builder.tls(Tls::Wrapper(tls()?)),
-            "starttls" => builder.tls(Tls::Required(tls()?)),
-            _ => builder.tls(Tls::None),
-        };
-        if let (Some(username), Some(password)) = (&self.username, &self.password) {
-            builder = builder.credentials(Credentials::new(
-                username.clone(),
-                password.expose().to_string(),
-            ));
-        }
-        Ok(builder.build())
-    }
-
     /// Connects, greets and authenticates, as a check when the configuration is saved.
     pub async fn check(&self) -> Result<(), SendError> {
-        let transport = self.transport()?;
-        match transport.test_connection().await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(SendError::Unreachable(format!(
-                "{}:{} did not accept a connection",
-                self.host, self.port
-            ))),
-            Err(error) => Err(smtp_error(&error)),
+        let mut session = SmtpSession::new(self.clone());
+        let mut connection = session.connect().await?;
+        connection.quit().await.ok();
+        session.close().await;
+        Ok(())
+    }
+}
+
+/// One SMTP connection kept open for a batch of messages. The socket has TCP_NODELAY: without it, Nagle's
+/// algorithm and the server's delayed ACK hold every message's last segment for about 40 ms, capping a connection
+/// near 22 messages a second. No NOOP is sent between messages; a broken connection is opened again.
+pub struct SmtpSession {
+    server: SmtpServer,
+    connection: Option<AsyncSmtpConnection>,
+}
+
+impl SmtpSession {
+    pub fn new(server: SmtpServer) -> Self {
+        Self {
+            server,
+            connection: None,
+        }
+    }
+
+    async fn connect(&self) -> Result<AsyncSmtpConnection, SendError> {
+        let server = &self.server;
+        let hello = ClientId::default();
+        let timeout = Duration::from_secs(30);
+        let tls = || {
+            TlsParameters::new(server.host.clone())
+                .map_err(|error| SendError::Invalid(format!("TLS settings: {error}")))
+        };
+        let mut connection = if server.security == "tls" {
+            // Implicit TLS wraps the socket before the greeting: lettre opens that one itself.
+            AsyncSmtpConnection::connect_tokio1(
+                (server.host.as_str(), server.port),
+                Some(timeout),
+                &hello,
+                Some(tls()?),
+                None,
+            )
+            .await
+            .map_err(|error| smtp_error(&error))?
+        } else {
+            let stream = tokio::time::timeout(
+                timeout,
+                tokio::net::TcpStream::connect((server.host.as_str(), server.port)),
+            )
+            .await
+            .map_err(|_| {
+                SendError::Unreachable(format!("{}:{} did not answer", server.host, server.port))
+            })?
+            .map_err(|error| {
+                SendError::Unreachable(format!("the SMTP server could not be reached: {error}"))
+            })?;
+            stream.set_nodelay(true).ok();
+            let mut connection =
+                AsyncSmtpConnection::connect_with_transport(Box::new(stream), &hello)
+                    .await
+                    .map_err(|error| smtp_error(&error))?;
+            if server.security == "starttls" {
+                connection
+                    .starttls(tls()?, &hello)
+                    .await
+                    .map_err(|error| smtp_error(&error))?;
+            }
+            connection
+        };
+        if let (Some(username), Some(password)) = (&server.username, &server.password) {
+            let credentials = Credentials::new(username.clone(), password.expose().to_string());
+            connection
+                .auth(&[Mechanism::Plain, Mechanism::Login], &credentials)
+                .await
+                .map_err(|error| smtp_error(&error))?;
+        }
+        Ok(connection)
+    }
+
+    /// Sends one message, connecting (again) when needed.
+    pub async fn send(&mut self, composed: &Composed) -> Result<(), SendError> {
+        let message = build_message(composed)?;
+        let bytes = message.formatted();
+        if self
+            .connection
+            .as_ref()
+            .is_none_or(AsyncSmtpConnection::has_broken)
+        {
+            self.connection = Some(self.connect().await?);
+        }
+        let connection = self.connection.as_mut().expect("connected above");
+        let result = connection.send(message.envelope(), &bytes).await;
+        if result.is_err() && connection.has_broken() {
+            self.connection = None;
+        }
+        result.map(|_| ()).map_err(|error| smtp_error(&error))
+    }
+
+    /// Says goodbye to the server.
+    pub async fn close(&mut self) {
+        if let Some(mut connection) = self.connection.take() {
+            connection.quit().await.ok();
         }
     }
 }
@@ -128,19 +199,6 @@ pub fn build_message(composed: &Composed) -> Result<Message, SendError> {
             composed.html.clone(),
         ))
         .map_err(|error| SendError::Invalid(error.to_string()))
-}
-
-/// Sends over SMTP.
-pub async fn send_smtp(
-    transport: &AsyncSmtpTransport<Tokio1Executor>,
-    composed: &Composed,
-) -> Result<(), SendError> {
-    let message = build_message(composed)?;
-    transport
-        .send(message)
-        .await
-        .map(|_| ())
-        .map_err(|error| smtp_error(&error))
 }
 
 /// A permanent (5xx) or transient (4xx) answer is the server's word; anything else is a connection problem.

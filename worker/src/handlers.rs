@@ -14,14 +14,13 @@ use outreach_core::directory;
 use outreach_core::enrich::FoundEmail;
 use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
-use outreach_core::lettre::{AsyncSmtpTransport, Tokio1Executor};
 use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
 use outreach_core::mx::{MxChecker, Verdict};
 use outreach_core::outbound::{Claim, Delivered, EmailConfig, Limits, MessageRow};
 use outreach_core::security::decrypt_secret;
 use outreach_core::sources::{self, Exclusions, Source, Target};
 use outreach_core::templates::Recipient;
-use outreach_core::transport::{SendError, SmtpServer, send_smtp};
+use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -323,7 +322,8 @@ pub async fn send_campaign_email(
     job: &SendCampaignEmail,
     stopping: &Stopping,
 ) -> anyhow::Result<()> {
-    let mut transports: HashMap<i64, AsyncSmtpTransport<Tokio1Executor>> = HashMap::new();
+    // One SMTP connection per sender for the whole batch.
+    let mut sessions: HashMap<i64, SmtpSession> = HashMap::new();
     // Gmail access tokens, refreshed once per batch (and again on a 401).
     let mut gmail_tokens: HashMap<i64, Option<Secret>> = HashMap::new();
     for (index, &id) in job.message_ids.iter().enumerate() {
@@ -393,16 +393,15 @@ pub async fn send_campaign_email(
         let outcome = match (provider, &config) {
             ("outbox", _) => Ok(()),
             ("smtp", Some(config)) => {
-                let transport = match transports.get(&config.id) {
-                    Some(transport) => Ok(transport.clone()),
-                    None => SmtpServer::from_config(config, &ctx.settings.security.secret_key)
-                        .and_then(|server| server.transport()),
-                };
-                match transport {
-                    Ok(transport) => {
-                        transports.insert(config.id, transport.clone());
-                        send_smtp(&transport, &composed).await
+                let session = match sessions.entry(config.id) {
+                    std::collections::hash_map::Entry::Occupied(entry) => Ok(entry.into_mut()),
+                    std::collections::hash_map::Entry::Vacant(entry) => {
+                        SmtpServer::from_config(config, &ctx.settings.security.secret_key)
+                            .map(|server| entry.insert(SmtpSession::new(server)))
                     }
+                };
+                match session {
+                    Ok(session) => session.send(&composed).await,
                     Err(error) => Err(error),
                 }
             }
@@ -476,6 +475,9 @@ pub async fn send_campaign_email(
                     .await?;
             }
         }
+    }
+    for session in sessions.values_mut() {
+        session.close().await;
     }
     if let Some(campaign_id) = job.campaign_id {
         ctx.db
