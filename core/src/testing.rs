@@ -219,6 +219,15 @@ pub struct SmtpSink {
 
 impl SmtpSink {
     pub fn start(extra: &[&str]) -> Self {
+        Self::launch(extra, true)
+    }
+
+    /// A sink that only counts (no files): for benchmarks.
+    pub fn start_counting() -> Self {
+        Self::launch(&[], false)
+    }
+
+    fn launch(extra: &[&str], keep: bool) -> Self {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
@@ -233,12 +242,13 @@ impl SmtpSink {
         if root {
             command.args(["-u", "root"]);
         }
-        command
-            .args(extra)
-            .arg("-d")
-            .arg(format!("{}/%M.", dir.path().display()))
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("100");
+        command.args(extra);
+        if keep {
+            command
+                .arg("-d")
+                .arg(format!("{}/%M.", dir.path().display()));
+        }
+        command.arg(format!("127.0.0.1:{port}")).arg("100");
         let child = command
             .spawn()
             .expect("smtp-sink runs (Debian package postfix; .ci/run installs it)");

@@ -1,0 +1,230 @@
+//! SMTP sending throughput through the real pipeline: `BENCH_MESSAGES` (default 20,000) queued campaign messages,
+//! each claimed under the limits, composed (personalised, tracked, unsubscribe headers), sent over SMTP to Postfix's
+//! `smtp-sink` on loopback and marked sent, by the worker with its default settings. Beside it, the ceiling: Postfix's
+//! `smtp-source` pushing the same number of messages of the same size into the same kind of sink. Prints messages per
+//! second for both and this process's CPU time per message. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use outreach_core::accounts::Grant;
+use outreach_core::clock::{Clock, SystemClock};
+use outreach_core::config::AccountSettings;
+use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::outbound::{NewEmailConfig, NewMessage};
+use outreach_core::security::random_token;
+use outreach_core::store::NewCampaign;
+use outreach_core::templates::TemplateContent;
+use outreach_core::testing::{SmtpSink, TestDb};
+use outreach_core::{Context, Db, Settings};
+
+const BATCH: usize = 50;
+const BODY: &str = "<p>Hello [business name],</p><p>We bake sourdough every morning and deliver before seven. \
+    See <a href=\"https://bakery.example/menu\">our menu</a> and <a href=\"https://bakery.example/prices\">prices</a>.\
+    </p><p>Ada</p>";
+
+#[tokio::main]
+async fn main() {
+    let count: usize = std::env::var("BENCH_MESSAGES")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(20_000);
+    let test_db = match std::env::var("BENCH_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+    {
+        Some(url) => TestDb::postgres(&url).await,
+        None => TestDb::sqlite().await,
+    };
+    // Only the counts matter here: no dump files.
+    let sink = SmtpSink::start_counting();
+    let (rate, cpu_us, size) = pipeline(&test_db, sink.port, count).await;
+    let ceiling = smtp_source(count, size).await;
+    println!(
+        "{count} messages of ~{size} bytes, {} database",
+        test_db.db.backend()
+    );
+    println!("pipeline:     {rate:>8.0} messages/s, {cpu_us:.0} µs CPU per message (this process)");
+    println!("smtp-source:  {ceiling:>8.0} messages/s (ceiling, same sink)");
+    println!("ratio:        {:.2}", rate / ceiling);
+    test_db.cleanup().await;
+}
+
+async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64, usize) {
+    let db = Db::connect(&test_db.url, 20).await.expect("connects");
+    let ctx = Context::new(db.clone(), Settings::default(), Arc::new(SystemClock));
+    let now = SystemClock.now_ms();
+    let grant = Grant::Premium {
+        email_limit: 10_000_000,
+    }
+    .subscription(now, &AccountSettings::default());
+    let user = db
+        .set_subscription("bench@example.org", &grant, now)
+        .await
+        .unwrap();
+    let config = NewEmailConfig {
+        provider: "smtp".into(),
+        send_from: "bench@bakery.example".into(),
+        send_from_name: "Bench".into(),
+        smtp_host: Some("127.0.0.1".into()),
+        smtp_port: Some(i32::from(port)),
+        smtp_security: Some("none".into()),
+        daily_cap: 10_000_000,
+        is_verified: true,
+        ..NewEmailConfig::default()
+    };
+    let config_id = db.insert_email_config(user.id, &config, now).await.unwrap();
+    let campaign = db
+        .insert_campaign(
+            user.id,
+            &NewCampaign {
+                name: "Bench",
+                status: "active",
+                business_type: None,
+                geographic_area: None,
+                radius: 25,
+                max_results: 50,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let template = db
+        .insert_template(
+            user.id,
+            &TemplateContent {
+                name: "Bench".into(),
+                subject: "Fresh bread for {{businessName | you}}".into(),
+                body: BODY.into(),
+                objective: "Partnership Proposal".into(),
+                tone: "friendly".into(),
+                email_signature: None,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let addresses: Vec<String> = (0..count)
+        .map(|index| format!("owner{index}@cafe{index}.example"))
+        .collect();
+    let tokens: Vec<String> = (0..count).map(|_| random_token(16)).collect();
+    let mut ids = Vec::with_capacity(count);
+    for chunk in (0..count).collect::<Vec<_>>().chunks(5_000) {
+        let messages: Vec<NewMessage> = chunk
+            .iter()
+            .map(|&index| NewMessage {
+                user_id: user.id,
+                to_email: &addresses[index],
+                status: "queued",
+                campaign_id: Some(campaign),
+                template_id: Some(template),
+                business_id: None,
+                step: index as i32,
+                config_id: Some(config_id),
+                token: &tokens[index],
+                error: None,
+                is_test: false,
+                subject: "",
+                html_body: None,
+            })
+            .collect();
+        ids.extend(db.enqueue_messages(&messages, now).await.unwrap());
+    }
+    for batch in ids.chunks(BATCH) {
+        ctx.queue
+            .enqueue(
+                SendCampaignEmail {
+                    campaign_id: Some(campaign),
+                    message_ids: batch.to_vec(),
+                },
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    let (cpu_before, started) = (cpu_time(), Instant::now());
+    outreach_worker::run_until_idle(ctx, Duration::from_secs(3_600))
+        .await
+        .unwrap();
+    let elapsed = started.elapsed().as_secs_f64();
+    let cpu = cpu_time() - cpu_before;
+    let progress = db.campaign_progress(campaign).await.unwrap();
+    assert_eq!(progress.sent as usize, count, "{progress:?}");
+    db.close().await;
+    (
+        count as f64 / elapsed,
+        cpu.as_secs_f64() * 1e6 / count as f64,
+        sample_size(),
+    )
+}
+
+/// The size of one composed message, so the ceiling sends messages of the same size.
+fn sample_size() -> usize {
+    let mut settings = Settings::default();
+    settings.security.secret_key = outreach_core::config::Secret::new("k".repeat(64));
+    let envelope = outreach_core::compose::Envelope {
+        from_name: "Bench",
+        from_email: "bench@bakery.example",
+        reply_to: None,
+        to_email: "owner1@cafe1.example",
+        postal_address: "",
+        token: "abcdefghijklmnopqrstuv",
+    };
+    let composed = outreach_core::compose::compose(
+        &settings,
+        &envelope,
+        "Fresh bread for you",
+        BODY,
+        &outreach_core::templates::Recipient::default(),
+    );
+    outreach_core::transport::build_message(&composed)
+        .expect("the sample builds")
+        .formatted()
+        .len()
+}
+
+/// Postfix's load generator into a fresh sink: the same number of messages of about the same size.
+async fn smtp_source(count: usize, size: usize) -> f64 {
+    let sink = SmtpSink::start_counting();
+    let started = Instant::now();
+    let port = sink.port;
+    let status = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("smtp-source")
+            .args([
+                "-s",
+                "8",
+                "-d",
+                "-m",
+                &count.to_string(),
+                "-l",
+                &size.to_string(),
+            ])
+            .args(["-f", "bench@bakery.example", "-t", "owner@cafe.example"])
+            .arg(format!("127.0.0.1:{port}"))
+            .status()
+            .expect("smtp-source runs (Debian package postfix)")
+    })
+    .await
+    .expect("smtp-source finished");
+    assert!(status.success());
+    count as f64 / started.elapsed().as_secs_f64()
+}
+
+/// This process's user and system CPU time.
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let ticks = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|value| value.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // utime and stime are fields 14 and 15 of /proc/self/stat (11 and 12 after the command name); 100 ticks/s.
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
