@@ -182,14 +182,16 @@ pub struct OutboxMessage {
     pub created_at: i64,
 }
 
-/// Limits a claim checks.
+/// Limits a claim checks: the user's monthly quota over the last 30 days (today and the 29 days before, as UTC
+/// days) and the sender's daily cap (today, UTC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Start of the 30-day quota window.
-    pub quota_since: i64,
     pub monthly_limit: i64,
     pub daily_cap: i64,
 }
+
+/// Days in the monthly quota's window.
+const QUOTA_DAYS: i64 = 30;
 
 impl Db {
     pub async fn insert_email_config(
@@ -293,56 +295,74 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
     }
 
-    /// Claims a queued message for sending if the limits have room (see `outgoing/claim.sql`).
+    /// Claims a queued message for sending if the limits have room: the user's counter (last 30 days) and the
+    /// sender's (today) are taken and the message moves to sending in one transaction, or nothing changes.
     pub async fn claim_message(
         &self,
         message: &MessageRow,
         limits: Limits,
         now: i64,
     ) -> StoreResult<Claim> {
-        let (lock, claim) = (USER_LOCK.sql(self), OUTGOING_CLAIM.sql(self));
-        let day_start = now - DAY_MS;
-        let claimed: Option<i64> = match self {
-            Db::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
-                sqlx::query(lock)
-                    .bind(message.user_id)
-                    .execute(&mut *tx)
-                    .await?;
-                let claimed = sqlx::query_scalar(claim)
-                    .bind(message.id)
-                    .bind(now)
-                    .bind(limits.quota_since)
-                    .bind(limits.monthly_limit)
-                    .bind(day_start)
-                    .bind(limits.daily_cap)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-                claimed
+        let (lock, take, claim) = (
+            USER_LOCK.sql(self),
+            COUNTER_TAKE.sql(self),
+            OUTGOING_CLAIM.sql(self),
+        );
+        let day = now.div_euclid(DAY_MS);
+        let outcome: Claim = on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // PostgreSQL: one claim per user at a time. SQLite: the counter's write below takes the write lock
+            // first thing, so the transaction never has to upgrade from a read.
+            if matches!(self, Db::Postgres(_)) {
+                sqlx::query(lock).bind(message.user_id).execute(&mut *tx).await?;
             }
-            // One statement is atomic under SQLite's single writer; a transaction that reads before it writes
-            // would fail at once with SQLITE_BUSY when another connection writes in between.
-            Db::Sqlite(pool) => {
-                sqlx::query_scalar(claim)
-                    .bind(message.id)
-                    .bind(now)
-                    .bind(limits.quota_since)
-                    .bind(limits.monthly_limit)
-                    .bind(day_start)
-                    .bind(limits.daily_cap)
-                    .fetch_optional(pool)
-                    .await?
+            let user: Option<i64> = sqlx::query_scalar(take).bind("user").bind(message.user_id).bind(day)
+                .bind(QUOTA_DAYS).bind(limits.monthly_limit).fetch_optional(&mut *tx).await?;
+            let sender: Option<i64> = match message.config_id {
+                Some(config_id) if user.is_some() => sqlx::query_scalar(take).bind("config").bind(config_id)
+                    .bind(day).bind(1i64).bind(limits.daily_cap).fetch_optional(&mut *tx).await?,
+                _ => Some(0),
+            };
+            if user.is_none() || sender.is_none() {
+                tx.rollback().await?;
+                Ok::<_, sqlx::Error>(Claim::NoRoom)
+            } else {
+                let claimed: Option<i64> = sqlx::query_scalar(claim).bind(message.id).bind(now)
+                    .fetch_optional(&mut *tx).await?;
+                if claimed.is_some() {
+                    tx.commit().await?;
+                    Ok(Claim::Claimed)
+                } else {
+                    tx.rollback().await?;
+                    Ok(Claim::Gone)
+                }
             }
-        };
-        if claimed.is_some() {
-            return Ok(Claim::Claimed);
+        })?;
+        if outcome == Claim::NoRoom
+            && self
+                .load_message(message.id)
+                .await?
+                .is_none_or(|row| row.status != "queued")
+        {
+            return Ok(Claim::Gone);
         }
-        let now_row = self.load_message(message.id).await?;
-        Ok(match now_row {
-            Some(row) if row.status == "queued" => Claim::NoRoom,
-            _ => Claim::Gone,
-        })
+        Ok(outcome)
+    }
+
+    /// Gives a claim back to the counters of the day it was taken.
+    async fn give_back(&self, claim: Option<(i64, Option<i64>, Option<i64>)>) -> StoreResult<()> {
+        let Some((user_id, config_id, Some(claimed_at))) = claim else {
+            return Ok(());
+        };
+        let sql = COUNTER_GIVE_BACK.sql(self);
+        let day = claimed_at.div_euclid(DAY_MS);
+        let scopes = [("user", Some(user_id)), ("config", config_id)];
+        for (scope, id) in scopes {
+            if let Some(id) = id {
+                on_db!(self, pool => sqlx::query(sql).bind(scope).bind(id).bind(day).execute(pool).await.map(|_| ()))?;
+            }
+        }
+        Ok(())
     }
 
     pub async fn mark_sent(&self, id: i64, delivered: &Delivered<'_>, now: i64) -> StoreResult<()> {
@@ -360,13 +380,15 @@ impl Db {
         provider: Option<&str>,
     ) -> StoreResult<()> {
         let sql = OUTGOING_FAILED.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(reason).bind(provider)
-            .execute(pool).await.map(|_| ()))
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_db!(self, pool => sqlx::query_as(sql).bind(id)
+            .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
+        self.give_back(claim).await
     }
 
     pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
         let sql = OUTGOING_REQUEUE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(reason).execute(pool).await.map(|_| ()))
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
+        self.give_back(claim).await
     }
 
     /// The failure reasons of those messages that failed.

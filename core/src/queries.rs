@@ -136,6 +136,8 @@ queries! {
     OUTGOING_OUTBOX = query!("outgoing/outbox");
     OUTGOING_RECONCILE = query!("outgoing/reconcile");
     OUTGOING_ERRORS = query!("outgoing/errors");
+    COUNTER_TAKE = query!("counters/take");
+    COUNTER_GIVE_BACK = query!("counters/give_back");
     USER_LOCK = query!("users/lock", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");

@@ -5,7 +5,7 @@ use outreach_core::Context;
 use crate::Stopping;
 use outreach_core::ai::{Brief, Material, Writer, rates};
 
-use outreach_core::accounts::{User, normalize_email, quota_window_start};
+use outreach_core::accounts::{User, normalize_email};
 use outreach_core::businesses::{CHUNK_SIZE, Enrichment, NewSearchLog, SearchParams};
 use outreach_core::compose::{Composed, Envelope, compose};
 use outreach_core::config::Secret;
@@ -363,7 +363,6 @@ pub async fn send_campaign_email(
             None => None,
         };
         let limits = Limits {
-            quota_since: quota_window_start(now),
             monthly_limit: user.email_limit(&ctx.settings.auth, &ctx.settings.accounts),
             daily_cap: config
                 .as_ref()
