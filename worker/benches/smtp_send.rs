@@ -7,15 +7,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use outreach_core::accounts::Grant;
 use outreach_core::clock::{Clock, SystemClock};
-use outreach_core::config::AccountSettings;
 use outreach_core::jobs::SendCampaignEmail;
-use outreach_core::outbound::{NewEmailConfig, NewMessage};
-use outreach_core::security::random_token;
-use outreach_core::store::NewCampaign;
-use outreach_core::templates::TemplateContent;
-use outreach_core::testing::{SmtpSink, TestDb};
+use outreach_core::testing::{SmtpSink, TestDb, loopback_smtp_sender, seed_campaign};
 use outreach_core::{Context, Db, Settings};
 
 const BATCH: usize = 50;
@@ -54,82 +48,23 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64, usize
     let db = Db::connect(&test_db.url, 20).await.expect("connects");
     let ctx = Context::new(db.clone(), Settings::default(), Arc::new(SystemClock));
     let now = SystemClock.now_ms();
-    let grant = Grant::Premium {
-        email_limit: 10_000_000,
-    }
-    .subscription(now, &AccountSettings::default());
     let user = db
-        .set_subscription("bench@example.org", &grant, now)
+        .upsert_user_on_sign_in("bench@example.org", None, None, now)
         .await
         .unwrap();
-    let config = NewEmailConfig {
-        provider: "smtp".into(),
-        send_from: "bench@bakery.example".into(),
-        send_from_name: "Bench".into(),
-        smtp_host: Some("127.0.0.1".into()),
-        smtp_port: Some(i32::from(port)),
-        smtp_security: Some("none".into()),
-        daily_cap: 10_000_000,
-        is_verified: true,
-        ..NewEmailConfig::default()
-    };
-    let config_id = db.insert_email_config(user.id, &config, now).await.unwrap();
-    let campaign = db
-        .insert_campaign(
-            user.id,
-            &NewCampaign {
-                name: "Bench",
-                status: "active",
-                business_type: None,
-                geographic_area: None,
-                radius: 25,
-                max_results: 50,
-            },
-            now,
-        )
+    let config_id = db
+        .insert_email_config(user.id, &loopback_smtp_sender(port), now)
         .await
         .unwrap();
-    let template = db
-        .insert_template(
-            user.id,
-            &TemplateContent {
-                name: "Bench".into(),
-                subject: "Fresh bread for {{businessName | you}}".into(),
-                body: BODY.into(),
-                objective: "Partnership Proposal".into(),
-                tone: "friendly".into(),
-                email_signature: None,
-            },
-            now,
-        )
-        .await
-        .unwrap();
-    let addresses: Vec<String> = (0..count)
-        .map(|index| format!("owner{index}@cafe{index}.example"))
-        .collect();
-    let tokens: Vec<String> = (0..count).map(|_| random_token(16)).collect();
-    let mut ids = Vec::with_capacity(count);
-    for chunk in (0..count).collect::<Vec<_>>().chunks(5_000) {
-        let messages: Vec<NewMessage> = chunk
-            .iter()
-            .map(|&index| NewMessage {
-                user_id: user.id,
-                to_email: &addresses[index],
-                status: "queued",
-                campaign_id: Some(campaign),
-                template_id: Some(template),
-                business_id: None,
-                step: index as i32,
-                config_id: Some(config_id),
-                token: &tokens[index],
-                error: None,
-                is_test: false,
-                subject: "",
-                html_body: None,
-            })
-            .collect();
-        ids.extend(db.enqueue_messages(&messages, now).await.unwrap());
-    }
+    let (_, campaign, ids) = seed_campaign(
+        &db,
+        "bench@example.org",
+        10_000_000,
+        count,
+        Some(config_id),
+        BODY,
+    )
+    .await;
     for batch in ids.chunks(BATCH) {
         ctx.queue
             .enqueue(

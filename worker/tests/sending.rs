@@ -5,88 +5,29 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use outreach_core::accounts::Grant;
 use outreach_core::clock::SystemClock;
-use outreach_core::config::AccountSettings;
 use outreach_core::jobs::SendCampaignEmail;
-use outreach_core::outbound::{NewEmailConfig, NewMessage};
-use outreach_core::security::random_token;
-use outreach_core::store::NewCampaign;
-use outreach_core::templates::TemplateContent;
-use outreach_core::testing::{SmtpSink, TestDb};
+use outreach_core::testing::{SmtpSink, TestDb, loopback_smtp_sender, seed_campaign};
 use outreach_core::{Context, Db, Settings};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-/// A user with a monthly limit, a campaign, a template and `recipients` queued messages (config optional);
-/// returns (user id, campaign id, message ids).
+/// The seeded campaign of these tests: `recipients` queued messages for ada@example.org.
 async fn campaign(
     db: &Db,
     limit: i64,
     recipients: usize,
     config_id: Option<i64>,
 ) -> (i64, i64, Vec<i64>) {
-    let now = outreach_core::clock::Clock::now_ms(&SystemClock);
-    let grant =
-        Grant::Premium { email_limit: limit }.subscription(now, &AccountSettings::default());
-    let user = db
-        .set_subscription("ada@example.org", &grant, now)
-        .await
-        .unwrap();
-    let campaign = db
-        .insert_campaign(
-            user.id,
-            &NewCampaign {
-                name: "Race",
-                status: "active",
-                business_type: None,
-                geographic_area: None,
-                radius: 25,
-                max_results: 50,
-            },
-            now,
-        )
-        .await
-        .unwrap();
-    let template = db
-        .insert_template(
-            user.id,
-            &TemplateContent {
-                name: "Hi".into(),
-                subject: "Hi".into(),
-                body: "<p>Hello</p>".into(),
-                objective: "Partnership Proposal".into(),
-                tone: "friendly".into(),
-                email_signature: None,
-            },
-            now,
-        )
-        .await
-        .unwrap();
-    let addresses: Vec<String> = (0..recipients)
-        .map(|index| format!("owner{index}@cafe{index}.example"))
-        .collect();
-    let tokens: Vec<String> = (0..recipients).map(|_| random_token(16)).collect();
-    // Distinct steps keep the (campaign, business, step) key apart without business rows.
-    let messages: Vec<NewMessage> = (0..recipients)
-        .map(|index| NewMessage {
-            user_id: user.id,
-            to_email: &addresses[index],
-            status: "queued",
-            campaign_id: Some(campaign),
-            template_id: Some(template),
-            business_id: None,
-            step: index as i32,
-            config_id,
-            token: &tokens[index],
-            error: None,
-            is_test: false,
-            subject: "",
-            html_body: None,
-        })
-        .collect();
-    let ids = db.enqueue_messages(&messages, now).await.unwrap();
-    (user.id, campaign, ids)
+    seed_campaign(
+        db,
+        "ada@example.org",
+        limit,
+        recipients,
+        config_id,
+        "<p>Hello</p>",
+    )
+    .await
 }
 
 fn context(url_db: Db) -> Context {
@@ -169,17 +110,7 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
     for test_db in TestDb::all().await {
         // Each message takes the sink a second, so the stop lands in the middle of the batch.
         let sink = SmtpSink::start(&["-w", "1"]);
-        let config = NewEmailConfig {
-            provider: "smtp".into(),
-            send_from: "ada@bakery.example".into(),
-            send_from_name: "Ada".into(),
-            smtp_host: Some("127.0.0.1".into()),
-            smtp_port: Some(i32::from(sink.port)),
-            smtp_security: Some("none".into()),
-            daily_cap: 500,
-            is_verified: true,
-            ..NewEmailConfig::default()
-        };
+        let config = loopback_smtp_sender(sink.port);
         let now = outreach_core::clock::Clock::now_ms(&SystemClock);
         let user = test_db
             .db
