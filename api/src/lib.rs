@@ -161,6 +161,12 @@ pub fn app(state: AppState) -> Router {
             get(sending::config_status).post(sending::save_config),
         )
         .route("/api/user/email-configs", get(sending::list_configs))
+        .route("/api/user/check-username", post(sending::check_username))
+        .route("/api/user/suggest-username", get(sending::suggest_username))
+        .route(
+            "/api/sendgrid/create-basic-address",
+            post(sending::create_basic_address),
+        )
         .route(
             "/api/user/email-configs/{id}",
             axum::routing::delete(sending::delete_config),

@@ -767,3 +767,142 @@ pub async fn save_profile(
         .await?;
     Ok(Json(json!({ "success": true, "postalAddress": address })))
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BasicAddressRequest {
+    username: Option<String>,
+    email_prefix: Option<String>,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    reply_to: Option<String>,
+}
+
+/// The address a username gets on the instance's sending domain.
+fn basic_address(state: &AppState, username: &str) -> String {
+    format!(
+        "{}@{}",
+        username.to_lowercase(),
+        state.ctx.settings.sending_domain()
+    )
+}
+
+/// `POST /api/user/check-username {username}`: `{available, reason}` (A §4 Username availability).
+pub async fn check_username(
+    State(state): State<AppState>,
+    SignedIn(_user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let username = text(&request.username)
+        .or(text(&request.email_prefix))
+        .unwrap_or_default();
+    if !outreach_core::outbound::valid_username(&username) {
+        return Ok(Json(
+            json!({ "available": false, "reason": outreach_core::outbound::USERNAME_RULE }),
+        ));
+    }
+    let taken = state
+        .ctx
+        .db
+        .email_address_taken(&basic_address(&state, &username))
+        .await?;
+    Ok(Json(if taken {
+        json!({ "available": false, "reason": "This username is already taken" })
+    } else {
+        json!({ "available": true, "reason": null })
+    }))
+}
+
+/// `GET /api/user/suggest-username`: a free username from the user's name (else the login address).
+pub async fn suggest_username(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let name = [user.first_name.as_deref(), user.last_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let base = if name.trim().is_empty() {
+        outreach_core::outbound::username_from(user.email.split('@').next().unwrap_or("sender"))
+    } else {
+        outreach_core::outbound::username_from(&name)
+    };
+    for attempt in 1..100 {
+        let candidate = if attempt == 1 {
+            base.clone()
+        } else {
+            format!("{}{attempt}", &base[..base.len().min(27)])
+        };
+        if !state
+            .ctx
+            .db
+            .email_address_taken(&basic_address(&state, &candidate))
+            .await?
+        {
+            return Ok(Json(
+                json!({ "username": candidate, "emailAddress": basic_address(&state, &candidate) }),
+            ));
+        }
+    }
+    Err(ApiError::validation(
+        "No free username was found; choose one",
+    ))
+}
+
+/// `POST /api/sendgrid/create-basic-address {firstName, lastName, emailPrefix, replyTo}`: a Level 2 sender,
+/// `prefix@<sending domain>`, sent through the operator's SendGrid key.
+pub async fn create_basic_address(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let (Some(first), Some(last), Some(prefix)) = (
+        text(&request.first_name),
+        text(&request.last_name),
+        text(&request.email_prefix),
+    ) else {
+        return Err(ApiError::validation(
+            "First name, last name and email username are required",
+        ));
+    };
+    if !outreach_core::outbound::valid_username(&prefix) {
+        return Err(ApiError::validation(outreach_core::outbound::USERNAME_RULE));
+    }
+    if state.ctx.settings.sendgrid.api_key.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "provider_unavailable",
+            "Basic addresses are sent through the operator's SendGrid account, which this instance does not have",
+        ));
+    }
+    let address = basic_address(&state, &prefix);
+    if state.ctx.db.email_address_taken(&address).await? {
+        return Err(ApiError::validation("This username is already taken"));
+    }
+    let reply_to = text(&request.reply_to)
+        .map(|reply| normalize_email(&reply))
+        .unwrap_or_else(|| user.email.clone());
+    if !is_valid_email(&reply_to) {
+        return Err(ApiError::validation(
+            "Please enter a valid reply-to address",
+        ));
+    }
+    let config = NewEmailConfig {
+        provider: "sendgrid-basic".into(),
+        send_from: address.clone(),
+        send_from_name: format!("{first} {last}"),
+        reply_to: Some(reply_to),
+        daily_cap: DEFAULT_DAILY_CAP,
+        is_verified: true,
+        ..NewEmailConfig::default()
+    };
+    let id = state
+        .ctx
+        .db
+        .insert_email_config(user.id, &config, state.ctx.now_ms())
+        .await?;
+    Ok(Json(
+        json!({ "success": true, "id": id, "emailAddress": address, "message": format!("{address} is ready to send") }),
+    ))
+}

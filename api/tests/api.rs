@@ -2883,3 +2883,128 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn basic_addresses_on_the_sending_domain_are_unique_and_send_through_the_operators_key() {
+    for test_db in TestDb::all().await {
+        let sendgrid = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v3/mail/send"))
+            .and(header("authorization", "Bearer SG.operator"))
+            .respond_with(ResponseTemplate::new(202).insert_header("X-Message-Id", "sg-op"))
+            .expect(1)
+            .mount(&sendgrid)
+            .await;
+        let uri = sendgrid.uri();
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.sendgrid.api_url = uri;
+            settings.sendgrid.api_key = outreach_core::config::Secret::new("SG.operator");
+        })
+        .await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let rule = "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
+        let (_, short) = ada
+            .post_json("/api/user/check-username", json!({ "username": "ab" }))
+            .await;
+        assert_eq!(short, json!({ "available": false, "reason": rule }));
+        let (_, free) = ada
+            .post_json(
+                "/api/user/check-username",
+                json!({ "username": "ada_baker" }),
+            )
+            .await;
+        assert_eq!(free["available"], true);
+        let (_, suggested) = ada.get_json("/api/user/suggest-username").await;
+        assert!(
+            suggested["emailAddress"]
+                .as_str()
+                .unwrap()
+                .ends_with("@hello.127.0.0.1"),
+            "{suggested}"
+        );
+
+        let (status, missing) = ada
+            .post_json(
+                "/api/sendgrid/create-basic-address",
+                json!({ "firstName": "Ada", "emailPrefix": "ada_baker" }),
+            )
+            .await;
+        assert_eq!(
+            (status, missing["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("First name, last name and email username are required")
+            )
+        );
+        let (status, bad) = ada
+            .post_json(
+                "/api/sendgrid/create-basic-address",
+                json!({ "firstName": "Ada", "lastName": "Baker", "emailPrefix": "ada.baker" }),
+            )
+            .await;
+        assert_eq!(
+            (status, bad["message"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(rule))
+        );
+        let (status, created) = ada
+            .post_json(
+                "/api/sendgrid/create-basic-address",
+                json!({ "firstName": "Ada", "lastName": "Baker", "emailPrefix": "ada_baker" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{created}");
+        assert_eq!(created["emailAddress"], "ada_baker@hello.127.0.0.1");
+        let (_, taken) = ada
+            .post_json(
+                "/api/user/check-username",
+                json!({ "username": "Ada_Baker" }),
+            )
+            .await;
+        assert_eq!(
+            taken,
+            json!({ "available": false, "reason": "This username is already taken" })
+        );
+        let eve = active(&app, "eve").await;
+        let (status, refused) = eve
+            .post_json(
+                "/api/sendgrid/create-basic-address",
+                json!({ "firstName": "Eve", "lastName": "X", "emailPrefix": "ada_baker" }),
+            )
+            .await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("This username is already taken")
+            )
+        );
+
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"name,email\nSauna Oy,info@sauna.example\n".to_vec(),
+            )
+            .await;
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Basic" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({
+            "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [imported["businesses"][0]["id"]],
+            "emailConfigId": created["id"]
+        })).await;
+        assert_eq!(progress["progress"]["sent"], 1, "{progress}");
+        let sent: Value =
+            serde_json::from_slice(&sendgrid.received_requests().await.unwrap()[0].body).unwrap();
+        assert_eq!(
+            sent["from"],
+            json!({ "email": "ada_baker@hello.127.0.0.1", "name": "Ada Baker" })
+        );
+        app.stop().await;
+    }
+}

@@ -12,6 +12,36 @@ use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
 
+/// A §5 Sender identity: the rule for the username of a basic address.
+pub const USERNAME_RULE: &str =
+    "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
+
+/// Whether a basic address's username follows [`USERNAME_RULE`].
+pub fn valid_username(username: &str) -> bool {
+    (3..=30).contains(&username.chars().count())
+        && username
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A username made from a name or an address: lowercase letters, digits and hyphens, 3 to 30 characters.
+pub fn username_from(text: &str) -> String {
+    let mut username: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    while username.contains("--") {
+        username = username.replace("--", "-");
+    }
+    let mut username = username.trim_matches('-').to_string();
+    username.truncate(30);
+    while username.chars().count() < 3 {
+        username.push('x');
+    }
+    username
+}
+
 /// Providers a configuration may have.
 pub const PROVIDERS: &[&str] = &[
     "outbox",
@@ -193,6 +223,23 @@ pub struct Limits {
 /// Days in the monthly quota's window.
 const QUOTA_DAYS: i64 = 30;
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_follow_the_rule_and_suggestions_are_valid() {
+        assert!(valid_username("ada_baker-1"));
+        assert!(!valid_username("ab"));
+        assert!(!valid_username("ada.baker"));
+        assert!(!valid_username(&"a".repeat(31)));
+        assert_eq!(username_from("Ada Lovelace"), "ada-lovelace");
+        assert_eq!(username_from("ö"), "xxx");
+        assert_eq!(username_from("  Ada..Baker!! "), "ada-baker");
+        assert!(valid_username(&username_from(&"long name ".repeat(10))));
+    }
+}
+
 impl Db {
     pub async fn insert_email_config(
         &self,
@@ -254,6 +301,14 @@ impl Db {
             tx.commit().await?;
             Ok(removed)
         })
+    }
+
+    /// Whether a sender of any user has this address.
+    pub async fn email_address_taken(&self, address: &str) -> StoreResult<bool> {
+        let sql = EMAIL_CONFIG_ADDRESS_TAKEN.sql(self);
+        let count: i64 =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(address).fetch_one(pool).await)?;
+        Ok(count > 0)
     }
 
     pub async fn deactivate_email_config(

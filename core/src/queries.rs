@@ -125,6 +125,7 @@ queries! {
     EMAIL_CONFIG_DELETE = query!("email_configs/delete");
     EMAIL_CONFIG_PROMOTE_DEFAULT = query!("email_configs/promote_default");
     EMAIL_CONFIG_DEACTIVATE = query!("email_configs/deactivate");
+    EMAIL_CONFIG_ADDRESS_TAKEN = query!("email_configs/address_taken");
     OUTGOING_ENQUEUE = query!("outgoing/enqueue");
     OUTGOING_CLAIM = query!("outgoing/claim");
     OUTGOING_LOAD = query!("outgoing/load");
