@@ -223,23 +223,6 @@ pub struct Limits {
 /// Days in the monthly quota's window.
 const QUOTA_DAYS: i64 = 30;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn usernames_follow_the_rule_and_suggestions_are_valid() {
-        assert!(valid_username("ada_baker-1"));
-        assert!(!valid_username("ab"));
-        assert!(!valid_username("ada.baker"));
-        assert!(!valid_username(&"a".repeat(31)));
-        assert_eq!(username_from("Ada Lovelace"), "ada-lovelace");
-        assert_eq!(username_from("ö"), "xxx");
-        assert_eq!(username_from("  Ada..Baker!! "), "ada-baker");
-        assert!(valid_username(&username_from(&"long name ".repeat(10))));
-    }
-}
-
 impl Db {
     pub async fn insert_email_config(
         &self,
@@ -529,5 +512,22 @@ impl Db {
     ) -> StoreResult<()> {
         let sql = USER_SET_POSTAL_ADDRESS.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(address).bind(now).execute(pool).await.map(|_| ()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_follow_the_rule_and_suggestions_are_valid() {
+        assert!(valid_username("ada_baker-1"));
+        assert!(!valid_username("ab"));
+        assert!(!valid_username("ada.baker"));
+        assert!(!valid_username(&"a".repeat(31)));
+        assert_eq!(username_from("Ada Lovelace"), "ada-lovelace");
+        assert_eq!(username_from("ö"), "xxx");
+        assert_eq!(username_from("  Ada..Baker!! "), "ada-baker");
+        assert!(valid_username(&username_from(&"long name ".repeat(10))));
     }
 }
