@@ -326,6 +326,10 @@ pub async fn send_campaign_email(
     let mut sessions: HashMap<i64, SmtpSession> = HashMap::new();
     // Gmail access tokens, refreshed once per batch (and again on a 401).
     let mut gmail_tokens: HashMap<i64, Option<Secret>> = HashMap::new();
+    let mut users: HashMap<i64, Option<User>> = HashMap::new();
+    let mut configs: HashMap<i64, Option<EmailConfig>> = HashMap::new();
+    let mut templates: HashMap<i64, Option<(String, String)>> = HashMap::new();
+    let mut resumed = false;
     for (index, &id) in job.message_ids.iter().enumerate() {
         if stopping.is_set() {
             // The process is stopping: the rest goes to a new job, for this or another worker.
@@ -355,11 +359,20 @@ pub async fn send_campaign_email(
                 .await?;
             continue;
         }
-        let Some(user) = ctx.db.find_user(message.user_id).await? else {
+        // The account, sender and template are read once per batch, not once per message.
+        if let std::collections::hash_map::Entry::Vacant(entry) = users.entry(message.user_id) {
+            entry.insert(ctx.db.find_user(message.user_id).await?);
+        }
+        let Some(user) = users[&message.user_id].clone() else {
             continue;
         };
         let config = match message.config_id {
-            Some(config_id) => ctx.db.load_email_config(config_id).await?,
+            Some(config_id) => {
+                if let std::collections::hash_map::Entry::Vacant(entry) = configs.entry(config_id) {
+                    entry.insert(ctx.db.load_email_config(config_id).await?);
+                }
+                configs[&config_id].clone()
+            }
             None => None,
         };
         let limits = Limits {
@@ -376,16 +389,20 @@ pub async fn send_campaign_email(
             }
             Claim::Claimed => {}
         }
-        if let Some(campaign_id) = message.campaign_id {
+        if let Some(campaign_id) = message.campaign_id
+            && !resumed
+        {
             ctx.db.resume_campaign_if_paused(campaign_id, now).await?;
+            resumed = true;
         }
-        let composed = match compose_message(ctx, &message, &user, config.as_ref()).await? {
-            Ok(composed) => composed,
-            Err(reason) => {
-                ctx.db.mark_unsent(id, "failed", &reason, None).await?;
-                continue;
-            }
-        };
+        let composed =
+            match compose_message(ctx, &message, &user, config.as_ref(), &mut templates).await? {
+                Ok(composed) => composed,
+                Err(reason) => {
+                    ctx.db.mark_unsent(id, "failed", &reason, None).await?;
+                    continue;
+                }
+            };
         let provider = config
             .as_ref()
             .map_or("outbox", |config| config.provider.as_str());
@@ -493,13 +510,20 @@ async fn compose_message(
     message: &MessageRow,
     user: &User,
     config: Option<&EmailConfig>,
+    templates: &mut HashMap<i64, Option<(String, String)>>,
 ) -> anyhow::Result<Result<Composed, String>> {
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {
-        (Some(template_id), _) => match ctx.db.find_template(template_id, user.id).await? {
-            Some(template) => (template.subject, template.body),
-            None => return Ok(Err("The template was deleted".into())),
-        },
+        (Some(template_id), _) => {
+            if let std::collections::hash_map::Entry::Vacant(entry) = templates.entry(template_id) {
+                let template = ctx.db.find_template(template_id, user.id).await?;
+                entry.insert(template.map(|t| (t.subject, t.body)));
+            }
+            match templates[&template_id].clone() {
+                Some(template) => template,
+                None => return Ok(Err("The template was deleted".into())),
+            }
+        }
         (None, Some(body)) => (message.subject.clone(), body.clone()),
         (None, None) => return Ok(Err("The message has no template".into())),
     };
