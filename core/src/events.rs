@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::db::Db;
 use crate::on_db;
-use crate::queries::{EVENT_INSERT, EVENT_OF_TOKEN};
+use crate::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN};
 use crate::store::StoreResult;
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
@@ -59,18 +59,51 @@ pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
 }
 
 impl Db {
-    /// Stores a batch of events in one transaction.
+    /// Stores a batch of events: one statement on PostgreSQL (arrays), one transaction on SQLite.
     pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
-        let sql = EVENT_INSERT.sql(self);
-        on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
-            for event in events {
-                sqlx::query(sql).bind(&event.token).bind(event.kind).bind(&event.url).bind(&event.user_agent)
-                    .bind(event.occurred_at).bind(is_machine_agent(event.user_agent.as_deref()))
-                    .execute(&mut *tx).await?;
+        let sql = EVENT_INSERT_BATCH.sql(self);
+        match self {
+            Db::Postgres(pool) => {
+                let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
+                    events.iter().map(pick).collect()
+                };
+                sqlx::query(sql)
+                    .bind(column(|event| Some(event.token.clone())))
+                    .bind(column(|event| Some(event.kind.to_string())))
+                    .bind(column(|event| event.url.clone()))
+                    .bind(column(|event| event.user_agent.clone()))
+                    .bind(
+                        events
+                            .iter()
+                            .map(|event| event.occurred_at)
+                            .collect::<Vec<_>>(),
+                    )
+                    .bind(
+                        events
+                            .iter()
+                            .map(|event| is_machine_agent(event.user_agent.as_deref()))
+                            .collect::<Vec<_>>(),
+                    )
+                    .execute(pool)
+                    .await?;
+                Ok(())
             }
-            tx.commit().await
-        })
+            Db::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                for event in events {
+                    sqlx::query(sql)
+                        .bind(&event.token)
+                        .bind(event.kind)
+                        .bind(&event.url)
+                        .bind(&event.user_agent)
+                        .bind(event.occurred_at)
+                        .bind(is_machine_agent(event.user_agent.as_deref()))
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await
+            }
+        }
     }
 
     pub async fn events_of(&self, token: &str) -> StoreResult<Vec<EventRow>> {

@@ -145,6 +145,6 @@ queries! {
     CAMPAIGN_RESUME = query!("campaigns/resume");
     CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
     CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
-    EVENT_INSERT = query!("events/insert");
+    EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_OF_TOKEN = query!("events/of_token");
 }
