@@ -64,7 +64,14 @@ export function BetaScreen({ user, message }: { user: User | null; message: stri
       </Card>
       <InviteCodeForm />
       <div className="flex flex-wrap gap-3">
-        <ButtonLink href={`mailto:${contact}?subject=${subject}&body=${body}`}>Request Beta Access</ButtonLink>
+        {/* The draft needs the operator's address: until it is known there is nothing to click. */}
+        {contact ? (
+          <ButtonLink href={`mailto:${contact}?subject=${subject}&body=${body}`}>Request Beta Access</ButtonLink>
+        ) : (
+          <span aria-busy="true" className="rounded-md bg-slate-200 px-4 py-2 text-sm text-slate-500">
+            Request Beta Access
+          </span>
+        )}
         <ButtonLink variant="outline" href="/auth/logout">
           Sign Out
         </ButtonLink>
