@@ -290,8 +290,13 @@ pub async fn delete_config(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Value>> {
+    owned_config(&state, id, user.id).await?;
     if !state.ctx.db.delete_email_config(user.id, id).await? {
-        return Err(ApiError::not_found("Email configuration not found"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "sender_in_use",
+            "This sender still has emails waiting to be sent. Let those campaigns finish before removing it.",
+        ));
     }
     Ok(Json(json!({ "success": true })))
 }

@@ -2762,6 +2762,25 @@ async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_i
                 .unwrap()
                 .contains("SendGrid refused the API key")
         );
+        // Its paused campaign still waits on it: removing it would silently reroute the message to the outbox.
+        let config_id = configs[0]["id"].as_i64().unwrap();
+        let (status, in_use) = ada
+            .delete_json(&format!("/api/user/email-configs/{config_id}"))
+            .await;
+        assert_eq!(
+            (status, in_use["error"].as_str()),
+            (StatusCode::CONFLICT, Some("sender_in_use")),
+            "{in_use}"
+        );
+        assert_eq!(
+            ada.get_json("/api/user/email-configs")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
         app.stop().await;
     }
 }

@@ -271,7 +271,8 @@ impl Db {
         on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(id).bind(now).execute(pool).await.map(|_| ()))
     }
 
-    /// Removes a configuration; another becomes the default if it was. False when it is not the user's.
+    /// Removes a configuration; another becomes the default if it was. False when it is not the user's or messages
+    /// still wait to go out through it.
     pub async fn delete_email_config(&self, user_id: i64, id: i64) -> StoreResult<bool> {
         let (delete, promote) = (
             EMAIL_CONFIG_DELETE.sql(self),

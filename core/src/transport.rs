@@ -67,10 +67,8 @@ impl SmtpServer {
 
     /// Connects, greets and authenticates, as a check when the configuration is saved.
     pub async fn check(&self) -> Result<(), SendError> {
-        let mut session = SmtpSession::new(self.clone());
-        let mut connection = session.connect().await?;
+        let mut connection = SmtpSession::new(self.clone()).connect().await?;
         connection.quit().await.ok();
-        session.close().await;
         Ok(())
     }
 }

@@ -93,9 +93,13 @@ export function EmailSettings() {
 
   const remove = async (config: EmailConfig) => {
     setRemoving(null);
-    await json("DELETE", `/api/user/email-configs/${config.id}`);
-    toast({ title: "Email configuration removed" });
-    refresh();
+    try {
+      await json("DELETE", `/api/user/email-configs/${config.id}`);
+      toast({ title: "Email configuration removed" });
+      refresh();
+    } catch (failure) {
+      toast({ title: "Could not remove the configuration", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
   };
 
   const savePostal = async () => {
