@@ -21,7 +21,7 @@ use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::{self, SignedIn, with_cookie};
 
 /// A sign-in must come back from the provider within this time.
-const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;
+pub(crate) const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;
 pub const CALLBACK_PATH: &str = "/auth/google/callback";
 
 #[derive(Debug, Deserialize)]
@@ -35,7 +35,7 @@ pub async fn start_google(
     State(state): State<AppState>,
     Query(params): Query<StartParams>,
 ) -> Response {
-    let Some(client) = google_client(&state) else {
+    let Some(client) = google_client(&state, CALLBACK_PATH) else {
         return Redirect::to("/login?error=google_not_configured").into_response();
     };
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
@@ -105,7 +105,7 @@ async fn finish_google(
     let (Some(code), Some(returned_state)) = (params.code, params.state) else {
         return Err("missing_code");
     };
-    let client = google_client(state).ok_or("google_not_configured")?;
+    let client = google_client(state, CALLBACK_PATH).ok_or("google_not_configured")?;
     let now = state.ctx.now_ms();
     let flow = state
         .ctx
@@ -199,7 +199,7 @@ async fn fetch_profile(state: &AppState, access_token: &str) -> Result<Profile, 
 }
 
 /// Sends one of the `oauth2` crate's requests with the app's reqwest client.
-async fn send_oauth_request(
+pub(crate) async fn send_oauth_request(
     http: &reqwest::Client,
     request: oauth2::HttpRequest,
 ) -> Result<oauth2::HttpResponse, reqwest::Error> {
@@ -220,8 +220,10 @@ async fn send_oauth_request(
         .expect("status and headers come from a valid response"))
 }
 
-fn google_client(
+/// The Google OAuth client, answering at `callback_path` of this instance (sign-in and Gmail connections differ).
+pub(crate) fn google_client(
     state: &AppState,
+    callback_path: &str,
 ) -> Option<
     BasicClient<
         oauth2::EndpointSet,
@@ -235,7 +237,7 @@ fn google_client(
     if !google.is_configured() {
         return None;
     }
-    let redirect = format!("{}{CALLBACK_PATH}", state.ctx.settings.http.public_url());
+    let redirect = format!("{}{callback_path}", state.ctx.settings.http.public_url());
     let parsed = (
         AuthUrl::new(google.auth_url.clone()),
         TokenUrl::new(google.token_url.clone()),

@@ -7,6 +7,7 @@ pub mod businesses;
 pub mod campaigns;
 pub mod error;
 pub mod generate;
+pub mod gmail;
 pub mod instance;
 pub mod observability;
 pub mod sending;
@@ -161,15 +162,21 @@ pub fn app(state: AppState) -> Router {
             get(sending::config_status).post(sending::save_config),
         )
         .route("/api/user/email-configs", get(sending::list_configs))
+        .route("/api/auth/gmail/additional", post(gmail::additional))
+        .route(
+            "/api/user/verify-email-config",
+            post(sending::verify_config),
+        )
         .route("/api/user/check-username", post(sending::check_username))
         .route("/api/user/suggest-username", get(sending::suggest_username))
+        .route("/api/sendgrid/send-test", post(sending::send_basic_test))
         .route(
             "/api/sendgrid/create-basic-address",
             post(sending::create_basic_address),
         )
         .route(
             "/api/user/email-configs/{id}",
-            axum::routing::delete(sending::delete_config),
+            axum::routing::delete(sending::delete_config).put(sending::update_config),
         )
         .route(
             "/api/user/email-configs/{id}/set-default",
@@ -188,6 +195,7 @@ pub fn app(state: AppState) -> Router {
         .route("/auth/google", get(auth::start_google))
         .route("/api/login", get(auth::start_google))
         .route(auth::CALLBACK_PATH, get(auth::google_callback))
+        .route(gmail::CALLBACK_PATH, get(gmail::callback))
         .route("/auth/logout", get(auth::logout))
         .route("/auth/local", post(auth::local_sign_in))
         .route("/api/auth/user", get(auth::current_user))

@@ -1,5 +1,6 @@
-//! Sending (A §7 Campaigns send/launch, Email setup): sender configurations (SMTP with a connection check on save,
-//! branded SendGrid with the key's Mail Send scope checked, the local outbox by default), launching a campaign (one queued message row per recipient, written before any
+//! Sending (A §7 Campaigns send/launch, Email setup): sender configurations (Gmail through Google's consent, SMTP
+//! with a connection check on save, branded SendGrid with the key's Mail Send scope checked, basic SendGrid
+//! addresses, the local outbox by default), launching a campaign (one queued message row per recipient, written before any
 //! `SendCampaignEmail` job is enqueued), its live progress, and the outbox view.
 
 use axum::Json;
@@ -14,9 +15,9 @@ use outreach_core::transport::SmtpServer;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
+use crate::{AppState, gmail};
 
 /// Recipients per `SendCampaignEmail` job.
 const BATCH: usize = 50;
@@ -78,6 +79,22 @@ pub async fn save_config(
     if !(1..=100_000).contains(&daily_cap) {
         return Err(ApiError::validation(
             "Daily cap must be between 1 and 100000",
+        ));
+    }
+    // Level 1: nothing is saved until Google answers; the browser goes to the consent screen (A §7).
+    if provider == "gmail" {
+        let address = if from.is_empty() {
+            user.email.clone()
+        } else {
+            from
+        };
+        if !is_valid_email(&address) {
+            return Err(ApiError::validation("Please enter a valid email address"));
+        }
+        let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
+        let url = gmail::consent_url(&state, &user, &identity).await?;
+        return Ok(Json(
+            json!({ "success": true, "requiresOAuth": true, "oauthUrl": url }),
         ));
     }
     let config = match provider.as_str() {
@@ -202,13 +219,9 @@ pub async fn save_config(
             }
         }
         "" => return Err(ApiError::validation("Email provider is required")),
-        other => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "provider_unavailable",
-                format!(
-                    "The {other} sender cannot be set up on this instance yet; use SMTP or the local outbox"
-                ),
+        _ => {
+            return Err(ApiError::validation(
+                "Email provider must be gmail, sendgrid, smtp or outbox",
             ));
         }
     };
@@ -250,7 +263,7 @@ pub async fn config_status(
     Ok(Json(match default {
         Some(config) => json!({
             "emailConfigured": true,
-            "tier": if config.provider == "smtp" { "smtp" } else { "basic" },
+            "tier": tier(&config.provider),
             "emailSendFrom": config.send_from,
             "emailSendFromName": config.send_from_name,
             "emailReplyTo": config.reply_to,
@@ -267,6 +280,17 @@ pub async fn config_status(
             "useOAuth": false,
         }),
     }))
+}
+
+/// A §4 Email tiers: basic (Gmail), intermediate (basic SendGrid), advanced (branded SendGrid); SMTP and the
+/// outbox are tiers of their own.
+fn tier(provider: &str) -> &str {
+    match provider {
+        "gmail" => "basic",
+        "sendgrid-basic" => "intermediate",
+        "sendgrid-custom" => "advanced",
+        other => other,
+    }
 }
 
 /// `PUT /api/user/email-configs/{id}/set-default`.
@@ -531,6 +555,7 @@ pub async fn send_test_email(
     let outcome = send_tests(
         &state,
         &user,
+        default_sender(&state, user.id).await?,
         &to,
         vec![TestMessage {
             template_id,
@@ -571,7 +596,14 @@ pub async fn test_copies(
             body: body.clone(),
         })
         .collect();
-    let outcome = send_tests(&state, &user, &to, messages).await?;
+    let outcome = send_tests(
+        &state,
+        &user,
+        default_sender(&state, user.id).await?,
+        &to,
+        messages,
+    )
+    .await?;
     let mut answer = outcome.answer(&to);
     answer["sent"] = json!(outcome.sent);
     Ok(Json(answer))
@@ -622,7 +654,14 @@ pub async fn test_campaign(
             body: None,
         })
         .collect();
-    let outcome = send_tests(&state, &user, &to, messages).await?;
+    let outcome = send_tests(
+        &state,
+        &user,
+        default_sender(&state, user.id).await?,
+        &to,
+        messages,
+    )
+    .await?;
     Ok(Json(outcome.answer(&to)))
 }
 
@@ -662,19 +701,26 @@ impl TestOutcome {
     }
 }
 
-/// Queues test messages through the default active sender (else the outbox), then waits for their outcome.
+/// The user's default active sender; None means the local outbox.
+async fn default_sender(state: &AppState, user_id: i64) -> ApiResult<Option<EmailConfig>> {
+    Ok(state
+        .ctx
+        .db
+        .list_email_configs(user_id)
+        .await?
+        .into_iter()
+        .find(|config| config.is_default && config.is_active))
+}
+
+/// Queues test messages through `config` (None: the outbox), then waits for their outcome.
 async fn send_tests(
     state: &AppState,
     user: &outreach_core::accounts::User,
+    config: Option<EmailConfig>,
     to: &str,
     items: Vec<TestMessage>,
 ) -> ApiResult<TestOutcome> {
     let db = &state.ctx.db;
-    let config = db
-        .list_email_configs(user.id)
-        .await?
-        .into_iter()
-        .find(|config| config.is_default && config.is_active);
     let tokens: Vec<String> = items.iter().map(|_| random_token(16)).collect();
     let messages: Vec<NewMessage> = items
         .iter()
@@ -910,4 +956,152 @@ pub async fn create_basic_address(
     Ok(Json(
         json!({ "success": true, "id": id, "emailAddress": address, "message": format!("{address} is ready to send") }),
     ))
+}
+
+/// `POST /api/sendgrid/send-test {emailPrefix}`: a test email from the user's basic address to their login address,
+/// through the operator's SendGrid account. Answers `{success, fromEmail, message}`.
+pub async fn send_basic_test(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let prefix = text(&request.email_prefix).unwrap_or_default();
+    let address = basic_address(&state, &prefix);
+    let config = state
+        .ctx
+        .db
+        .list_email_configs(user.id)
+        .await?
+        .into_iter()
+        .find(|config| config.provider == "sendgrid-basic" && config.send_from == address)
+        .ok_or_else(|| {
+            ApiError::validation("Create the address first, then send a test email from it")
+        })?;
+    let test = TestMessage {
+        template_id: None,
+        business_id: None,
+        subject: format!("Test email from {address}"),
+        body: Some(format!(
+            "<p>This test email was sent from your address {address}. If it reached you, the address works and \
+             your campaigns can use it.</p>"
+        )),
+    };
+    let outcome = send_tests(&state, &user, Some(config), &user.email, vec![test]).await?;
+    let mut answer = outcome.answer(&user.email);
+    answer["fromEmail"] = json!(address);
+    Ok(Json(answer))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct IdentityRequest {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    email_prefix: Option<String>,
+    reply_to: Option<String>,
+}
+
+/// `PUT /api/user/email-configs/{id} {firstName, lastName, emailPrefix, replyTo}`: the sender's name and reply-to;
+/// a basic address may also change its username.
+pub async fn update_config(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    JsonBody(request): JsonBody<IdentityRequest>,
+) -> ApiResult<Json<Value>> {
+    let config = owned_config(&state, id, user.id).await?;
+    let (Some(first), Some(last)) = (text(&request.first_name), text(&request.last_name)) else {
+        return Err(ApiError::validation(
+            "First name and last name are required",
+        ));
+    };
+    let reply_to = text(&request.reply_to).map(|reply| normalize_email(&reply));
+    if reply_to
+        .as_deref()
+        .is_some_and(|reply| !is_valid_email(reply))
+    {
+        return Err(ApiError::validation(
+            "Please enter a valid reply-to address",
+        ));
+    }
+    let mut address = config.send_from.clone();
+    if config.provider == "sendgrid-basic"
+        && let Some(prefix) = text(&request.email_prefix)
+    {
+        if !outreach_core::outbound::valid_username(&prefix) {
+            return Err(ApiError::validation(outreach_core::outbound::USERNAME_RULE));
+        }
+        let wanted = basic_address(&state, &prefix);
+        if wanted != address && state.ctx.db.email_address_taken(&wanted).await? {
+            return Err(ApiError::validation("This username is already taken"));
+        }
+        address = wanted;
+    }
+    let name = format!("{first} {last}");
+    state
+        .ctx
+        .db
+        .update_email_identity(
+            id,
+            user.id,
+            (&name, &address, reply_to.as_deref()),
+            state.ctx.now_ms(),
+        )
+        .await?;
+    let saved = owned_config(&state, id, user.id).await?;
+    Ok(Json(json!({ "success": true, "config": saved.view() })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct VerifyRequest {
+    /// The configuration to check; the default sender when absent (the spec's call has no body).
+    config_id: Option<i64>,
+}
+
+/// `POST /api/user/verify-email-config`: reads the sender domain's SPF, DKIM and DMARC records and answers
+/// `{success, verified, domain, checks, missing, message}`; the sender keeps the outcome.
+pub async fn verify_config(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    body: Option<Json<VerifyRequest>>,
+) -> ApiResult<Json<Value>> {
+    let config = match body.and_then(|Json(request)| request.config_id) {
+        Some(id) => owned_config(&state, id, user.id).await?,
+        None => default_sender(&state, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("There is no email configuration to verify"))?,
+    };
+    let domain = config.send_from.rsplit('@').next().unwrap_or_default();
+    let report = match config.provider.as_str() {
+        // Nothing leaves the machine, and Google signs consumer Gmail itself: nothing to publish.
+        "outbox" => None,
+        "gmail" if gmail::is_consumer_gmail(&config.send_from) => None,
+        provider => Some(
+            outreach_core::domain_auth::check_domain(
+                &outreach_core::dns::DnsLookup::new(&state.ctx.settings.crawler),
+                domain,
+                provider,
+            )
+            .await,
+        ),
+    };
+    let (verified, message) = match &report {
+        Some(report) => (report.verified(), report.summary()),
+        None => (true, format!("{} needs no DNS records", config.send_from)),
+    };
+    state
+        .ctx
+        .db
+        .set_email_config_verified(config.id, verified, &message, state.ctx.now_ms())
+        .await?;
+    Ok(Json(json!({
+        "success": verified,
+        "verified": verified,
+        "configId": config.id,
+        "domain": domain,
+        "checks": report.as_ref().map_or(json!([]), |report| json!(report.checks)),
+        "missing": report.as_ref().map_or(json!([]), |report| json!(report.missing())),
+        "message": message,
+    })))
 }

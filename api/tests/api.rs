@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use outreach_core::clock::{DAY_MS, ManualClock};
-use outreach_core::testing::TestDb;
+use outreach_core::testing::{DnsAnswer, TestDb, fake_dns};
 use outreach_core::{Context, Settings};
 use reqwest::StatusCode;
 use reqwest::header::{LOCATION, SET_COOKIE};
@@ -1991,9 +1991,9 @@ async fn imported_businesses_are_enriched_from_their_website() {
     let dns = outreach_core::testing::fake_dns(vec![
         (
             "nordic-bakery.fi",
-            outreach_core::testing::MxAnswer::Exchanges(vec!["mx.nordic-bakery.fi."]),
+            outreach_core::testing::DnsAnswer::Exchanges(vec!["mx.nordic-bakery.fi."]),
         ),
-        ("nomail.example", outreach_core::testing::MxAnswer::NullMx),
+        ("nomail.example", outreach_core::testing::DnsAnswer::NullMx),
     ])
     .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -2669,10 +2669,33 @@ async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_i
             .respond_with(ResponseTemplate::new(401).set_body_json(json!({ "errors": [{ "message": "The provided authorization grant is invalid, expired, or revoked" }] })))
             .mount(&sendgrid).await;
         let uri = sendgrid.uri();
-        let app =
-            TestApp::start_with(test_db, move |settings| settings.sendgrid.api_url = uri).await;
+        // The brand's domain has SPF and SendGrid's DKIM keys but no DMARC record yet.
+        let dns = fake_dns(vec![
+            (
+                "bakery.example",
+                DnsAnswer::Txt(vec!["v=spf1 include:sendgrid.net ~all"]),
+            ),
+            (
+                "s1._domainkey.bakery.example",
+                DnsAnswer::Cname("s1.domainkey.u7.wl7.sendgrid.net."),
+            ),
+            (
+                "s2._domainkey.bakery.example",
+                DnsAnswer::Cname("s2.domainkey.u7.wl7.sendgrid.net."),
+            ),
+        ])
+        .await;
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.sendgrid.api_url = uri;
+            settings.crawler.dns_servers = vec![dns.to_string()];
+        })
+        .await;
         let _workers = start_workers(&app);
         let ada = active(&app, "ada").await;
+        let (status, nothing) = ada
+            .post_json("/api/user/verify-email-config", json!({}))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{nothing}");
         let form = |key: &str| {
             json!({
                 "emailProvider": "sendgrid", "tier": "advanced", "emailSendFrom": "hello@bakery.example", "emailSendFromName": "Ada",
@@ -2701,6 +2724,47 @@ async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_i
             ),
             (Some("sendgrid-custom"), Some("Nordic Bakery"))
         );
+        // The spec's call has no body: the default sender's domain is checked and what is missing is named.
+        let verify = ada
+            .send(ada.http.post(ada.url("/api/user/verify-email-config")))
+            .await;
+        assert_eq!(verify.status(), StatusCode::OK);
+        let verify: Value = verify.json().await.unwrap();
+        assert_eq!(
+            (
+                verify["verified"].as_bool(),
+                verify["domain"].as_str(),
+                verify["missing"].clone()
+            ),
+            (Some(false), Some("bakery.example"), json!(["DMARC"])),
+            "{verify}"
+        );
+        assert_eq!(
+            verify["checks"][1]["record"],
+            "s1.domainkey.u7.wl7.sendgrid.net."
+        );
+        assert!(
+            verify["checks"][2]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("_dmarc")
+        );
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert_eq!(
+            (
+                configs[0]["isVerified"].as_bool(),
+                configs[0]["statusMessage"].as_str()
+            ),
+            (Some(false), Some("bakery.example is missing DMARC"))
+        );
+        let eve = active(&app, "eve").await;
+        let (status, _) = eve
+            .post_json(
+                "/api/user/verify-email-config",
+                json!({ "configId": configs[0]["id"] }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
 
         let (_, template) = ada.post_json("/api/email-templates", json!({
             "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
@@ -2911,7 +2975,7 @@ async fn basic_addresses_on_the_sending_domain_are_unique_and_send_through_the_o
             .and(path("/v3/mail/send"))
             .and(header("authorization", "Bearer SG.operator"))
             .respond_with(ResponseTemplate::new(202).insert_header("X-Message-Id", "sg-op"))
-            .expect(1)
+            .expect(2)
             .mount(&sendgrid)
             .await;
         let uri = sendgrid.uri();
@@ -3024,6 +3088,385 @@ async fn basic_addresses_on_the_sending_domain_are_unique_and_send_through_the_o
             sent["from"],
             json!({ "email": "ada_baker@hello.127.0.0.1", "name": "Ada Baker" })
         );
+
+        // Send Test: from the basic address to the user's own login address.
+        let (status, missing) = ada
+            .post_json(
+                "/api/sendgrid/send-test",
+                json!({ "emailPrefix": "nobody_here" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{missing}");
+        let (status, tested) = ada
+            .post_json(
+                "/api/sendgrid/send-test",
+                json!({ "emailPrefix": "ada_baker" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{tested}");
+        assert_eq!(
+            (tested["success"].as_bool(), tested["fromEmail"].as_str()),
+            (Some(true), Some("ada_baker@hello.127.0.0.1")),
+            "{tested}"
+        );
+        let test: Value =
+            serde_json::from_slice(&sendgrid.received_requests().await.unwrap()[1].body).unwrap();
+        assert_eq!(
+            test["personalizations"][0]["to"][0]["email"],
+            "ada@example.org"
+        );
+        assert_eq!(test["subject"], "Test email from ada_baker@hello.127.0.0.1");
+
+        // Editing the identity: a new username is checked like a new address; another user's id is not found.
+        let id = created["id"].as_i64().unwrap();
+        let edit = |prefix: &str| json!({ "firstName": "Ada", "lastName": "Lovelace", "emailPrefix": prefix, "replyTo": "ada@work.example" });
+        let (status, _) = eve
+            .put_json(&format!("/api/user/email-configs/{id}"), edit("eve_took"))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, bad) = ada
+            .put_json(
+                &format!("/api/user/email-configs/{id}"),
+                json!({ "firstName": "Ada", "emailPrefix": "x" }),
+            )
+            .await;
+        assert_eq!(
+            (status, bad["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("First name and last name are required")
+            )
+        );
+        let (status, edited) = ada
+            .put_json(&format!("/api/user/email-configs/{id}"), edit("ada_l"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{edited}");
+        assert_eq!(
+            (
+                edited["config"]["emailAddress"].as_str(),
+                edited["config"]["sendFromName"].as_str(),
+                edited["config"]["replyTo"].as_str()
+            ),
+            (
+                Some("ada_l@hello.127.0.0.1"),
+                Some("Ada Lovelace"),
+                Some("ada@work.example")
+            )
+        );
+        assert_eq!(
+            ada.post_json(
+                "/api/user/check-username",
+                json!({ "username": "ada_baker" })
+            )
+            .await
+            .1["available"],
+            true
+        );
+        app.stop().await;
+    }
+}
+
+/// Google's token endpoint for Gmail connections: `gmail-<person>` codes (redirect to the Gmail callback, PKCE
+/// checked) get a refresh token with the `gmail.send` scope, `gmail-unticked` a token without it; the refresh grant
+/// of a connected mailbox gets an access token.
+async fn mount_gmail_token_endpoint(app: &TestApp) {
+    let challenges = app.challenges.clone();
+    let redirect = format!("{}/api/gmail/callback", app.base);
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(move |request: &Request| {
+            let form: Vec<(String, String)> = url::form_urlencoded::parse(&request.body)
+                .into_owned()
+                .collect();
+            let field = |name: &str| {
+                form.iter()
+                    .find(|(key, _)| key == name)
+                    .map(|(_, value)| value.clone())
+            };
+            let verifier_matches = field("code_verifier").is_some_and(|verifier| {
+                challenges
+                    .lock()
+                    .unwrap()
+                    .contains(&URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())))
+            });
+            field("grant_type").as_deref() == Some("authorization_code")
+                && field("redirect_uri").as_deref() == Some(redirect.as_str())
+                && field("code").is_some_and(|code| code.starts_with("gmail-"))
+                && verifier_matches
+        })
+        .respond_with(|request: &Request| {
+            let form: Vec<(String, String)> = url::form_urlencoded::parse(&request.body)
+                .into_owned()
+                .collect();
+            let code = form
+                .iter()
+                .find(|(key, _)| key == "code")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            let scope = if code == "gmail-unticked" {
+                "openid"
+            } else {
+                "https://www.googleapis.com/auth/gmail.send"
+            };
+            ResponseTemplate::new(200).set_body_json(json!({
+                "access_token": "first-access", "token_type": "Bearer", "expires_in": 3599,
+                "refresh_token": format!("refresh-{code}"), "scope": scope
+            }))
+        })
+        .mount(&app.google)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(|request: &Request| {
+            let form: Vec<(String, String)> = url::form_urlencoded::parse(&request.body)
+                .into_owned()
+                .collect();
+            form.contains(&("grant_type".into(), "refresh_token".into()))
+                && form.contains(&("refresh_token".into(), "refresh-gmail-ada".into()))
+                && form.contains(&("client_id".into(), CLIENT_ID.into()))
+        })
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "send-access", "token_type": "Bearer", "expires_in": 3599
+        })))
+        .mount(&app.google)
+        .await;
+}
+
+/// Google's consent URL for a Gmail connection, checked: `gmail.send` only, offline, a fresh consent, the address
+/// as login hint, PKCE. Returns the state.
+fn gmail_consent(app: &TestApp, url: &str, address: &str) -> String {
+    let consent = url::Url::parse(url).unwrap();
+    assert_eq!(
+        consent.as_str().split('?').next().unwrap(),
+        format!("{}/authorize", app.google.uri())
+    );
+    let query: std::collections::HashMap<String, String> =
+        consent.query_pairs().into_owned().collect();
+    assert_eq!(query["scope"], "https://www.googleapis.com/auth/gmail.send");
+    assert_eq!(query["access_type"], "offline");
+    assert_eq!(query["prompt"], "consent");
+    assert_eq!(query["login_hint"], address);
+    assert_eq!(
+        query["redirect_uri"],
+        format!("{}/api/gmail/callback", app.base)
+    );
+    assert_eq!(query["code_challenge_method"], "S256");
+    app.challenges
+        .lock()
+        .unwrap()
+        .push(query["code_challenge"].clone());
+    query["state"].clone()
+}
+
+#[tokio::test]
+async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmail_api() {
+    for test_db in TestDb::all().await {
+        let gmail_api = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/gmail/v1/users/me/messages/send"))
+            .and(header("authorization", "Bearer send-access"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({ "id": "gm-1", "threadId": "t-1" })),
+            )
+            .expect(1)
+            .mount(&gmail_api)
+            .await;
+        let uri = gmail_api.uri();
+        let app =
+            TestApp::start_with(test_db, move |settings| settings.google.gmail_api_url = uri).await;
+        mount_gmail_token_endpoint(&app).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let eve = active(&app, "eve").await;
+
+        // Level 1 with the login address: nothing is saved yet, the browser goes to Google.
+        let (status, started) = ada
+            .post_json("/api/user/email-config", json!({
+                "emailProvider": "gmail", "emailSendFrom": "ada@example.org", "emailSendFromName": "Ada Lovelace",
+                "emailReplyTo": "", "useOAuth": true, "tier": "basic"
+            }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{started}");
+        assert_eq!(started["requiresOAuth"], true);
+        let state = gmail_consent(
+            &app,
+            started["oauthUrl"].as_str().unwrap(),
+            "ada@example.org",
+        );
+        assert_eq!(ada.get_json("/api/user/email-configs").await.1, json!([]));
+
+        // Another account cannot finish Ada's flow (and the flow is used up); a forged state is refused too.
+        let stolen = eve
+            .get(&format!("/api/gmail/callback?code=gmail-ada&state={state}"))
+            .await;
+        assert_eq!(
+            location(&stolen),
+            "/gmail-oauth-result?success=false&error=callback_failed"
+        );
+        let (_, started) = ada
+            .post_json(
+                "/api/user/email-config",
+                json!({
+                    "emailProvider": "gmail", "emailSendFromName": "Ada Lovelace", "useOAuth": true
+                }),
+            )
+            .await;
+        let state = gmail_consent(
+            &app,
+            started["oauthUrl"].as_str().unwrap(),
+            "ada@example.org",
+        );
+        let forged = ada
+            .get("/api/gmail/callback?code=gmail-ada&state=forged")
+            .await;
+        assert_eq!(
+            location(&forged),
+            "/gmail-oauth-result?success=false&error=callback_failed"
+        );
+        let no_code = ada.get(&format!("/api/gmail/callback?state={state}")).await;
+        assert_eq!(
+            location(&no_code),
+            "/gmail-oauth-result?success=false&error=no_auth_code"
+        );
+        let denied = ada
+            .get(&format!(
+                "/api/gmail/callback?error=access_denied&state={state}"
+            ))
+            .await;
+        assert_eq!(
+            location(&denied),
+            "/gmail-oauth-result?success=false&error=access_denied"
+        );
+
+        // Consent given: the sender is saved with the refresh token encrypted, never shown.
+        let done = ada
+            .get(&format!("/api/gmail/callback?code=gmail-ada&state={state}"))
+            .await;
+        assert_eq!(
+            location(&done),
+            "/gmail-oauth-result?success=gmail_oauth_complete&email=ada%40example.org"
+        );
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert_eq!(
+            (
+                configs[0]["provider"].as_str(),
+                configs[0]["emailAddress"].as_str(),
+                configs[0]["sendFromName"].as_str(),
+                configs[0]["replyTo"].as_str(),
+                configs[0]["dailyCap"].as_i64(),
+                configs[0]["isDefault"].as_bool(),
+            ),
+            (
+                Some("gmail"),
+                Some("ada@example.org"),
+                Some("Ada Lovelace"),
+                Some("ada@example.org"),
+                Some(2000),
+                Some(true)
+            ),
+            "{configs}"
+        );
+        assert!(!configs.to_string().contains("refresh-gmail-ada"));
+        let stored: Vec<String> = app
+            .ctx
+            .db
+            .list_email_configs(1)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter_map(|c| c.secret)
+            .collect();
+        assert!(
+            stored
+                .iter()
+                .all(|secret| !secret.contains("refresh-gmail-ada"))
+        );
+        let (_, status) = ada.get_json("/api/user/email-config").await;
+        assert_eq!(
+            (status["tier"].as_str(), status["useOAuth"].as_bool()),
+            (Some("basic"), Some(true))
+        );
+
+        // A different Gmail address: its own consent URL; a token without gmail.send saves nothing.
+        let (status, bad) = ada
+            .post_json(
+                "/api/auth/gmail/additional",
+                json!({ "email": "not-an-address" }),
+            )
+            .await;
+        assert_eq!(
+            (status, bad["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Please enter a valid email address")
+            )
+        );
+        let (status, other) = ada
+            .post_json(
+                "/api/auth/gmail/additional",
+                json!({ "email": "Ada.Work@Gmail.com" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{other}");
+        let state = gmail_consent(
+            &app,
+            other["authUrl"].as_str().unwrap(),
+            "ada.work@gmail.com",
+        );
+        let unticked = ada
+            .get(&format!(
+                "/api/gmail/callback?code=gmail-unticked&state={state}"
+            ))
+            .await;
+        assert_eq!(
+            location(&unticked),
+            "/gmail-oauth-result?success=false&error=access_denied"
+        );
+        assert_eq!(
+            ada.get_json("/api/user/email-configs")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+
+        // A campaign goes out through the Gmail API with a refreshed access token.
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                b"name,email\nSauna Oy,info@sauna.example\n".to_vec(),
+            )
+            .await;
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Gmail" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({
+            "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [imported["businesses"][0]["id"]]
+        })).await;
+        assert_eq!(progress["progress"]["sent"], 1, "{progress}");
+        let sent: Value =
+            serde_json::from_slice(&gmail_api.received_requests().await.unwrap()[0].body).unwrap();
+        let raw = String::from_utf8(
+            URL_SAFE_NO_PAD
+                .decode(sent["raw"].as_str().unwrap())
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(
+            raw.contains("From: \"Ada Lovelace\" <ada@example.org>")
+                || raw.contains("From: Ada Lovelace <ada@example.org>"),
+            "{raw}"
+        );
+        assert!(raw.contains("To: info@sauna.example"), "{raw}");
+        assert!(raw.contains("Subject: Hi Sauna Oy"), "{raw}");
         app.stop().await;
     }
 }

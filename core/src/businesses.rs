@@ -52,7 +52,7 @@ pub struct Enrichment<'a> {
     pub email: Option<&'a str>,
     /// The page the address was on.
     pub source: Option<&'a str>,
-    /// The address's MX verdict (`crate::mx::Verdict`).
+    /// The address's MX verdict (`crate::dns::Verdict`).
     pub verdict: Option<&'a str>,
     /// `found` or `not_found`.
     pub status: &'a str,

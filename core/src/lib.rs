@@ -11,6 +11,8 @@ pub mod config;
 pub mod crawler;
 pub mod db;
 pub mod directory;
+pub mod dns;
+pub mod domain_auth;
 pub mod education;
 pub mod enrich;
 pub mod events;
@@ -18,7 +20,7 @@ pub mod gazetteer;
 pub mod jobs;
 pub mod links;
 pub mod mail_apis;
-pub mod mx;
+
 pub mod outbound;
 pub mod queries;
 pub mod queue;

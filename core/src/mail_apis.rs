@@ -1,12 +1,15 @@
 //! The HTTP mail senders: the Gmail API (`users.messages.send` with the raw RFC 5322 message, base64url, under an
 //! access token refreshed from the stored refresh token) and SendGrid v3 (`mail/send` JSON with the API key). Their
 //! answers map onto [`SendError`]: a refusal is final for the message, a rate limit or outage is retried, and a
-//! revoked Gmail grant or a rejected SendGrid key says so, so the sender can be turned off with the reason.
+//! revoked Gmail grant or a rejected SendGrid key says so, so the sender can be turned off with the reason. Each
+//! Gmail mailbox is paced with `governor`.
 
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -22,6 +25,17 @@ pub const GMAIL_REVOKED: &str =
     "Gmail access was revoked or expired: connect this Gmail address again";
 pub const SENDGRID_KEY_REFUSED: &str =
     "SendGrid refused the API key: check it has Mail Send access";
+
+/// Gmail's per-mailbox pace: at most 2.5 sends a second (one every 400 ms), below the API's per-user quota, so a
+/// large campaign is paced rather than refused. Shared by every job of this process.
+static GMAIL_PACE: LazyLock<DefaultKeyedRateLimiter<String>> = LazyLock::new(|| {
+    RateLimiter::keyed(Quota::with_period(Duration::from_millis(400)).expect("a non-zero period"))
+});
+
+/// Waits for the mailbox's turn to send.
+async fn gmail_turn(mailbox: &str) {
+    GMAIL_PACE.until_key_ready(&mailbox.to_lowercase()).await;
+}
 
 fn client() -> reqwest::Client {
     reqwest::Client::builder()
@@ -93,6 +107,7 @@ impl Gmail {
         composed: &Composed,
     ) -> Result<String, SendError> {
         let raw = URL_SAFE_NO_PAD.encode(build_message(composed)?.formatted());
+        gmail_turn(&composed.from_email).await;
         for attempt in 0..2 {
             let access = match token.clone() {
                 Some(access) if attempt == 0 => access,
@@ -224,5 +239,30 @@ impl SendGrid {
             return Err(SendError::Refused(SENDGRID_KEY_REFUSED.into()));
         }
         Err(status_error("SendGrid", status, &text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_gmail_mailbox_has_its_own_pace() {
+        assert!(
+            GMAIL_PACE
+                .check_key(&"pace-a@gmail.com".to_string())
+                .is_ok()
+        );
+        // A second send at once waits for its turn; another mailbox does not.
+        assert!(
+            GMAIL_PACE
+                .check_key(&"pace-a@gmail.com".to_string())
+                .is_err()
+        );
+        assert!(
+            GMAIL_PACE
+                .check_key(&"pace-b@gmail.com".to_string())
+                .is_ok()
+        );
     }
 }

@@ -295,6 +295,45 @@ impl Db {
         Ok(count > 0)
     }
 
+    /// Stores a new refresh token for a Gmail address the user connected before; false when there is none.
+    pub async fn reconnect_gmail_config(
+        &self,
+        user_id: i64,
+        config: &NewEmailConfig,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = EMAIL_CONFIG_RECONNECT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(&config.send_from).bind(&config.secret)
+            .bind(&config.send_from_name).bind(&config.reply_to).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() > 0))
+    }
+
+    /// Changes a configuration's name, address and reply-to (a no-op for another user's id).
+    pub async fn update_email_identity(
+        &self,
+        id: i64,
+        user_id: i64,
+        identity: (&str, &str, Option<&str>),
+        now: i64,
+    ) -> StoreResult<()> {
+        let (name, address, reply_to) = identity;
+        let sql = EMAIL_CONFIG_UPDATE_IDENTITY.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(name).bind(address).bind(reply_to)
+            .bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn set_email_config_verified(
+        &self,
+        id: i64,
+        verified: bool,
+        summary: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_SET_VERIFIED.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(verified).bind(summary).bind(now).execute(pool).await
+            .map(|_| ()))
+    }
+
     pub async fn deactivate_email_config(
         &self,
         id: i64,

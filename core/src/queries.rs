@@ -59,6 +59,7 @@ queries! {
     SESSION_DELETE_EXPIRED = query!("sessions/delete_expired");
     OAUTH_FLOW_INSERT = query!("oauth_flows/insert");
     OAUTH_FLOW_TAKE = query!("oauth_flows/take");
+    OAUTH_FLOW_INSERT_GMAIL = query!("oauth_flows/insert_gmail");
     OAUTH_FLOW_DELETE_STALE = query!("oauth_flows/delete_stale");
     INVITE_INSERT = query!("invites/insert");
     INVITE_LIST = query!("invites/list");
@@ -126,6 +127,9 @@ queries! {
     EMAIL_CONFIG_PROMOTE_DEFAULT = query!("email_configs/promote_default");
     EMAIL_CONFIG_DEACTIVATE = query!("email_configs/deactivate");
     EMAIL_CONFIG_ADDRESS_TAKEN = query!("email_configs/address_taken");
+    EMAIL_CONFIG_RECONNECT = query!("email_configs/reconnect");
+    EMAIL_CONFIG_SET_VERIFIED = query!("email_configs/set_verified");
+    EMAIL_CONFIG_UPDATE_IDENTITY = query!("email_configs/update_identity");
     OUTGOING_ENQUEUE = query!("outgoing/enqueue");
     OUTGOING_CLAIM = query!("outgoing/claim");
     OUTGOING_LOAD = query!("outgoing/load");

@@ -75,6 +75,20 @@ pub struct NewCampaign<'a> {
 pub struct OAuthFlow {
     pub pkce_verifier: String,
     pub invite_code: Option<String>,
+    /// Set for a Gmail connection: the signed-in user who started it, and the sender to save.
+    pub user_id: Option<i64>,
+    pub gmail_address: Option<String>,
+    pub sender_name: Option<String>,
+    pub reply_to: Option<String>,
+}
+
+/// A Gmail connection on its way to Google's consent screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GmailFlow<'a> {
+    pub user_id: i64,
+    pub gmail_address: &'a str,
+    pub sender_name: &'a str,
+    pub reply_to: &'a str,
 }
 
 /// Outcome of redeeming an invite code.
@@ -191,6 +205,18 @@ impl Db {
         let sql = OAUTH_FLOW_INSERT.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(state).bind(pkce_verifier).bind(invite_code).bind(now)
             .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn insert_gmail_flow(
+        &self,
+        state: &str,
+        pkce_verifier: &str,
+        flow: &GmailFlow<'_>,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = OAUTH_FLOW_INSERT_GMAIL.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(state).bind(pkce_verifier).bind(now).bind(flow.user_id)
+            .bind(flow.gmail_address).bind(flow.sender_name).bind(flow.reply_to).execute(pool).await.map(|_| ()))
     }
 
     /// Consumes the flow of `state` if it started after `not_before`.

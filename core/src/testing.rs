@@ -137,9 +137,9 @@ mod tests {
     }
 }
 
-/// What the fake DNS server answers for a domain's MX query.
+/// What the fake DNS server answers for a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MxAnswer {
+pub enum DnsAnswer {
     /// MX records with these exchanges.
     Exchanges(Vec<&'static str>),
     /// RFC 7505: the domain takes no mail.
@@ -148,13 +148,31 @@ pub enum MxAnswer {
     NoDomain,
     /// No answer at all: the resolver times out.
     Silent,
+    /// TXT records, one string each (SPF, DKIM, DMARC).
+    Txt(Vec<&'static str>),
+    /// A CNAME record pointing at this name.
+    Cname(&'static str),
 }
 
-/// A DNS server on a loopback UDP port answering MX queries from `zones` (NXDOMAIN for anything else), so MX
-/// verdicts are tested without the network. Lives as long as the test's runtime.
-pub async fn fake_dns(zones: Vec<(&'static str, MxAnswer)>) -> std::net::SocketAddr {
+impl DnsAnswer {
+    /// Whether this answer is for queries of `kind`; NXDOMAIN and silence answer every kind.
+    fn answers(&self, kind: hickory_resolver::proto::rr::RecordType) -> bool {
+        use hickory_resolver::proto::rr::RecordType;
+        match self {
+            DnsAnswer::Exchanges(_) | DnsAnswer::NullMx => kind == RecordType::MX,
+            DnsAnswer::Txt(_) => kind == RecordType::TXT,
+            DnsAnswer::Cname(_) => kind == RecordType::CNAME,
+            DnsAnswer::NoDomain | DnsAnswer::Silent => true,
+        }
+    }
+}
+
+/// A DNS server on a loopback UDP port answering from `zones` (a name may have several entries, one per record
+/// type; an existing name answers other types with no records, an unknown one with NXDOMAIN), so DNS checks are
+/// tested without the network. Lives as long as the test's runtime.
+pub async fn fake_dns(zones: Vec<(&'static str, DnsAnswer)>) -> std::net::SocketAddr {
     use hickory_resolver::proto::op::{Message, ResponseCode};
-    use hickory_resolver::proto::rr::rdata::MX;
+    use hickory_resolver::proto::rr::rdata::{CNAME, MX, TXT};
     use hickory_resolver::proto::rr::{Name, RData, Record};
 
     let socket = tokio::net::UdpSocket::bind("127.0.0.1:0")
@@ -175,30 +193,50 @@ pub async fn fake_dns(zones: Vec<(&'static str, MxAnswer)>) -> std::net::SocketA
                 .to_ascii()
                 .trim_end_matches('.')
                 .to_lowercase();
-            let answer = zones
+            let entries: Vec<&DnsAnswer> = zones
                 .iter()
-                .find(|(zone, _)| *zone == asked)
-                .map_or(MxAnswer::NoDomain, |(_, answer)| answer.clone());
+                .filter(|(zone, _)| *zone == asked)
+                .map(|(_, answer)| answer)
+                .collect();
+            let answer = if entries.is_empty() {
+                Some(DnsAnswer::NoDomain)
+            } else {
+                entries
+                    .into_iter()
+                    .find(|answer| answer.answers(question.query_type()))
+                    .cloned()
+            };
             let mut reply = Message::response(query.metadata.id, query.metadata.op_code);
             reply.metadata.recursion_desired = query.metadata.recursion_desired;
             reply.metadata.recursion_available = true;
             reply.add_query(question.clone());
-            let exchanges = match answer {
-                MxAnswer::Silent => continue,
-                MxAnswer::NoDomain => {
+            let name = question.name().clone();
+            let records: Vec<RData> = match answer {
+                Some(DnsAnswer::Silent) => continue,
+                Some(DnsAnswer::NoDomain) => {
                     reply.metadata.response_code = ResponseCode::NXDomain;
                     vec![]
                 }
-                MxAnswer::NullMx => vec!["."],
-                MxAnswer::Exchanges(exchanges) => exchanges,
+                None => vec![],
+                Some(DnsAnswer::NullMx) => vec![RData::MX(MX::new(0, Name::root()))],
+                Some(DnsAnswer::Exchanges(exchanges)) => exchanges
+                    .into_iter()
+                    .enumerate()
+                    .map(|(preference, exchange)| {
+                        let exchange = Name::from_ascii(exchange).expect("a valid exchange name");
+                        RData::MX(MX::new(10 * preference as u16, exchange))
+                    })
+                    .collect(),
+                Some(DnsAnswer::Txt(texts)) => texts
+                    .into_iter()
+                    .map(|text| RData::TXT(TXT::new(vec![text.to_string()])))
+                    .collect(),
+                Some(DnsAnswer::Cname(target)) => vec![RData::CNAME(CNAME(
+                    Name::from_ascii(target).expect("a valid CNAME target"),
+                ))],
             };
-            for (preference, exchange) in exchanges.into_iter().enumerate() {
-                let exchange = Name::from_ascii(exchange).expect("a valid exchange name");
-                reply.add_answer(Record::from_rdata(
-                    question.name().clone(),
-                    300,
-                    RData::MX(MX::new(10 * preference as u16, exchange)),
-                ));
+            for record in records {
+                reply.add_answer(Record::from_rdata(name.clone(), 300, record));
             }
             if let Ok(bytes) = reply.to_vec() {
                 socket.send_to(&bytes, peer).await.ok();

@@ -16,7 +16,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use outreach_core::businesses::Candidate;
 use outreach_core::clock::SystemClock;
-use outreach_core::testing::{MxAnswer, TestDb, fake_dns};
+use outreach_core::testing::{DnsAnswer, TestDb, fake_dns};
 use outreach_core::{Context, Db, Settings};
 
 const STYLES: usize = 6;
@@ -32,7 +32,7 @@ async fn main() {
     let zones = (0..sites)
         .map(|index| {
             let domain: &'static str = Box::leak(planted_domain(index).into_boxed_str());
-            (domain, MxAnswer::Exchanges(vec!["mx.mail.example."]))
+            (domain, DnsAnswer::Exchanges(vec!["mx.mail.example."]))
         })
         .collect();
     let dns = fake_dns(zones).await;

@@ -11,11 +11,11 @@ use outreach_core::compose::{Composed, Envelope, compose};
 use outreach_core::config::Secret;
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
+use outreach_core::dns::{DnsLookup, Verdict};
 use outreach_core::enrich::FoundEmail;
 use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
 use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
-use outreach_core::mx::{MxChecker, Verdict};
 use outreach_core::outbound::{Claim, Delivered, EmailConfig, Limits, MessageRow};
 use outreach_core::security::decrypt_secret;
 use outreach_core::sources::{self, Exclusions, Source, Target};
@@ -266,7 +266,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
     let (email, source, verdict, social) = match crawler.crawl(website).await {
         Ok(result) => {
             let best =
-                best_deliverable(&MxChecker::new(&ctx.settings.crawler), &result.emails).await;
+                best_deliverable(&DnsLookup::new(&ctx.settings.crawler), &result.emails).await;
             (
                 best.as_ref().map(|(found, _)| found.address.clone()),
                 best.as_ref().map(|(found, _)| found.page.clone()),
@@ -302,7 +302,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
 
 /// The address to keep: the first of the ranked ones whose domain takes mail, else the first with its verdict.
 /// Only the top few are asked about, and no address is dropped for its verdict.
-async fn best_deliverable(mx: &MxChecker, emails: &[FoundEmail]) -> Option<(FoundEmail, Verdict)> {
+async fn best_deliverable(mx: &DnsLookup, emails: &[FoundEmail]) -> Option<(FoundEmail, Verdict)> {
     let mut first = None;
     for found in emails.iter().take(3) {
         let verdict = mx.verdict(&found.address).await;

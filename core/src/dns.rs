@@ -1,13 +1,14 @@
-//! MX verdicts for the addresses the crawler finds: does the domain take mail? `deliverable` (it publishes MX
-//! records), `no_mx` (the domain has none, or does not exist, or publishes the RFC 7505 "null MX"), or `unknown`
-//! (DNS could not be asked or did not answer). A verdict informs the user; it never discards an address.
+//! DNS questions: MX verdicts for the addresses the crawler finds (does the domain take mail? `deliverable` when it
+//! publishes MX records, `no_mx` when it has none, does not exist or publishes the RFC 7505 "null MX", `unknown`
+//! when DNS could not be asked or did not answer; a verdict informs the user, it never discards an address), and
+//! the TXT and CNAME records a sender's domain authentication is read from.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use hickory_resolver::config::{NameServerConfig, ResolverConfig};
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
-use hickory_resolver::proto::rr::RData;
+use hickory_resolver::proto::rr::{RData, RecordType};
 use hickory_resolver::{Resolver, TokioResolver};
 use serde::Serialize;
 
@@ -34,11 +35,11 @@ impl Verdict {
 /// Asks the configured DNS servers (`crawler.dns_servers`), else the system's. A crawler restricted to its allowed
 /// hosts asks no DNS server but the configured ones.
 #[derive(Clone)]
-pub struct MxChecker {
+pub struct DnsLookup {
     resolver: Option<TokioResolver>,
 }
 
-impl MxChecker {
+impl DnsLookup {
     pub fn new(settings: &CrawlerSettings) -> Self {
         let resolver = Self::resolver(settings).unwrap_or_else(|error| {
             tracing::warn!(%error, "no DNS resolver: MX verdicts will be unknown");
@@ -108,13 +109,52 @@ impl MxChecker {
     }
 }
 
+/// Records of one type at a name: none when the name or the type does not exist, an error when DNS did not answer.
+pub type Records = Result<Vec<String>, String>;
+
+impl DnsLookup {
+    async fn records(&self, name: &str, kind: RecordType) -> Records {
+        let Some(resolver) = &self.resolver else {
+            return Err("no DNS server is configured".into());
+        };
+        match resolver.lookup(format!("{name}."), kind).await {
+            Ok(lookup) => Ok(lookup
+                .answers()
+                .iter()
+                .filter_map(|record| match &record.data {
+                    RData::TXT(txt) => Some(
+                        txt.txt_data
+                            .iter()
+                            .map(|part| String::from_utf8_lossy(part))
+                            .collect::<String>(),
+                    ),
+                    RData::CNAME(target) => Some(target.0.to_ascii()),
+                    _ => None,
+                })
+                .collect()),
+            Err(error) if error.is_no_records_found() || error.is_nx_domain() => Ok(Vec::new()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    /// The TXT strings at `name`, each record's parts joined.
+    pub async fn txt(&self, name: &str) -> Records {
+        self.records(name, RecordType::TXT).await
+    }
+
+    /// The CNAME target of `name`, if it has one.
+    pub async fn cname(&self, name: &str) -> Records {
+        self.records(name, RecordType::CNAME).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{MxAnswer, fake_dns};
+    use crate::testing::{DnsAnswer, fake_dns};
 
-    fn checker(dns: SocketAddr) -> MxChecker {
-        MxChecker::new(&CrawlerSettings {
+    fn checker(dns: SocketAddr) -> DnsLookup {
+        DnsLookup::new(&CrawlerSettings {
             dns_servers: vec![dns.to_string()],
             restrict_to_allow_hosts: true,
             ..CrawlerSettings::default()
@@ -126,10 +166,10 @@ mod tests {
         let dns = fake_dns(vec![
             (
                 "bakery.example",
-                MxAnswer::Exchanges(vec!["mx1.mail.example.", "mx2.mail.example."]),
+                DnsAnswer::Exchanges(vec!["mx1.mail.example.", "mx2.mail.example."]),
             ),
-            ("nomail.example", MxAnswer::NullMx),
-            ("slow.example", MxAnswer::Silent),
+            ("nomail.example", DnsAnswer::NullMx),
+            ("slow.example", DnsAnswer::Silent),
         ])
         .await;
         let mx = checker(dns);
@@ -145,7 +185,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_restricted_crawler_without_dns_servers_asks_nobody() {
-        let mx = MxChecker::new(&CrawlerSettings {
+        let mx = DnsLookup::new(&CrawlerSettings {
             restrict_to_allow_hosts: true,
             ..CrawlerSettings::default()
         });

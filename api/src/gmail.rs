@@ -1,0 +1,249 @@
+//! Level 1 senders (A §4 Gmail OAuth setup flow, §6, §7 Email setup): a Gmail address connected with Google's
+//! consent for `gmail.send` only and offline access. The flow is bound to the signed-in user (state and PKCE); the
+//! callback stores the refresh token encrypted as a Gmail sender and ends on `/gmail-oauth-result`. Sending uses the
+//! Gmail API (`outreach_core::mail_apis::Gmail`), which refreshes access tokens as they expire.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use oauth2::{
+    AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RequestTokenError, Scope,
+    TokenResponse,
+};
+use outreach_core::accounts::{User, is_valid_email, normalize_email};
+use outreach_core::outbound::NewEmailConfig;
+use outreach_core::security::encrypt_secret;
+use outreach_core::store::GmailFlow;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::auth::{FLOW_TTL_MS, google_client, send_oauth_request};
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::session::SignedIn;
+
+/// Where Google sends the browser back after the consent screen.
+pub const CALLBACK_PATH: &str = "/api/gmail/callback";
+/// The one permission asked for: sending mail as the user (A §6).
+pub const GMAIL_SEND_SCOPE: &str = "https://www.googleapis.com/auth/gmail.send";
+/// Daily caps of Google's own limits: consumer Gmail and Workspace mailboxes.
+const GMAIL_DAILY_CAP: i32 = 500;
+const WORKSPACE_DAILY_CAP: i32 = 2_000;
+
+/// Consumer Gmail addresses; any other domain connected through Google is a Workspace mailbox.
+pub fn is_consumer_gmail(address: &str) -> bool {
+    let domain = address.rsplit('@').next().unwrap_or_default();
+    domain.eq_ignore_ascii_case("gmail.com") || domain.eq_ignore_ascii_case("googlemail.com")
+}
+
+/// The sender identity a connection is started for.
+pub struct Identity {
+    pub address: String,
+    pub name: String,
+    pub reply_to: String,
+}
+
+impl Identity {
+    /// The user's own name and login address as reply-to, for `address`.
+    pub fn of(
+        user: &User,
+        address: String,
+        name: Option<String>,
+        reply_to: Option<String>,
+    ) -> Self {
+        let own_name = [user.first_name.as_deref(), user.last_name.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let name =
+            name.filter(|name| !name.trim().is_empty())
+                .unwrap_or(if own_name.trim().is_empty() {
+                    user.email.clone()
+                } else {
+                    own_name
+                });
+        Self {
+            address,
+            name: name.trim().to_string(),
+            reply_to: reply_to.unwrap_or_else(|| user.email.clone()),
+        }
+    }
+}
+
+fn not_configured() -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "provider_unavailable",
+        "Gmail sending needs a Google OAuth client on this instance (google.client_id and google.client_secret); \
+         use SMTP, SendGrid or the local outbox meanwhile",
+    )
+}
+
+/// Google's consent URL for `identity`, with the flow stored so that only this user's callback can finish it.
+pub async fn consent_url(state: &AppState, user: &User, identity: &Identity) -> ApiResult<String> {
+    let client = google_client(state, CALLBACK_PATH).ok_or_else(not_configured)?;
+    let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+    let (url, csrf) = client
+        .authorize_url(CsrfToken::new_random)
+        .add_scope(Scope::new(GMAIL_SEND_SCOPE.into()))
+        .add_extra_param("access_type", "offline")
+        // A refresh token is only issued on a fresh consent.
+        .add_extra_param("prompt", "consent")
+        .add_extra_param("login_hint", &identity.address)
+        .set_pkce_challenge(challenge)
+        .url();
+    let now = state.ctx.now_ms();
+    let db = &state.ctx.db;
+    db.delete_stale_oauth_flows(now - FLOW_TTL_MS).await?;
+    let flow = GmailFlow {
+        user_id: user.id,
+        gmail_address: &identity.address,
+        sender_name: &identity.name,
+        reply_to: &identity.reply_to,
+    };
+    db.insert_gmail_flow(csrf.secret(), verifier.secret(), &flow, now)
+        .await?;
+    Ok(url.to_string())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AdditionalRequest {
+    email: String,
+}
+
+/// `POST /api/auth/gmail/additional {email}`: `{authUrl}` for connecting another Gmail or Workspace address.
+pub async fn additional(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<AdditionalRequest>,
+) -> ApiResult<Json<Value>> {
+    let address = normalize_email(&request.email);
+    if address.is_empty() {
+        return Err(ApiError::validation("Please enter a Gmail address"));
+    }
+    if !is_valid_email(&address) {
+        return Err(ApiError::validation("Please enter a valid email address"));
+    }
+    let identity = Identity::of(&user, address, None, None);
+    let url = consent_url(&state, &user, &identity).await?;
+    Ok(Json(json!({ "authUrl": url })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CallbackParams {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+}
+
+/// `GET /api/gmail/callback`: saves the connected sender and ends on `/gmail-oauth-result`, which explains any
+/// failure (`access_denied`, `no_auth_code`, `callback_failed`).
+pub async fn callback(
+    State(state): State<AppState>,
+    signed_in: Result<SignedIn, ApiError>,
+    Query(params): Query<CallbackParams>,
+) -> Response {
+    let outcome = match params.error.as_deref() {
+        Some("access_denied") => Err("access_denied"),
+        Some(error) => {
+            tracing::info!(error, "Google refused the Gmail connection");
+            Err("callback_failed")
+        }
+        None => finish(&state, signed_in.ok().map(|SignedIn(user)| user), params).await,
+    };
+    let target = match outcome {
+        Ok(address) => format!(
+            "/gmail-oauth-result?success=gmail_oauth_complete&email={}",
+            url_escape(&address)
+        ),
+        Err(code) => format!("/gmail-oauth-result?success=false&error={code}"),
+    };
+    Redirect::to(&target).into_response()
+}
+
+fn url_escape(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+async fn finish(
+    state: &AppState,
+    user: Option<User>,
+    params: CallbackParams,
+) -> Result<String, &'static str> {
+    let (Some(code), Some(returned_state)) = (params.code, params.state) else {
+        return Err("no_auth_code");
+    };
+    let failed = |step: &str, error: &dyn std::fmt::Display| {
+        tracing::warn!(step, error = %error, "Gmail connection failed");
+        "callback_failed"
+    };
+    let now = state.ctx.now_ms();
+    let flow = state
+        .ctx
+        .db
+        .take_oauth_flow(&returned_state, now - FLOW_TTL_MS)
+        .await
+        .map_err(|error| failed("flow lookup", &error))?
+        .ok_or("callback_failed")?;
+    // The flow belongs to the account that started it: another session cannot finish it.
+    let (Some(user), Some(owner), Some(address)) = (user, flow.user_id, flow.gmail_address) else {
+        return Err("callback_failed");
+    };
+    if user.id != owner {
+        return Err(failed("owner", &"the flow was started by another account"));
+    }
+    let client = google_client(state, CALLBACK_PATH).ok_or("callback_failed")?;
+    let http = state.http.clone();
+    let send = move |request: oauth2::HttpRequest| {
+        let http = http.clone();
+        async move { send_oauth_request(&http, request).await }
+    };
+    let token = client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(PkceCodeVerifier::new(flow.pkce_verifier))
+        .request_async(&send)
+        .await
+        .map_err(|error| match error {
+            RequestTokenError::ServerResponse(answer) => failed("token exchange", answer.error()),
+            other => failed("token exchange", &other),
+        })?;
+    // Google's granular consent lets a person untick the permission; without it nothing could be sent.
+    if token.scopes().is_some_and(|scopes| {
+        !scopes
+            .iter()
+            .any(|scope| scope.as_str() == GMAIL_SEND_SCOPE)
+    }) {
+        return Err("access_denied");
+    }
+    let refresh = token
+        .refresh_token()
+        .ok_or_else(|| failed("token exchange", &"Google sent no refresh token"))?;
+    let config = NewEmailConfig {
+        provider: "gmail".into(),
+        send_from: address.clone(),
+        send_from_name: flow.sender_name.unwrap_or_else(|| address.clone()),
+        reply_to: flow.reply_to,
+        secret: Some(encrypt_secret(
+            &state.ctx.settings.security.secret_key,
+            refresh.secret(),
+        )),
+        daily_cap: if is_consumer_gmail(&address) {
+            GMAIL_DAILY_CAP
+        } else {
+            WORKSPACE_DAILY_CAP
+        },
+        is_verified: true,
+        ..NewEmailConfig::default()
+    };
+    let db = &state.ctx.db;
+    let saved = async {
+        if !db.reconnect_gmail_config(user.id, &config, now).await? {
+            db.insert_email_config(user.id, &config, now).await?;
+        }
+        Ok::<_, outreach_core::store::StoreError>(())
+    };
+    saved.await.map_err(|error| failed("save", &error))?;
+    Ok(address)
+}
