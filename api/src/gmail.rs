@@ -109,11 +109,16 @@ pub async fn consent_url(state: &AppState, user: &User, identity: &Identity) -> 
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AdditionalRequest {
     email: String,
+    /// The sender's name and reply-to; the user's own by default.
+    email_send_from_name: Option<String>,
+    email_reply_to: Option<String>,
 }
 
-/// `POST /api/auth/gmail/additional {email}`: `{authUrl}` for connecting another Gmail or Workspace address.
+/// `POST /api/auth/gmail/additional {email, emailSendFromName?, emailReplyTo?}`: `{authUrl}` for connecting another
+/// Gmail or Workspace address.
 pub async fn additional(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -126,7 +131,8 @@ pub async fn additional(
     if !is_valid_email(&address) {
         return Err(ApiError::validation("Please enter a valid email address"));
     }
-    let identity = Identity::of(&user, address, None, None);
+    let reply_to = crate::sending::reply_to_address(&request.email_reply_to)?;
+    let identity = Identity::of(&user, address, request.email_send_from_name, reply_to);
     let url = consent_url(&state, &user, &identity).await?;
     Ok(Json(json!({ "authUrl": url })))
 }

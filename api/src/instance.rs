@@ -1,4 +1,5 @@
-//! `GET /api/instance`: facts about this instance the public pages show (operator, addresses, invite-only mode).
+//! `GET /api/instance`: facts about this instance the public pages show (operator, addresses, invite-only mode) and
+//! the senders it can set up.
 
 use axum::Json;
 use axum::extract::State;
@@ -17,5 +18,8 @@ pub async fn instance(State(state): State<AppState>) -> Json<Value> {
         "publicUrl": settings.http.public_url(),
         "biographyUrl": settings.instance.biography_url,
         "coursesUrl": settings.instance.courses_url,
+        // Which senders this instance can set up (the 'Currently Available Features' dialog).
+        "gmailAvailable": settings.google.is_configured(),
+        "basicAddressesAvailable": !settings.sendgrid.api_key.is_empty(),
     }))
 }

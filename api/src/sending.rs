@@ -55,6 +55,20 @@ fn text(value: &Option<String>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// An optional reply-to address, normalised; a present but malformed one is refused.
+pub fn reply_to_address(value: &Option<String>) -> ApiResult<Option<String>> {
+    let reply_to = text(value).map(|reply| normalize_email(&reply));
+    if reply_to
+        .as_deref()
+        .is_some_and(|reply| !is_valid_email(reply))
+    {
+        return Err(ApiError::validation(
+            "Please enter a valid reply-to address",
+        ));
+    }
+    Ok(reply_to)
+}
+
 /// `POST /api/user/email-config`: an SMTP sender (checked by connecting and signing in before it is saved) or the
 /// local outbox.
 pub async fn save_config(
@@ -66,15 +80,7 @@ pub async fn save_config(
     let provider = request.email_provider.trim().to_string();
     let name = request.email_send_from_name.trim().to_string();
     let from = normalize_email(&request.email_send_from);
-    let reply_to = text(&request.email_reply_to).map(|reply| normalize_email(&reply));
-    if reply_to
-        .as_deref()
-        .is_some_and(|reply| !is_valid_email(reply))
-    {
-        return Err(ApiError::validation(
-            "Please enter a valid reply-to address",
-        ));
-    }
+    let reply_to = reply_to_address(&request.email_reply_to)?;
     let daily_cap = request.daily_cap.unwrap_or(DEFAULT_DAILY_CAP);
     if !(1..=100_000).contains(&daily_cap) {
         return Err(ApiError::validation(
@@ -931,14 +937,7 @@ pub async fn create_basic_address(
     if state.ctx.db.email_address_taken(&address).await? {
         return Err(ApiError::validation("This username is already taken"));
     }
-    let reply_to = text(&request.reply_to)
-        .map(|reply| normalize_email(&reply))
-        .unwrap_or_else(|| user.email.clone());
-    if !is_valid_email(&reply_to) {
-        return Err(ApiError::validation(
-            "Please enter a valid reply-to address",
-        ));
-    }
+    let reply_to = reply_to_address(&request.reply_to)?.unwrap_or_else(|| user.email.clone());
     let config = NewEmailConfig {
         provider: "sendgrid-basic".into(),
         send_from: address.clone(),
@@ -1015,15 +1014,7 @@ pub async fn update_config(
             "First name and last name are required",
         ));
     };
-    let reply_to = text(&request.reply_to).map(|reply| normalize_email(&reply));
-    if reply_to
-        .as_deref()
-        .is_some_and(|reply| !is_valid_email(reply))
-    {
-        return Err(ApiError::validation(
-            "Please enter a valid reply-to address",
-        ));
-    }
+    let reply_to = reply_to_address(&request.reply_to)?;
     let mut address = config.send_from.clone();
     if config.provider == "sendgrid-basic"
         && let Some(prefix) = text(&request.email_prefix)

@@ -1,7 +1,7 @@
 // Sending in the browser: an SMTP sender pointed at Postfix's smtp-sink on loopback (a real SMTP server started
 // here; Debian package postfix), a campaign of three businesses (one without an email) launched from step 6,
 // progress to completed, the messages at the SMTP server, the usage meter, and one-click unsubscribe suppressing
-// the next send.
+// the next send; a Gmail sender connected through the fake Google consent page, sending through the Gmail API.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
@@ -50,6 +50,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   // Email Settings: the outbox until a sender is saved; the SMTP form checks the server.
   await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
   await page.getByTestId("sender-status").getByText("nothing leaves this machine", { exact: false }).waitFor();
+  await page.getByRole("tab", { name: "SMTP Server" }).click();
   const form = page.getByRole("form", { name: "SMTP sender" });
   await form.getByLabel("Sender name").fill("Grace Hopper");
   await form.getByLabel("Sender email").fill("grace@bakery.example");
@@ -127,5 +128,49 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   const after = (await sinkMessages()).filter((message) => !message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(after.length, 3, "only Kahvila Kuu again");
   assert.equal(after.filter((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>")).length, 1);
+  await page.close();
+});
+
+test("a Gmail sender connected through Google's consent sends through the Gmail API", async () => {
+  const { app, browser, google } = stack;
+  const page = await browser.newPage();
+  await signIn(app, page, ADMIN);
+  await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
+
+  // The different-Gmail form checks the address with the spec's texts before anything is asked of Google.
+  await page.getByRole("button", { name: "Yes" }).click();
+  const different = page.getByRole("form", { name: "Different Gmail address" });
+  await different.getByLabel("A different Gmail address").fill("ada@bakery.example");
+  await different.getByRole("button", { name: "Continue" }).click();
+  await page.getByText("Please enter a valid Gmail address (ending with @gmail.com)").first().waitFor();
+
+  // The login address: names, then the consent dialog, then Google's consent page and back.
+  await page.getByRole("button", { name: `Use ${ADMIN.email}` }).click();
+  const sender = page.getByRole("form", { name: "Gmail sender" });
+  await sender.getByLabel("First name").fill("Grace");
+  await sender.getByLabel("Last name").fill("Hopper");
+  await sender.getByRole("button", { name: "Save and Connect Gmail" }).click();
+  const consent = page.getByRole("dialog", { name: "Gmail Permission" });
+  await consent.getByText("revoke this permission", { exact: false }).waitFor();
+  await consent.getByRole("button", { name: "Continue to Google" }).click();
+  await page.getByRole("heading", { name: `Outreach wants to send email as ${ADMIN.email}` }).waitFor();
+  await page.getByRole("link", { name: "Allow" }).click();
+  await page.getByRole("heading", { name: "Gmail Permission Granted Successfully!" }).waitFor();
+  await page.getByRole("link", { name: "Continue to Dashboard" }).click();
+  await page.getByText("Gmail Connection Successful").first().waitFor();
+  const configs = page.getByRole("list", { name: "Email configurations" });
+  const gmailRow = configs.getByRole("listitem").filter({ hasText: `Grace Hopper <${ADMIN.email}> · Gmail` });
+  await gmailRow.waitFor();
+  assert.ok(!page.url().includes("gmail=success"), "the return parameters are cleared");
+  await gmailRow.getByRole("button", { name: "Set Default" }).click();
+  await page.getByText("Default Email Updated").first().waitFor();
+  await gmailRow.getByText("Default").waitFor();
+
+  // A test email goes out through the Gmail API with the refreshed access token.
+  const sent = await (await page.request.post(`${app.base}/api/campaigns/send-test-email`, { data: { to: "me@test.example", subject: "Gmail check", body: "<p>Hello</p>" } })).json();
+  assert.equal(sent.success, true, JSON.stringify(sent));
+  const raw = google.gmailMessages.at(-1);
+  assert.match(raw, /^From: "?Grace Hopper"? <boss@example\.org>/m);
+  assert.match(raw, /^To: me@test\.example/m);
   await page.close();
 });

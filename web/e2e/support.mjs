@@ -17,6 +17,7 @@ export async function startStack(env = {}, options = {}) {
     OUTREACH_GOOGLE__AUTH_URL: `${google.url}/authorize`,
     OUTREACH_GOOGLE__TOKEN_URL: `${google.url}/token`,
     OUTREACH_GOOGLE__USERINFO_URL: `${google.url}/userinfo`,
+    OUTREACH_GOOGLE__GMAIL_API_URL: google.url,
     // Directory businesses have real websites: browser tests read only their own fixture sites.
     OUTREACH_CRAWLER__RESTRICT_TO_ALLOW_HOSTS: "true",
     ...env,
@@ -28,6 +29,7 @@ export async function startStack(env = {}, options = {}) {
   return {
     app,
     browser,
+    google,
     async stop() {
       await browser.close();
       await app.stop();

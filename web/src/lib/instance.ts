@@ -1,4 +1,4 @@
-/** What the server says about this instance: operator, addresses, sending domain and invite-only mode. */
+/** What the server says about this instance: operator, addresses, sending domain, invite-only mode and senders. */
 import { useQuery } from "@tanstack/react-query";
 
 export interface Instance {
@@ -10,6 +10,8 @@ export interface Instance {
   publicUrl: string;
   biographyUrl: string;
   coursesUrl: string;
+  gmailAvailable: boolean;
+  basicAddressesAvailable: boolean;
 }
 
 export function useInstance() {

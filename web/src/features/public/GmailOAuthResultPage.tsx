@@ -9,6 +9,8 @@ export const UNKNOWN_AFTER_MS = 3000;
 export const FAILURE_REASONS: Record<string, string> = {
   access_denied: "You declined to grant the necessary permissions.",
   server_error: "There was a server error during the authorization process.",
+  no_auth_code: "No authorization code received from Google",
+  callback_failed: "Gmail OAuth callback processing failed",
 };
 const OTHER_FAILURE = "The permission request could not be completed.";
 
@@ -44,7 +46,7 @@ export function GmailOAuthResultPage() {
               <li>Choose it as the sender in step 5 of the campaign builder.</li>
               <li>Send yourself a test email before launching.</li>
             </ul>
-            <a className={`${buttonClass("primary")} mt-6`} href="/dashboard">
+            <a className={`${buttonClass("primary")} mt-6`} href={`/dashboard?tab=email-settings&gmail=success&email=${encodeURIComponent(params.get("email") ?? "")}`}>
               Continue to Dashboard
             </a>
           </>

@@ -1,29 +1,21 @@
-/** The Email Settings tab (A §2 Email Settings, §7 Email setup): the current status, the saved senders (set
- * default, remove with confirmation), an SMTP sender form checked by the server on save, and the local outbox,
- * which keeps messages when no sender is set up: nothing leaves the machine. */
+/** The Email Settings tab (A §2 Email Settings, §4, §7 Email setup): the current status with the domain check, the
+ * saved senders (set default, edit, verify, remove with confirmation), the three levels (Gmail, basic SendGrid,
+ * branded SendGrid) and SMTP, the 'Currently Available Features' dialog, the postal address of the footer, and the
+ * local outbox, which keeps messages when no sender is set up: nothing leaves the machine. */
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Dialog } from "../../components/ui/dialog";
-import { SelectField, TextArea, TextField } from "../../components/ui/field";
+import { TextArea, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
-import { apiRequest, serverMessage } from "../../lib/request";
-
-export interface EmailConfig {
-  id: number;
-  configName: string;
-  sendFromName: string;
-  emailAddress: string;
-  replyTo: string | null;
-  provider: string;
-  isActive: boolean;
-  isDefault: boolean;
-  isVerified: boolean;
-  statusMessage: string | null;
-  smtpHost: string | null;
-  smtpPort: number | null;
-}
+import { useInstance } from "../../lib/instance";
+import { serverMessage } from "../../lib/request";
+import { CONFIGS_KEY, type EmailConfig, json, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
+import { BasicSendGridLevel } from "./BasicSendGridLevel";
+import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
+import { GmailLevel } from "./GmailLevel";
+import { SmtpLevel } from "./SmtpLevel";
 
 interface OutboxMessage {
   id: number;
@@ -33,72 +25,66 @@ interface OutboxMessage {
   createdAt: number;
 }
 
-export const CONFIGS_KEY = ["/api/user/email-configs"];
 const OUTBOX_KEY = ["/api/outbox"];
-export const REMOVE_CONFIRM = "Are you sure you want to remove this email configuration?";
 
-async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await (await apiRequest(method, path, body)).json()) as T;
-}
-
-const EMPTY_SMTP = { emailSendFromName: "", emailSendFrom: "", emailReplyTo: "", smtpHost: "", smtpPort: "587", smtpSecurity: "starttls", smtpUsername: "", smtpPassword: "" };
-
-/** The SMTP form's first problem, checked before the server connects. */
-export function smtpFormError(form: typeof EMPTY_SMTP): string | null {
-  if (!form.emailSendFromName.trim()) return "Sender name is required";
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailSendFrom.trim())) return "Please enter a valid email address";
-  if (!form.smtpHost.trim()) return "SMTP host is required";
-  const port = Number(form.smtpPort);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return "SMTP port must be between 1 and 65535";
-  return null;
-}
+const LEVELS = [
+  { id: "gmail", label: "Level 1: Gmail" },
+  { id: "basic", label: "Level 2: Basic SendGrid" },
+  { id: "branded", label: "Level 3: Branded SendGrid" },
+  { id: "smtp", label: "SMTP Server" },
+] as const;
+type Level = (typeof LEVELS)[number]["id"];
 
 export function EmailSettings() {
   const queryClient = useQueryClient();
+  const instance = useInstance().data;
   const configs = useQuery({ queryKey: CONFIGS_KEY, queryFn: () => json<EmailConfig[]>("GET", "/api/user/email-configs") });
   const outbox = useQuery({ queryKey: OUTBOX_KEY, queryFn: () => json<OutboxMessage[]>("GET", "/api/outbox") });
-  const [form, setForm] = useState(EMPTY_SMTP);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [removing, setRemoving] = useState<EmailConfig | null>(null);
-  const [reading, setReading] = useState<OutboxMessage | null>(null);
   const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => json<{ postalAddress: string | null }>("GET", "/api/user/profile") });
+  const [level, setLevel] = useState<Level>("gmail");
+  const [removing, setRemoving] = useState<EmailConfig | null>(null);
+  const [editing, setEditing] = useState<EmailConfig | null>(null);
+  const [reading, setReading] = useState<OutboxMessage | null>(null);
+  const [features, setFeatures] = useState(false);
+  const [verification, setVerification] = useState<Verification | null>(null);
   const [postal, setPostal] = useState<string | null>(null);
   const list = configs.data ?? [];
   const current = list.find((config) => config.isDefault && config.isActive);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
-
-  const save = async () => {
-    const problem = smtpFormError(form);
-    setError(problem);
-    if (problem) return;
-    setSaving(true);
-    try {
-      await json("POST", "/api/user/email-config", { ...form, emailProvider: "smtp", smtpPort: Number(form.smtpPort), emailReplyTo: form.emailReplyTo || null });
-      toast({ title: "Email configuration saved", description: "The SMTP server accepted the connection." });
-      setForm(EMPTY_SMTP);
-      refresh();
-    } catch (failure) {
-      setError(serverMessage(failure) ?? "Failed to save the email configuration");
-    } finally {
-      setSaving(false);
-    }
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
+    void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
   };
 
   const setDefault = async (config: EmailConfig) => {
-    await json("PUT", `/api/user/email-configs/${config.id}/set-default`);
-    toast({ title: "Default sender updated" });
-    refresh();
+    try {
+      await json("PUT", `/api/user/email-configs/${config.id}/set-default`);
+      toast({ title: "Default Email Updated", description: `${config.emailAddress} now sends your campaigns.` });
+      refresh();
+    } catch (failure) {
+      toast({ title: "Update Failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
   };
 
   const remove = async (config: EmailConfig) => {
     setRemoving(null);
     try {
       await json("DELETE", `/api/user/email-configs/${config.id}`);
-      toast({ title: "Email configuration removed" });
+      toast({ title: "Configuration Removed" });
       refresh();
     } catch (failure) {
       toast({ title: "Could not remove the configuration", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
+  };
+
+  const verify = async (config?: EmailConfig) => {
+    try {
+      const answer = await json<Verification>("POST", "/api/user/verify-email-config", config ? { configId: config.id } : undefined);
+      setVerification(answer);
+      if (answer.verified) toast({ title: "Email Verified", description: answer.message });
+      else toast({ title: "Verification Failed", description: answer.message || "Please check your email configuration and try again", variant: "destructive" });
+      refresh();
+    } catch (failure) {
+      toast({ title: "Verification Failed", description: serverMessage(failure) ?? "Please check your email configuration and try again", variant: "destructive" });
     }
   };
 
@@ -112,18 +98,30 @@ export function EmailSettings() {
     }
   };
 
-  const field = (key: keyof typeof EMPTY_SMTP) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
-
   return (
     <div className="space-y-4">
       <Card title="Current Status">
         {current ? (
           <p data-testid="sender-status">
-            Sending as <strong>{current.sendFromName}</strong> &lt;{current.emailAddress}&gt; through {current.provider === "smtp" ? `SMTP (${current.smtpHost}:${current.smtpPort})` : current.provider}.
+            Sending as <strong>{current.sendFromName}</strong> &lt;{current.emailAddress}&gt; through {current.provider === "smtp" ? `SMTP (${current.smtpHost}:${current.smtpPort})` : PROVIDER_LABELS[current.provider] ?? current.provider}.
           </p>
         ) : (
           <p data-testid="sender-status">No sender is set up: messages go to the local outbox below and nothing leaves this machine.</p>
         )}
+        <div className="mt-3 flex flex-wrap gap-2">
+          {current ? <Button variant="outline" onClick={() => void verify()}>Verify Domain Records</Button> : null}
+          <Button variant="ghost" onClick={() => setFeatures(true)}>Currently Available Features</Button>
+        </div>
+        {verification ? (
+          <ul aria-label="Domain checks" className="mt-3 space-y-1 text-sm">
+            {verification.checks.map((check) => (
+              <li key={check.name} className={check.passed ? "text-green-700" : "text-red-700"}>
+                <strong>{check.name}</strong> {check.passed ? "✓" : "✗"} {check.detail}
+              </li>
+            ))}
+            {verification.checks.length === 0 ? <li>{verification.message}</li> : null}
+          </ul>
+        ) : null}
       </Card>
 
       <Card title="Saved Configurations">
@@ -134,12 +132,15 @@ export function EmailSettings() {
             {list.map((config) => (
               <li key={config.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-3 text-sm">
                 <span>
-                  <strong>{config.configName}</strong> · {config.provider}
+                  <strong>{config.configName}</strong> · {PROVIDER_LABELS[config.provider] ?? config.provider}
                   {config.isDefault ? <span className="ml-2 rounded bg-brand px-2 py-0.5 text-xs text-white">Default</span> : null}
-                  {!config.isActive ? <span className="ml-2 text-amber-700">Inactive{config.statusMessage ? `: ${config.statusMessage}` : ""}</span> : null}
+                  {config.isVerified ? <span className="ml-2 text-xs text-green-700">Verified</span> : null}
+                  {!config.isActive ? <span className="ml-2 text-amber-700">Inactive{config.statusMessage ? `: ${config.statusMessage}` : ""}</span> : config.statusMessage ? <span className="ml-2 text-xs text-slate-500">{config.statusMessage}</span> : null}
                 </span>
-                <span className="flex gap-2">
+                <span className="flex flex-wrap gap-2">
                   {!config.isDefault ? <Button variant="outline" onClick={() => void setDefault(config)}>Set Default</Button> : null}
+                  {config.provider !== "outbox" && config.provider !== "smtp" ? <Button variant="ghost" onClick={() => setEditing(config)}>Edit</Button> : null}
+                  {config.provider !== "outbox" ? <Button variant="ghost" onClick={() => void verify(config)}>Verify</Button> : null}
                   <Button variant="ghost" onClick={() => setRemoving(config)}>Remove</Button>
                 </span>
               </li>
@@ -148,28 +149,26 @@ export function EmailSettings() {
         )}
       </Card>
 
+      <Card title="Set Up a Sender">
+        <div role="tablist" aria-label="Email levels" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
+          {LEVELS.map((item) => (
+            <button key={item.id} role="tab" aria-selected={level === item.id} onClick={() => setLevel(item.id)} className={`rounded-t-md px-3 py-2 text-sm ${level === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}>
+              {item.label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel">
+          {level === "gmail" ? <GmailLevel available={instance?.gmailAvailable ?? false} onAdvanced={() => setLevel("branded")} /> : null}
+          {level === "basic" ? <BasicSendGridLevel available={instance?.basicAddressesAvailable ?? false} sendingDomain={instance?.sendingDomain ?? ""} configs={list} /> : null}
+          {level === "branded" ? <BrandedSendGridLevel /> : null}
+          {level === "smtp" ? <SmtpLevel /> : null}
+        </div>
+      </Card>
+
       <Card title="Postal Address">
         <p className="mb-2 text-sm text-slate-600">Every email's footer carries your postal address and an unsubscribe link, as anti-spam laws (CAN-SPAM) ask.</p>
         <TextArea label="Postal address" rows={3} value={postal ?? profile.data?.postalAddress ?? ""} onChange={(event) => setPostal(event.target.value)} />
         <Button className="mt-2" variant="outline" onClick={() => void savePostal()}>Save Postal Address</Button>
-      </Card>
-
-      <Card title="SMTP Sender">
-        <form aria-label="SMTP sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); void save(); }}>
-          <TextField label="Sender name" {...field("emailSendFromName")} />
-          <TextField label="Sender email" type="email" {...field("emailSendFrom")} />
-          <TextField label="Reply-To (optional)" type="email" {...field("emailReplyTo")} />
-          <TextField label="SMTP host" {...field("smtpHost")} />
-          <TextField label="SMTP port" inputMode="numeric" {...field("smtpPort")} />
-          <SelectField label="Security" options={[{ value: "starttls", label: "STARTTLS" }, { value: "tls", label: "TLS" }, { value: "none", label: "None" }]} {...field("smtpSecurity")} />
-          <TextField label="SMTP username" autoComplete="off" {...field("smtpUsername")} />
-          <TextField label="SMTP password" type="password" autoComplete="new-password" {...field("smtpPassword")} />
-          {error ? <p role="alert" className="text-sm text-red-600 sm:col-span-2">{error}</p> : null}
-          <div className="sm:col-span-2">
-            <Button type="submit" disabled={saving}>{saving ? "Checking the server..." : "Save SMTP Sender"}</Button>
-          </div>
-        </form>
-        <p className="mt-2 text-xs text-slate-500">The server is checked (connect and sign in) before the sender is saved; the password is stored encrypted.</p>
       </Card>
 
       <Card title="Local Outbox">
@@ -196,6 +195,8 @@ export function EmailSettings() {
           </div>
         </Dialog>
       ) : null}
+      {editing ? <EditIdentity config={editing} onClose={() => setEditing(null)} onSaved={refresh} /> : null}
+      {features ? <FeaturesDialog gmail={instance?.gmailAvailable ?? false} basic={instance?.basicAddressesAvailable ?? false} onClose={() => setFeatures(false)} /> : null}
       {reading ? (
         <Dialog title={reading.subject} wide onClose={() => setReading(null)}>
           <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
@@ -204,5 +205,62 @@ export function EmailSettings() {
         </Dialog>
       ) : null}
     </div>
+  );
+}
+
+/** What this instance can send through, and what each way needs. */
+function FeaturesDialog({ gmail, basic, onClose }: { gmail: boolean; basic: boolean; onClose: () => void }) {
+  const rows = [
+    { name: "Gmail / Google Workspace (Level 1)", ready: gmail, note: gmail ? "Connect your mailbox with Google's sending permission." : "Needs the operator's Google OAuth client." },
+    { name: "Basic SendGrid address (Level 2)", ready: basic, note: basic ? "An address on this instance's sending domain." : "Needs the operator's SendGrid key." },
+    { name: "Branded SendGrid (Level 3)", ready: true, note: "Your own SendGrid key and domain." },
+    { name: "SMTP server", ready: true, note: "Any mail server you can sign in to." },
+    { name: "Local outbox", ready: true, note: "Keeps messages on this machine for trying the product." },
+    { name: "Open and click tracking, one-click unsubscribe", ready: true, note: "Signed links in every message." },
+  ];
+  return (
+    <Dialog title="Currently Available Features" onClose={onClose}>
+      <ul className="space-y-2 text-sm">
+        {rows.map((row) => (
+          <li key={row.name}>
+            <strong>{row.ready ? "✓" : "—"} {row.name}</strong>
+            <p className="text-slate-600">{row.note}</p>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}
+
+/** The sender identity of a Gmail or SendGrid configuration: name, reply-to, and a basic address's username. */
+function EditIdentity({ config, onClose, onSaved }: { config: EmailConfig; onClose: () => void; onSaved: () => void }) {
+  const [first, ...rest] = config.sendFromName.split(" ");
+  const [form, setForm] = useState({ firstName: first ?? "", lastName: rest.join(" "), emailPrefix: config.emailAddress.split("@")[0], replyTo: config.replyTo ?? "" });
+  const [error, setError] = useState<string | null>(null);
+  const field = (key: keyof typeof form) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
+  const save = async () => {
+    try {
+      await json("PUT", `/api/user/email-configs/${config.id}`, form);
+      toast({ title: "Email Configuration Saved" });
+      onSaved();
+      onClose();
+    } catch (failure) {
+      setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again.");
+    }
+  };
+  return (
+    <Dialog title="Edit sender" onClose={onClose}>
+      <form className="grid gap-3" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+        <TextField label="First name" {...field("firstName")} />
+        <TextField label="Last name" {...field("lastName")} />
+        {config.provider === "sendgrid-basic" ? <TextField label="Email username" {...field("emailPrefix")} /> : null}
+        <TextField label="Reply-To" type="email" {...field("replyTo")} />
+        {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" onClick={onClose}>Cancel</Button>
+          <Button type="submit">Save</Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

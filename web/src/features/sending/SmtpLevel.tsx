@@ -1,0 +1,55 @@
+/** An SMTP sender (beyond the spec, expected by every peer): saved only after the server accepts a connection and
+ * sign-in; the password is stored encrypted. */
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { SelectField, TextField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import { serverMessage } from "../../lib/request";
+import { CONFIGS_KEY, json } from "./api";
+import { EMPTY_SMTP, type SmtpForm, smtpFormError } from "./rules";
+
+export function SmtpLevel() {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState(EMPTY_SMTP);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const field = (key: keyof SmtpForm) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
+
+  const save = async () => {
+    const problem = smtpFormError(form);
+    setError(problem);
+    if (problem) return;
+    setSaving(true);
+    try {
+      await json("POST", "/api/user/email-config", { ...form, emailProvider: "smtp", smtpPort: Number(form.smtpPort), emailReplyTo: form.emailReplyTo || null });
+      toast({ title: "Email Configuration Saved", description: "The SMTP server accepted the connection." });
+      setForm(EMPTY_SMTP);
+      void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
+    } catch (failure) {
+      setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again.");
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div>
+      <form aria-label="SMTP sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+        <TextField label="Sender name" {...field("emailSendFromName")} />
+        <TextField label="Sender email" type="email" {...field("emailSendFrom")} />
+        <TextField label="Reply-To (optional)" type="email" {...field("emailReplyTo")} />
+        <TextField label="SMTP host" {...field("smtpHost")} />
+        <TextField label="SMTP port" inputMode="numeric" {...field("smtpPort")} />
+        <SelectField label="Security" options={[{ value: "starttls", label: "STARTTLS" }, { value: "tls", label: "TLS" }, { value: "none", label: "None" }]} {...field("smtpSecurity")} />
+        <TextField label="SMTP username" autoComplete="off" {...field("smtpUsername")} />
+        <TextField label="SMTP password" type="password" autoComplete="new-password" {...field("smtpPassword")} />
+        {error ? <p role="alert" className="text-sm text-red-600 sm:col-span-2">{error}</p> : null}
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={saving}>{saving ? "Checking the server..." : "Save SMTP Sender"}</Button>
+        </div>
+      </form>
+      <p className="mt-2 text-xs text-slate-500">The server is checked (connect and sign in) before the sender is saved; the password is stored encrypted.</p>
+    </div>
+  );
+}

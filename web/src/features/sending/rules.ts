@@ -1,0 +1,64 @@
+/** Rules of the sender forms (A §5 Sender identity, Different Gmail address form, Different-email choice step). */
+
+export const USERNAME_RULE = "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
+
+export function validUsername(username: string): boolean {
+  return /^[A-Za-z0-9_-]{3,30}$/.test(username);
+}
+
+/** The availability check runs only from 3 characters (debounced 500 ms by the caller). */
+export const USERNAME_CHECK_MIN = 3;
+export const USERNAME_CHECK_DELAY_MS = 500;
+
+export interface Problem {
+  title: string;
+  description: string;
+}
+
+/** The different Gmail address form: required, and a Gmail address. */
+export function gmailAddressProblem(address: string): Problem | null {
+  const value = address.trim().toLowerCase();
+  if (!value) return { title: "Email Required", description: "Please enter a Gmail address" };
+  if (!/^[^@\s]+@(gmail\.com|googlemail\.com)$/.test(value)) {
+    return { title: "Gmail Address Required", description: "Please enter a valid Gmail address (ending with @gmail.com)" };
+  }
+  return null;
+}
+
+/** The different-email choice step only asks for an '@'. */
+export function differentEmailProblem(address: string): Problem | null {
+  return address.includes("@") ? null : { title: "Invalid Email", description: "Please enter a valid email address" };
+}
+
+/** Gmail or Workspace, told from the domain. */
+export function googleAccountKind(address: string): "Gmail" | "Workspace" {
+  return /@(gmail\.com|googlemail\.com)$/i.test(address.trim()) ? "Gmail" : "Workspace";
+}
+
+/** Level 2 counts as configured when the address is on the instance's own sending domain (A §4 Level 2). */
+export function isBasicAddress(address: string | null | undefined, sendingDomain: string): boolean {
+  return !!address && !!sendingDomain && address.toLowerCase().endsWith(`@${sendingDomain.toLowerCase()}`);
+}
+
+export interface SmtpForm {
+  emailSendFromName: string;
+  emailSendFrom: string;
+  emailReplyTo: string;
+  smtpHost: string;
+  smtpPort: string;
+  smtpSecurity: string;
+  smtpUsername: string;
+  smtpPassword: string;
+}
+
+export const EMPTY_SMTP: SmtpForm = { emailSendFromName: "", emailSendFrom: "", emailReplyTo: "", smtpHost: "", smtpPort: "587", smtpSecurity: "starttls", smtpUsername: "", smtpPassword: "" };
+
+/** The SMTP form's first problem, checked before the server connects. */
+export function smtpFormError(form: SmtpForm): string | null {
+  if (!form.emailSendFromName.trim()) return "Sender name is required";
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailSendFrom.trim())) return "Please enter a valid email address";
+  if (!form.smtpHost.trim()) return "SMTP host is required";
+  const port = Number(form.smtpPort);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return "SMTP port must be between 1 and 65535";
+  return null;
+}
