@@ -1,14 +1,17 @@
 //! Businesses a user found, with provenance and de-duplication keys, and searches that find them in chunks
 //! (A §5 Business search, §7 Businesses; B §3 Search log).
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::clock::iso;
-use crate::db::Db;
+use crate::db::{Db, json_list};
 use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
+use crate::templates::Recipient;
 
 /// Results per `RunSearchChunk` job.
 pub const CHUNK_SIZE: i32 = 25;
@@ -608,6 +611,30 @@ impl Db {
     pub async fn find_business(&self, id: i64, user_id: i64) -> StoreResult<Option<BusinessRow>> {
         let sql = BUSINESS_FIND_OWNED.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// The personalisation details of a send batch's businesses of one owner, by id.
+    pub async fn recipients(
+        &self,
+        ids: &[i64],
+        user_id: i64,
+    ) -> StoreResult<HashMap<i64, Recipient>> {
+        let sql = BUSINESS_RECIPIENTS.sql(self);
+        let list = json_list(ids);
+        type Row = (i64, String, Option<String>, Option<String>, Option<String>);
+        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(sql).bind(&list).bind(user_id).fetch_all(pool).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, name, city, website, category)| {
+                let recipient = Recipient {
+                    business_name: Some(name),
+                    city,
+                    website,
+                    category,
+                };
+                (id, recipient)
+            })
+            .collect())
     }
 
     pub async fn load_enrich_target(&self, id: i64) -> StoreResult<Option<EnrichTarget>> {

@@ -153,3 +153,8 @@ fn ignoring_missing(source: &Migrator) -> Migrator {
     migrator.set_ignore_missing(true);
     migrator
 }
+
+/// A JSON array: the one list parameter both databases read (`json_each`, `jsonb_array_elements_text`).
+pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).expect("plain values serialise")
+}

@@ -3,11 +3,13 @@
 //! monthly quota and the sender's daily cap have room, then marks it sent or failed. Claims serialise per user, so
 //! the limits hold across any number of workers, and a claimed row is never claimed again.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::clock::DAY_MS;
-use crate::db::Db;
+use crate::db::{Db, json_list};
 use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
@@ -166,8 +168,10 @@ pub struct MessageRow {
 }
 
 /// What a provider accepted, for the message row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Delivered<'a> {
+    pub id: i64,
     pub subject: &'a str,
     pub html: &'a str,
     pub text: &'a str,
@@ -175,14 +179,11 @@ pub struct Delivered<'a> {
     pub provider: &'a str,
 }
 
-/// Why a claim did not happen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
-    Claimed,
-    /// The message is not queued any more (sent, claimed by another worker, skipped).
-    Gone,
-    /// No room: the monthly quota or the sender's daily cap is reached.
-    NoRoom,
+/// What a batch claim took: the ids now sending, in batch order, and whether the limits left no room for more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchClaim {
+    pub claimed: Vec<i64>,
+    pub no_room: bool,
 }
 
 /// A campaign's messages by state.
@@ -373,58 +374,91 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
     }
 
-    /// Claims a queued message for sending if the limits have room: the user's counter (last 30 days) and the
-    /// sender's (today) are taken and the message moves to sending in one transaction, or nothing changes.
-    pub async fn claim_message(
+    /// The messages of a batch, in the order of `ids` (ids not found are left out).
+    pub async fn load_messages(&self, ids: &[i64]) -> StoreResult<Vec<MessageRow>> {
+        let sql = OUTGOING_LOAD_BATCH.sql(self);
+        let list = json_list(ids);
+        let mut rows: Vec<MessageRow> =
+            on_db!(self, pool => sqlx::query_as(sql).bind(&list).fetch_all(pool).await)?;
+        let position: HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+        rows.sort_by_key(|row| position.get(&row.id).copied());
+        Ok(rows)
+    }
+
+    /// Claims the still queued messages among `ids` (one user's, through one sender) as far as the limits have
+    /// room: the user's counter (last 30 days) and the sender's (today) are taken and the messages move to sending
+    /// in one transaction. Earlier ids are claimed first.
+    pub async fn claim_messages(
         &self,
-        message: &MessageRow,
+        user_id: i64,
+        config_id: Option<i64>,
+        ids: &[i64],
         limits: Limits,
         now: i64,
-    ) -> StoreResult<Claim> {
-        let (lock, take, claim) = (
+    ) -> StoreResult<BatchClaim> {
+        let (lock, claim, unclaim, room, add) = (
             USER_LOCK.sql(self),
-            COUNTER_TAKE.sql(self),
-            OUTGOING_CLAIM.sql(self),
+            OUTGOING_CLAIM_BATCH.sql(self),
+            OUTGOING_UNCLAIM_BATCH.sql(self),
+            COUNTER_ROOM.sql(self),
+            COUNTER_ADD.sql(self),
         );
         let day = now.div_euclid(DAY_MS);
-        let outcome: Claim = on_db!(self, pool => {
+        let list = json_list(ids);
+        let position: HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+        on_db!(self, pool => {
             let mut tx = pool.begin().await?;
-            // PostgreSQL: one claim per user at a time. SQLite: the counter's write below takes the write lock
-            // first thing, so the transaction never has to upgrade from a read.
+            // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
+            // statement and a write, so it never has to upgrade from a read lock.
             if matches!(self, Db::Postgres(_)) {
-                sqlx::query(lock).bind(message.user_id).execute(&mut *tx).await?;
+                sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
             }
-            let user: Option<i64> = sqlx::query_scalar(take).bind("user").bind(message.user_id).bind(day)
-                .bind(QUOTA_DAYS).bind(limits.monthly_limit).fetch_optional(&mut *tx).await?;
-            let sender: Option<i64> = match message.config_id {
-                Some(config_id) if user.is_some() => sqlx::query_scalar(take).bind("config").bind(config_id)
-                    .bind(day).bind(1i64).bind(limits.daily_cap).fetch_optional(&mut *tx).await?,
-                _ => Some(0),
-            };
-            if user.is_none() || sender.is_none() {
-                tx.rollback().await?;
-                Ok::<_, sqlx::Error>(Claim::NoRoom)
-            } else {
-                let claimed: Option<i64> = sqlx::query_scalar(claim).bind(message.id).bind(now)
-                    .fetch_optional(&mut *tx).await?;
-                if claimed.is_some() {
-                    tx.commit().await?;
-                    Ok(Claim::Claimed)
-                } else {
-                    tx.rollback().await?;
-                    Ok(Claim::Gone)
+            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).fetch_all(&mut *tx).await?;
+            claimed.sort_by_key(|id| position.get(id).copied());
+            let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
+                .fetch_one(&mut *tx).await?;
+            let mut allowed = (limits.monthly_limit - user_used).max(0);
+            if let Some(config_id) = config_id {
+                let sender_used: i64 = sqlx::query_scalar(room).bind("config").bind(config_id).bind(day).bind(1i64)
+                    .fetch_one(&mut *tx).await?;
+                allowed = allowed.min((limits.daily_cap - sender_used).max(0));
+            }
+            let allowed = usize::try_from(allowed).unwrap_or(0).min(claimed.len());
+            let over = claimed.split_off(allowed);
+            if !over.is_empty() {
+                sqlx::query(unclaim).bind(json_list(&over)).execute(&mut *tx).await?;
+            }
+            if !claimed.is_empty() {
+                let count = claimed.len() as i64;
+                sqlx::query(add).bind("user").bind(user_id).bind(day).bind(count).execute(&mut *tx).await?;
+                if let Some(config_id) = config_id {
+                    sqlx::query(add).bind("config").bind(config_id).bind(day).bind(count).execute(&mut *tx).await?;
                 }
             }
-        })?;
-        if outcome == Claim::NoRoom
-            && self
-                .load_message(message.id)
-                .await?
-                .is_none_or(|row| row.status != "queued")
-        {
-            return Ok(Claim::Gone);
+            tx.commit().await?;
+            Ok(BatchClaim { claimed, no_room: !over.is_empty() })
+        })
+    }
+
+    /// Which of these normalised addresses are suppressed.
+    pub async fn suppressed_among(&self, emails: &[String]) -> StoreResult<HashSet<String>> {
+        let sql = UNSUBSCRIBE_AMONG.sql(self);
+        let list = json_list(emails);
+        let found: Vec<String> =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(&list).fetch_all(pool).await)?;
+        Ok(found.into_iter().collect())
+    }
+
+    /// Marks a batch's accepted messages sent in one statement.
+    pub async fn mark_sent_batch(&self, sent: &[Delivered<'_>], now: i64) -> StoreResult<()> {
+        if sent.is_empty() {
+            return Ok(());
         }
-        Ok(outcome)
+        let sql = OUTGOING_SENT_BATCH.sql(self);
+        let rows = serde_json::to_string(sent).expect("plain values serialise");
+        on_db!(self, pool => sqlx::query(sql).bind(rows).bind(now).execute(pool).await.map(|_| ()))
     }
 
     /// Gives a claim back to the counters of the day it was taken.
@@ -441,12 +475,6 @@ impl Db {
             }
         }
         Ok(())
-    }
-
-    pub async fn mark_sent(&self, id: i64, delivered: &Delivered<'_>, now: i64) -> StoreResult<()> {
-        let sql = OUTGOING_SENT.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(now).bind(delivered.subject).bind(delivered.html)
-            .bind(delivered.text).bind(delivered.message_id).bind(delivered.provider).execute(pool).await.map(|_| ()))
     }
 
     /// `failed` or `skipped`, with the reason.

@@ -131,9 +131,7 @@ queries! {
     EMAIL_CONFIG_SET_VERIFIED = query!("email_configs/set_verified");
     EMAIL_CONFIG_UPDATE_IDENTITY = query!("email_configs/update_identity");
     OUTGOING_ENQUEUE = query!("outgoing/enqueue");
-    OUTGOING_CLAIM = query!("outgoing/claim");
     OUTGOING_LOAD = query!("outgoing/load");
-    OUTGOING_SENT = query!("outgoing/sent");
     OUTGOING_FAILED = query!("outgoing/failed");
     OUTGOING_REQUEUE = query!("outgoing/requeue");
     OUTGOING_PROGRESS = query!("outgoing/progress");
@@ -141,9 +139,16 @@ queries! {
     OUTGOING_OUTBOX = query!("outgoing/outbox");
     OUTGOING_RECONCILE = query!("outgoing/reconcile");
     OUTGOING_ERRORS = query!("outgoing/errors");
-    COUNTER_TAKE = query!("counters/take");
     COUNTER_GIVE_BACK = query!("counters/give_back");
     USER_LOCK = query!("users/lock", per_dialect);
+    OUTGOING_LOAD_BATCH = query!("outgoing/load_batch", per_dialect);
+    OUTGOING_CLAIM_BATCH = query!("outgoing/claim_batch", per_dialect);
+    OUTGOING_UNCLAIM_BATCH = query!("outgoing/unclaim_batch", per_dialect);
+    OUTGOING_SENT_BATCH = query!("outgoing/sent_batch", per_dialect);
+    COUNTER_ROOM = query!("counters/room");
+    COUNTER_ADD = query!("counters/add");
+    UNSUBSCRIBE_AMONG = query!("unsubscribes/among", per_dialect);
+    BUSINESS_RECIPIENTS = query!("businesses/recipients", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
     CAMPAIGN_RESUME = query!("campaigns/resume");

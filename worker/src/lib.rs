@@ -2,6 +2,7 @@
 //! retries with exponential backoff, job metrics and the queue-depth gauge.
 
 pub mod handlers;
+pub mod send_batch;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -193,7 +194,7 @@ async fn send_campaign_email_task(
     id: TaskId,
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
-    let work = handlers::send_campaign_email(&ctx, &job, &stopping);
+    let work = send_batch::send_campaign_email(&ctx, &job, &stopping);
     observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
 }
 

@@ -1,0 +1,473 @@
+//! The `SendCampaignEmail` job: a batch of up to 50 messages of one campaign (or test send) is read in one query,
+//! suppressed recipients are skipped, the rest are claimed under the limits in one transaction per sender, composed,
+//! handed to their sender (one SMTP connection per sender and batch), and the accepted ones are marked sent in one
+//! statement. A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice.
+//! When a limit is reached the campaign pauses with the reason and the rest of the batch is scheduled again later.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use outreach_core::Context;
+use outreach_core::accounts::{User, normalize_email};
+use outreach_core::compose::{Composed, Envelope, compose};
+use outreach_core::config::Secret;
+use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
+use outreach_core::outbound::{Delivered, EmailConfig, Limits, MessageRow};
+use outreach_core::security::decrypt_secret;
+use outreach_core::templates::Recipient;
+use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
+
+use crate::Stopping;
+
+/// Accepted messages are recorded together, at the latest after this long.
+const RECORD_EVERY: Duration = Duration::from_millis(250);
+
+/// Why a claimed message goes back to the queue when its batch ends early.
+const HANDED_BACK: &str = "The send was interrupted before this message; it will be sent later";
+
+/// One batch's state: caches, open connections, and what is claimed but not yet sent or recorded.
+struct Batch<'a> {
+    ctx: &'a Context,
+    job: &'a SendCampaignEmail,
+    sessions: HashMap<i64, SmtpSession>,
+    /// Gmail access tokens, refreshed once per batch (and again on a 401).
+    gmail_tokens: HashMap<i64, Option<Secret>>,
+    templates: HashMap<i64, Option<(String, String)>>,
+    /// Accepted by their sender, to be marked sent together.
+    accepted: Vec<(i64, Composed, String)>,
+    /// Claimed and not yet handed to a sender.
+    claimed: Vec<i64>,
+    /// Ids this batch has finished with (sent, failed, skipped, or handed back).
+    done: Vec<i64>,
+    last_record: Instant,
+}
+
+/// How a batch ended before its last message.
+enum Stop {
+    /// The worker is stopping: the rest goes to a new job.
+    HandOver,
+    /// A limit is reached: the campaign pauses and the rest waits.
+    NoRoom,
+    /// The sender was refused for good: it is turned off and the campaign pauses.
+    SenderRefused(String),
+}
+
+pub async fn send_campaign_email(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    stopping: &Stopping,
+) -> anyhow::Result<()> {
+    let mut batch = Batch {
+        ctx,
+        job,
+        sessions: HashMap::new(),
+        gmail_tokens: HashMap::new(),
+        templates: HashMap::new(),
+        accepted: Vec::new(),
+        claimed: Vec::new(),
+        done: Vec::new(),
+        last_record: Instant::now(),
+    };
+    let outcome = batch.run(stopping).await;
+    // Whatever happened, accepted messages are recorded and unsent claims go back to the queue.
+    let recorded = batch.settle().await;
+    for session in batch.sessions.values_mut() {
+        session.close().await;
+    }
+    recorded?;
+    let now = ctx.now_ms();
+    match outcome? {
+        None => {}
+        Some(Stop::HandOver) => {
+            let rest = batch.rest();
+            if let Some(first) = rest.first() {
+                let key = format!("send:{:?}:{first}:after-stop", job.campaign_id);
+                let next = SendCampaignEmail {
+                    campaign_id: job.campaign_id,
+                    message_ids: rest,
+                };
+                ctx.queue.enqueue(next, Some(&key)).await?;
+            }
+            return Ok(());
+        }
+        Some(Stop::NoRoom) => {
+            let rest = batch.rest();
+            if !rest.is_empty() {
+                pause_for_room(ctx, job, &rest, now).await?;
+            }
+            return Ok(());
+        }
+        Some(Stop::SenderRefused(reason)) => {
+            if let Some(campaign_id) = job.campaign_id {
+                ctx.db
+                    .set_campaign_status(
+                        campaign_id,
+                        "paused",
+                        Some(&format!("Paused: {reason}")),
+                        now,
+                    )
+                    .await?;
+            }
+            return Ok(());
+        }
+    }
+    if let Some(campaign_id) = job.campaign_id {
+        ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+    }
+    Ok(())
+}
+
+impl Batch<'_> {
+    async fn run(&mut self, stopping: &Stopping) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let rows = ctx.db.load_messages(&self.job.message_ids).await?;
+        let mut rows: Vec<MessageRow> = rows
+            .into_iter()
+            .filter(|row| row.status == "queued")
+            .collect();
+        let emails: Vec<String> = rows
+            .iter()
+            .map(|row| normalize_email(&row.to_email))
+            .collect();
+        let suppressed = ctx.db.suppressed_among(&emails).await?;
+        if !suppressed.is_empty() {
+            let (skip, keep): (Vec<_>, Vec<_>) = rows
+                .into_iter()
+                .partition(|row| suppressed.contains(&normalize_email(&row.to_email)));
+            for row in skip {
+                ctx.db
+                    .mark_unsent(row.id, "skipped", "The recipient unsubscribed", None)
+                    .await?;
+                self.done.push(row.id);
+            }
+            rows = keep;
+        }
+        let mut resumed = false;
+        // A batch normally has one user and one sender; consecutive runs of each are claimed together.
+        for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
+            let first = &group[0];
+            let Some(user) = ctx.db.find_user(first.user_id).await? else {
+                continue;
+            };
+            let config = match first.config_id {
+                Some(config_id) => ctx.db.load_email_config(config_id).await?,
+                None => None,
+            };
+            let limits = Limits {
+                monthly_limit: user.email_limit(&ctx.settings.auth, &ctx.settings.accounts),
+                daily_cap: config
+                    .as_ref()
+                    .map_or(i64::MAX, |config| i64::from(config.daily_cap)),
+            };
+            let ids: Vec<i64> = group.iter().map(|row| row.id).collect();
+            let claim = ctx
+                .db
+                .claim_messages(user.id, first.config_id, &ids, limits, ctx.now_ms())
+                .await?;
+            self.claimed = claim.claimed.clone();
+            if let Some(campaign_id) = self.job.campaign_id
+                && !resumed
+                && !claim.claimed.is_empty()
+            {
+                ctx.db
+                    .resume_campaign_if_paused(campaign_id, ctx.now_ms())
+                    .await?;
+                resumed = true;
+            }
+            let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+            let recipients = ctx.db.recipients(&business_ids, user.id).await?;
+            for row in group.iter().filter(|row| claim.claimed.contains(&row.id)) {
+                if stopping.is_set() {
+                    return Ok(Some(Stop::HandOver));
+                }
+                let recipient = row
+                    .business_id
+                    .and_then(|id| recipients.get(&id).cloned())
+                    .unwrap_or_default();
+                if let Some(stop) = self
+                    .send_one(row, &user, config.as_ref(), &recipient)
+                    .await?
+                {
+                    return Ok(Some(stop));
+                }
+            }
+            // The unclaimed rest waits for room (messages another worker took are passed over then).
+            if claim.no_room {
+                return Ok(Some(Stop::NoRoom));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Composes and hands over one claimed message. `Some` ends the batch.
+    async fn send_one(
+        &mut self,
+        row: &MessageRow,
+        user: &User,
+        config: Option<&EmailConfig>,
+        recipient: &Recipient,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let id = row.id;
+        self.claimed.retain(|claimed| *claimed != id);
+        self.done.push(id);
+        let composed =
+            match compose_message(ctx, row, user, config, recipient, &mut self.templates).await? {
+                Ok(composed) => composed,
+                Err(reason) => {
+                    ctx.db.mark_unsent(id, "failed", &reason, None).await?;
+                    return Ok(None);
+                }
+            };
+        let provider = config.map_or("outbox", |config| config.provider.as_str());
+        let outcome = match (provider, config) {
+            ("outbox", _) => Ok(()),
+            ("smtp", Some(config)) => {
+                let session = match self.sessions.entry(config.id) {
+                    std::collections::hash_map::Entry::Occupied(entry) => Ok(entry.into_mut()),
+                    std::collections::hash_map::Entry::Vacant(entry) => {
+                        SmtpServer::from_config(config, &ctx.settings.security.secret_key)
+                            .map(|server| entry.insert(SmtpSession::new(server)))
+                    }
+                };
+                match session {
+                    Ok(session) => session.send(&composed).await,
+                    Err(error) => Err(error),
+                }
+            }
+            ("gmail", Some(config)) => {
+                let token = self.gmail_tokens.entry(config.id).or_default();
+                match gmail_sender(ctx, config) {
+                    Ok(gmail) => gmail.send(token, &composed).await.map(|_| ()),
+                    Err(error) => Err(error),
+                }
+            }
+            ("sendgrid-basic" | "sendgrid-custom", Some(config)) => {
+                match sendgrid_sender(ctx, config) {
+                    Ok(sendgrid) => sendgrid.send(&composed).await.map(|_| ()),
+                    Err(error) => Err(error),
+                }
+            }
+            (other, _) => Err(SendError::Refused(format!(
+                "Sending through {other} is not available on this instance"
+            ))),
+        };
+        match outcome {
+            Ok(()) => {
+                metrics::counter!("outreach_emails_sent_total", "provider" => provider.to_string())
+                    .increment(1);
+                self.accepted.push((id, composed, provider.to_string()));
+                // Slow senders still show progress (and leave little to reconcile after a crash).
+                if self.last_record.elapsed() >= RECORD_EVERY {
+                    self.record_accepted().await?;
+                }
+                Ok(None)
+            }
+            // Not handed over: back to the queue, and the job retries with backoff (sent ones are passed over).
+            Err(SendError::Unreachable(reason)) => {
+                ctx.db.requeue_message(id, &reason).await?;
+                anyhow::bail!("message {id}: {reason}");
+            }
+            // The sender itself stopped working: it is turned off with the reason, the message waits, and the
+            // campaign pauses until the user connects the sender again.
+            Err(SendError::Refused(reason))
+                if reason == GMAIL_REVOKED || reason == SENDGRID_KEY_REFUSED =>
+            {
+                if let Some(config) = config {
+                    ctx.db
+                        .deactivate_email_config(config.id, &reason, ctx.now_ms())
+                        .await?;
+                }
+                if self.job.campaign_id.is_none() {
+                    // A test send has no campaign to wait in: it fails with the reason.
+                    ctx.db
+                        .mark_unsent(id, "failed", &reason, Some(provider))
+                        .await?;
+                    return Ok(None);
+                }
+                ctx.db.requeue_message(id, &reason).await?;
+                Ok(Some(Stop::SenderRefused(reason)))
+            }
+            Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
+                tracing::info!(message = id, %reason, "message refused");
+                ctx.db
+                    .mark_unsent(id, "failed", &reason, Some(provider))
+                    .await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Records the accepted messages in one statement and hands unsent claims back to the queue.
+    async fn settle(&mut self) -> anyhow::Result<()> {
+        self.record_accepted().await?;
+        for id in std::mem::take(&mut self.claimed) {
+            self.ctx.db.requeue_message(id, HANDED_BACK).await?;
+        }
+        Ok(())
+    }
+
+    /// Marks the messages accepted so far sent, in one statement.
+    async fn record_accepted(&mut self) -> anyhow::Result<()> {
+        let delivered: Vec<Delivered> = self
+            .accepted
+            .iter()
+            .map(|(id, composed, provider)| Delivered {
+                id: *id,
+                subject: &composed.subject,
+                html: &composed.html,
+                text: &composed.text,
+                message_id: &composed.message_id,
+                provider,
+            })
+            .collect();
+        self.ctx
+            .db
+            .mark_sent_batch(&delivered, self.ctx.now_ms())
+            .await?;
+        self.accepted.clear();
+        self.last_record = Instant::now();
+        Ok(())
+    }
+
+    /// The batch's messages it did not finish, in order.
+    fn rest(&self) -> Vec<i64> {
+        self.job
+            .message_ids
+            .iter()
+            .copied()
+            .filter(|id| !self.done.contains(id))
+            .collect()
+    }
+}
+
+/// The message for its recipient: the campaign's template personalised with the business's details, or the
+/// reason it cannot be written.
+async fn compose_message(
+    ctx: &Context,
+    message: &MessageRow,
+    user: &User,
+    config: Option<&EmailConfig>,
+    recipient: &Recipient,
+    templates: &mut HashMap<i64, Option<(String, String)>>,
+) -> anyhow::Result<Result<Composed, String>> {
+    // A test email may bring its own subject and body instead of a template.
+    let (subject, body) = match (message.template_id, &message.html_body) {
+        (Some(template_id), _) => {
+            if let std::collections::hash_map::Entry::Vacant(entry) = templates.entry(template_id) {
+                let template = ctx.db.find_template(template_id, user.id).await?;
+                entry.insert(template.map(|t| (t.subject, t.body)));
+            }
+            match templates[&template_id].clone() {
+                Some(template) => template,
+                None => return Ok(Err("The template was deleted".into())),
+            }
+        }
+        (None, Some(body)) => (message.subject.clone(), body.clone()),
+        (None, None) => return Ok(Err("The message has no template".into())),
+    };
+    let outbox_address = format!("outbox@{}", ctx.settings.sending_domain());
+    let sender_name = [user.first_name.as_deref(), user.last_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (from_name, from_email, reply_to) = match config {
+        Some(config) => (
+            config.send_from_name.clone(),
+            config.send_from.clone(),
+            config.reply_to.clone(),
+        ),
+        None => (sender_name, outbox_address, Some(user.email.clone())),
+    };
+    let token = message.token.clone().unwrap_or_default();
+    let envelope = Envelope {
+        from_name: &from_name,
+        from_email: &from_email,
+        reply_to: reply_to.as_deref(),
+        to_email: &message.to_email,
+        postal_address: user.postal_address.as_deref().unwrap_or_default(),
+        token: &token,
+    };
+    Ok(Ok(compose(
+        &ctx.settings,
+        &envelope,
+        &subject,
+        &body,
+        recipient,
+    )))
+}
+
+/// The Gmail sender of a configuration: the instance's Google client and the mailbox's refresh token.
+fn gmail_sender(ctx: &Context, config: &EmailConfig) -> Result<Gmail, SendError> {
+    let google = &ctx.settings.google;
+    Ok(Gmail {
+        token_url: google.token_url.clone(),
+        api_url: google.gmail_api_url.clone(),
+        client_id: google.client_id.clone(),
+        client_secret: google.client_secret.clone(),
+        refresh_token: stored_secret(ctx, config)?,
+    })
+}
+
+/// The SendGrid sender: the user's own key for branded senders, the operator's for basic addresses.
+fn sendgrid_sender(ctx: &Context, config: &EmailConfig) -> Result<SendGrid, SendError> {
+    let api_key = if config.provider == "sendgrid-custom" {
+        stored_secret(ctx, config)?
+    } else {
+        ctx.settings.sendgrid.api_key.clone()
+    };
+    Ok(SendGrid {
+        api_url: ctx.settings.sendgrid.api_url.clone(),
+        api_key,
+    })
+}
+
+fn stored_secret(ctx: &Context, config: &EmailConfig) -> Result<Secret, SendError> {
+    config
+        .secret
+        .as_deref()
+        .and_then(|stored| decrypt_secret(&ctx.settings.security.secret_key, stored))
+        .ok_or_else(|| {
+            SendError::Refused(
+                "the sender's stored credential cannot be read; set the sender up again".into(),
+            )
+        })
+}
+
+/// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
+async fn pause_for_room(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    remaining: &[i64],
+    now: i64,
+) -> anyhow::Result<()> {
+    let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
+                  Sending resumes by itself when there is room.";
+    let Some(campaign_id) = job.campaign_id else {
+        // A test send is not kept waiting: the user hears that the limit is reached.
+        for &id in remaining {
+            ctx.db
+                .mark_unsent(id, "failed", "The monthly email limit is reached", None)
+                .await?;
+        }
+        return Ok(());
+    };
+    ctx.db
+        .set_campaign_status(campaign_id, "paused", Some(reason), now)
+        .await?;
+    let resume_at = now + RESUME_AFTER_MS;
+    let next = SendCampaignEmail {
+        campaign_id: job.campaign_id,
+        message_ids: remaining.to_vec(),
+    };
+    let key = format!("send:{campaign_id}:{}:at:{resume_at}", remaining[0]);
+    ctx.queue
+        .enqueue_at(next, Some(&key), Some(resume_at))
+        .await?;
+    Ok(())
+}
+
+/// How long a paused campaign waits before trying again.
+const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;
