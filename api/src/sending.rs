@@ -650,6 +650,24 @@ pub async fn test_campaign(
             .await?
             .ok_or_else(|| ApiError::not_found("Business not found"))?;
     }
+    let sender = default_sender(&state, user.id).await?;
+    // A Gmail sender whose grant is gone: the user meant to test through Gmail, not the outbox.
+    if sender.is_none()
+        && let Some(revoked) = state
+            .ctx
+            .db
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.provider == "gmail" && !config.is_active)
+    {
+        return Ok(Json(json!({
+            "success": false,
+            "errorType": "gmail_oauth_not_configured",
+            "message": format!("Gmail access for {} was revoked or has expired", revoked.send_from),
+            "troubleshooting": "Open Email Settings, Level 1 Gmail, and connect this address again, or make another sender the default.",
+        })));
+    }
     let messages = request
         .business_ids
         .iter()
@@ -660,14 +678,7 @@ pub async fn test_campaign(
             body: None,
         })
         .collect();
-    let outcome = send_tests(
-        &state,
-        &user,
-        default_sender(&state, user.id).await?,
-        &to,
-        messages,
-    )
-    .await?;
+    let outcome = send_tests(&state, &user, sender, &to, messages).await?;
     Ok(Json(outcome.answer(&to)))
 }
 

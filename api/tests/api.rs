@@ -3467,6 +3467,35 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
         );
         assert!(raw.contains("To: info@sauna.example"), "{raw}");
         assert!(raw.contains("Subject: Hi Sauna Oy"), "{raw}");
+
+        // Google revoked the grant: a test campaign says Gmail needs connecting again instead of using the outbox.
+        let config_id = configs[0]["id"].as_i64().unwrap();
+        app.ctx
+            .db
+            .deactivate_email_config(
+                config_id,
+                outreach_core::mail_apis::GMAIL_REVOKED,
+                app.clock.now_ms(),
+            )
+            .await
+            .unwrap();
+        let (status, test) = ada
+            .post_json("/api/test-campaign", json!({
+                "testEmail": "me@test.example", "businessIds": [imported["businesses"][0]["id"]], "templateId": template["id"]
+            }))
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (test["success"].as_bool(), test["errorType"].as_str()),
+            (Some(false), Some("gmail_oauth_not_configured")),
+            "{test}"
+        );
+        assert!(
+            test["troubleshooting"]
+                .as_str()
+                .unwrap()
+                .contains("connect this address again")
+        );
         app.stop().await;
     }
 }

@@ -118,13 +118,14 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
     setTesting(true);
     try {
       // The email as the first (up to five) chosen businesses would get it, to the test address.
-      const answer = await json<{ success: boolean; message: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
+      const answer = await json<{ success: boolean; message: string; errorType?: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
         testEmail: testAddress.trim(),
         businessIds: businessIds.slice(0, 5),
         templateId: template.id,
       });
       setTestResult(answer.message);
-      toast({ title: answer.success ? "Test email sent" : "Test email failed", description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" });
+      const failed = answer.errorType === "gmail_oauth_not_configured" ? "Gmail OAuth Required" : "Test Campaign Failed";
+      toast({ title: answer.success ? "Test email sent" : failed, description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" });
     } catch (failure) {
       toast({ title: "Test email failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
     } finally {
