@@ -230,8 +230,10 @@ test("the Gmail permission result: success, failure reasons and unknown after 3 
   for (const success of ["gmail_oauth_complete", "true"]) {
     await page.goto(`${app.base}/gmail-oauth-result?success=${success}`);
     await page.getByRole("heading", { name: "Gmail Permission Granted Successfully!" }).waitFor();
-    assert.equal(await hrefOf(page.getByRole("link", { name: "Continue to Dashboard" })), "/dashboard");
+    assert.equal(await hrefOf(page.getByRole("link", { name: "Continue to Dashboard" })), "/dashboard?tab=email-settings&gmail=success");
   }
+  await page.goto(`${app.base}/gmail-oauth-result?success=gmail_oauth_complete&email=ada%40gmail.com`);
+  assert.equal(await hrefOf(page.getByRole("link", { name: "Continue to Dashboard" })), "/dashboard?tab=email-settings&gmail=success&email=ada%40gmail.com");
   const reasons = [
     ["error=access_denied", "You declined to grant the necessary permissions."],
     ["error=server_error", "There was a server error during the authorization process."],

@@ -16,6 +16,13 @@ const OTHER_FAILURE = "The permission request could not be completed.";
 
 type Outcome = "success" | "failure" | "pending";
 
+/** Back to the email settings, where the dashboard announces the new sender. */
+export function dashboardAfterSuccess(email: string | null): string {
+  const query = new URLSearchParams({ tab: "email-settings", gmail: "success" });
+  if (email) query.set("email", email);
+  return `/dashboard?${query.toString()}`;
+}
+
 export function outcomeOf(params: URLSearchParams): Outcome {
   const success = params.get("success");
   if (params.get("error") || success === "false") return "failure";
@@ -46,7 +53,7 @@ export function GmailOAuthResultPage() {
               <li>Choose it as the sender in step 5 of the campaign builder.</li>
               <li>Send yourself a test email before launching.</li>
             </ul>
-            <a className={`${buttonClass("primary")} mt-6`} href={`/dashboard?tab=email-settings&gmail=success&email=${encodeURIComponent(params.get("email") ?? "")}`}>
+            <a className={`${buttonClass("primary")} mt-6`} href={dashboardAfterSuccess(params.get("email"))}>
               Continue to Dashboard
             </a>
           </>
