@@ -17,6 +17,7 @@ pub mod tracking;
 pub mod unsubscribe;
 pub mod usage;
 pub mod web;
+pub mod webhooks;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -196,6 +197,16 @@ pub fn app(state: AppState) -> Router {
         .route("/api/login", get(auth::start_google))
         .route(auth::CALLBACK_PATH, get(auth::google_callback))
         .route(gmail::CALLBACK_PATH, get(gmail::callback))
+        .route(
+            "/api/webhooks/sendgrid/events",
+            post(webhooks::sendgrid_events),
+        )
+        .route(
+            "/api/webhooks/sendgrid/inbound/{secret}",
+            post(webhooks::sendgrid_inbound).layer(axum::extract::DefaultBodyLimit::max(
+                campaigns::UPLOAD_BODY_LIMIT,
+            )),
+        )
         .route("/auth/logout", get(auth::logout))
         .route("/auth/local", post(auth::local_sign_in))
         .route("/api/auth/user", get(auth::current_user))

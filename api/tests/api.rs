@@ -3499,3 +3499,272 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
         app.stop().await;
     }
 }
+
+/// A P-256 key pair for the Event Webhook: the signing key and the public key as SendGrid shows it (base64 DER).
+fn webhook_keys(seed: u8) -> (p256::ecdsa::SigningKey, String) {
+    let signing = p256::ecdsa::SigningKey::from_bytes(&[seed; 32].into()).unwrap();
+    let mut der = hex::decode("3059301306072a8648ce3d020106082a8648ce3d030107034200").unwrap();
+    der.extend_from_slice(signing.verifying_key().to_encoded_point(false).as_bytes());
+    (
+        signing,
+        base64::engine::general_purpose::STANDARD.encode(der),
+    )
+}
+
+/// Posts events as SendGrid does: the signature over timestamp + body.
+async fn post_events(
+    app: &TestApp,
+    signing: &p256::ecdsa::SigningKey,
+    seconds: i64,
+    body: &str,
+) -> (StatusCode, Value) {
+    use p256::ecdsa::signature::Signer;
+    let stamp = seconds.to_string();
+    let signature: p256::ecdsa::Signature = signing.sign(format!("{stamp}{body}").as_bytes());
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/webhooks/sendgrid/events", app.base))
+        .header("content-type", "application/json")
+        .header(
+            "X-Twilio-Email-Event-Webhook-Signature",
+            base64::engine::general_purpose::STANDARD.encode(signature.to_der().as_bytes()),
+        )
+        .header("X-Twilio-Email-Event-Webhook-Timestamp", stamp)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    (
+        response.status(),
+        response.json().await.unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn provider_events_and_replies_change_messages_suppress_and_pause() {
+    for test_db in TestDb::all().await {
+        let (signing, public) = webhook_keys(11);
+        let (intruder, _) = webhook_keys(12);
+        let app = TestApp::start_with(test_db, move |settings| {
+            settings.sendgrid.webhook_public_key = public;
+            settings.sendgrid.inbound_secret = outreach_core::config::Secret::new("in-secret");
+        })
+        .await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let csv: String = std::iter::once("name,email\n".to_string())
+            .chain((0..25).map(|i| format!("Cafe {i},owner{i}@cafe{i}.example\n")))
+            .collect();
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", csv.into_bytes())
+            .await;
+        let business_ids: Vec<Value> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].clone())
+            .collect();
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Feedback" }))
+            .await;
+        let (_, progress) = launch_and_finish(&ada, json!({
+            "campaignId": campaign["id"], "templateId": template["id"], "businessIds": business_ids
+        })).await;
+        assert_eq!(progress["progress"]["sent"], 25, "{progress}");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let message_of = |email: &str| {
+            outbox
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == email)
+                .unwrap()["messageId"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let (first, second) = (
+            message_of("owner0@cafe0.example"),
+            message_of("owner1@cafe1.example"),
+        );
+        let now = app.clock.now_ms() / 1000;
+        let body = json!([
+            { "event": "processed", "outreach_message": first },
+            { "event": "delivered", "outreach_message": first, "timestamp": now },
+            { "event": "open", "outreach_message": first, "timestamp": now + 5 },
+            { "event": "bounce", "type": "bounce", "reason": "550 5.1.1 unknown user", "outreach_message": second, "timestamp": now },
+            { "event": "delivered", "outreach_message": "not-ours@elsewhere.example" }
+        ]).to_string();
+
+        // Refused: another key, a tampered body, an old timestamp; nothing changes.
+        assert_eq!(
+            post_events(&app, &intruder, now, &body).await.0,
+            StatusCode::UNAUTHORIZED
+        );
+        let signed_other = body.replace("550 5.1.1", "250 2.0.0");
+        {
+            use p256::ecdsa::signature::Signer;
+            let signature: p256::ecdsa::Signature = signing.sign(format!("{now}{body}").as_bytes());
+            let response = reqwest::Client::new()
+                .post(format!("{}/api/webhooks/sendgrid/events", app.base))
+                .header("content-type", "application/json")
+                .header(
+                    "X-Twilio-Email-Event-Webhook-Signature",
+                    base64::engine::general_purpose::STANDARD.encode(signature.to_der().as_bytes()),
+                )
+                .header("X-Twilio-Email-Event-Webhook-Timestamp", now.to_string())
+                .body(signed_other)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        }
+        assert_eq!(
+            post_events(&app, &signing, now - 3600, &body).await.0,
+            StatusCode::UNAUTHORIZED
+        );
+        let (_, unchanged) = ada
+            .get_json(&format!("/api/campaigns/{}/progress", campaign["id"]))
+            .await;
+        assert_eq!(unchanged["status"], "completed", "{unchanged}");
+
+        // Accepted: the events land on their messages.
+        let (status, answer) = post_events(&app, &signing, now, &body).await;
+        assert_eq!(
+            (
+                status,
+                answer["received"].as_i64(),
+                answer["applied"].as_i64()
+            ),
+            (StatusCode::OK, Some(5), Some(3)),
+            "{answer}"
+        );
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let status_of = |email: &str| {
+            outbox
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == email)
+                .unwrap()["status"]
+                .clone()
+        };
+        assert_eq!(status_of("owner0@cafe0.example"), "opened");
+        assert_eq!(status_of("owner1@cafe1.example"), "bounced");
+        // 1 hard bounce in the last 25 sends is 4%: below the 5% that pauses a campaign.
+        let (_, progress) = ada
+            .get_json(&format!("/api/campaigns/{}/progress", campaign["id"]))
+            .await;
+        assert_eq!(progress["status"], "completed");
+        // The same request again is a replay (SendGrid signs each delivery anew).
+        assert_eq!(
+            post_events(&app, &signing, now, &body).await.0,
+            StatusCode::UNAUTHORIZED
+        );
+
+        // A second hard bounce: 2 of 25 is 8%, and the campaign pauses with the reason.
+        let third = message_of("owner2@cafe2.example");
+        let body =
+            json!([{ "event": "dropped", "reason": "Bounced Address", "outreach_message": third }])
+                .to_string();
+        assert_eq!(
+            post_events(&app, &signing, now + 1, &body).await.0,
+            StatusCode::OK
+        );
+        let (_, progress) = ada
+            .get_json(&format!("/api/campaigns/{}/progress", campaign["id"]))
+            .await;
+        assert_eq!(progress["status"], "paused", "{progress}");
+        assert!(
+            progress["statusReason"]
+                .as_str()
+                .unwrap()
+                .contains("2 of the last 25 emails bounced"),
+            "{progress}"
+        );
+
+        // Inbound Parse: a reply names its message; an out-of-office is kept but is no reply.
+        let inbound = |raw: String| {
+            let form = reqwest::multipart::Form::new()
+                .text("to", "Ada <outbox@hello.127.0.0.1>")
+                .text("email", raw);
+            reqwest::Client::new()
+                .post(format!(
+                    "{}/api/webhooks/sendgrid/inbound/in-secret",
+                    app.base
+                ))
+                .multipart(form)
+                .send()
+        };
+        let wrong = reqwest::Client::new()
+            .post(format!("{}/api/webhooks/sendgrid/inbound/guess", app.base))
+            .multipart(reqwest::multipart::Form::new().text("email", "x"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(wrong.status(), StatusCode::NOT_FOUND);
+        let reply_to = message_of("owner3@cafe3.example");
+        let reply = format!(
+            "From: owner3@cafe3.example\r\nTo: outbox@hello.127.0.0.1\r\nSubject: Re: Hi Cafe 3\r\nIn-Reply-To: <{reply_to}>\r\n\r\nYes, send prices.\r\n"
+        );
+        let answer: Value = inbound(reply).await.unwrap().json().await.unwrap();
+        assert_eq!(answer, json!({ "matched": true, "kind": "reply" }));
+        let away = format!(
+            "From: owner4@cafe4.example\r\nSubject: Out of Office: Hi Cafe 4\r\nIn-Reply-To: <{}>\r\n\r\nBack Monday\r\n",
+            message_of("owner4@cafe4.example")
+        );
+        let answer: Value = inbound(away).await.unwrap().json().await.unwrap();
+        assert_eq!(answer["kind"], "auto_reply");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let status_of = |email: &str| {
+            outbox
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == email)
+                .unwrap()["status"]
+                .clone()
+        };
+        assert_eq!(status_of("owner3@cafe3.example"), "replied");
+        assert_eq!(status_of("owner4@cafe4.example"), "sent");
+
+        // The bounced addresses are suppressed for Ada: a new campaign to the same businesses skips them.
+        let first_three: Vec<Value> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| {
+                [
+                    "owner0@cafe0.example",
+                    "owner1@cafe1.example",
+                    "owner2@cafe2.example",
+                ]
+                .contains(&b["email"].as_str().unwrap())
+            })
+            .map(|b| b["id"].clone())
+            .collect();
+        assert_eq!(first_three.len(), 3);
+        let (_, again) = ada
+            .post_json("/api/campaigns", json!({ "name": "Again" }))
+            .await;
+        let (_, progress) = launch_and_finish(
+            &ada,
+            json!({
+                "campaignId": again["id"], "templateId": template["id"], "businessIds": first_three
+            }),
+        )
+        .await;
+        assert_eq!(
+            (
+                progress["progress"]["sent"].as_i64(),
+                progress["progress"]["skipped"].as_i64()
+            ),
+            (Some(1), Some(2)),
+            "{progress}"
+        );
+        app.stop().await;
+    }
+}

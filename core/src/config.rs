@@ -275,6 +275,10 @@ pub struct SendGridSettings {
     pub api_url: String,
     /// The operator's key, for the basic `prefix@<sending domain>` addresses; branded senders bring their own.
     pub api_key: Secret,
+    /// The Event Webhook's verification key (Settings → Mail Settings → Signed Event Webhook), base64 DER.
+    pub webhook_public_key: String,
+    /// The secret last path segment of the Inbound Parse URL (`/api/webhooks/sendgrid/inbound/<secret>`).
+    pub inbound_secret: Secret,
 }
 
 impl Default for SendGridSettings {
@@ -282,6 +286,8 @@ impl Default for SendGridSettings {
         Self {
             api_url: "https://api.sendgrid.com".into(),
             api_key: Secret::default(),
+            webhook_public_key: String::new(),
+            inbound_secret: Secret::default(),
         }
     }
 }

@@ -211,6 +211,7 @@ pub struct OutboxMessage {
     pub status: String,
     pub sent_at: Option<i64>,
     pub created_at: i64,
+    pub message_id: Option<String>,
 }
 
 /// Limits a claim checks: the user's monthly quota over the last 30 days (today and the 29 days before, as UTC

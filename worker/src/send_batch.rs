@@ -23,6 +23,9 @@ use crate::Stopping;
 /// Accepted messages are recorded together, at the latest after this long.
 const RECORD_EVERY: Duration = Duration::from_millis(250);
 
+/// Why a message to an address that bounced or complained before is not sent.
+const SUPPRESSED_FOR_USER: &str = "The address bounced or reported spam earlier";
+
 /// Why a claimed message goes back to the queue when its batch ends early.
 const HANDED_BACK: &str = "The send was interrupted before this message; it will be sent later";
 
@@ -160,7 +163,23 @@ impl Batch<'_> {
                     .as_ref()
                     .map_or(i64::MAX, |config| i64::from(config.daily_cap)),
             };
-            let ids: Vec<i64> = group.iter().map(|row| row.id).collect();
+            // Addresses that bounced hard or complained to this user are never sent to again.
+            let emails: Vec<String> = group
+                .iter()
+                .map(|row| normalize_email(&row.to_email))
+                .collect();
+            let blocked = ctx.db.suppressed_for_user(user.id, &emails).await?;
+            let mut ids = Vec::with_capacity(group.len());
+            for row in group {
+                if blocked.contains(&normalize_email(&row.to_email)) {
+                    ctx.db
+                        .mark_unsent(row.id, "skipped", SUPPRESSED_FOR_USER, None)
+                        .await?;
+                    self.done.push(row.id);
+                } else {
+                    ids.push(row.id);
+                }
+            }
             let claim = ctx
                 .db
                 .claim_messages(user.id, first.config_id, &ids, limits, ctx.now_ms())

@@ -1,0 +1,239 @@
+//! What providers post back. `POST /api/webhooks/sendgrid/events`: SendGrid's signed Event Webhook (ECDSA over
+//! timestamp and raw body, a timestamp window, each signature accepted once); its delivered, open, click, bounce,
+//! dropped, spamreport and unsubscribe events are applied to the messages they name. `POST
+//! /api/webhooks/sendgrid/inbound/{secret}`: SendGrid Inbound Parse (raw MIME) for replies to Level 2/3 addresses,
+//! read as a reply, an automatic answer or a bounce and matched to the message it answers (its Message-ID, else the
+//! latest message to the sender). A refused request changes nothing.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Multipart, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use outreach_core::accounts::normalize_email;
+use outreach_core::clock::SECOND_MS;
+use outreach_core::feedback::{NewInbound, Outcome, SentRef};
+use outreach_core::inbound::{Inbound, Kind};
+use outreach_core::sendgrid_webhook::{Event, Meaning, WINDOW_SECONDS, verify};
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+
+const SIGNATURE: &str = "x-twilio-email-event-webhook-signature";
+const TIMESTAMP: &str = "x-twilio-email-event-webhook-timestamp";
+
+fn refused(reason: &str) -> ApiError {
+    tracing::warn!(reason, "SendGrid webhook refused");
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "invalid_signature",
+        "The webhook signature is not valid",
+    )
+}
+
+/// `POST /api/webhooks/sendgrid/events`.
+pub async fn sendgrid_events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let now = state.ctx.now_ms();
+    verify(
+        &state.ctx.settings.sendgrid.webhook_public_key,
+        header(SIGNATURE),
+        header(TIMESTAMP),
+        &body,
+        now / SECOND_MS,
+    )
+    .map_err(|refusal| refused(&refusal.to_string()))?;
+    let events: Vec<Event> = serde_json::from_slice(&body)
+        .map_err(|_| ApiError::validation("The webhook body must be a JSON array of events"))?;
+    let signature = header(SIGNATURE).unwrap_or_default();
+    let window_ms = WINDOW_SECONDS * SECOND_MS;
+    if !state
+        .ctx
+        .db
+        .first_receipt(signature, now, now - 2 * window_ms)
+        .await?
+    {
+        return Err(refused("replayed signature"));
+    }
+    let mut applied = 0;
+    for event in &events {
+        let outcome = match event.meaning() {
+            Meaning::Delivered => Outcome::Delivered,
+            Meaning::Open => Outcome::Opened,
+            Meaning::Click(url) => Outcome::Clicked(url),
+            Meaning::Bounce { hard, reason } => Outcome::Bounced { hard, reason },
+            Meaning::Spam => Outcome::Spam,
+            Meaning::Unsubscribe => Outcome::Unsubscribed,
+            Meaning::Ignored => continue,
+        };
+        let Some(message_id) = event.outreach_message.as_deref() else {
+            continue;
+        };
+        let Some(message) = state.ctx.db.find_sent_by_message_id(message_id).await? else {
+            continue;
+        };
+        let at = event.timestamp.map_or(now, |seconds| seconds * SECOND_MS);
+        state.ctx.db.apply_outcome(&message, &outcome, at).await?;
+        applied += 1;
+    }
+    Ok(Json(
+        json!({ "received": events.len(), "applied": applied }),
+    ))
+}
+
+/// `POST /api/webhooks/sendgrid/inbound/{secret}` (multipart: `email` is the raw message, `to` the address it was
+/// sent to).
+pub async fn sendgrid_inbound(
+    State(state): State<AppState>,
+    Path(secret): Path<String>,
+    mut form: Multipart,
+) -> ApiResult<Json<Value>> {
+    let expected = &state.ctx.settings.sendgrid.inbound_secret;
+    if expected.is_empty() || secret != expected.expose() {
+        return Err(ApiError::not_found("No such endpoint"));
+    }
+    let (mut raw, mut to) = (None, None);
+    while let Some(field) = form
+        .next_field()
+        .await
+        .map_err(|_| ApiError::validation("The inbound form could not be read"))?
+    {
+        match field.name() {
+            Some("email") => {
+                raw = Some(
+                    field
+                        .bytes()
+                        .await
+                        .map_err(|_| ApiError::validation("The inbound form could not be read"))?,
+                )
+            }
+            Some("to") => to = field.text().await.ok(),
+            _ => {}
+        }
+    }
+    let raw = raw.ok_or_else(|| {
+        ApiError::validation("The raw message (email) is missing: turn on raw posting")
+    })?;
+    let inbound = outreach_core::inbound::read(&raw)
+        .ok_or_else(|| ApiError::validation("The message could not be read"))?;
+    let recipient = to.as_deref().and_then(first_address);
+    let matched = match_message(&state, &inbound, recipient.as_deref()).await?;
+    let Some((user_id, message)) = matched else {
+        // Nobody's mail: acknowledged so SendGrid does not retry it, and not kept.
+        return Ok(Json(json!({ "matched": false })));
+    };
+    record(
+        &state,
+        user_id,
+        message.as_ref(),
+        &inbound,
+        "sendgrid-inbound",
+    )
+    .await?;
+    Ok(Json(
+        json!({ "matched": true, "kind": kind_name(&inbound.kind) }),
+    ))
+}
+
+fn kind_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Reply => "reply",
+        Kind::AutoReply => "auto_reply",
+        Kind::Bounce { .. } => "bounce",
+    }
+}
+
+/// The first address of a `To` value such as `"Ada" <ada@x.example>, b@y.example`.
+fn first_address(to: &str) -> Option<String> {
+    let first = to.split(',').next()?.trim();
+    let address = match (first.rfind('<'), first.rfind('>')) {
+        (Some(open), Some(close)) if open < close => &first[open + 1..close],
+        _ => first,
+    };
+    let address = normalize_email(address);
+    outreach_core::accounts::is_valid_email(&address).then_some(address)
+}
+
+/// The user and message an inbound mail belongs to: a Message-ID it refers to, else the latest message the
+/// receiving sender's owner sent to its author.
+async fn match_message(
+    state: &AppState,
+    inbound: &Inbound,
+    recipient: Option<&str>,
+) -> ApiResult<Option<(i64, Option<SentRef>)>> {
+    for id in &inbound.refers_to {
+        if let Some(message) = state.ctx.db.find_sent_by_message_id(id).await? {
+            return Ok(Some((message.user_id, Some(message))));
+        }
+    }
+    let Some(owner) = (match recipient {
+        Some(address) => state.ctx.db.sender_owner(address).await?,
+        None => None,
+    }) else {
+        return Ok(None);
+    };
+    let author = match &inbound.kind {
+        Kind::Bounce {
+            recipient: Some(failed),
+            ..
+        } => Some(failed.clone()),
+        _ => inbound.from.clone(),
+    };
+    let message = match author {
+        Some(author) => state.ctx.db.latest_sent_to(owner, &author).await?,
+        None => None,
+    };
+    Ok(Some((owner, message)))
+}
+
+/// Keeps an inbound mail and applies what it means to its message.
+async fn record(
+    state: &AppState,
+    user_id: i64,
+    message: Option<&SentRef>,
+    inbound: &Inbound,
+    source: &str,
+) -> ApiResult<()> {
+    let now = state.ctx.now_ms();
+    let (outcome, detail) = match &inbound.kind {
+        Kind::Reply => (Some(Outcome::Replied), None),
+        Kind::AutoReply => (None, None),
+        Kind::Bounce {
+            hard,
+            status,
+            reason,
+            ..
+        } => (
+            Some(Outcome::Bounced {
+                hard: *hard,
+                reason: reason.clone(),
+            }),
+            Some(format!("{status} {reason}").trim().to_string()),
+        ),
+    };
+    state
+        .ctx
+        .db
+        .insert_inbound(
+            &NewInbound {
+                user_id,
+                message_id: message.map(|message| message.id),
+                kind: kind_name(&inbound.kind),
+                from_email: inbound.from.as_deref(),
+                subject: &inbound.subject,
+                body: &inbound.text,
+                detail: detail.as_deref(),
+                source,
+            },
+            now,
+        )
+        .await?;
+    if let (Some(message), Some(outcome)) = (message, outcome) {
+        state.ctx.db.apply_outcome(message, &outcome, now).await?;
+    }
+    Ok(())
+}

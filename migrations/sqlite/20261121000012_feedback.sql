@@ -1,0 +1,52 @@
+-- What comes back about sent messages: their delivery, engagement and failure times (B §3 Sent email), the
+-- replies and other mail received for them, per-user suppression of bounced and complaining addresses, and the
+-- signatures of webhook requests already accepted (a replay is refused).
+alter table sent_emails add column delivered_at bigint;
+alter table sent_emails add column opened_at bigint;
+alter table sent_emails add column clicked_at bigint;
+alter table sent_emails add column replied_at bigint;
+alter table sent_emails add column bounced_at bigint;
+alter table sent_emails add column bounce_reason text;
+alter table sent_emails add column spam_reported_at bigint;
+alter table sent_emails add column unsubscribed_at bigint;
+create index sent_emails_message_id on sent_emails (message_id);
+create index sent_emails_user_to_email on sent_emails (user_id, to_email);
+
+create table suppressions (
+    user_id bigint not null references users (id) on delete cascade,
+    email text not null,
+    reason text not null check (reason in ('bounce', 'spam')),
+    created_at bigint not null,
+    primary key (user_id, email)
+);
+
+create table inbound_messages (
+    id integer primary key autoincrement,
+    user_id bigint not null references users (id) on delete cascade,
+    message_id bigint references sent_emails (id) on delete set null,
+    kind text not null check (kind in ('reply', 'auto_reply', 'bounce')),
+    from_email text,
+    subject text not null,
+    body text not null,
+    detail text,
+    source text not null,
+    received_at bigint not null
+);
+create index inbound_messages_user on inbound_messages (user_id, received_at);
+create index inbound_messages_message on inbound_messages (message_id);
+
+create table webhook_receipts (
+    signature text primary key,
+    received_at bigint not null
+);
+
+-- Unsubscribes reported by a sending provider are a source of their own (SQLite rebuilds the table for its check).
+create table unsubscribes_rebuilt (
+    email text primary key,
+    source text not null check (source in ('form', 'link', 'one_click', 'admin', 'provider')),
+    created_at bigint not null
+);
+insert into unsubscribes_rebuilt (email, source, created_at) select email, source, created_at from unsubscribes;
+drop table unsubscribes;
+alter table unsubscribes_rebuilt rename to unsubscribes;
+create index unsubscribes_created_at on unsubscribes (created_at);
