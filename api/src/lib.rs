@@ -158,6 +158,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/campaigns/test", post(sending::test_copies))
         .route("/api/test-campaign", post(sending::test_campaign))
         .route("/api/outbox", get(sending::outbox))
+        .route("/api/outbox/{id}/reply", post(sending::outbox_reply))
         .route(
             "/api/user/email-config",
             get(sending::config_status).post(sending::save_config),

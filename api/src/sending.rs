@@ -1107,3 +1107,45 @@ pub async fn verify_config(
         "message": message,
     })))
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct OutboxReplyRequest {
+    body: String,
+}
+
+/// `POST /api/outbox/{id}/reply {body}`: a reply typed in the app for a message the local outbox kept, as if its
+/// recipient had answered, so the reply handling can be tried without a mailbox.
+pub async fn outbox_reply(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    JsonBody(request): JsonBody<OutboxReplyRequest>,
+) -> ApiResult<Json<Value>> {
+    let body = request.body.trim();
+    if body.is_empty() {
+        return Err(ApiError::validation("Please type the reply"));
+    }
+    let message = state
+        .ctx
+        .db
+        .find_outbox_sent(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Outbox message not found"))?;
+    let subject = state
+        .ctx
+        .db
+        .load_message(id)
+        .await?
+        .map(|row| format!("Re: {}", row.subject))
+        .unwrap_or_default();
+    let reply = outreach_core::inbound::Inbound {
+        kind: outreach_core::inbound::Kind::Reply,
+        from: Some(message.to_email.clone()),
+        refers_to: Vec::new(),
+        subject,
+        text: body.to_string(),
+    };
+    crate::webhooks::record(&state, user.id, Some(&message), &reply, "outbox").await?;
+    Ok(Json(json!({ "success": true, "status": "replied" })))
+}

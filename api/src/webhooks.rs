@@ -191,7 +191,7 @@ async fn match_message(
 }
 
 /// Keeps an inbound mail and applies what it means to its message.
-async fn record(
+pub(crate) async fn record(
     state: &AppState,
     user_id: i64,
     message: Option<&SentRef>,

@@ -3731,6 +3731,55 @@ async fn provider_events_and_replies_change_messages_suppress_and_pause() {
         assert_eq!(status_of("owner3@cafe3.example"), "replied");
         assert_eq!(status_of("owner4@cafe4.example"), "sent");
 
+        // A reply typed in the app for an outbox message; another user cannot answer Ada's messages.
+        let fifth = outbox
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["toEmail"] == "owner5@cafe5.example")
+            .unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        let eve = active(&app, "eve").await;
+        let (status, _) = eve
+            .post_json(
+                &format!("/api/outbox/{fifth}/reply"),
+                json!({ "body": "Yes" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, empty) = ada
+            .post_json(
+                &format!("/api/outbox/{fifth}/reply"),
+                json!({ "body": " " }),
+            )
+            .await;
+        assert_eq!(
+            (status, empty["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Please type the reply")
+            )
+        );
+        let (status, _) = ada
+            .post_json(
+                &format!("/api/outbox/{fifth}/reply"),
+                json!({ "body": "Interested, call me" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let status_of = |email: &str| {
+            outbox
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == email)
+                .unwrap()["status"]
+                .clone()
+        };
+        assert_eq!(status_of("owner5@cafe5.example"), "replied");
+
         // The bounced addresses are suppressed for Ada: a new campaign to the same businesses skips them.
         let first_three: Vec<Value> = imported["businesses"]
             .as_array()

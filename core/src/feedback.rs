@@ -74,6 +74,12 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(email).fetch_optional(pool).await)
     }
 
+    /// One of the user's outbox messages that went out (a reply can be typed for it in the app).
+    pub async fn find_outbox_sent(&self, id: i64, user_id: i64) -> StoreResult<Option<SentRef>> {
+        let sql = FEEDBACK_OUTBOX_SENT.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
     /// The owner of the sender that uses `address`.
     pub async fn sender_owner(&self, address: &str) -> StoreResult<Option<i64>> {
         let sql = FEEDBACK_SENDER_OWNER.sql(self);

@@ -143,6 +143,7 @@ queries! {
     USER_LOCK = query!("users/lock", per_dialect);
     FEEDBACK_FIND_BY_MESSAGE_ID = query!("feedback/find_by_message_id");
     FEEDBACK_LATEST_TO = query!("feedback/latest_to");
+    FEEDBACK_OUTBOX_SENT = query!("feedback/outbox_sent");
     FEEDBACK_DELIVERED = query!("feedback/delivered");
     FEEDBACK_OPENED = query!("feedback/opened");
     FEEDBACK_CLICKED = query!("feedback/clicked");

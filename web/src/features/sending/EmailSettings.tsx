@@ -22,6 +22,7 @@ interface OutboxMessage {
   toEmail: string;
   subject: string;
   htmlBody: string | null;
+  status: string;
   createdAt: number;
 }
 
@@ -180,6 +181,7 @@ export function EmailSettings() {
             {(outbox.data ?? []).map((message) => (
               <li key={message.id}>
                 <button className="text-left underline" onClick={() => setReading(message)}>{message.subject}</button> — to {message.toEmail}
+                {message.status === "replied" ? <span className="ml-2 text-xs text-green-700">Replied</span> : null}
               </li>
             ))}
           </ul>
@@ -202,6 +204,7 @@ export function EmailSettings() {
           <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
           {/* The stored message as sent: shown in a sandboxed frame, scripts off. */}
           <iframe title="Message" sandbox="" className="h-96 w-full rounded border" srcDoc={reading.htmlBody ?? ""} />
+          <OutboxReply message={reading} onReplied={() => void queryClient.invalidateQueries({ queryKey: OUTBOX_KEY })} />
         </Dialog>
       ) : null}
     </div>
@@ -262,5 +265,29 @@ function EditIdentity({ config, onClose, onSaved }: { config: EmailConfig; onClo
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** A reply typed as the recipient, to try reply handling without a mailbox (nothing leaves the machine). */
+function OutboxReply({ message, onReplied }: { message: OutboxMessage; onReplied: () => void }) {
+  const [body, setBody] = useState("");
+  const [replied, setReplied] = useState(message.status === "replied");
+  const send = async () => {
+    try {
+      await json("POST", `/api/outbox/${message.id}/reply`, { body });
+      toast({ title: "Reply recorded", description: `${message.toEmail} now counts as replied; their follow-ups stop.` });
+      setReplied(true);
+      setBody("");
+      onReplied();
+    } catch (failure) {
+      toast({ title: "Reply not recorded", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+    }
+  };
+  return (
+    <div className="mt-3 space-y-2">
+      {replied ? <p className="text-sm text-green-700">This recipient replied.</p> : null}
+      <TextArea label={`Reply as ${message.toEmail} (for trying the product)`} rows={3} value={body} onChange={(event) => setBody(event.target.value)} />
+      <Button variant="outline" disabled={!body.trim()} onClick={() => void send()}>Record Reply</Button>
+    </div>
   );
 }
