@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::db::Db;
 use crate::on_db;
-use crate::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN};
+use crate::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
 use crate::store::StoreResult;
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
@@ -59,8 +59,19 @@ pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
 }
 
 impl Db {
-    /// Stores a batch of events: one statement on PostgreSQL (arrays), one transaction on SQLite.
+    /// Stores a batch of events (one statement on PostgreSQL, arrays; one transaction on SQLite), then moves their
+    /// messages' first open and click times and state in one more statement.
     pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
+        self.insert_event_rows(events).await?;
+        let mut tokens: Vec<&str> = events.iter().map(|event| event.token.as_str()).collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        let sql = EVENT_TOUCH_MESSAGES.sql(self);
+        let list = crate::db::json_list(&tokens);
+        on_db!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
+    }
+
+    async fn insert_event_rows(&self, events: &[TrackingEvent]) -> StoreResult<()> {
         let sql = EVENT_INSERT_BATCH.sql(self);
         match self {
             Db::Postgres(pool) => {

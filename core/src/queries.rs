@@ -174,5 +174,6 @@ queries! {
     CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
     CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
+    EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);
     EVENT_OF_TOKEN = query!("events/of_token");
 }
