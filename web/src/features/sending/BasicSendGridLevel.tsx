@@ -59,6 +59,8 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
     try {
       const answer = await json<{ emailAddress: string }>("POST", "/api/sendgrid/create-basic-address", { firstName: first, lastName: last, emailPrefix: prefix, replyTo: replyTo || null });
       toast({ title: "Address Created Successfully!", description: `${answer.emailAddress} is ready to send.` });
+      // The name is taken now: the field starts over rather than showing it as available.
+      setPrefix("");
       void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
     } catch (failure) {
       toast({ title: "Configuration Failed", description: serverMessage(failure) ?? "Failed to save email configuration. Please try again.", variant: "destructive" });
