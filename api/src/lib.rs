@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod businesses;
 pub mod campaigns;
+pub mod emails;
 pub mod error;
 pub mod generate;
 pub mod gmail;
@@ -184,6 +185,8 @@ pub fn app(state: AppState) -> Router {
             "/api/user/email-configs/{id}/set-default",
             axum::routing::put(sending::set_default),
         )
+        .route("/api/emails/sent", get(emails::sent))
+        .route("/api/emails/{id}/mark-opened", post(emails::mark_opened))
         .route("/api/emails/generate", post(generate::generate))
         .route("/api/emails/generate/{id}", get(generate::status))
         .route_layer(middleware::from_fn_with_state(

@@ -3790,6 +3790,70 @@ async fn provider_events_and_replies_change_messages_suppress_and_pause() {
         };
         assert_eq!(status_of("owner5@cafe5.example"), "replied");
 
+        // The sent emails with their times and events; a manual open is recorded as such, once, by the owner only.
+        let (status, sent) = ada.get_json("/api/emails/sent?limit=500").await;
+        assert_eq!(status, StatusCode::OK);
+        let of = |sent: &Value, email: &str| {
+            sent.as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == email)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(sent.as_array().unwrap().len(), 25);
+        let bounced = of(&sent, "owner1@cafe1.example");
+        assert_eq!(
+            (bounced["status"].as_str(), bounced["bounceReason"].as_str()),
+            (Some("bounced"), Some("550 5.1.1 unknown user"))
+        );
+        assert!(bounced["bouncedAt"].is_i64());
+        let opened = of(&sent, "owner0@cafe0.example");
+        let kinds: Vec<&str> = opened["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["eventType"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["delivered", "open"]);
+        assert!(opened["deliveredAt"].is_i64() && opened["openedAt"].is_i64());
+        assert!(of(&sent, "owner3@cafe3.example")["repliedAt"].is_i64());
+        let plain = of(&sent, "owner6@cafe6.example");
+        assert_eq!(
+            (plain["status"].as_str(), plain["openedAt"].is_null()),
+            (Some("sent"), true)
+        );
+        let id = plain["id"].as_i64().unwrap();
+        let (status, _) = eve
+            .post_json(&format!("/api/emails/{id}/mark-opened"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (_, marked) = ada
+            .post_json(&format!("/api/emails/{id}/mark-opened"), json!({}))
+            .await;
+        assert_eq!(marked, json!({ "success": true, "alreadyOpened": false }));
+        let (_, again) = ada
+            .post_json(&format!("/api/emails/{id}/mark-opened"), json!({}))
+            .await;
+        assert_eq!(again["alreadyOpened"], true);
+        let (_, page) = ada.get_json("/api/emails/sent?limit=500").await;
+        let plain = of(&page, "owner6@cafe6.example");
+        assert_eq!(plain["status"], "opened");
+        assert_eq!(
+            plain["events"],
+            json!([{ "eventType": "open", "occurredAt": plain["openedAt"], "url": null, "machine": false, "manual": true }])
+        );
+        assert_eq!(eve.get_json("/api/emails/sent").await.1, json!([]));
+        assert_eq!(
+            ada.get_json("/api/emails/sent?limit=10&offset=20")
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len(),
+            5
+        );
+
         // The bounced addresses are suppressed for Ada: a new campaign to the same businesses skips them.
         let first_three: Vec<Value> = imported["businesses"]
             .as_array()

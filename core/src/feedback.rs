@@ -4,7 +4,9 @@
 //! or spam report suppresses the address for the user, and a campaign whose last 200 sends show 5% hard bounces or
 //! 0.3% spam reports pauses itself with the reason.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
 
 use crate::db::{Db, json_list};
 use crate::on_db;
@@ -61,7 +63,133 @@ pub struct NewInbound<'a> {
     pub source: &'a str,
 }
 
+/// A sent email as the user sees it (B §3 Sent email), with its events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct SentEmail {
+    pub id: i64,
+    pub campaign_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub to_email: String,
+    pub subject: String,
+    #[serde(rename = "body")]
+    pub html_body: Option<String>,
+    pub status: String,
+    pub sent_at: Option<i64>,
+    pub created_at: i64,
+    pub opened_at: Option<i64>,
+    pub replied_at: Option<i64>,
+    pub delivered_at: Option<i64>,
+    pub clicked_at: Option<i64>,
+    pub bounced_at: Option<i64>,
+    pub bounce_reason: Option<String>,
+    pub spam_reported_at: Option<i64>,
+    pub unsubscribed_at: Option<i64>,
+    #[serde(skip)]
+    pub token: Option<String>,
+    #[sqlx(skip)]
+    pub events: Vec<SentEvent>,
+}
+
+/// One event of a sent email: `open` (machine or manual ones flagged), `click`, `reply`, `delivered`, `bounce`,
+/// `spam`, `unsubscribe`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SentEvent {
+    pub event_type: String,
+    pub occurred_at: i64,
+    pub url: Option<String>,
+    pub machine: bool,
+    pub manual: bool,
+}
+
+/// Whether a manual open was recorded, or the message was opened already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManualOpen {
+    Marked,
+    AlreadyOpened,
+    NotFound,
+}
+
 impl Db {
+    /// A page of the user's sent emails, newest first, each with its events.
+    pub async fn sent_emails(
+        &self,
+        user_id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<Vec<SentEmail>> {
+        let (list, events) = (
+            FEEDBACK_SENT_LIST.sql(self),
+            FEEDBACK_EVENTS_OF_TOKENS.sql(self),
+        );
+        let mut emails: Vec<SentEmail> = on_db!(self, pool => sqlx::query_as(list).bind(user_id).bind(limit)
+            .bind(offset).fetch_all(pool).await)?;
+        let tokens: Vec<&str> = emails
+            .iter()
+            .filter_map(|email| email.token.as_deref())
+            .collect();
+        type Row = (String, String, Option<String>, Option<String>, bool, i64);
+        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(events).bind(json_list(&tokens))
+            .fetch_all(pool).await)?;
+        let mut by_token: HashMap<String, Vec<SentEvent>> = HashMap::new();
+        for (token, kind, url, agent, machine, occurred_at) in rows {
+            by_token.entry(token).or_default().push(SentEvent {
+                event_type: kind,
+                occurred_at,
+                url,
+                machine,
+                manual: agent.as_deref() == Some("manual"),
+            });
+        }
+        for email in &mut emails {
+            if let Some(token) = &email.token {
+                email.events = by_token.remove(token).unwrap_or_default();
+            }
+        }
+        Ok(emails)
+    }
+
+    /// Marks one of the user's sent messages opened by hand (B §2.10 Mark Opened).
+    pub async fn mark_opened_manually(
+        &self,
+        id: i64,
+        user_id: i64,
+        at: i64,
+    ) -> StoreResult<ManualOpen> {
+        let (find, opened, event) = (
+            FEEDBACK_OWNED_SENT.sql(self),
+            FEEDBACK_OPENED.sql(self),
+            FEEDBACK_MANUAL_OPEN.sql(self),
+        );
+        type Row = (
+            i64,
+            i64,
+            Option<i64>,
+            Option<i64>,
+            String,
+            Option<String>,
+            String,
+            Option<i64>,
+        );
+        let row: Option<Row> = on_db!(self, pool => sqlx::query_as(find).bind(id).bind(user_id)
+            .fetch_optional(pool).await)?;
+        let Some((_, _, _, _, _, token, _, opened_at)) = row else {
+            return Ok(ManualOpen::NotFound);
+        };
+        if opened_at.is_some() {
+            return Ok(ManualOpen::AlreadyOpened);
+        }
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(opened).bind(id).bind(at).execute(&mut *tx).await?;
+            sqlx::query(event).bind(token.unwrap_or_default()).bind(at).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(())
+        })?;
+        Ok(ManualOpen::Marked)
+    }
+
     pub async fn find_sent_by_message_id(&self, message_id: &str) -> StoreResult<Option<SentRef>> {
         let sql = FEEDBACK_FIND_BY_MESSAGE_ID.sql(self);
         let id = message_id.trim().trim_matches(['<', '>']);

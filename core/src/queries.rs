@@ -143,6 +143,10 @@ queries! {
     USER_LOCK = query!("users/lock", per_dialect);
     FEEDBACK_FIND_BY_MESSAGE_ID = query!("feedback/find_by_message_id");
     FEEDBACK_LATEST_TO = query!("feedback/latest_to");
+    FEEDBACK_SENT_LIST = query!("feedback/sent_list");
+    FEEDBACK_OWNED_SENT = query!("feedback/owned_sent");
+    FEEDBACK_MANUAL_OPEN = query!("feedback/manual_open");
+    FEEDBACK_EVENTS_OF_TOKENS = query!("feedback/events_of_tokens", per_dialect);
     FEEDBACK_OUTBOX_SENT = query!("feedback/outbox_sent");
     FEEDBACK_DELIVERED = query!("feedback/delivered");
     FEEDBACK_OPENED = query!("feedback/opened");

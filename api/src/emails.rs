@@ -1,0 +1,51 @@
+//! The user's sent emails (B §3 Sent email, §7): `GET /api/emails/sent` (newest first, `limit` up to 500 and
+//! `offset`, each with its events) and `POST /api/emails/{id}/mark-opened`, a manual open recorded as such.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use outreach_core::feedback::ManualOpen;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::session::SignedIn;
+
+const PAGE_MAX: i64 = 500;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Page {
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+/// `GET /api/emails/sent?limit=&offset=`.
+pub async fn sent(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Query(page): Query<Page>,
+) -> ApiResult<Json<Value>> {
+    let limit = page.limit.unwrap_or(100).clamp(1, PAGE_MAX);
+    let offset = page.offset.unwrap_or(0).max(0);
+    let emails = state.ctx.db.sent_emails(user.id, limit, offset).await?;
+    Ok(Json(json!(emails)))
+}
+
+/// `POST /api/emails/{id}/mark-opened`.
+pub async fn mark_opened(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    match state
+        .ctx
+        .db
+        .mark_opened_manually(id, user.id, state.ctx.now_ms())
+        .await?
+    {
+        ManualOpen::NotFound => Err(ApiError::not_found("Email not found")),
+        ManualOpen::AlreadyOpened => Ok(Json(json!({ "success": true, "alreadyOpened": true }))),
+        ManualOpen::Marked => Ok(Json(json!({ "success": true, "alreadyOpened": false }))),
+    }
+}
