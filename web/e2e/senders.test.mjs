@@ -1,4 +1,4 @@
-// The SendGrid levels in the browser: a basic address on the instance's sending domain (the username checked as it
+// The local outbox with a reply typed in the app, then the SendGrid levels in the browser: a basic address on the instance's sending domain (the username checked as it
 // is typed, Create Address, Send Test through the operator's key) and a branded sender with the user's own key
 // (refused, then accepted) whose domain records are checked, against a local fake of SendGrid's v3 API that checks
 // every request's key.
@@ -49,6 +49,19 @@ test("a basic address with Send Test, and a branded SendGrid sender with its dom
   await signIn(app, page, ADMIN);
   await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
   const domain = `hello.127.0.0.1`;
+
+  // Without a sender the local outbox keeps the message; a reply typed as its recipient marks it replied.
+  const kept = await (await page.request.post(`${app.base}/api/campaigns/send-test-email`, { data: { to: "owner@cafe.example", subject: "Outbox hello", body: "<p>Hello</p>" } })).json();
+  assert.equal(kept.success, true, JSON.stringify(kept));
+  await page.reload();
+  await page.getByRole("list", { name: "Outbox" }).getByRole("button", { name: "Outbox hello" }).click();
+  const viewer = page.getByRole("dialog", { name: "Outbox hello" });
+  await viewer.getByLabel("Reply as owner@cafe.example (for trying the product)").fill("Yes, tell me more");
+  await viewer.getByRole("button", { name: "Record Reply" }).click();
+  await page.getByText("Reply recorded").first().waitFor();
+  await viewer.getByText("This recipient replied.").waitFor();
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("list", { name: "Outbox" }).getByText("Replied").waitFor();
 
   // Level 2: the username is checked as it is typed, the address created, then a test sent to the login address.
   await page.getByRole("tab", { name: "Level 2: Basic SendGrid" }).click();
