@@ -105,7 +105,9 @@ async fn finish_google(
     let (Some(code), Some(returned_state)) = (params.code, params.state) else {
         return Err("missing_code");
     };
-    let client = google_client(state, CALLBACK_PATH).ok_or("google_not_configured")?;
+    if !state.ctx.settings.google.is_configured() {
+        return Err("google_not_configured");
+    }
     let now = state.ctx.now_ms();
     let flow = state
         .ctx
@@ -115,22 +117,9 @@ async fn finish_google(
         .map_err(|error| log_failure("flow lookup", error))?
         .ok_or("state_mismatch")?;
 
-    let http = state.http.clone();
-    let send = move |request: oauth2::HttpRequest| {
-        let http = http.clone();
-        async move { send_oauth_request(&http, request).await }
-    };
-    let token = client
-        .exchange_code(AuthorizationCode::new(code))
-        .set_pkce_verifier(PkceCodeVerifier::new(flow.pkce_verifier))
-        .request_async(&send)
+    let token = exchange_code(state, CALLBACK_PATH, code, flow.pkce_verifier)
         .await
-        .map_err(|error| match error {
-            RequestTokenError::ServerResponse(answer) => {
-                log_failure("token exchange refused", answer.error())
-            }
-            other => log_failure("token exchange", other),
-        })?;
+        .map_err(|error| log_failure("token exchange", error))?;
 
     let profile = fetch_profile(state, token.access_token().secret()).await?;
     let user = sign_in(
@@ -157,7 +146,7 @@ async fn finish_google(
 fn log_failure(step: &str, error: impl std::fmt::Display) -> &'static str {
     tracing::warn!(step, error = %error, "Google sign-in failed");
     match step {
-        "token exchange" | "token exchange refused" => "token_exchange_failed",
+        "token exchange" => "token_exchange_failed",
         _ => "server_error",
     }
 }
@@ -198,8 +187,33 @@ async fn fetch_profile(state: &AppState, access_token: &str) -> Result<Profile, 
     Ok(profile)
 }
 
+/// Exchanges an authorization code (with its PKCE verifier) at Google's token endpoint; the error is the
+/// provider's own code when it answered, for the log.
+pub(crate) async fn exchange_code(
+    state: &AppState,
+    callback_path: &str,
+    code: String,
+    verifier: String,
+) -> Result<oauth2::basic::BasicTokenResponse, String> {
+    let client = google_client(state, callback_path).ok_or("google_not_configured")?;
+    let http = state.http.clone();
+    let send = move |request: oauth2::HttpRequest| {
+        let http = http.clone();
+        async move { send_oauth_request(&http, request).await }
+    };
+    client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(PkceCodeVerifier::new(verifier))
+        .request_async(&send)
+        .await
+        .map_err(|error| match error {
+            RequestTokenError::ServerResponse(answer) => answer.error().to_string(),
+            other => other.to_string(),
+        })
+}
+
 /// Sends one of the `oauth2` crate's requests with the app's reqwest client.
-pub(crate) async fn send_oauth_request(
+async fn send_oauth_request(
     http: &reqwest::Client,
     request: oauth2::HttpRequest,
 ) -> Result<oauth2::HttpResponse, reqwest::Error> {

@@ -7,10 +7,7 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use oauth2::{
-    AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RequestTokenError, Scope,
-    TokenResponse,
-};
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope, TokenResponse};
 use outreach_core::accounts::{User, is_valid_email, normalize_email};
 use outreach_core::outbound::NewEmailConfig;
 use outreach_core::security::encrypt_secret;
@@ -19,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::auth::{FLOW_TTL_MS, google_client, send_oauth_request};
+use crate::auth::{FLOW_TTL_MS, exchange_code, google_client};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
 
@@ -200,21 +197,9 @@ async fn finish(
     if user.id != owner {
         return Err(failed("owner", &"the flow was started by another account"));
     }
-    let client = google_client(state, CALLBACK_PATH).ok_or("callback_failed")?;
-    let http = state.http.clone();
-    let send = move |request: oauth2::HttpRequest| {
-        let http = http.clone();
-        async move { send_oauth_request(&http, request).await }
-    };
-    let token = client
-        .exchange_code(AuthorizationCode::new(code))
-        .set_pkce_verifier(PkceCodeVerifier::new(flow.pkce_verifier))
-        .request_async(&send)
+    let token = exchange_code(state, CALLBACK_PATH, code, flow.pkce_verifier)
         .await
-        .map_err(|error| match error {
-            RequestTokenError::ServerResponse(answer) => failed("token exchange", answer.error()),
-            other => failed("token exchange", &other),
-        })?;
+        .map_err(|error| failed("token exchange", &error))?;
     // Google's granular consent lets a person untick the permission; without it nothing could be sent.
     if token.scopes().is_some_and(|scopes| {
         !scopes

@@ -59,27 +59,14 @@ pub async fn sendgrid_events(
     {
         return Err(refused("replayed signature"));
     }
-    let mut applied = 0;
-    for event in &events {
-        let outcome = match event.meaning() {
-            Meaning::Delivered => Outcome::Delivered,
-            Meaning::Open => Outcome::Opened,
-            Meaning::Click(url) => Outcome::Clicked(url),
-            Meaning::Bounce { hard, reason } => Outcome::Bounced { hard, reason },
-            Meaning::Spam => Outcome::Spam,
-            Meaning::Unsubscribe => Outcome::Unsubscribed,
-            Meaning::Ignored => continue,
-        };
-        let Some(message_id) = event.outreach_message.as_deref() else {
-            continue;
-        };
-        let Some(message) = state.ctx.db.find_sent_by_message_id(message_id).await? else {
-            continue;
-        };
-        let at = event.timestamp.map_or(now, |seconds| seconds * SECOND_MS);
-        state.ctx.db.apply_outcome(&message, &outcome, at).await?;
-        applied += 1;
-    }
+    let applied = match apply_events(&state, &events, now).await {
+        Ok(applied) => applied,
+        Err(error) => {
+            // Nothing is lost: the retry SendGrid makes after an error must not count as a replay.
+            state.ctx.db.forget_receipt(signature).await.ok();
+            return Err(error);
+        }
+    };
     Ok(Json(
         json!({ "received": events.len(), "applied": applied }),
     ))
@@ -236,4 +223,30 @@ pub(crate) async fn record(
         state.ctx.db.apply_outcome(message, &outcome, now).await?;
     }
     Ok(())
+}
+
+/// Applies the events that name one of our messages; returns how many did.
+async fn apply_events(state: &AppState, events: &[Event], now: i64) -> ApiResult<usize> {
+    let mut applied = 0;
+    for event in events {
+        let outcome = match event.meaning() {
+            Meaning::Delivered => Outcome::Delivered,
+            Meaning::Open => Outcome::Opened,
+            Meaning::Click(url) => Outcome::Clicked(url),
+            Meaning::Bounce { hard, reason } => Outcome::Bounced { hard, reason },
+            Meaning::Spam => Outcome::Spam,
+            Meaning::Unsubscribe => Outcome::Unsubscribed,
+            Meaning::Ignored => continue,
+        };
+        let Some(message_id) = event.outreach_message.as_deref() else {
+            continue;
+        };
+        let Some(message) = state.ctx.db.find_sent_by_message_id(message_id).await? else {
+            continue;
+        };
+        let at = event.timestamp.map_or(now, |seconds| seconds * SECOND_MS);
+        state.ctx.db.apply_outcome(&message, &outcome, at).await?;
+        applied += 1;
+    }
+    Ok(applied)
 }

@@ -3378,19 +3378,21 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
             "{configs}"
         );
         assert!(!configs.to_string().contains("refresh-gmail-ada"));
-        let stored: Vec<String> = app
+        // Stored, but only encrypted: the secret decrypts to the refresh token and does not contain it.
+        let stored = app
             .ctx
             .db
-            .list_email_configs(1)
+            .load_email_config(configs[0]["id"].as_i64().unwrap())
             .await
             .unwrap()
-            .into_iter()
-            .filter_map(|c| c.secret)
-            .collect();
-        assert!(
-            stored
-                .iter()
-                .all(|secret| !secret.contains("refresh-gmail-ada"))
+            .unwrap()
+            .secret
+            .expect("the refresh token is stored");
+        assert!(!stored.contains("refresh-gmail-ada"));
+        assert_eq!(
+            outreach_core::security::decrypt_secret(&app.ctx.settings.security.secret_key, &stored)
+                .map(|secret| secret.expose().to_string()),
+            Some("refresh-gmail-ada".to_string())
         );
         let (_, status) = ada.get_json("/api/user/email-config").await;
         assert_eq!(

@@ -260,6 +260,10 @@ impl Db {
                     sqlx::query(FEEDBACK_SUPPRESS.sql(self)).bind(message.user_id).bind(&email).bind(reason).bind(at)
                         .execute(&mut *tx).await?;
                 }
+                Outcome::Unsubscribed => {
+                    sqlx::query(UNSUBSCRIBE_INSERT.sql(self)).bind(&email).bind("provider").bind(at)
+                        .execute(&mut *tx).await?;
+                }
                 Outcome::Replied => {
                     if let (Some(campaign_id), Some(business_id)) = (message.campaign_id, message.business_id) {
                         sqlx::query(FEEDBACK_STOP_FOLLOW_UPS.sql(self)).bind(campaign_id).bind(business_id)
@@ -271,9 +275,6 @@ impl Db {
             tx.commit().await?;
             Ok::<_, sqlx::Error>(())
         })?;
-        if matches!(outcome, Outcome::Unsubscribed) {
-            self.insert_unsubscribe(&email, "provider", at).await?;
-        }
         match (outcome, message.campaign_id) {
             (Outcome::Bounced { hard: true, .. } | Outcome::Spam, Some(campaign_id)) => {
                 self.pause_if_unhealthy(campaign_id, at).await
@@ -333,6 +334,12 @@ impl Db {
             sqlx::query(forget).bind(forget_before).execute(pool).await?;
             Ok(fresh)
         })
+    }
+
+    /// Lets a request's signature be used again (its events could not be applied; SendGrid will retry).
+    pub async fn forget_receipt(&self, signature: &str) -> StoreResult<()> {
+        let sql = FEEDBACK_FORGET_RECEIPT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(signature).execute(pool).await.map(|_| ()))
     }
 
     /// Which of these normalised addresses the user may not send to after bounces and spam reports.

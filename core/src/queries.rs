@@ -162,6 +162,7 @@ queries! {
     FEEDBACK_INBOUND = query!("feedback/inbound");
     FEEDBACK_RECEIPT = query!("feedback/receipt");
     FEEDBACK_FORGET_RECEIPTS = query!("feedback/forget_receipts");
+    FEEDBACK_FORGET_RECEIPT = query!("feedback/forget_receipt");
     FEEDBACK_SENDER_OWNER = query!("feedback/sender_owner");
     FEEDBACK_SUPPRESSED_FOR_USER = query!("feedback/suppressed_for_user", per_dialect);
     OUTGOING_LOAD_BATCH = query!("outgoing/load_batch", per_dialect);

@@ -63,7 +63,7 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
       setPrefix("");
       void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
     } catch (failure) {
-      toast({ title: "Configuration Failed", description: serverMessage(failure) ?? "Failed to save email configuration. Please try again.", variant: "destructive" });
+      toast({ title: "Error Creating Address", description: serverMessage(failure) ?? "Failed to create SendGrid address. Please try again.", variant: "destructive" });
     } finally {
       setBusy(false);
     }
@@ -77,7 +77,7 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
       if (answer.success) toast({ title: "Test Email Sent Successfully!", description: `From ${answer.fromEmail} to ${user?.email ?? "you"}.` });
       else toast({ title: "Test Email Failed", description: answer.message, variant: "destructive" });
     } catch (failure) {
-      toast({ title: "Test Email Failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+      toast({ title: "Test Email Failed", description: serverMessage(failure) ?? "Failed to send test email. Please try again.", variant: "destructive" });
     } finally {
       setBusy(false);
     }

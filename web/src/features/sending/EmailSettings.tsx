@@ -62,7 +62,7 @@ export function EmailSettings() {
       toast({ title: "Default Email Updated", description: `${config.emailAddress} now sends your campaigns.` });
       refresh();
     } catch (failure) {
-      toast({ title: "Update Failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to update default email configuration.", variant: "destructive" });
     }
   };
 
@@ -73,7 +73,7 @@ export function EmailSettings() {
       toast({ title: "Configuration Removed" });
       refresh();
     } catch (failure) {
-      toast({ title: "Could not remove the configuration", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
+      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to remove email configuration.", variant: "destructive" });
     }
   };
 
