@@ -1,5 +1,6 @@
 //! The user's sent emails (B §3 Sent email, §7): `GET /api/emails/sent` (newest first, `limit` up to 500 and
-//! `offset`, each with its events) and `POST /api/emails/{id}/mark-opened`, a manual open recorded as such.
+//! `offset`, each with its events), `GET /api/emails/{id}` (one with its body and events, for the email dialog of
+//! B §2.10) and `POST /api/emails/{id}/mark-opened`, a manual open recorded as such.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -30,6 +31,21 @@ pub async fn sent(
     let offset = page.offset.unwrap_or(0).max(0);
     let emails = state.ctx.db.sent_emails(user.id, limit, offset).await?;
     Ok(Json(json!(emails)))
+}
+
+/// `GET /api/emails/{id}`.
+pub async fn email(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let email = state
+        .ctx
+        .db
+        .sent_email(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Email not found"))?;
+    Ok(Json(json!(email)))
 }
 
 /// `POST /api/emails/{id}/mark-opened`.

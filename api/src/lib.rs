@@ -2,9 +2,11 @@
 //! metrics and the web app. Handlers stay thin: validate, check ownership, write, enqueue.
 
 pub mod admin;
+pub mod analytics;
 pub mod auth;
 pub mod businesses;
 pub mod campaigns;
+pub mod contacts;
 pub mod emails;
 pub mod error;
 pub mod generate;
@@ -186,6 +188,19 @@ pub fn app(state: AppState) -> Router {
             axum::routing::put(sending::set_default),
         )
         .route("/api/emails/sent", get(emails::sent))
+        .route("/api/emails/{id}", get(emails::email))
+        .route("/api/analytics/campaigns", get(analytics::campaigns))
+        .route("/api/analytics/daily", get(analytics::daily))
+        .route("/api/campaigns/{id}/daily", get(analytics::campaign_daily))
+        .route("/api/campaigns/{id}/details", get(analytics::details))
+        .route("/api/contacts/all", get(contacts::all))
+        .route("/api/contacts/stats", get(contacts::stats))
+        .route("/api/contacts/history", get(contacts::history))
+        .route("/api/contacts/notes", post(contacts::add_note))
+        .route(
+            "/api/contacts/notes/{id}",
+            axum::routing::put(contacts::update_note).delete(contacts::delete_note),
+        )
         .route("/api/emails/{id}/mark-opened", post(emails::mark_opened))
         .route("/api/emails/generate", post(generate::generate))
         .route("/api/emails/generate/{id}", get(generate::status))

@@ -70,6 +70,8 @@ pub struct SentEmail {
     pub id: i64,
     pub campaign_id: Option<i64>,
     pub business_id: Option<i64>,
+    /// 0 for a campaign's first message, n for its n-th follow-up.
+    pub step: i32,
     pub to_email: String,
     pub subject: String,
     #[serde(rename = "body")]
@@ -119,18 +121,47 @@ impl Db {
         limit: i64,
         offset: i64,
     ) -> StoreResult<Vec<SentEmail>> {
-        let (list, events) = (
-            FEEDBACK_SENT_LIST.sql(self),
-            FEEDBACK_EVENTS_OF_TOKENS.sql(self),
-        );
+        let list = FEEDBACK_SENT_LIST.sql(self);
         let mut emails: Vec<SentEmail> = on_db!(self, pool => sqlx::query_as(list).bind(user_id).bind(limit)
             .bind(offset).fetch_all(pool).await)?;
+        self.attach_events(&mut emails).await?;
+        Ok(emails)
+    }
+
+    /// One of the user's messages with its body and events.
+    pub async fn sent_email(&self, id: i64, user_id: i64) -> StoreResult<Option<SentEmail>> {
+        let sql = FEEDBACK_SENT_ONE.sql(self);
+        let email: Option<SentEmail> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id)
+            .fetch_optional(pool).await)?;
+        let Some(email) = email else { return Ok(None) };
+        let mut emails = vec![email];
+        self.attach_events(&mut emails).await?;
+        Ok(emails.pop())
+    }
+
+    /// Fills each message's events, in one query for all of them.
+    pub(crate) async fn attach_events(&self, emails: &mut [SentEmail]) -> StoreResult<()> {
         let tokens: Vec<&str> = emails
             .iter()
             .filter_map(|email| email.token.as_deref())
             .collect();
+        let mut by_token = self.events_of_tokens(&tokens).await?;
+        for email in emails {
+            if let Some(token) = &email.token {
+                email.events = by_token.remove(token).unwrap_or_default();
+            }
+        }
+        Ok(())
+    }
+
+    /// The events of these messages (by token), oldest first.
+    pub(crate) async fn events_of_tokens(
+        &self,
+        tokens: &[&str],
+    ) -> StoreResult<HashMap<String, Vec<SentEvent>>> {
+        let sql = FEEDBACK_EVENTS_OF_TOKENS.sql(self);
         type Row = (String, String, Option<String>, Option<String>, bool, i64);
-        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(events).bind(json_list(&tokens))
+        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(sql).bind(json_list(tokens))
             .fetch_all(pool).await)?;
         let mut by_token: HashMap<String, Vec<SentEvent>> = HashMap::new();
         for (token, kind, url, agent, machine, occurred_at) in rows {
@@ -142,12 +173,7 @@ impl Db {
                 manual: agent.as_deref() == Some("manual"),
             });
         }
-        for email in &mut emails {
-            if let Some(token) = &email.token {
-                email.events = by_token.remove(token).unwrap_or_default();
-            }
-        }
-        Ok(emails)
+        Ok(by_token)
     }
 
     /// Marks one of the user's sent messages opened by hand (B §2.10 Mark Opened).
@@ -314,7 +340,7 @@ impl Db {
     pub async fn insert_inbound(&self, inbound: &NewInbound<'_>, at: i64) -> StoreResult<()> {
         let sql = FEEDBACK_INBOUND.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(inbound.user_id).bind(inbound.message_id).bind(inbound.kind)
-            .bind(inbound.from_email).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
+            .bind(inbound.from_email.map(str::to_ascii_lowercase)).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
             .bind(inbound.source).bind(at).execute(pool).await.map(|_| ()))
     }
 

@@ -3,11 +3,13 @@
 
 pub mod accounts;
 pub mod ai;
+pub mod analytics;
 pub mod businesses;
 pub mod campaigns;
 pub mod clock;
 pub mod compose;
 pub mod config;
+pub mod contacts;
 pub mod crawler;
 pub mod db;
 pub mod directory;
