@@ -30,6 +30,8 @@ const ContactPage = page(() => import("../features/public/ContactPage"), "Contac
 const DownloadLogoPage = page(() => import("../features/public/DownloadLogoPage"), "DownloadLogoPage");
 const UnsubscribePage = page(() => import("../features/public/UnsubscribePage"), "UnsubscribePage");
 const GmailOAuthResultPage = page(() => import("../features/public/GmailOAuthResultPage"), "GmailOAuthResultPage");
+const CampaignAnalyticsPage = page(() => import("../features/analytics/CampaignAnalyticsPage"), "CampaignAnalyticsPage");
+const CampaignDetailsPage = page(() => import("../features/analytics/CampaignDetailsPage"), "CampaignDetailsPage");
 const SearchLogPage = page(() => import("../features/searchlog/SearchLogPage"), "SearchLogPage");
 const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"), "AccessDeniedPage");
 
@@ -67,6 +69,8 @@ export function App() {
               <Route path="/dashboard" element={<Protected><DashboardPage /></Protected>} />
               <Route path="/purchase-emails" element={<Protected><PurchaseEmailsPage /></Protected>} />
               <Route path="/custom-email" element={<Protected><CustomEmailPage /></Protected>} />
+              <Route path="/campaign-analytics/:id" element={<Protected><CampaignAnalyticsPage /></Protected>} />
+              <Route path="/campaign-details/:id" element={<Protected><CampaignDetailsPage /></Protected>} />
               <Route path="/search-log" element={<Protected><SearchLogPage /></Protected>} />
               <Route path="/admin" element={<ProtectedRoute><AdminPage /></ProtectedRoute>} />
               <Route path="*" element={<NotFoundPage />} />

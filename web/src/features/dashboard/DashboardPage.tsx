@@ -1,10 +1,10 @@
 /** The dashboard shell (A §2): header, usage meter, tabs chosen by URL, saved tab or default, and the toasts
  * for parameters a Google redirect leaves behind. */
 import { useCallback, useEffect, useState } from "react";
-import { ButtonLink, Button } from "../../components/ui/button";
+import { ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { toast } from "../../components/ui/toast-store";
-import { SWITCH_TAB, switchTab } from "../../lib/events";
+import { SWITCH_TAB } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
 import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
 import { displayName, useAuth } from "../../lib/auth";
@@ -14,6 +14,8 @@ import { EmailSettings } from "../sending/EmailSettings";
 // The dashboard shell mounts the feature screens of its tabs.
 import { CampaignBuilder } from "../campaigns/CampaignBuilder";
 import { TemplatesTab } from "../campaigns/TemplateChooser";
+import { AnalyticsTab } from "../analytics/AnalyticsTab";
+import { ContactsTab } from "../contacts/ContactsTab";
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -92,7 +94,7 @@ export function DashboardPage() {
   );
 }
 
-/** What each tab shows while it has no data of its own. */
+/** The screen of each tab. */
 function TabContent({ tab }: { tab: TabId }) {
   switch (tab) {
     case "email-settings":
@@ -100,23 +102,11 @@ function TabContent({ tab }: { tab: TabId }) {
     case "campaign":
       return <CampaignBuilder />;
     case "your-campaigns":
-      return (
-        <Card>
-          <div className="flex flex-col items-center gap-3 py-8 text-center">
-            <h2 className="text-lg font-semibold">No campaigns yet</h2>
-            <p className="text-slate-600">Campaigns you launch show their sends, opens and replies here.</p>
-            <Button onClick={() => switchTab("campaign")}>Build Your First Campaign</Button>
-          </div>
-        </Card>
-      );
+      return <AnalyticsTab />;
     case "email-templates":
       return <TemplatesTab />;
     case "contact-management":
-      return (
-        <Card title="Contacts">
-          <p className="text-slate-600">No contacts yet. People you email appear here.</p>
-        </Card>
-      );
+      return <ContactsTab />;
     case "automation":
       return (
         <Card title="Automation">

@@ -1,0 +1,191 @@
+/** The Campaign Analytics tab (B §2.4, A §9): inner tabs Campaigns, Sent Emails, Automation Reports and Follow-ups,
+ * Refresh Data (refetches everything), charts over all campaigns, and the raw data behind a disclosure. */
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { switchTab } from "../../lib/events";
+import {
+  ALL_DAYS_KEY,
+  ANALYTICS_KEY,
+  SENT_KEY,
+  THIRTY_SECONDS,
+  cardMetrics,
+  followUps,
+  formatDate,
+  formatDateTime,
+  type CampaignAnalytics,
+  type SentEmail,
+} from "./api";
+import { Badge, DailyCharts } from "./shared";
+
+const INNER_TABS = ["Campaigns", "Sent Emails", "Automation Reports", "Follow-ups"] as const;
+type InnerTab = (typeof INNER_TABS)[number];
+
+export function AnalyticsTab() {
+  const queryClient = useQueryClient();
+  const [inner, setInner] = useState<InnerTab>("Campaigns");
+  const refreshAll = () => {
+    void queryClient.invalidateQueries({
+      predicate: (query) => {
+        const key = String(query.queryKey[0]);
+        return key.startsWith("/api/analytics") || key.startsWith("/api/emails/sent");
+      },
+    });
+  };
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <nav role="tablist" aria-label="Analytics" className="flex flex-wrap gap-1">
+          {INNER_TABS.map((name) => (
+            <button
+              key={name}
+              role="tab"
+              aria-selected={inner === name}
+              onClick={() => setInner(name)}
+              className={`rounded-md px-3 py-1.5 text-sm ${inner === name ? "bg-brand text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`}
+            >
+              {name}
+            </button>
+          ))}
+        </nav>
+        <Button variant="outline" onClick={refreshAll}>
+          Refresh Data
+        </Button>
+      </div>
+      {inner === "Campaigns" ? <CampaignList /> : null}
+      {inner === "Sent Emails" ? <SentEmails /> : null}
+      {inner === "Automation Reports" ? (
+        <Card title="Automation Reports">
+          <p className="text-slate-600">No automation runs yet. Reports of each run appear here once an automation has run.</p>
+        </Card>
+      ) : null}
+      {inner === "Follow-ups" ? <FollowUps /> : null}
+    </div>
+  );
+}
+
+function CampaignList() {
+  const campaigns = useQuery<CampaignAnalytics[] | null>({
+    queryKey: [ANALYTICS_KEY],
+    refetchOnWindowFocus: true,
+    refetchInterval: THIRTY_SECONDS,
+  });
+  if (campaigns.isLoading) return <p className="text-slate-600">Loading campaigns...</p>;
+  if (campaigns.isError) {
+    return (
+      <Card>
+        <p className="text-red-700">Analytics could not be loaded. Try Refresh Data.</p>
+      </Card>
+    );
+  }
+  const list = campaigns.data ?? [];
+  if (list.length === 0) {
+    return (
+      <Card>
+        <div className="flex flex-col items-center gap-3 py-8 text-center">
+          <h2 className="text-lg font-semibold">No campaigns yet</h2>
+          <p className="text-slate-600">Campaigns you launch show their sends, opens and replies here.</p>
+          <Button onClick={() => switchTab("campaign")}>Build Your First Campaign</Button>
+        </div>
+      </Card>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-center justify-between">
+        <h2 className="text-lg font-semibold">Your campaigns</h2>
+        <Button variant="outline" onClick={() => void campaigns.refetch()}>
+          Refresh
+        </Button>
+      </div>
+      <ul className="grid gap-3 md:grid-cols-2" aria-label="Campaigns">
+        {list.map((campaign) => (
+          <li key={campaign.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="campaign-card">
+            <div className="flex items-start justify-between gap-2">
+              <Link to={`/campaign-analytics/${campaign.id}`} className="font-semibold text-brand underline">
+                {campaign.name}
+              </Link>
+              <Badge value={campaign.status} />
+            </div>
+            <p className="text-xs text-slate-500">Created {formatDate(Date.parse(campaign.createdAt))}</p>
+            {campaign.statusReason ? <p className="mt-1 text-sm text-amber-800">{campaign.statusReason}</p> : null}
+            <dl className="mt-3 grid grid-cols-3 gap-2 text-center">
+              {cardMetrics(campaign.summary).map((metric) => (
+                <div key={metric.label}>
+                  <dt className="text-xs text-slate-500">{metric.label}</dt>
+                  <dd className="font-semibold">{metric.value}</dd>
+                </div>
+              ))}
+            </dl>
+            <Link to={`/campaign-details/${campaign.id}`} className="mt-2 inline-block text-sm text-brand underline">
+              Contact details
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Card title="All campaigns, last 30 days">
+        <DailyCharts path={ALL_DAYS_KEY} />
+      </Card>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-slate-600">Show raw data</summary>
+        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(list, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
+
+function EmailTable({ emails, empty }: { emails: SentEmail[]; empty: string }) {
+  if (emails.length === 0) return <p className="text-slate-600">{empty}</p>;
+  return (
+    <div className="max-h-[400px] overflow-auto">
+      <table className="w-full text-left text-sm">
+        <thead className="sticky top-0 bg-white">
+          <tr className="border-b">
+            <th className="p-2">Recipient</th>
+            <th className="p-2">Subject</th>
+            <th className="p-2">Status</th>
+            <th className="p-2">Sent</th>
+            <th className="p-2">Opened</th>
+            <th className="p-2">Replied</th>
+          </tr>
+        </thead>
+        <tbody>
+          {emails.map((email) => (
+            <tr key={email.id} className="border-b">
+              <td className="p-2">{email.toEmail}</td>
+              <td className="p-2">{email.subject}</td>
+              <td className="p-2">
+                <Badge value={email.status} />
+              </td>
+              <td className="p-2">{formatDateTime(email.sentAt)}</td>
+              <td className="p-2">{formatDateTime(email.openedAt)}</td>
+              <td className="p-2">{formatDateTime(email.repliedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SentEmails() {
+  const sent = useQuery<SentEmail[] | null>({ queryKey: [SENT_KEY], refetchInterval: THIRTY_SECONDS });
+  if (sent.isLoading) return <p className="text-slate-600">Loading sent emails...</p>;
+  return (
+    <Card title="Sent Emails">
+      <EmailTable emails={sent.data ?? []} empty="No emails sent yet." />
+    </Card>
+  );
+}
+
+function FollowUps() {
+  const sent = useQuery<SentEmail[] | null>({ queryKey: [SENT_KEY], refetchInterval: THIRTY_SECONDS });
+  if (sent.isLoading) return <p className="text-slate-600">Loading follow-ups...</p>;
+  return (
+    <Card title="Follow-ups">
+      <EmailTable emails={followUps(sent.data ?? [])} empty="No follow-up emails sent yet. Follow-ups of a sequence appear here once they go out." />
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+/** /campaign-details/{id} (B §2.11): refreshes every 30 s; header, eight tiles, and each contact with their
+ * engagement badge, business details, times, bounce reason and clicked links. */
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate, useParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Spinner } from "../../components/ui/spinner";
+import { THIRTY_SECONDS, detailsKey, formatDateTime, type CampaignDetails, type CampaignEmail } from "./api";
+import { CampaignHeader, NotFound } from "./CampaignHeader";
+import { Badge, Tile } from "./shared";
+
+export function CampaignDetailsPage() {
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const details = useQuery<CampaignDetails | null>({ queryKey: [detailsKey(id)], refetchInterval: THIRTY_SECONDS });
+  if (details.isLoading) return <Spinner label="Loading campaign..." />;
+  if (details.isError || !details.data) {
+    return (
+      <NotFound title="Campaign not found" text="This campaign does not exist or you do not have permission to view it.">
+        <Button onClick={() => navigate(-1)}>Go Back</Button>
+      </NotFound>
+    );
+  }
+  const { campaign, summary, contacts, contactsTotal } = details.data;
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+      <Button variant="outline" className="self-start" onClick={() => navigate(-1)}>
+        Go Back
+      </Button>
+      <CampaignHeader campaign={campaign} />
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Tile label="Sent" value={summary.totalSent} />
+        <Tile label="Delivered" value={summary.delivered} detail={`${summary.deliveryRate}% delivery rate`} />
+        <Tile label="Opened" value={summary.opened} detail={`${summary.openRate}% open rate`} />
+        <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
+        <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
+        <Tile label="Spam" value={summary.spamReported} />
+        <Tile label="Total Opens" value={summary.totalOpens} detail={summary.machineOpens > 0 ? `${summary.machineOpens} machine opens not counted` : undefined} />
+        <Tile label="Total Clicks" value={summary.totalClicks} />
+      </div>
+      <Card title={`Contacts (${contactsTotal})`}>
+        {contacts.length === 0 ? (
+          <p className="py-6 text-center text-slate-600">No emails found for this campaign</p>
+        ) : (
+          <ul className="flex flex-col gap-3" aria-label="Contacts">
+            {contacts.map((contact) => (
+              <ContactRow key={contact.id} contact={contact} />
+            ))}
+          </ul>
+        )}
+        {contactsTotal > contacts.length ? (
+          <p className="mt-3 text-sm text-slate-600">
+            Showing the first {contacts.length} of {contactsTotal}; every email is on the campaign's analytics page.
+          </p>
+        ) : null}
+      </Card>
+    </main>
+  );
+}
+
+function ContactRow({ contact }: { contact: CampaignEmail }) {
+  return (
+    <li className="rounded border border-slate-200 p-3" data-testid="campaign-contact">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-semibold">{contact.businessName ?? contact.toEmail}</span>
+        <Badge value={contact.engagement} />
+      </div>
+      <p className="text-sm text-slate-600">
+        {contact.toEmail}
+        {contact.businessAddress ? ` · ${contact.businessAddress}` : ""}
+        {contact.businessPhone ? ` · ${contact.businessPhone}` : ""}
+        {contact.businessWebsite ? (
+          <>
+            {" · "}
+            <a href={contact.businessWebsite} target="_blank" rel="noreferrer noopener" className="text-brand underline">
+              Website
+            </a>
+          </>
+        ) : null}
+      </p>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs md:grid-cols-3">
+        <div>
+          <dt className="inline text-slate-500">Sent: </dt>
+          <dd className="inline">{formatDateTime(contact.sentAt)}</dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Delivered: </dt>
+          <dd className="inline">{formatDateTime(contact.deliveredAt)}</dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Opened: </dt>
+          <dd className="inline">
+            {contact.openCount} {contact.openCount === 1 ? "time" : "times"}
+            {contact.lastOpenedAt ? `, last ${formatDateTime(contact.lastOpenedAt)}` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Clicked: </dt>
+          <dd className="inline">
+            {contact.clickCount} {contact.clickCount === 1 ? "time" : "times"}
+            {contact.firstClickedAt ? `, first ${formatDateTime(contact.firstClickedAt)}` : ""}
+          </dd>
+        </div>
+        {contact.bounced ? (
+          <div>
+            <dt className="inline text-slate-500">Bounced: </dt>
+            <dd className="inline">
+              {formatDateTime(contact.bouncedAt)} ({contact.bounceReason ?? "Unknown reason"})
+            </dd>
+          </div>
+        ) : null}
+        {contact.spamReported ? (
+          <div>
+            <dt className="inline text-slate-500">Spam report: </dt>
+            <dd className="inline">{formatDateTime(contact.spamReportedAt)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {contact.clickedUrls.length > 0 ? (
+        <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
+          {contact.clickedUrls.map((url) => (
+            <li key={url}>{url}</li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,193 @@
+/** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
+
+export interface Summary {
+  totalEmails: number;
+  queued: number;
+  totalSent: number;
+  failed: number;
+  skipped: number;
+  delivered: number;
+  deliveryRate: number;
+  opened: number;
+  openRate: number;
+  clicked: number;
+  clickRate: number;
+  replied: number;
+  replyRate: number;
+  bounced: number;
+  bounceRate: number;
+  spamReported: number;
+  unsubscribed: number;
+  totalOpens: number;
+  machineOpens: number;
+  totalClicks: number;
+}
+
+export interface CampaignInfo {
+  id: number;
+  name: string;
+  status: string;
+  statusReason: string | null;
+  businessType: string | null;
+  geographicArea: string | null;
+  radius: number;
+  radiusKm: number;
+  createdAt: string;
+}
+
+export interface RecentEmail {
+  id: number;
+  campaignId: number;
+  toEmail: string;
+  subject: string;
+  status: string;
+  sentAt: number | null;
+  openedAt: number | null;
+  clickedAt: number | null;
+  repliedAt: number | null;
+  bouncedAt: number | null;
+}
+
+export interface CampaignAnalytics extends CampaignInfo {
+  summary: Summary;
+  emails: RecentEmail[];
+}
+
+export interface CampaignEmail {
+  id: number;
+  emailId: number;
+  toEmail: string;
+  status: string;
+  subject: string;
+  sentAt: number | null;
+  delivered: boolean;
+  deliveredAt: number | null;
+  opened: boolean;
+  openedAt: number | null;
+  openCount: number;
+  lastOpenedAt: number | null;
+  clicked: boolean;
+  clickedAt: number | null;
+  clickCount: number;
+  firstClickedAt: number | null;
+  clickedUrls: string[];
+  replied: boolean;
+  repliedAt: number | null;
+  bounced: boolean;
+  bouncedAt: number | null;
+  bounceReason: string | null;
+  spamReported: boolean;
+  spamReportedAt: number | null;
+  unsubscribedAt: number | null;
+  hasIssues: boolean;
+  engagement: "Issues" | "Clicked" | "Opened" | "Delivered" | "Sent";
+  businessName: string | null;
+  businessAddress: string | null;
+  businessPhone: string | null;
+  businessWebsite: string | null;
+}
+
+export interface CampaignDetails {
+  campaign: CampaignInfo;
+  summary: Summary;
+  contacts: CampaignEmail[];
+  contactsTotal: number;
+}
+
+export interface SentEvent {
+  eventType: string;
+  occurredAt: number;
+  url: string | null;
+  machine: boolean;
+  manual: boolean;
+}
+
+export interface SentEmail {
+  id: number;
+  campaignId: number | null;
+  businessId: number | null;
+  step: number;
+  toEmail: string;
+  subject: string;
+  body: string | null;
+  status: string;
+  sentAt: number | null;
+  createdAt: number;
+  openedAt: number | null;
+  repliedAt: number | null;
+  deliveredAt: number | null;
+  clickedAt: number | null;
+  bouncedAt: number | null;
+  bounceReason: string | null;
+  spamReportedAt: number | null;
+  unsubscribedAt: number | null;
+  events: SentEvent[];
+}
+
+export interface DayPoint {
+  date: string;
+  sent: number;
+  opened: number;
+  clicked: number;
+  replied: number;
+  bounced: number;
+  humanOpens: number;
+  machineOpens: number;
+}
+
+export const ANALYTICS_KEY = "/api/analytics/campaigns";
+export const SENT_KEY = "/api/emails/sent?limit=200";
+export const ALL_DAYS_KEY = "/api/analytics/daily?days=30";
+export const THIRTY_SECONDS = 30_000;
+/** Rows per page of a campaign's email table. */
+export const PAGE_SIZE = 200;
+
+export const detailsKey = (id: number | string, offset = 0) => `/api/campaigns/${id}/details?limit=${PAGE_SIZE}&offset=${offset}`;
+export const campaignDaysKey = (id: number | string) => `/api/campaigns/${id}/daily?days=30`;
+
+/** Campaign status labels (B §3): capitalised. */
+export function statusLabel(status: string): string {
+  return status
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+/** A card's metrics (A §9): sent, opened and replies, with failed beside sent when above zero. */
+export function cardMetrics(summary: Summary): { label: string; value: string }[] {
+  const sent = summary.failed > 0 ? `${summary.totalSent} (${summary.failed} failed)` : `${summary.totalSent}`;
+  return [
+    { label: "Sent", value: sent },
+    { label: "Opened", value: `${summary.opened}` },
+    { label: "Replies", value: `${summary.replied}` },
+  ];
+}
+
+/** B §2.10: the Mark Opened button shows for a sent email not yet opened. */
+export function canMarkOpened(email: { status: string; openedAt: number | null }): boolean {
+  return email.status === "sent" && email.openedAt === null;
+}
+
+/** B §2.10: a body with an html tag renders as HTML, anything else as plain text. */
+export function isHtmlBody(body: string | null | undefined): boolean {
+  return /<\s*[a-z][a-z0-9]*(\s[^>]*)?>/i.test(body ?? "");
+}
+
+/** A date and time in the user's locale, or a dash. */
+export function formatDateTime(ms: number | null | undefined): string {
+  return ms ? new Date(ms).toLocaleString() : "—";
+}
+
+export function formatDate(ms: number | null | undefined): string {
+  return ms ? new Date(ms).toLocaleDateString() : "—";
+}
+
+/** Yes or No, as the email table shows flags. */
+export function yesNo(flag: boolean): string {
+  return flag ? "Yes" : "No";
+}
+
+/** Follow-up emails (step 1 and later) of a list of sent emails. */
+export function followUps(emails: SentEmail[]): SentEmail[] {
+  return emails.filter((email) => email.step > 0);
+}
