@@ -1,0 +1,292 @@
+//! Analytics at scale: 1,000,000 messages of one user (20 campaigns over 60 days; 30% opened with 1–2 open events
+//! each, a quarter of them by machines, 5% clicked, 2% replied, 2% bounced, 0.1% spam) and their events, seeded on
+//! PostgreSQL (`BENCH_DATABASE_URL`, required) through the same triggers that keep the daily counters in production.
+//! Then each analytics endpoint through the real router and HTTP, and beside it the same numbers computed from raw
+//! rows (the aggregates the counters replace, run straight on the database, so the comparison favours raw rows);
+//! p50 and p95 of each. `BENCH_MESSAGES` changes the size. The seeding SQL and the raw aggregates live here: they are
+//! the benchmark's, not the product's.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use outreach_core::clock::{Clock, SystemClock};
+use outreach_core::db::Db;
+use outreach_core::testing::TestDb;
+use outreach_core::{Context, Settings};
+
+const CAMPAIGNS: i64 = 20;
+const ROUNDS: usize = 60;
+const RAW_ROUNDS: usize = 15;
+
+#[tokio::main]
+async fn main() {
+    let url = std::env::var("BENCH_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+        .expect("BENCH_DATABASE_URL: the benchmark runs on PostgreSQL");
+    let messages: i64 = std::env::var("BENCH_MESSAGES")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(1_000_000);
+    let test_db = TestDb::postgres(&url).await;
+    let Db::Postgres(pool) = &test_db.db else {
+        unreachable!("a PostgreSQL test database")
+    };
+    let now = SystemClock.now_ms();
+    let user = test_db
+        .db
+        .set_subscription(
+            "bench@bakery.example",
+            &outreach_core::accounts::Grant::Premium {
+                email_limit: 10_000_000,
+            }
+            .subscription(now, &Default::default()),
+            now,
+        )
+        .await
+        .unwrap();
+    let session = "bench-session-token";
+    test_db
+        .db
+        .insert_session(
+            &outreach_core::security::hash_token(session),
+            user.id,
+            now,
+            now + 86_400_000,
+        )
+        .await
+        .unwrap();
+
+    let started = Instant::now();
+    seed(pool, user.id, messages, now).await;
+    println!(
+        "seeded {messages} messages and {} events in {:.1} s (counters kept by the triggers)",
+        scalar(pool, "select count(*) from email_events").await,
+        started.elapsed().as_secs_f64()
+    );
+    let campaign: i64 = scalar(pool, "select min(id) from campaigns").await;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let mut settings = Settings::default();
+    settings.security.secret_key = outreach_core::config::Secret::new("bench-key-".repeat(8));
+    settings.http.public_url = base.clone();
+    let ctx = Context::new(test_db.db.clone(), settings, Arc::new(SystemClock));
+    let app = outreach_api::app(outreach_api::AppState::new(ctx).unwrap());
+    let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let client = reqwest::Client::new();
+
+    println!(
+        "PostgreSQL, {messages} messages, p50 / p95 over {ROUNDS} requests (raw rows: {RAW_ROUNDS})"
+    );
+    let endpoints = [
+        (
+            "GET /api/analytics/campaigns".to_string(),
+            "/api/analytics/campaigns".to_string(),
+            RAW_CAMPAIGNS,
+        ),
+        (
+            format!("GET /api/campaigns/{{id}}/details"),
+            format!("/api/campaigns/{campaign}/details"),
+            RAW_DETAILS,
+        ),
+        (
+            format!("GET /api/campaigns/{{id}}/daily"),
+            format!("/api/campaigns/{campaign}/daily?days=30"),
+            RAW_CAMPAIGN_DAILY,
+        ),
+        (
+            "GET /api/analytics/daily".to_string(),
+            "/api/analytics/daily?days=30".to_string(),
+            RAW_DAILY,
+        ),
+        (
+            "GET /api/contacts/stats".to_string(),
+            "/api/contacts/stats".to_string(),
+            "",
+        ),
+        (
+            "GET /api/contacts/all".to_string(),
+            "/api/contacts/all".to_string(),
+            "",
+        ),
+    ];
+    for (name, path, raw) in endpoints {
+        let served = timings(ROUNDS, || {
+            let request = client
+                .get(format!("{base}{path}"))
+                .header("cookie", format!("outreach_session={session}"));
+            async move {
+                let response = request.send().await.unwrap();
+                assert!(response.status().is_success(), "{}", response.status());
+                response.bytes().await.unwrap();
+            }
+        })
+        .await;
+        let line = format!(
+            "{name:<34} counters {:>8.2} / {:>8.2} ms",
+            served.0, served.1
+        );
+        if raw.is_empty() {
+            println!("{line}   (no counter version: read from the messages)");
+            continue;
+        }
+        let raw_times = timings(RAW_ROUNDS, || {
+            let query = sqlx::query(raw).bind(user.id).bind(campaign).bind(now);
+            async move {
+                query.fetch_all(pool).await.unwrap();
+            }
+        })
+        .await;
+        println!(
+            "{line}   raw rows {:>8.2} / {:>8.2} ms   ({:.0}× faster at p95)",
+            raw_times.0,
+            raw_times.1,
+            raw_times.1 / served.1
+        );
+    }
+    server.abort();
+    test_db.cleanup().await;
+}
+
+/// p50 and p95 in milliseconds of `rounds` sequential runs, after two warm-up runs.
+async fn timings<F, Fut>(rounds: usize, mut run: F) -> (f64, f64)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for _ in 0..2 {
+        run().await;
+    }
+    let mut times: Vec<Duration> = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let started = Instant::now();
+        run().await;
+        times.push(started.elapsed());
+    }
+    times.sort();
+    let at = |share: f64| {
+        let index = ((times.len() as f64 * share).ceil() as usize).clamp(1, times.len()) - 1;
+        times[index].as_secs_f64() * 1000.0
+    };
+    (at(0.50), at(0.95))
+}
+
+async fn scalar(pool: &sqlx::PgPool, sql: &'static str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+}
+
+/// Queued messages first, then one update that sends them and stamps what happened (the counters' trigger sees it
+/// as production does), then the open and click events.
+async fn seed(pool: &sqlx::PgPool, user_id: i64, messages: i64, now: i64) {
+    const DAY: i64 = 86_400_000;
+    sqlx::query(
+        "insert into campaigns (user_id, name, status, business_type, geographic_area, created_at, updated_at)
+         select $1, 'Campaign ' || g, 'completed', 'bakery', 'Helsinki', $2, $2 from generate_series(1, $3) g",
+    )
+    .bind(user_id)
+    .bind(now - 61 * DAY)
+    .bind(CAMPAIGNS)
+    .execute(pool)
+    .await
+    .unwrap();
+    let first: i64 = scalar(pool, "select min(id) from campaigns").await;
+    sqlx::query(
+        "insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, step, token, html_body,
+             is_test)
+         select $1, 'owner' || (g % 200000) || '@cafe' || (g % 200000) || '.example', 'Fresh bread', 'queued',
+             $2 - (g % 60) * 86400000 - (g % 1000) * 1000, $3 + g % $4, g / $4, md5(g::text), '<p>Hello</p>', false
+         from generate_series(1, $5) g",
+    )
+    .bind(user_id)
+    .bind(now)
+    .bind(first)
+    .bind(CAMPAIGNS)
+    .bind(messages)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "update sent_emails set
+             status = case when id % 50 = 1 then 'bounced' when id % 50 = 2 then 'replied'
+                 when id % 10 < 3 then 'opened' else 'delivered' end,
+             sent_at = created_at + 60000,
+             delivered_at = case when id % 50 <> 1 then created_at + 61000 end,
+             opened_at = case when id % 10 < 3 and id % 50 <> 1 then created_at + 3600000 end,
+             clicked_at = case when id % 20 = 0 then created_at + 3700000 end,
+             replied_at = case when id % 50 = 2 then created_at + 7200000 end,
+             bounced_at = case when id % 50 = 1 then created_at + 62000 end,
+             bounce_reason = case when id % 50 = 1 then '550 5.1.1 unknown user' end,
+             spam_reported_at = case when id % 1000 = 3 then created_at + 9000000 end
+         where user_id = $1",
+    )
+    .bind(user_id)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
+         select token, 'open', null, 'Mozilla/5.0', id % 4 = 0, opened_at from sent_emails
+         where user_id = $1 and opened_at is not null
+         union all
+         select token, 'open', null, 'Mozilla/5.0', false, opened_at + 86400000 from sent_emails
+         where user_id = $1 and opened_at is not null and id % 2 = 0
+         union all
+         select token, 'click', 'https://bakery.example/menu', 'Mozilla/5.0', false, clicked_at from sent_emails
+         where user_id = $1 and clicked_at is not null",
+    )
+    .bind(user_id)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query("analyze").execute(pool).await.unwrap();
+}
+
+/// The campaign list's numbers from raw rows: every campaign's counts and its opens and clicks.
+const RAW_CAMPAIGNS: &str = "
+select c.id, count(m.id), count(m.sent_at), count(*) filter (where m.status = 'failed'),
+    count(m.delivered_at), count(m.opened_at), count(m.clicked_at), count(m.replied_at), count(m.bounced_at),
+    count(m.spam_reported_at), count(m.unsubscribed_at),
+    (select count(*) from email_events e join sent_emails s on s.token = e.token
+        where s.campaign_id = c.id and e.kind = 'open' and not e.is_machine),
+    (select count(*) from email_events e join sent_emails s on s.token = e.token
+        where s.campaign_id = c.id and e.kind = 'click')
+from campaigns c left join sent_emails m on m.campaign_id = c.id and not m.is_test
+where c.user_id = $1 and $2::bigint is not null and $3::bigint is not null
+group by c.id";
+
+/// One campaign's summary from raw rows, and the first page of its messages.
+const RAW_DETAILS: &str = "
+select count(m.id), count(m.sent_at), count(m.delivered_at), count(m.opened_at), count(m.clicked_at),
+    count(m.bounced_at), count(m.spam_reported_at),
+    (select count(*) from email_events e join sent_emails s on s.token = e.token
+        where s.campaign_id = $2 and e.kind = 'open' and not e.is_machine),
+    (select count(*) from email_events e join sent_emails s on s.token = e.token
+        where s.campaign_id = $2 and e.kind = 'click')
+from sent_emails m where m.campaign_id = $2 and m.user_id = $1 and $3::bigint is not null";
+
+/// One campaign's last 30 days from raw rows.
+const RAW_CAMPAIGN_DAILY: &str = "
+select day, sum(sent), sum(opened), sum(clicked), sum(replied) from (
+    select sent_at / 86400000 as day, 1 as sent, 0 as opened, 0 as clicked, 0 as replied from sent_emails
+        where campaign_id = $2 and user_id = $1 and sent_at >= $3 - 2592000000
+    union all select opened_at / 86400000, 0, 1, 0, 0 from sent_emails
+        where campaign_id = $2 and user_id = $1 and opened_at >= $3 - 2592000000
+    union all select clicked_at / 86400000, 0, 0, 1, 0 from sent_emails
+        where campaign_id = $2 and user_id = $1 and clicked_at >= $3 - 2592000000
+    union all select replied_at / 86400000, 0, 0, 0, 1 from sent_emails
+        where campaign_id = $2 and user_id = $1 and replied_at >= $3 - 2592000000
+) facts group by day order by day";
+
+/// Every campaign's last 30 days from raw rows.
+const RAW_DAILY: &str = "
+select day, sum(sent), sum(opened), sum(clicked), sum(replied) from (
+    select sent_at / 86400000 as day, 1 as sent, 0 as opened, 0 as clicked, 0 as replied from sent_emails
+        where user_id = $1 and sent_at >= $3 - 2592000000
+    union all select opened_at / 86400000, 0, 1, 0, 0 from sent_emails
+        where user_id = $1 and opened_at >= $3 - 2592000000
+    union all select clicked_at / 86400000, 0, 0, 1, 0 from sent_emails
+        where user_id = $1 and clicked_at >= $3 - 2592000000
+    union all select replied_at / 86400000, 0, 0, 0, 1 from sent_emails
+        where user_id = $1 and replied_at >= $3 - 2592000000
+) facts group by day order by day, $2::bigint";
