@@ -1,6 +1,7 @@
 //! Contacts (B §2.7, §3 Contact stats, §4 badge precedence; A §1 interactions, notes, engagement history): everyone
 //! a user's campaigns wrote to, with what happened, the full history of one contact (every message with its events
-//! and every reply or other mail received) and the user's own notes on them. Contacts are per user.
+//! and every reply or other mail received) and the user's own notes on them. Contacts are per user, one row each,
+//! kept by triggers as messages change (migration 0013), so the list and stats do not read every message.
 
 use serde::Serialize;
 

@@ -125,6 +125,64 @@ group by 1, 2
 on conflict (campaign_id, day) do update set human_opens = excluded.human_opens,
     machine_opens = excluded.machine_opens, clicks = excluded.clicks;
 
+-- Each user's contacts, kept like the campaign counters: everyone a message went to (or failed for), with the first
+-- time each thing happened, so the contacts screen reads one row per contact rather than all their messages.
+create table contacts (
+    user_id bigint not null references users (id) on delete cascade,
+    email text not null,
+    -- The latest business the address belonged to, for its name and details.
+    business_id bigint references businesses (id) on delete set null,
+    messages bigint not null default 0,
+    sent bigint not null default 0,
+    last_sent_at bigint,
+    delivered_at bigint,
+    opened_at bigint,
+    clicked_at bigint,
+    replied_at bigint,
+    bounced_at bigint,
+    spam_reported_at bigint,
+    unsubscribed_at bigint,
+    last_activity_at bigint not null,
+    primary key (user_id, email)
+);
+create index contacts_user_activity on contacts (user_id, last_activity_at);
+
+-- Messages that left the queue (sent, failed or bounced; messages are written queued or skipped, and skipped ones
+-- never count), grouped per contact: a message that just left counts once, and every first time is kept (greatest
+-- and least pass over nulls).
+create function contacts_on_update() returns trigger language plpgsql as $$
+begin
+    insert into contacts as c (user_id, email, business_id, messages, sent, last_sent_at, delivered_at, opened_at,
+        clicked_at, replied_at, bounced_at, spam_reported_at, unsubscribed_at, last_activity_at)
+    select n.user_id, n.to_email, max(n.business_id),
+        count(*) filter (where o.status in ('queued', 'sending')),
+        count(*) filter (where n.sent_at is not null and o.sent_at is null),
+        max(n.sent_at), min(n.delivered_at), min(n.opened_at), min(n.clicked_at), min(n.replied_at),
+        min(n.bounced_at), min(n.spam_reported_at), min(n.unsubscribed_at), max(coalesce(n.sent_at, n.created_at))
+    from new_rows n join old_rows o on o.id = n.id
+    where not n.is_test and n.status not in ('queued', 'sending', 'skipped')
+    group by n.user_id, n.to_email
+    on conflict (user_id, email) do update set business_id = coalesce(excluded.business_id, c.business_id),
+        messages = c.messages + excluded.messages, sent = c.sent + excluded.sent,
+        last_sent_at = greatest(c.last_sent_at, excluded.last_sent_at),
+        delivered_at = least(c.delivered_at, excluded.delivered_at), opened_at = least(c.opened_at, excluded.opened_at),
+        clicked_at = least(c.clicked_at, excluded.clicked_at), replied_at = least(c.replied_at, excluded.replied_at),
+        bounced_at = least(c.bounced_at, excluded.bounced_at),
+        spam_reported_at = least(c.spam_reported_at, excluded.spam_reported_at),
+        unsubscribed_at = least(c.unsubscribed_at, excluded.unsubscribed_at),
+        last_activity_at = greatest(c.last_activity_at, excluded.last_activity_at);
+    return null;
+end $$;
+create trigger sent_emails_contacts_update after update on sent_emails
+    referencing old table as old_rows new table as new_rows for each statement execute function contacts_on_update();
+insert into contacts (user_id, email, business_id, messages, sent, last_sent_at, delivered_at, opened_at, clicked_at,
+    replied_at, bounced_at, spam_reported_at, unsubscribed_at, last_activity_at)
+select user_id, to_email, max(business_id), count(*), count(sent_at), max(sent_at), min(delivered_at), min(opened_at),
+    min(clicked_at), min(replied_at), min(bounced_at), min(spam_reported_at), min(unsubscribed_at),
+    max(coalesce(sent_at, created_at))
+from sent_emails where not is_test and status not in ('queued', 'sending', 'skipped')
+group by user_id, to_email;
+
 -- The user's own notes on a contact (A §1: interactions, notes), by the contact's address.
 create table contact_notes (
     id bigint generated always as identity primary key,

@@ -130,6 +130,62 @@ group by m.campaign_id, e.occurred_at / 86400000
 on conflict (campaign_id, day) do update set human_opens = excluded.human_opens,
     machine_opens = excluded.machine_opens, clicks = excluded.clicks;
 
+-- Each user's contacts, kept like the campaign counters: everyone a message went to (or failed for), with the first
+-- time each thing happened, so the contacts screen reads one row per contact rather than all their messages.
+create table contacts (
+    user_id bigint not null references users (id) on delete cascade,
+    email text not null,
+    -- The latest business the address belonged to, for its name and details.
+    business_id bigint references businesses (id) on delete set null,
+    messages bigint not null default 0,
+    sent bigint not null default 0,
+    last_sent_at bigint,
+    delivered_at bigint,
+    opened_at bigint,
+    clicked_at bigint,
+    replied_at bigint,
+    bounced_at bigint,
+    spam_reported_at bigint,
+    unsubscribed_at bigint,
+    last_activity_at bigint not null,
+    primary key (user_id, email)
+);
+create index contacts_user_activity on contacts (user_id, last_activity_at);
+
+-- A message that left the queue (sent, failed or bounced; messages are written queued or skipped, and skipped ones
+-- never count) counts once for its contact, and every first time is kept (SQLite's two-argument min and max are
+-- null when either is, hence the coalesces).
+create trigger sent_emails_contacts_update after update on sent_emails
+when not new.is_test and new.status not in ('queued', 'sending', 'skipped')
+begin
+    insert into contacts (user_id, email, business_id, messages, sent, last_sent_at, delivered_at, opened_at,
+        clicked_at, replied_at, bounced_at, spam_reported_at, unsubscribed_at, last_activity_at)
+    values (new.user_id, new.to_email, new.business_id, old.status in ('queued', 'sending'),
+        old.sent_at is null and new.sent_at is not null, new.sent_at, new.delivered_at,
+        new.opened_at, new.clicked_at, new.replied_at, new.bounced_at, new.spam_reported_at, new.unsubscribed_at,
+        coalesce(new.sent_at, new.created_at))
+    on conflict (user_id, email) do update set
+        business_id = coalesce(excluded.business_id, business_id),
+        messages = messages + excluded.messages,
+        sent = sent + excluded.sent,
+        last_sent_at = max(coalesce(last_sent_at, excluded.last_sent_at), coalesce(excluded.last_sent_at, last_sent_at)),
+        delivered_at = min(coalesce(delivered_at, excluded.delivered_at), coalesce(excluded.delivered_at, delivered_at)),
+        opened_at = min(coalesce(opened_at, excluded.opened_at), coalesce(excluded.opened_at, opened_at)),
+        clicked_at = min(coalesce(clicked_at, excluded.clicked_at), coalesce(excluded.clicked_at, clicked_at)),
+        replied_at = min(coalesce(replied_at, excluded.replied_at), coalesce(excluded.replied_at, replied_at)),
+        bounced_at = min(coalesce(bounced_at, excluded.bounced_at), coalesce(excluded.bounced_at, bounced_at)),
+        spam_reported_at = min(coalesce(spam_reported_at, excluded.spam_reported_at), coalesce(excluded.spam_reported_at, spam_reported_at)),
+        unsubscribed_at = min(coalesce(unsubscribed_at, excluded.unsubscribed_at), coalesce(excluded.unsubscribed_at, unsubscribed_at)),
+        last_activity_at = max(last_activity_at, excluded.last_activity_at);
+end;
+insert into contacts (user_id, email, business_id, messages, sent, last_sent_at, delivered_at, opened_at, clicked_at,
+    replied_at, bounced_at, spam_reported_at, unsubscribed_at, last_activity_at)
+select user_id, to_email, max(business_id), count(*), count(sent_at), max(sent_at), min(delivered_at), min(opened_at),
+    min(clicked_at), min(replied_at), min(bounced_at), min(spam_reported_at), min(unsubscribed_at),
+    max(coalesce(sent_at, created_at))
+from sent_emails where not is_test and status not in ('queued', 'sending', 'skipped')
+group by user_id, to_email;
+
 -- The user's own notes on a contact (A §1: interactions, notes), by the contact's address.
 create table contact_notes (
     id integer primary key autoincrement,
