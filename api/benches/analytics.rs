@@ -81,32 +81,32 @@ async fn main() {
     );
     let endpoints = [
         (
-            "GET /api/analytics/campaigns".to_string(),
+            "GET /api/analytics/campaigns",
             "/api/analytics/campaigns".to_string(),
             RAW_CAMPAIGNS,
         ),
         (
-            format!("GET /api/campaigns/{{id}}/details"),
+            "GET /api/campaigns/{id}/details",
             format!("/api/campaigns/{campaign}/details"),
             RAW_DETAILS,
         ),
         (
-            format!("GET /api/campaigns/{{id}}/daily"),
+            "GET /api/campaigns/{id}/daily",
             format!("/api/campaigns/{campaign}/daily?days=30"),
             RAW_CAMPAIGN_DAILY,
         ),
         (
-            "GET /api/analytics/daily".to_string(),
+            "GET /api/analytics/daily",
             "/api/analytics/daily?days=30".to_string(),
             RAW_DAILY,
         ),
         (
-            "GET /api/contacts/stats".to_string(),
+            "GET /api/contacts/stats",
             "/api/contacts/stats".to_string(),
             RAW_CONTACT_STATS,
         ),
         (
-            "GET /api/contacts/all".to_string(),
+            "GET /api/contacts/all",
             "/api/contacts/all".to_string(),
             RAW_CONTACTS,
         ),
