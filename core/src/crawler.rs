@@ -222,7 +222,7 @@ impl Crawler {
 
 /// The TLS settings every crawl client shares: building them reads the system's certificate store, which costs more
 /// CPU than fetching a page, so it happens once per process (None: reqwest builds its own).
-fn tls_config() -> Option<rustls::ClientConfig> {
+pub(crate) fn tls_config() -> Option<rustls::ClientConfig> {
     use rustls_platform_verifier::BuilderVerifierExt;
     static CONFIG: OnceLock<Option<rustls::ClientConfig>> = OnceLock::new();
     CONFIG

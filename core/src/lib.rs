@@ -20,6 +20,7 @@ pub mod enrich;
 pub mod events;
 pub mod feedback;
 pub mod gazetteer;
+pub mod imap;
 pub mod inbound;
 pub mod jobs;
 pub mod links;

@@ -320,6 +320,168 @@ impl Drop for SmtpSink {
     }
 }
 
+/// Dovecot's IMAP server (Debian package dovecot-imapd; the system service is never used) on a loopback port, with
+/// its own configuration, a passwd-file of `users` (login, password) and a Maildir each: a real IMAP server for
+/// tests. [`Dovecot::deliver`] drops a message into a mailbox as a delivery agent would.
+pub struct Dovecot {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    /// The owner of the mailboxes' files: Dovecot's own user when the tests run as root (Dovecot will not read mail
+    /// as root), else the current user.
+    owner: Option<(u32, u32)>,
+    child: std::process::Child,
+    delivered: std::sync::atomic::AtomicUsize,
+}
+
+impl Dovecot {
+    pub fn start(users: &[(&str, &str)]) -> Self {
+        use std::fmt::Write as _;
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        // Dovecot's processes must reach the mailboxes under it.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).ok();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let id = |args: &[&str]| {
+            std::process::Command::new("id")
+                .args(args)
+                .output()
+                .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+                .unwrap_or_default()
+        };
+        let root = id(&["-u"]) == "0";
+        let (owner, login_user, internal_user) = if root {
+            let uid = id(&["-u", "dovecot"]).parse().expect("the dovecot user");
+            let gid = id(&["-g", "dovecot"]).parse().expect("the dovecot group");
+            (
+                Some((uid, gid)),
+                "dovenull".to_string(),
+                "dovecot".to_string(),
+            )
+        } else {
+            (None, id(&["-un"]), id(&["-un"]))
+        };
+        let (uid, gid) = owner.unwrap_or_else(|| {
+            (
+                id(&["-u"]).parse().unwrap_or(1000),
+                id(&["-g"]).parse().unwrap_or(1000),
+            )
+        });
+        let root_dir = dir.path().display().to_string();
+        let mut passwd = String::new();
+        for (login, password) in users {
+            writeln!(passwd, "{login}:{{PLAIN}}{password}").ok();
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(
+                    dir.path()
+                        .join("home")
+                        .join(login)
+                        .join("Maildir")
+                        .join(sub),
+                )
+                .expect("a Maildir");
+            }
+        }
+        std::fs::write(dir.path().join("passwd"), passwd).expect("the passwd-file");
+        for sub in ["run", "state"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("Dovecot's folders");
+        }
+        let config = format!(
+            "base_dir = {root_dir}/run\nstate_dir = {root_dir}/state\nlog_path = {root_dir}/log\n\
+             instance_name = outreach-test-{port}\nprotocols = imap\nlisten = 127.0.0.1\nssl = no\n\
+             disable_plaintext_auth = no\nauth_mechanisms = plain login\nmail_location = maildir:~/Maildir\n\
+             first_valid_uid = 1\ndefault_login_user = {login_user}\ndefault_internal_user = {internal_user}\n\
+             passdb {{\n  driver = passwd-file\n  args = scheme=PLAIN username_format=%u {root_dir}/passwd\n}}\n\
+             userdb {{\n  driver = static\n  args = uid={uid} gid={gid} home={root_dir}/home/%u\n}}\n\
+             service imap-login {{\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n\
+             \x20 inet_listener imaps {{\n    port = 0\n  }}\n}}\n"
+        );
+        std::fs::write(dir.path().join("dovecot.conf"), config).expect("the configuration");
+        let dovecot = Self {
+            port,
+            owner,
+            child: std::process::Command::new("dovecot")
+                .arg("-F")
+                .arg("-c")
+                .arg(dir.path().join("dovecot.conf"))
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("dovecot runs (Debian package dovecot-imapd; .ci/run installs it)"),
+            dir,
+            delivered: std::sync::atomic::AtomicUsize::new(0),
+        };
+        dovecot.chown(&dovecot.dir.path().join("home"));
+        for _ in 0..150 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return dovecot;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!(
+            "dovecot did not listen: {}",
+            std::fs::read_to_string(dovecot.dir.path().join("log")).unwrap_or_default()
+        );
+    }
+
+    /// Puts a raw message into `login`'s INBOX (a new Maildir file).
+    pub fn deliver(&self, login: &str, raw: &str) {
+        let count = self
+            .delivered
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let name = format!(
+            "{}.M{count}P{}.outreach-test",
+            1_700_000_000 + count,
+            std::process::id()
+        );
+        let maildir = self.dir.path().join("home").join(login).join("Maildir");
+        let staged = maildir.join("tmp").join(&name);
+        std::fs::write(&staged, raw.replace('\n', "\r\n").replace("\r\r\n", "\r\n"))
+            .expect("a message file");
+        self.chown(&staged);
+        std::fs::rename(&staged, maildir.join("new").join(&name)).expect("delivered");
+    }
+
+    /// How many of `login`'s messages carry the \Seen flag (Maildir's `S` in the file name's info part).
+    pub fn seen(&self, login: &str) -> usize {
+        let cur = self.dir.path().join("home").join(login).join("Maildir").join("cur");
+        std::fs::read_dir(cur)
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok())
+                    .filter(|entry| {
+                        let name = entry.file_name().to_string_lossy().to_string();
+                        name.rsplit_once(":2,").is_some_and(|(_, flags)| flags.contains('S'))
+                    })
+                    .count()
+            })
+            .unwrap_or(0)
+    }
+
+    fn chown(&self, path: &std::path::Path) {
+        if let Some((uid, gid)) = self.owner {
+            std::process::Command::new("chown")
+                .arg("-R")
+                .arg(format!("{uid}:{gid}"))
+                .arg(path)
+                .status()
+                .expect("chown");
+        }
+    }
+}
+
+impl Drop for Dovecot {
+    fn drop(&mut self) {
+        // SIGTERM lets the master stop its login and mail processes too.
+        std::process::Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status()
+            .ok();
+        self.child.wait().ok();
+    }
+}
+
 /// A sender configuration for a loopback SMTP server without TLS or password (an [`SmtpSink`]).
 pub fn loopback_smtp_sender(port: u16) -> crate::outbound::NewEmailConfig {
     crate::outbound::NewEmailConfig {
