@@ -103,6 +103,8 @@ pub async fn save_config(
             json!({ "success": true, "requiresOAuth": true, "oauthUrl": url }),
         ));
     }
+    // Where the IMAP mailbox ended when it was checked: reading replies starts after it.
+    let mut imap_start = None;
     let config = match provider.as_str() {
         "outbox" => NewEmailConfig {
             provider,
@@ -151,6 +153,42 @@ pub async fn save_config(
                     "IMAP security must be none, starttls or tls",
                 ));
             }
+            let imap_host = text(&request.imap_host);
+            let imap_port = request.imap_port.unwrap_or(993);
+            let imap_security = imap_host
+                .as_ref()
+                .map(|_| imap_security.unwrap_or_else(|| "tls".into()));
+            let imap_username = imap_host.as_ref().map(|_| {
+                text(&request.imap_username)
+                    .or_else(|| text(&request.smtp_username))
+                    .unwrap_or_else(|| from.clone())
+            });
+            let imap_password = text(&request.imap_password);
+            if let Some(host) = &imap_host {
+                if !(1..=65535).contains(&imap_port) {
+                    return Err(ApiError::validation(
+                        "IMAP port must be between 1 and 65535",
+                    ));
+                }
+                let password = imap_password
+                    .clone()
+                    .ok_or_else(|| ApiError::validation("IMAP password is required"))?;
+                let mailbox = outreach_core::imap::ImapServer {
+                    host: host.clone(),
+                    port: imap_port as u16,
+                    security: imap_security.clone().unwrap_or_default(),
+                    username: imap_username.clone().unwrap_or_default(),
+                    password: outreach_core::config::Secret::new(password),
+                };
+                // Replies are read from here every few minutes: a wrong login is told now.
+                imap_start = Some(mailbox.check().await.map_err(|error| {
+                    ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "imap_check_failed",
+                        format!("The IMAP server check failed: {error}"),
+                    )
+                })?);
+            }
             let password = text(&request.smtp_password);
             let server = SmtpServer {
                 host: host.clone(),
@@ -177,11 +215,11 @@ pub async fn save_config(
                 smtp_security: Some(security),
                 smtp_username: text(&request.smtp_username),
                 secret: password.map(|password| encrypt_secret(key_for_secrets, &password)),
-                imap_host: text(&request.imap_host),
-                imap_port: request.imap_port,
+                imap_port: imap_host.as_ref().map(|_| imap_port),
+                imap_host,
                 imap_security,
-                imap_username: text(&request.imap_username),
-                imap_secret: text(&request.imap_password)
+                imap_username,
+                imap_secret: imap_password
                     .map(|password| encrypt_secret(key_for_secrets, &password)),
                 daily_cap,
                 is_verified: true,
@@ -236,6 +274,13 @@ pub async fn save_config(
         .db
         .insert_email_config(user.id, &config, state.ctx.now_ms())
         .await?;
+    if let Some(mark) = imap_start {
+        state
+            .ctx
+            .db
+            .set_imap_mark(id, mark, state.ctx.now_ms())
+            .await?;
+    }
     let saved = state
         .ctx
         .db
@@ -1146,6 +1191,16 @@ pub async fn outbox_reply(
         subject,
         text: body.to_string(),
     };
-    crate::webhooks::record(&state, user.id, Some(&message), &reply, "outbox").await?;
+    state
+        .ctx
+        .db
+        .record_inbound(
+            user.id,
+            Some(&message),
+            &reply,
+            "outbox",
+            state.ctx.now_ms(),
+        )
+        .await?;
     Ok(Json(json!({ "success": true, "status": "replied" })))
 }

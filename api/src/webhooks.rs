@@ -11,8 +11,8 @@ use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use outreach_core::accounts::normalize_email;
 use outreach_core::clock::SECOND_MS;
-use outreach_core::feedback::{NewInbound, Outcome, SentRef};
-use outreach_core::inbound::{Inbound, Kind};
+use outreach_core::feedback::{Outcome, SentRef};
+use outreach_core::inbound::Inbound;
 use outreach_core::sendgrid_webhook::{Event, Meaning, WINDOW_SECONDS, verify};
 use serde_json::{Value, json};
 
@@ -113,25 +113,20 @@ pub async fn sendgrid_inbound(
         // Nobody's mail: acknowledged so SendGrid does not retry it, and not kept.
         return Ok(Json(json!({ "matched": false })));
     };
-    record(
-        &state,
-        user_id,
-        message.as_ref(),
-        &inbound,
-        "sendgrid-inbound",
-    )
-    .await?;
+    state
+        .ctx
+        .db
+        .record_inbound(
+            user_id,
+            message.as_ref(),
+            &inbound,
+            "sendgrid-inbound",
+            state.ctx.now_ms(),
+        )
+        .await?;
     Ok(Json(
-        json!({ "matched": true, "kind": kind_name(&inbound.kind) }),
+        json!({ "matched": true, "kind": inbound.kind.name() }),
     ))
-}
-
-fn kind_name(kind: &Kind) -> &'static str {
-    match kind {
-        Kind::Reply => "reply",
-        Kind::AutoReply => "auto_reply",
-        Kind::Bounce { .. } => "bounce",
-    }
 }
 
 /// The first address of a `To` value such as `"Ada" <ada@x.example>, b@y.example`.
@@ -145,84 +140,31 @@ fn first_address(to: &str) -> Option<String> {
     outreach_core::accounts::is_valid_email(&address).then_some(address)
 }
 
-/// The user and message an inbound mail belongs to: a Message-ID it refers to, else the latest message the
-/// receiving sender's owner sent to its author.
+/// The user an inbound mail belongs to (the owner of the receiving address, else of the message it refers to) and
+/// the message of theirs it answers.
 async fn match_message(
     state: &AppState,
     inbound: &Inbound,
     recipient: Option<&str>,
 ) -> ApiResult<Option<(i64, Option<SentRef>)>> {
-    for id in &inbound.refers_to {
-        if let Some(message) = state.ctx.db.find_sent_by_message_id(id).await? {
-            return Ok(Some((message.user_id, Some(message))));
-        }
-    }
-    let Some(owner) = (match recipient {
-        Some(address) => state.ctx.db.sender_owner(address).await?,
+    let db = &state.ctx.db;
+    let mut owner = match recipient {
+        Some(address) => db.sender_owner(address).await?,
         None => None,
-    }) else {
+    };
+    for id in &inbound.refers_to {
+        if owner.is_some() {
+            break;
+        }
+        owner = db
+            .find_sent_by_message_id(id)
+            .await?
+            .map(|message| message.user_id);
+    }
+    let Some(owner) = owner else {
         return Ok(None);
     };
-    let author = match &inbound.kind {
-        Kind::Bounce {
-            recipient: Some(failed),
-            ..
-        } => Some(failed.clone()),
-        _ => inbound.from.clone(),
-    };
-    let message = match author {
-        Some(author) => state.ctx.db.latest_sent_to(owner, &author).await?,
-        None => None,
-    };
-    Ok(Some((owner, message)))
-}
-
-/// Keeps an inbound mail and applies what it means to its message.
-pub(crate) async fn record(
-    state: &AppState,
-    user_id: i64,
-    message: Option<&SentRef>,
-    inbound: &Inbound,
-    source: &str,
-) -> ApiResult<()> {
-    let now = state.ctx.now_ms();
-    let (outcome, detail) = match &inbound.kind {
-        Kind::Reply => (Some(Outcome::Replied), None),
-        Kind::AutoReply => (None, None),
-        Kind::Bounce {
-            hard,
-            status,
-            reason,
-            ..
-        } => (
-            Some(Outcome::Bounced {
-                hard: *hard,
-                reason: reason.clone(),
-            }),
-            Some(format!("{status} {reason}").trim().to_string()),
-        ),
-    };
-    state
-        .ctx
-        .db
-        .insert_inbound(
-            &NewInbound {
-                user_id,
-                message_id: message.map(|message| message.id),
-                kind: kind_name(&inbound.kind),
-                from_email: inbound.from.as_deref(),
-                subject: &inbound.subject,
-                body: &inbound.text,
-                detail: detail.as_deref(),
-                source,
-            },
-            now,
-        )
-        .await?;
-    if let (Some(message), Some(outcome)) = (message, outcome) {
-        state.ctx.db.apply_outcome(message, &outcome, now).await?;
-    }
-    Ok(())
+    Ok(Some((owner, db.message_answered(owner, inbound).await?)))
 }
 
 /// Applies the events that name one of our messages; returns how many did.

@@ -4215,3 +4215,276 @@ async fn analytics_and_contacts_count_by_the_rules_of_b4_and_stay_with_their_own
         app.stop().await;
     }
 }
+
+/// A raw message as a mail server would store it.
+fn mail(headers: &[(&str, &str)], body: &str) -> String {
+    let mut raw: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
+    raw.push_str("\r\n");
+    raw.push_str(body);
+    raw
+}
+
+/// A delivery status notification (RFC 3464) for `recipient` about `message_id`.
+fn delivery_report(recipient: &str, status: &str, diagnostic: &str, message_id: &str) -> String {
+    format!(
+        "From: Mail Delivery System <MAILER-DAEMON@mx.example>\r\nTo: ada@bakery.example\r\n\
+         Subject: Undelivered Mail Returned to Sender\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n\
+         --B\r\nContent-Type: text/plain\r\n\r\nYour message could not be delivered.\r\n\
+         --B\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example\r\n\r\n\
+         Final-Recipient: rfc822; {recipient}\r\nAction: failed\r\nStatus: {status}\r\n\
+         Diagnostic-Code: smtp; {diagnostic}\r\n\
+         --B\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: Ada <ada@bakery.example>\r\nTo: {recipient}\r\n\
+         Message-ID: {message_id}\r\nSubject: Fresh bread\r\n--B--\r\n"
+    )
+}
+
+#[tokio::test]
+async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox_once() {
+    for test_db in TestDb::all().await {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let dovecot = outreach_core::testing::Dovecot::start(&[("ada@bakery.example", "secret")]);
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let sender = |password: &str| {
+            json!({
+                "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada",
+                "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none",
+                "imapHost": "127.0.0.1", "imapPort": dovecot.port, "imapSecurity": "none",
+                "imapUsername": "ada@bakery.example", "imapPassword": password
+            })
+        };
+        // A refused IMAP login is told at save, and nothing is saved.
+        let (status, refused) = ada
+            .post_json("/api/user/email-config", sender("wrong"))
+            .await;
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("imap_check_failed")),
+            "{refused}"
+        );
+        assert_eq!(ada.get_json("/api/user/email-configs").await.1, json!([]));
+        let (status, saved) = ada
+            .post_json("/api/user/email-config", sender("secret"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Intro", "subject": "Fresh bread", "objective": "Partnership Proposal", "tone": "friendly",
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let leads: String = std::iter::once("name,email\n".to_string())
+            .chain((0..5).map(|i| format!("Cafe {i},owner{i}@cafe{i}.example\n")))
+            .collect();
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", leads.into_bytes())
+            .await;
+        let ids: Vec<Value> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].clone())
+            .collect();
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Replies" }))
+            .await;
+        let (_, progress) = launch_and_finish(
+            &ada,
+            json!({
+                "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids
+            }),
+        )
+        .await;
+        assert_eq!(progress["progress"]["sent"], 5, "{progress}");
+        let message_id = |i: usize| {
+            let sent = sink
+                .messages()
+                .into_iter()
+                .find(|m| m.contains(&format!("X-Rcpt-Args: <owner{i}@cafe{i}.example>")))
+                .unwrap();
+            sent.lines()
+                .find_map(|line| line.strip_prefix("Message-ID: "))
+                .unwrap()
+                .trim()
+                .to_string()
+        };
+
+        let inbox = "ada@bakery.example";
+        dovecot.deliver(
+            inbox,
+            &mail(
+                &[
+                    ("From", "Owner 0 <owner0@cafe0.example>"),
+                    ("To", inbox),
+                    ("Subject", "Re: Fresh bread"),
+                    ("Message-ID", "<reply-0@cafe0.example>"),
+                    ("In-Reply-To", &message_id(0)),
+                ],
+                "Yes, send us a price list.\r\n",
+            ),
+        );
+        dovecot.deliver(
+            inbox,
+            &mail(
+                &[
+                    ("From", "owner1@cafe1.example"),
+                    ("To", inbox),
+                    ("Subject", "Out of office: Fresh bread"),
+                    ("Auto-Submitted", "auto-replied"),
+                    ("In-Reply-To", &message_id(1)),
+                ],
+                "I am away until Monday.\r\n",
+            ),
+        );
+        dovecot.deliver(
+            inbox,
+            &delivery_report(
+                "owner2@cafe2.example",
+                "5.1.1",
+                "550 5.1.1 User unknown",
+                &message_id(2),
+            ),
+        );
+        dovecot.deliver(
+            inbox,
+            &delivery_report(
+                "owner3@cafe3.example",
+                "4.2.2",
+                "452 4.2.2 Mailbox full",
+                &message_id(3),
+            ),
+        );
+        dovecot.deliver(
+            inbox,
+            &mail(
+                &[
+                    ("From", "news@elsewhere.example"),
+                    ("To", inbox),
+                    ("Subject", "Our weekly news"),
+                ],
+                "Not about any campaign.\r\n",
+            ),
+        );
+
+        // The scheduler's tick enqueues a run for the mailbox (beside the day's subscription check); the worker reads it.
+        let emails_when = |done: fn(&Value) -> bool| {
+            let ada = &ada;
+            async move {
+                for _ in 0..200 {
+                    let (_, emails) = ada.get_json("/api/emails/sent").await;
+                    if done(&emails) {
+                        return emails;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                panic!(
+                    "the mailbox was not read: {}",
+                    ada.get_json("/api/emails/sent").await.1
+                );
+            }
+        };
+        let of = |emails: &Value, i: usize| {
+            emails
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["toEmail"] == format!("owner{i}@cafe{i}.example"))
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(outreach_scheduler::tick(&app.ctx).await, 2);
+        let emails = emails_when(|emails| {
+            emails
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["status"] == "bounced")
+                && emails
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["status"] == "replied")
+        })
+        .await;
+        assert_eq!(of(&emails, 0)["status"], "replied");
+        assert_eq!(
+            of(&emails, 1)["status"],
+            "sent",
+            "an out-of-office is no reply"
+        );
+        assert_eq!(of(&emails, 2)["status"], "bounced");
+        assert!(
+            of(&emails, 2)["bounceReason"]
+                .as_str()
+                .unwrap()
+                .contains("User unknown")
+        );
+        assert_eq!(
+            of(&emails, 3)["status"],
+            "sent",
+            "a soft bounce is only recorded"
+        );
+        let received = |i: usize| {
+            let ada = &ada;
+            async move {
+                ada.get_json(&format!(
+                    "/api/contacts/history?email=owner{i}@cafe{i}.example"
+                ))
+                .await
+                .1["received"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| {
+                        (
+                            r["kind"].as_str().unwrap().to_string(),
+                            r["source"].as_str().unwrap().to_string(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            }
+        };
+        let imap = |kind: &str| vec![(kind.to_string(), "imap".to_string())];
+        assert_eq!(received(0).await, imap("reply"));
+        assert_eq!(received(1).await, imap("auto_reply"));
+        assert_eq!(received(2).await, imap("bounce"));
+        assert_eq!(received(3).await, imap("bounce"));
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert!(configs[0]["imapCheckedAt"].is_i64(), "{configs}");
+        assert!(configs[0]["imapError"].is_null(), "{configs}");
+
+        // The next tick reads only what is new: nothing twice, the newsletter never.
+        dovecot.deliver(
+            inbox,
+            &mail(
+                &[
+                    ("From", "owner4@cafe4.example"),
+                    ("To", inbox),
+                    ("Subject", "Re: Fresh bread"),
+                ],
+                "Interested!\r\n",
+            ),
+        );
+        app.clock.advance(5 * 60 * 1000);
+        assert_eq!(outreach_scheduler::tick(&app.ctx).await, 1);
+        emails_when(|emails| {
+            emails
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["status"] == "replied")
+                .count()
+                == 2
+        })
+        .await;
+        assert_eq!(received(0).await.len(), 1);
+        assert_eq!(received(4).await, imap("reply"));
+        // Matched by sender address (no In-Reply-To): the latest message to owner4.
+        assert_eq!(received(2).await.len(), 1);
+        app.stop().await;
+    }
+}

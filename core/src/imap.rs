@@ -1,7 +1,8 @@
 //! Reading an SMTP sender's mailbox over IMAP (RFC 3501) for replies, automatic answers and bounces: log in (plain,
 //! STARTTLS or implicit TLS), select INBOX, and fetch the messages after the last UID already read, without marking
-//! them seen (`BODY.PEEK[]`). A changed UIDVALIDITY means the old UIDs mean nothing: reading starts again from the
-//! mailbox's date window rather than from UID 1, so an old mailbox is not read whole.
+//! them seen (`BODY.PEEK[]`). Reading starts where INBOX ended when the settings were saved. A changed UIDVALIDITY
+//! means the old UIDs mean nothing: reading starts again from a date window rather than from UID 1, so an old
+//! mailbox is not read whole.
 
 use std::fmt;
 use std::sync::Arc;
@@ -66,11 +67,25 @@ fn imap_date(ms: i64) -> String {
 }
 
 impl ImapServer {
-    /// Logs in and out: the check made when a user saves IMAP settings.
-    pub async fn check(&self) -> Result<(), ImapError> {
+    /// Logs in and reads where INBOX ends now: the check made when a user saves IMAP settings, and the mark that
+    /// reading replies starts from (mail already there is the user's own business).
+    pub async fn check(&self) -> Result<Mark, ImapError> {
         self.with_session(|mut session| async move {
+            let mailbox = session.select("INBOX").await?;
+            let last_uid = match mailbox.uid_next {
+                Some(next) => next.saturating_sub(1),
+                None => session
+                    .uid_search("ALL")
+                    .await?
+                    .into_iter()
+                    .max()
+                    .unwrap_or(0),
+            };
             session.logout().await.ok();
-            Ok(())
+            Ok(Mark {
+                uid_validity: mailbox.uid_validity.unwrap_or(0),
+                last_uid,
+            })
         })
         .await
     }
@@ -249,6 +264,6 @@ mod tests {
     #[test]
     fn search_dates_are_imap_dates() {
         assert_eq!(imap_date(0), "01-Jan-1970");
-        assert_eq!(imap_date(1_795_305_600_000), "21-Nov-2026");
+        assert_eq!(imap_date(1_795_219_200_000), "21-Nov-2026");
     }
 }

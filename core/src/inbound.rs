@@ -68,6 +68,17 @@ const BOUNCE_SUBJECTS: &[&str] = &[
     "failure notice",
 ];
 
+impl Kind {
+    /// The stored name: `reply`, `auto_reply` or `bounce`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Reply => "reply",
+            Kind::AutoReply => "auto_reply",
+            Kind::Bounce { .. } => "bounce",
+        }
+    }
+}
+
 /// Reads a raw RFC 5322 message; None when it cannot be parsed at all.
 pub fn read(raw: &[u8]) -> Option<Inbound> {
     let message = MessageParser::default().parse(raw)?;

@@ -62,6 +62,19 @@ impl Job for SendCampaignEmail {
     const KIND: &'static str = "SendCampaignEmail";
 }
 
+/// Reads one SMTP sender's IMAP mailbox for replies, automatic answers and bounces (the scheduler enqueues one per
+/// mailbox per tick).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IngestReplies {
+    pub config_id: i64,
+    /// The schedule tick this run belongs to; with the sender, the queue's idempotency key.
+    pub tick: String,
+}
+
+impl Job for IngestReplies {
+    const KIND: &'static str = "IngestReplies";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
@@ -69,4 +82,5 @@ pub const KINDS: &[&str] = &[
     RunSearchChunk::KIND,
     EnrichBusiness::KIND,
     SendCampaignEmail::KIND,
+    IngestReplies::KIND,
 ];

@@ -29,6 +29,7 @@ pub mod mail_apis;
 pub mod outbound;
 pub mod queries;
 pub mod queue;
+pub mod replies;
 pub mod security;
 pub mod sendgrid_webhook;
 pub mod sources;

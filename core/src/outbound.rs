@@ -77,6 +77,9 @@ pub struct EmailConfig {
     pub is_verified: bool,
     pub status_message: Option<String>,
     pub created_at: i64,
+    /// When the IMAP mailbox was last read for replies, and why it could not be.
+    pub imap_checked_at: Option<i64>,
+    pub imap_error: Option<String>,
 }
 
 impl EmailConfig {
@@ -103,6 +106,8 @@ impl EmailConfig {
             "imapPort": self.imap_port,
             "imapSecurity": self.imap_security,
             "imapUsername": self.imap_username,
+            "imapCheckedAt": self.imap_checked_at,
+            "imapError": self.imap_error,
         })
     }
 }

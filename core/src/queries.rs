@@ -159,6 +159,10 @@ queries! {
     CONTACTS_NOTE_UPDATE = query!("contacts/note_update");
     CONTACTS_NOTE_DELETE = query!("contacts/note_delete");
     CONTACTS_KNOWN = query!("contacts/known");
+    REPLIES_MAILBOXES = query!("replies/mailboxes");
+    REPLIES_MAILBOX = query!("replies/mailbox");
+    REPLIES_MARK = query!("replies/mark");
+    REPLIES_CHECKED = query!("replies/checked");
     FEEDBACK_MANUAL_OPEN = query!("feedback/manual_open");
     FEEDBACK_EVENTS_OF_TOKENS = query!("feedback/events_of_tokens", per_dialect);
     FEEDBACK_OUTBOX_SENT = query!("feedback/outbox_sent");

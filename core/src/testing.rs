@@ -445,14 +445,21 @@ impl Dovecot {
 
     /// How many of `login`'s messages carry the \Seen flag (Maildir's `S` in the file name's info part).
     pub fn seen(&self, login: &str) -> usize {
-        let cur = self.dir.path().join("home").join(login).join("Maildir").join("cur");
+        let cur = self
+            .dir
+            .path()
+            .join("home")
+            .join(login)
+            .join("Maildir")
+            .join("cur");
         std::fs::read_dir(cur)
             .map(|entries| {
                 entries
                     .filter_map(|entry| entry.ok())
                     .filter(|entry| {
                         let name = entry.file_name().to_string_lossy().to_string();
-                        name.rsplit_once(":2,").is_some_and(|(_, flags)| flags.contains('S'))
+                        name.rsplit_once(":2,")
+                            .is_some_and(|(_, flags)| flags.contains('S'))
                     })
                     .count()
             })

@@ -38,7 +38,11 @@ async fn reads_new_messages_after_the_last_uid_without_marking_them_seen() {
     assert_eq!(first.len(), 2);
     assert!(String::from_utf8_lossy(&first[0].raw).contains("Reply number 1"));
     assert!(first[0].uid < first[1].uid);
-    assert_eq!(dovecot.seen("ada@bakery.example"), 0, "read with BODY.PEEK, left unseen for the user");
+    assert_eq!(
+        dovecot.seen("ada@bakery.example"),
+        0,
+        "read with BODY.PEEK, left unseen for the user"
+    );
 
     // After the mark only what is new; `last:*` matching the last message again is not news.
     let mark = Mark {

@@ -1,17 +1,19 @@
-//! The scheduler: a table of schedules, each turning its current tick into a job keyed by (schedule, tick), so a
+//! The scheduler: a table of schedules, each turning its current tick into jobs keyed by (schedule, tick), so a
 //! restarted scheduler catches up and two schedulers never double-fire.
 
 use std::future::Future;
 use std::time::Duration;
 
 use outreach_core::Context;
-use outreach_core::jobs::ExpireSubscriptions;
+use outreach_core::jobs::{ExpireSubscriptions, IngestReplies};
 
 /// How often a schedule produces a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Every {
     /// Once per UTC day; the tick is the date.
     Day,
+    /// Every this many minutes; the tick is the start of the period (`2026-11-21T10:05`).
+    Minutes(i64),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -20,10 +22,17 @@ pub struct Schedule {
     pub every: Every,
 }
 
-pub const SCHEDULES: &[Schedule] = &[Schedule {
-    name: "expire-subscriptions",
-    every: Every::Day,
-}];
+pub const SCHEDULES: &[Schedule] = &[
+    Schedule {
+        name: "expire-subscriptions",
+        every: Every::Day,
+    },
+    // Replies to SMTP senders, read from their IMAP mailboxes.
+    Schedule {
+        name: "ingest-replies",
+        every: Every::Minutes(5),
+    },
+];
 
 impl Schedule {
     /// The tick containing `now_ms`.
@@ -33,10 +42,17 @@ impl Schedule {
                 .unwrap_or_default()
                 .format("%Y-%m-%d")
                 .to_string(),
+            Every::Minutes(minutes) => {
+                let period = minutes * 60_000;
+                chrono::DateTime::from_timestamp_millis(now_ms.div_euclid(period) * period)
+                    .unwrap_or_default()
+                    .format("%Y-%m-%dT%H:%M")
+                    .to_string()
+            }
         }
     }
 
-    /// Enqueues this schedule's job for the current tick; `false` when it was already enqueued.
+    /// Enqueues this schedule's jobs for the current tick; `false` when they were already enqueued.
     pub async fn fire(&self, ctx: &Context) -> anyhow::Result<bool> {
         let tick = self.tick(ctx.now_ms());
         let key = format!("{}:{tick}", self.name);
@@ -45,6 +61,18 @@ impl Schedule {
                 ctx.queue
                     .enqueue(ExpireSubscriptions { tick }, Some(&key))
                     .await?
+            }
+            "ingest-replies" => {
+                let mut any = false;
+                for config_id in ctx.db.imap_mailboxes().await? {
+                    let job = IngestReplies {
+                        config_id,
+                        tick: tick.clone(),
+                    };
+                    let key = format!("{key}:{config_id}");
+                    any |= ctx.queue.enqueue(job, Some(&key)).await?;
+                }
+                any
             }
             other => anyhow::bail!("schedule {other} has no job"),
         };
@@ -94,5 +122,16 @@ mod tests {
         assert_eq!(schedule.tick(0), "1970-01-01");
         assert_eq!(schedule.tick(86_400_000 - 1), "1970-01-01");
         assert_eq!(schedule.tick(86_400_000), "1970-01-02");
+    }
+
+    #[test]
+    fn minute_ticks_start_their_period() {
+        let schedule = Schedule {
+            name: "ingest-replies",
+            every: Every::Minutes(5),
+        };
+        assert_eq!(schedule.tick(0), "1970-01-01T00:00");
+        assert_eq!(schedule.tick(299_999), "1970-01-01T00:00");
+        assert_eq!(schedule.tick(300_000), "1970-01-01T00:05");
     }
 }

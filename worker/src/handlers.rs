@@ -9,7 +9,9 @@ use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::dns::{DnsLookup, Verdict};
 use outreach_core::enrich::FoundEmail;
-use outreach_core::jobs::{EnrichBusiness, ExpireSubscriptions, GenerateEmail, RunSearchChunk};
+use outreach_core::jobs::{
+    EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, RunSearchChunk,
+};
 use outreach_core::sources::{self, Exclusions, Source, Target};
 use serde_json::json;
 
@@ -19,6 +21,13 @@ pub async fn expire_subscriptions(ctx: &Context, job: &ExpireSubscriptions) -> a
     let sessions = ctx.db.delete_expired_sessions(ctx.now_ms()).await?;
     tracing::info!(tick = %job.tick, expired, sessions, "subscriptions expired");
     Ok(expired)
+}
+
+/// Reads one sender's IMAP mailbox for replies, automatic answers and bounces.
+pub async fn ingest_replies(ctx: &Context, job: &IngestReplies) -> anyhow::Result<()> {
+    let run = outreach_core::replies::ingest_mailbox(ctx, job.config_id).await?;
+    tracing::info!(config_id = job.config_id, tick = %job.tick, read = run.read, matched = run.matched, "mailbox read");
+    Ok(())
 }
 
 /// Writes the email a user asked for and records the draft (with estimated rates) or the provider's error.

@@ -12,7 +12,7 @@ use apalis::prelude::{
     WorkerBuilderExt,
 };
 use outreach_core::jobs::{
-    EnrichBusiness, ExpireSubscriptions, GenerateEmail, Job, KINDS, RunSearchChunk,
+    EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS, RunSearchChunk,
     SendCampaignEmail,
 };
 use outreach_core::queue::retry_delay_ms;
@@ -130,6 +130,7 @@ pub async fn run(
         SendCampaignEmail,
         send_campaign_email_task
     );
+    let monitor = register!(monitor, ctx, stopping, IngestReplies, ingest_replies_task);
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal({
@@ -185,6 +186,15 @@ async fn enrich_business_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<EnrichBusiness, _>(&ctx, &id, &attempt, handlers::enrich_business(&ctx, &job)).await
+}
+
+async fn ingest_replies_task(
+    job: IngestReplies,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<IngestReplies, _>(&ctx, &id, &attempt, handlers::ingest_replies(&ctx, &job)).await
 }
 
 async fn send_campaign_email_task(
