@@ -56,10 +56,21 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await form.getByLabel("Sender email").fill("grace@bakery.example");
   await form.getByLabel("SMTP host").fill("127.0.0.1");
   await form.getByLabel("SMTP port").fill(String(sinkPort));
-  await form.getByLabel("Security").selectOption("none");
+  await form.getByLabel("Security", { exact: true }).selectOption("none");
+  // An IMAP mailbox for replies is checked too: one that does not answer is refused with the reason.
+  await form.getByLabel("IMAP host").fill("127.0.0.1");
+  await form.getByLabel("IMAP port").fill("9");
+  await form.getByLabel("IMAP security").selectOption("none");
+  await form.getByRole("button", { name: "Save SMTP Sender" }).click();
+  await form.getByRole("alert").getByText("IMAP password is required").waitFor();
+  await form.getByLabel("IMAP password").fill("secret");
+  await form.getByRole("button", { name: "Save SMTP Sender" }).click();
+  await form.getByRole("alert").getByText("The IMAP server check failed: the IMAP server could not be reached", { exact: false }).waitFor();
+  await form.getByLabel("IMAP host").fill("");
   await form.getByRole("button", { name: "Save SMTP Sender" }).click();
   await page.getByTestId("sender-status").getByText("Sending as Grace Hopper", { exact: false }).waitFor();
   await page.getByRole("list", { name: "Email configurations" }).getByText("Default").waitFor();
+  await page.getByRole("list", { name: "Email configurations" }).getByText("Replies to this sender are not detected: add its IMAP mailbox to read them.").waitFor();
   await page.getByLabel("Postal address").fill("Bakery Street 1, 00100 Helsinki");
   await page.getByRole("button", { name: "Save Postal Address" }).click();
   await page.getByText("Postal address saved").first().waitFor();

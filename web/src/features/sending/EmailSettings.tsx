@@ -16,6 +16,7 @@ import { BasicSendGridLevel } from "./BasicSendGridLevel";
 import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
 import { GmailLevel } from "./GmailLevel";
 import { SmtpLevel } from "./SmtpLevel";
+import { repliesNote } from "./rules";
 
 interface OutboxMessage {
   id: number;
@@ -137,7 +138,7 @@ export function EmailSettings() {
                   {config.isDefault ? <span className="ml-2 rounded bg-brand px-2 py-0.5 text-xs text-white">Default</span> : null}
                   {config.isVerified ? <span className="ml-2 text-xs text-green-700">Verified</span> : null}
                   {!config.isActive ? <span className="ml-2 text-amber-700">Inactive{config.statusMessage ? `: ${config.statusMessage}` : ""}</span> : config.statusMessage ? <span className="ml-2 text-xs text-slate-500">{config.statusMessage}</span> : null}
-                  {config.provider === "gmail" ? <span className="block text-xs text-slate-500">Replies to this address are not detected: Outreach may only send from it.</span> : null}
+                  {repliesNote(config) ? <span className="block text-xs text-slate-500">{repliesNote(config)}</span> : null}
                 </span>
                 <span className="flex flex-wrap gap-2">
                   {!config.isDefault ? <Button variant="outline" onClick={() => void setDefault(config)}>Set Default</Button> : null}

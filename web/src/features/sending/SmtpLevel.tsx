@@ -7,7 +7,7 @@ import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { serverMessage } from "../../lib/request";
 import { CONFIGS_KEY, json } from "./api";
-import { EMPTY_SMTP, type SmtpForm, smtpFormError } from "./rules";
+import { EMPTY_SMTP, type SmtpForm, smtpFormError, smtpPayload } from "./rules";
 
 export function SmtpLevel() {
   const queryClient = useQueryClient();
@@ -22,8 +22,9 @@ export function SmtpLevel() {
     if (problem) return;
     setSaving(true);
     try {
-      await json("POST", "/api/user/email-config", { ...form, emailProvider: "smtp", smtpPort: Number(form.smtpPort), emailReplyTo: form.emailReplyTo || null });
-      toast({ title: "Email Configuration Saved", description: "The SMTP server accepted the connection." });
+      await json("POST", "/api/user/email-config", smtpPayload(form));
+      const description = form.imapHost.trim() ? "The SMTP and IMAP servers accepted the connection; replies are read every 5 minutes." : "The SMTP server accepted the connection.";
+      toast({ title: "Email Configuration Saved", description });
       setForm(EMPTY_SMTP);
       void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
     } catch (failure) {
@@ -44,9 +45,21 @@ export function SmtpLevel() {
         <SelectField label="Security" options={[{ value: "starttls", label: "STARTTLS" }, { value: "tls", label: "TLS" }, { value: "none", label: "None" }]} {...field("smtpSecurity")} />
         <TextField label="SMTP username" autoComplete="off" {...field("smtpUsername")} />
         <TextField label="SMTP password" type="password" autoComplete="new-password" {...field("smtpPassword")} />
+        <fieldset className="grid gap-3 rounded border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2">
+          <legend className="px-1 text-sm font-medium">Replies (optional): the IMAP mailbox that receives them</legend>
+          <p className="text-xs text-slate-500 sm:col-span-2">
+            With a mailbox, replies, out-of-office answers and bounces are read every 5 minutes and shown with each message; mail that answers none of your
+            emails is left alone, and nothing is marked read. Without one, replies to this sender are not detected.
+          </p>
+          <TextField label="IMAP host" placeholder="imap.example.com" {...field("imapHost")} />
+          <TextField label="IMAP port" inputMode="numeric" {...field("imapPort")} />
+          <SelectField label="IMAP security" options={[{ value: "tls", label: "TLS" }, { value: "starttls", label: "STARTTLS" }, { value: "none", label: "None" }]} {...field("imapSecurity")} />
+          <TextField label="IMAP username (default: SMTP username)" autoComplete="off" {...field("imapUsername")} />
+          <TextField label="IMAP password" type="password" autoComplete="new-password" {...field("imapPassword")} />
+        </fieldset>
         {error ? <p role="alert" className="text-sm text-red-600 sm:col-span-2">{error}</p> : null}
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={saving}>{saving ? "Checking the server..." : "Save SMTP Sender"}</Button>
+          <Button type="submit" disabled={saving}>{saving ? "Checking the servers..." : "Save SMTP Sender"}</Button>
         </div>
       </form>
       <p className="mt-2 text-xs text-slate-500">The server is checked (connect and sign in) before the sender is saved; the password is stored encrypted.</p>

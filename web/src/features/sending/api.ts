@@ -14,6 +14,9 @@ export interface EmailConfig {
   statusMessage: string | null;
   smtpHost: string | null;
   smtpPort: number | null;
+  imapHost?: string | null;
+  imapCheckedAt?: number | null;
+  imapError?: string | null;
 }
 
 export interface DomainCheck {

@@ -49,9 +49,15 @@ export interface SmtpForm {
   smtpSecurity: string;
   smtpUsername: string;
   smtpPassword: string;
+  /** Optional: the mailbox replies are read from (empty host: replies are not read). */
+  imapHost: string;
+  imapPort: string;
+  imapSecurity: string;
+  imapUsername: string;
+  imapPassword: string;
 }
 
-export const EMPTY_SMTP: SmtpForm = { emailSendFromName: "", emailSendFrom: "", emailReplyTo: "", smtpHost: "", smtpPort: "587", smtpSecurity: "starttls", smtpUsername: "", smtpPassword: "" };
+export const EMPTY_SMTP: SmtpForm = { emailSendFromName: "", emailSendFrom: "", emailReplyTo: "", smtpHost: "", smtpPort: "587", smtpSecurity: "starttls", smtpUsername: "", smtpPassword: "", imapHost: "", imapPort: "993", imapSecurity: "tls", imapUsername: "", imapPassword: "" };
 
 /** The SMTP form's first problem, checked before the server connects. */
 export function smtpFormError(form: SmtpForm): string | null {
@@ -60,5 +66,28 @@ export function smtpFormError(form: SmtpForm): string | null {
   if (!form.smtpHost.trim()) return "SMTP host is required";
   const port = Number(form.smtpPort);
   if (!Number.isInteger(port) || port < 1 || port > 65535) return "SMTP port must be between 1 and 65535";
+  if (form.imapHost.trim()) {
+    const imapPort = Number(form.imapPort);
+    if (!Number.isInteger(imapPort) || imapPort < 1 || imapPort > 65535) return "IMAP port must be between 1 and 65535";
+    if (!form.imapPassword) return "IMAP password is required";
+  }
   return null;
+}
+
+/** The SMTP form as the API takes it: numbers as numbers, IMAP only when a host is given. */
+export function smtpPayload(form: SmtpForm) {
+  const imap = form.imapHost.trim()
+    ? { imapHost: form.imapHost.trim(), imapPort: Number(form.imapPort), imapSecurity: form.imapSecurity, imapUsername: form.imapUsername || null, imapPassword: form.imapPassword }
+    : { imapHost: null, imapPort: null, imapSecurity: null, imapUsername: null, imapPassword: null };
+  return { ...form, ...imap, emailProvider: "smtp", smtpPort: Number(form.smtpPort), emailReplyTo: form.emailReplyTo || null };
+}
+
+/** How replies to a sender are detected, in a line for its entry (null when there is nothing to say). */
+export function repliesNote(config: { provider: string; imapHost?: string | null; imapCheckedAt?: number | null; imapError?: string | null }): string | null {
+  if (config.provider === "gmail") return "Replies to this address are not detected: Outreach may only send from it.";
+  if (config.provider !== "smtp") return null;
+  if (!config.imapHost) return "Replies to this sender are not detected: add its IMAP mailbox to read them.";
+  if (config.imapError) return `Replies could not be read from ${config.imapHost}: ${config.imapError}`;
+  if (config.imapCheckedAt) return `Replies are read from ${config.imapHost} every 5 minutes (last read ${new Date(config.imapCheckedAt).toLocaleString()}).`;
+  return `Replies are read from ${config.imapHost} every 5 minutes.`;
 }

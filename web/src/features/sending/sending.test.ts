@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, googleAccountKind, isBasicAddress, smtpFormError, validUsername } from "./rules";
+import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, googleAccountKind, isBasicAddress, repliesNote, smtpFormError, smtpPayload, validUsername } from "./rules";
 
 describe("sending rules", () => {
   it("the SMTP form names its first problem before the server is asked", () => {
@@ -33,5 +33,26 @@ describe("sending rules", () => {
     expect(isBasicAddress("ada@hello.outreach.example", "hello.outreach.example")).toBe(true);
     expect(isBasicAddress("ada@outreach.example", "hello.outreach.example")).toBe(false);
     expect(isBasicAddress(null, "hello.outreach.example")).toBe(false);
+  });
+});
+
+describe("reply detection notes", () => {
+  it("say where replies to each sender are read from, or that they are not", () => {
+    expect(repliesNote({ provider: "outbox" })).toBeNull();
+    expect(repliesNote({ provider: "gmail" })).toContain("not detected");
+    expect(repliesNote({ provider: "smtp", imapHost: null })).toBe("Replies to this sender are not detected: add its IMAP mailbox to read them.");
+    expect(repliesNote({ provider: "smtp", imapHost: "imap.bakery.example" })).toBe("Replies are read from imap.bakery.example every 5 minutes.");
+    expect(repliesNote({ provider: "smtp", imapHost: "imap.bakery.example", imapError: "the IMAP server refused the login: no response" })).toBe(
+      "Replies could not be read from imap.bakery.example: the IMAP server refused the login: no response",
+    );
+  });
+
+  it("send IMAP settings only with a host, and ask for the password then", () => {
+    const form = { ...EMPTY_SMTP, emailSendFromName: "Ada", emailSendFrom: "ada@bakery.example", smtpHost: "smtp.bakery.example" };
+    expect(smtpPayload(form).imapHost).toBeNull();
+    expect(smtpFormError({ ...form, imapHost: "imap.bakery.example" })).toBe("IMAP password is required");
+    expect(smtpFormError({ ...form, imapHost: "imap.bakery.example", imapPassword: "x", imapPort: "0" })).toBe("IMAP port must be between 1 and 65535");
+    const payload = smtpPayload({ ...form, imapHost: " imap.bakery.example ", imapPassword: "x" });
+    expect([payload.imapHost, payload.imapPort, payload.imapSecurity, payload.imapUsername]).toEqual(["imap.bakery.example", 993, "tls", null]);
   });
 });
