@@ -1,14 +1,17 @@
 //! Level 1 senders (A §4 Gmail OAuth setup flow, §6, §7 Email setup): a Gmail address connected with Google's
-//! consent for `gmail.send` only and offline access. The flow is bound to the signed-in user (state and PKCE); the
+//! consent for `gmail.send` only and offline access; reading the mailbox for replies (`gmail.readonly`) is a second,
+//! optional consent the user asks for per sender. The flow is bound to the signed-in user (state and PKCE); the
 //! callback stores the refresh token encrypted as a Gmail sender and ends on `/gmail-oauth-result`. Sending uses the
 //! Gmail API (`outreach_core::mail_apis::Gmail`), which refreshes access tokens as they expire.
 
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use oauth2::{CsrfToken, PkceCodeChallenge, Scope, TokenResponse};
 use outreach_core::accounts::{User, is_valid_email, normalize_email};
+use outreach_core::config::Secret;
+use outreach_core::mail_apis::Gmail;
 use outreach_core::outbound::NewEmailConfig;
 use outreach_core::security::encrypt_secret;
 use outreach_core::store::GmailFlow;
@@ -22,8 +25,10 @@ use crate::session::SignedIn;
 
 /// Where Google sends the browser back after the consent screen.
 pub const CALLBACK_PATH: &str = "/api/gmail/callback";
-/// The one permission asked for: sending mail as the user (A §6).
+/// The permission every Gmail sender needs: sending mail as the user (A §6).
 pub const GMAIL_SEND_SCOPE: &str = "https://www.googleapis.com/auth/gmail.send";
+/// The optional second permission, asked for only when the user chooses to have replies read: reading the mailbox.
+pub const GMAIL_READ_SCOPE: &str = "https://www.googleapis.com/auth/gmail.readonly";
 /// Daily caps of Google's own limits: consumer Gmail and Workspace mailboxes.
 const GMAIL_DAILY_CAP: i32 = 500;
 const WORKSPACE_DAILY_CAP: i32 = 2_000;
@@ -78,13 +83,23 @@ fn not_configured() -> ApiError {
     )
 }
 
-/// Google's consent URL for `identity`, with the flow stored so that only this user's callback can finish it.
-pub async fn consent_url(state: &AppState, user: &User, identity: &Identity) -> ApiResult<String> {
+/// Google's consent URL for `identity` (sending; with `read`, reading the mailbox too), with the flow stored so that
+/// only this user's callback can finish it.
+pub async fn consent_url(
+    state: &AppState,
+    user: &User,
+    identity: &Identity,
+    read: bool,
+) -> ApiResult<String> {
     let client = google_client(state, CALLBACK_PATH).ok_or_else(not_configured)?;
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-    let (url, csrf) = client
+    let mut request = client
         .authorize_url(CsrfToken::new_random)
-        .add_scope(Scope::new(GMAIL_SEND_SCOPE.into()))
+        .add_scope(Scope::new(GMAIL_SEND_SCOPE.into()));
+    if read {
+        request = request.add_scope(Scope::new(GMAIL_READ_SCOPE.into()));
+    }
+    let (url, csrf) = request
         .add_extra_param("access_type", "offline")
         // A refresh token is only issued on a fresh consent.
         .add_extra_param("prompt", "consent")
@@ -99,6 +114,7 @@ pub async fn consent_url(state: &AppState, user: &User, identity: &Identity) -> 
         gmail_address: &identity.address,
         sender_name: &identity.name,
         reply_to: &identity.reply_to,
+        read,
     };
     db.insert_gmail_flow(csrf.secret(), verifier.secret(), &flow, now)
         .await?;
@@ -130,7 +146,33 @@ pub async fn additional(
     }
     let reply_to = crate::sending::reply_to_address(&request.email_reply_to)?;
     let identity = Identity::of(&user, address, request.email_send_from_name, reply_to);
-    let url = consent_url(&state, &user, &identity).await?;
+    let url = consent_url(&state, &user, &identity, false).await?;
+    Ok(Json(json!({ "authUrl": url })))
+}
+
+/// `POST /api/user/email-configs/{id}/gmail-read`: `{authUrl}` for the optional second consent, letting Outreach
+/// read one of the user's Gmail senders for replies.
+pub async fn read_access(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let config = state
+        .ctx
+        .db
+        .find_email_config(id, user.id)
+        .await?
+        .filter(|config| config.provider == "gmail")
+        .ok_or_else(|| ApiError::not_found("Gmail sender not found"))?;
+    let identity = Identity {
+        address: config.send_from.clone(),
+        name: config.send_from_name.clone(),
+        reply_to: config
+            .reply_to
+            .clone()
+            .unwrap_or_else(|| user.email.clone()),
+    };
+    let url = consent_url(&state, &user, &identity, true).await?;
     Ok(Json(json!({ "authUrl": url })))
 }
 
@@ -200,14 +242,16 @@ async fn finish(
     let token = exchange_code(state, CALLBACK_PATH, code, flow.pkce_verifier)
         .await
         .map_err(|error| failed("token exchange", &error))?;
-    // Google's granular consent lets a person untick the permission; without it nothing could be sent.
-    if token.scopes().is_some_and(|scopes| {
-        !scopes
-            .iter()
-            .any(|scope| scope.as_str() == GMAIL_SEND_SCOPE)
-    }) {
+    // Google's granular consent lets a person untick a permission; without sending nothing could be done.
+    let granted = |wanted: &str| {
+        token
+            .scopes()
+            .is_none_or(|scopes| scopes.iter().any(|scope| scope.as_str() == wanted))
+    };
+    if !granted(GMAIL_SEND_SCOPE) {
         return Err("access_denied");
     }
+    let read = flow.gmail_read && granted(GMAIL_READ_SCOPE);
     let refresh = token
         .refresh_token()
         .ok_or_else(|| failed("token exchange", &"Google sent no refresh token"))?;
@@ -236,5 +280,20 @@ async fn finish(
         Ok::<_, outreach_core::store::StoreError>(())
     };
     saved.await.map_err(|error| failed("save", &error))?;
+    // Reading starts with the mailbox as it is now; without the history id the first read takes the last day.
+    let history = if read {
+        let gmail = Gmail::of(&state.ctx.settings.google, Secret::new(refresh.secret()));
+        let mut access = Some(Secret::new(token.access_token().secret()));
+        gmail.history_id(&mut access).await.ok()
+    } else {
+        None
+    };
+    db.set_gmail_access(user.id, &address, read, history.as_deref())
+        .await
+        .map_err(|error| failed("save", &error))?;
+    // Asked to read but the box was unticked: sending still works, and the result page says what was declined.
+    if flow.gmail_read && !read {
+        return Err("access_denied");
+    }
     Ok(address)
 }

@@ -184,6 +184,10 @@ pub fn app(state: AppState) -> Router {
             axum::routing::delete(sending::delete_config).put(sending::update_config),
         )
         .route(
+            "/api/user/email-configs/{id}/gmail-read",
+            post(gmail::read_access),
+        )
+        .route(
             "/api/user/email-configs/{id}/set-default",
             axum::routing::put(sending::set_default),
         )

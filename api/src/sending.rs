@@ -98,7 +98,7 @@ pub async fn save_config(
             return Err(ApiError::validation("Please enter a valid email address"));
         }
         let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
-        let url = gmail::consent_url(&state, &user, &identity).await?;
+        let url = gmail::consent_url(&state, &user, &identity, false).await?;
         return Ok(Json(
             json!({ "success": true, "requiresOAuth": true, "oauthUrl": url }),
         ));

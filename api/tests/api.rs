@@ -3213,10 +3213,10 @@ async fn mount_gmail_token_endpoint(app: &TestApp) {
                 .find(|(key, _)| key == "code")
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
-            let scope = if code == "gmail-unticked" {
-                "openid"
-            } else {
-                "https://www.googleapis.com/auth/gmail.send"
+            let scope = match code.as_str() {
+                "gmail-unticked" => "openid",
+                "gmail-read" => GMAIL_SEND_AND_READ,
+                _ => GMAIL_SEND,
             };
             ResponseTemplate::new(200).set_body_json(json!({
                 "access_token": "first-access", "token_type": "Bearer", "expires_in": 3599,
@@ -3244,7 +3244,12 @@ async fn mount_gmail_token_endpoint(app: &TestApp) {
 
 /// Google's consent URL for a Gmail connection, checked: `gmail.send` only, offline, a fresh consent, the address
 /// as login hint, PKCE. Returns the state.
-fn gmail_consent(app: &TestApp, url: &str, address: &str) -> String {
+const GMAIL_SEND: &str = "https://www.googleapis.com/auth/gmail.send";
+const GMAIL_SEND_AND_READ: &str =
+    "https://www.googleapis.com/auth/gmail.send https://www.googleapis.com/auth/gmail.readonly";
+
+/// Checks Google's consent URL (asking for `scope`) and returns its state.
+fn gmail_consent(app: &TestApp, url: &str, address: &str, scope: &str) -> String {
     let consent = url::Url::parse(url).unwrap();
     assert_eq!(
         consent.as_str().split('?').next().unwrap(),
@@ -3252,7 +3257,7 @@ fn gmail_consent(app: &TestApp, url: &str, address: &str) -> String {
     );
     let query: std::collections::HashMap<String, String> =
         consent.query_pairs().into_owned().collect();
-    assert_eq!(query["scope"], "https://www.googleapis.com/auth/gmail.send");
+    assert_eq!(query["scope"], scope);
     assert_eq!(query["access_type"], "offline");
     assert_eq!(query["prompt"], "consent");
     assert_eq!(query["login_hint"], address);
@@ -3303,6 +3308,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
             &app,
             started["oauthUrl"].as_str().unwrap(),
             "ada@example.org",
+            GMAIL_SEND,
         );
         assert_eq!(ada.get_json("/api/user/email-configs").await.1, json!([]));
 
@@ -3326,6 +3332,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
             &app,
             started["oauthUrl"].as_str().unwrap(),
             "ada@example.org",
+            GMAIL_SEND,
         );
         let forged = ada
             .get("/api/gmail/callback?code=gmail-ada&state=forged")
@@ -3425,6 +3432,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
             &app,
             other["authUrl"].as_str().unwrap(),
             "ada.work@gmail.com",
+            GMAIL_SEND,
         );
         let unticked = ada
             .get(&format!(
@@ -4454,8 +4462,8 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         assert_eq!(received(2).await, imap("bounce"));
         assert_eq!(received(3).await, imap("bounce"));
         let (_, configs) = ada.get_json("/api/user/email-configs").await;
-        assert!(configs[0]["imapCheckedAt"].is_i64(), "{configs}");
-        assert!(configs[0]["imapError"].is_null(), "{configs}");
+        assert!(configs[0]["repliesCheckedAt"].is_i64(), "{configs}");
+        assert!(configs[0]["repliesError"].is_null(), "{configs}");
 
         // The next tick reads only what is new: nothing twice, the newsletter never.
         dovecot.deliver(
@@ -4485,6 +4493,239 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         assert_eq!(received(4).await, imap("reply"));
         // Matched by sender address (no In-Reply-To): the latest message to owner4.
         assert_eq!(received(2).await.len(), 1);
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn gmail_senders_read_replies_only_after_the_second_consent_and_never_twice() {
+    for test_db in TestDb::all().await {
+        let gmail_api = MockServer::start().await;
+        let reply = mail(
+            &[
+                ("From", "Owner 0 <owner0@cafe0.example>"),
+                ("To", "ada@example.org"),
+                ("Subject", "Re: Hi"),
+            ],
+            "Happy to talk.\r\n",
+        );
+        let newsletter = mail(
+            &[
+                ("From", "news@elsewhere.example"),
+                ("To", "ada@example.org"),
+                ("Subject", "News"),
+            ],
+            "Nothing to do with any campaign.\r\n",
+        );
+        let bearer = |token: &'static str| {
+            move |request: &Request| {
+                request
+                    .headers
+                    .get("authorization")
+                    .and_then(|v| v.to_str().ok())
+                    == Some(&*format!("Bearer {token}"))
+            }
+        };
+        Mock::given(method("GET"))
+            .and(path("/gmail/v1/users/me/profile"))
+            .and(bearer("first-access"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "emailAddress": "ada@example.org", "messagesTotal": 12, "threadsTotal": 9, "historyId": "500"
+            })))
+            .expect(1)
+            .mount(&gmail_api)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/gmail/v1/users/me/history"))
+            .and(bearer("read-access"))
+            .and(|request: &Request| {
+                let query: Vec<(String, String)> = request.url.query_pairs().into_owned().collect();
+                query.contains(&("startHistoryId".into(), "500".into()))
+                    && query.contains(&("historyTypes".into(), "messageAdded".into()))
+                    && query.contains(&("labelId".into(), "INBOX".into()))
+            })
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "history": [
+                    { "id": "505", "messagesAdded": [{ "message": { "id": "m1", "threadId": "t1", "labelIds": ["INBOX"] } }] },
+                    { "id": "507", "messagesAdded": [{ "message": { "id": "m2", "threadId": "t2", "labelIds": ["INBOX"] } }] }
+                ],
+                "historyId": "510"
+            })))
+            .expect(1)
+            .mount(&gmail_api)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/gmail/v1/users/me/history"))
+            .and(|request: &Request| {
+                request
+                    .url
+                    .query_pairs()
+                    .any(|(key, value)| key == "startHistoryId" && value == "510")
+            })
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "historyId": "510" })))
+            .mount(&gmail_api)
+            .await;
+        for (id, raw) in [("m1", &reply), ("m2", &newsletter)] {
+            Mock::given(method("GET"))
+                .and(path(format!("/gmail/v1/users/me/messages/{id}")))
+                .and(bearer("read-access"))
+                .and(|request: &Request| {
+                    request
+                        .url
+                        .query_pairs()
+                        .any(|(k, v)| k == "format" && v == "raw")
+                })
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                    "id": id, "raw": URL_SAFE_NO_PAD.encode(raw.as_bytes())
+                })))
+                .expect(1)
+                .mount(&gmail_api)
+                .await;
+        }
+        let uri = gmail_api.uri();
+        let app =
+            TestApp::start_with(test_db, move |settings| settings.google.gmail_api_url = uri).await;
+        mount_gmail_token_endpoint(&app).await;
+        Mock::given(method("POST"))
+            .and(path("/token"))
+            .and(|request: &Request| {
+                url::form_urlencoded::parse(&request.body)
+                    .any(|(key, value)| key == "refresh_token" && value == "refresh-gmail-read")
+            })
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "access_token": "read-access", "token_type": "Bearer", "expires_in": 3599
+            })))
+            .mount(&app.google)
+            .await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let eve = active(&app, "eve").await;
+        sent_campaign(&ada, "Before Gmail", 2).await;
+
+        // Connected for sending only: nothing is read.
+        let (_, started) = ada
+            .post_json("/api/user/email-config", json!({
+                "emailProvider": "gmail", "emailSendFrom": "ada@example.org", "emailSendFromName": "Ada"
+            }))
+            .await;
+        let state = gmail_consent(
+            &app,
+            started["oauthUrl"].as_str().unwrap(),
+            "ada@example.org",
+            GMAIL_SEND,
+        );
+        let done = ada
+            .get(&format!("/api/gmail/callback?code=gmail-ada&state={state}"))
+            .await;
+        assert!(location(&done).contains("success=gmail_oauth_complete"));
+        let config = |configs: &Value| {
+            configs
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["provider"] == "gmail")
+                .unwrap()
+                .clone()
+        };
+        let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
+        assert_eq!(gmail["gmailRead"], false);
+        let read_path = format!("/api/user/email-configs/{}/gmail-read", gmail["id"]);
+        assert_eq!(
+            eve.post_json(&read_path, json!({})).await.0,
+            StatusCode::NOT_FOUND
+        );
+
+        // The second consent asks for both permissions; unticking reading is declined and changes nothing else.
+        let (status, asked) = ada.post_json(&read_path, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{asked}");
+        let state = gmail_consent(
+            &app,
+            asked["authUrl"].as_str().unwrap(),
+            "ada@example.org",
+            GMAIL_SEND_AND_READ,
+        );
+        let declined = ada
+            .get(&format!(
+                "/api/gmail/callback?code=gmail-readless&state={state}"
+            ))
+            .await;
+        assert_eq!(
+            location(&declined),
+            "/gmail-oauth-result?success=false&error=access_denied"
+        );
+        let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
+        assert_eq!(
+            (&gmail["gmailRead"], &gmail["isActive"]),
+            (&json!(false), &json!(true))
+        );
+        assert_eq!(
+            outreach_core::replies::ingest_mailbox(&app.ctx, gmail["id"].as_i64().unwrap())
+                .await
+                .unwrap()
+                .read,
+            0
+        );
+
+        let (_, asked) = ada.post_json(&read_path, json!({})).await;
+        let state = gmail_consent(
+            &app,
+            asked["authUrl"].as_str().unwrap(),
+            "ada@example.org",
+            GMAIL_SEND_AND_READ,
+        );
+        let granted = ada
+            .get(&format!(
+                "/api/gmail/callback?code=gmail-read&state={state}"
+            ))
+            .await;
+        assert!(
+            location(&granted).contains("success=gmail_oauth_complete"),
+            "{}",
+            location(&granted)
+        );
+        assert_eq!(
+            config(&ada.get_json("/api/user/email-configs").await.1)["gmailRead"],
+            true
+        );
+
+        // The scheduler's run reads what arrived after the grant: the reply lands, the newsletter is left alone.
+        outreach_scheduler::tick(&app.ctx).await;
+        for _ in 0..200 {
+            let (_, emails) = ada.get_json("/api/emails/sent").await;
+            if emails
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["status"] == "replied")
+            {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let (_, history) = ada
+            .get_json("/api/contacts/history?email=owner0@cafe0.example")
+            .await;
+        assert_eq!(
+            history["received"].as_array().unwrap().len(),
+            1,
+            "{history}"
+        );
+        assert_eq!(
+            (
+                &history["received"][0]["kind"],
+                &history["received"][0]["source"]
+            ),
+            (&json!("reply"), &json!("gmail"))
+        );
+        assert_eq!(history["messages"][0]["status"], "replied");
+        let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
+        assert!(gmail["repliesCheckedAt"].is_i64(), "{gmail}");
+
+        // The next run starts from the history id it reached: the messages are not fetched again (expect(1)).
+        let run = outreach_core::replies::ingest_mailbox(&app.ctx, gmail["id"].as_i64().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(run.read, 0);
         app.stop().await;
     }
 }

@@ -77,9 +77,11 @@ pub struct EmailConfig {
     pub is_verified: bool,
     pub status_message: Option<String>,
     pub created_at: i64,
-    /// When the IMAP mailbox was last read for replies, and why it could not be.
-    pub imap_checked_at: Option<i64>,
-    pub imap_error: Option<String>,
+    /// When the sender's own mailbox (IMAP or Gmail) was last read for replies, and why it could not be.
+    pub replies_checked_at: Option<i64>,
+    pub replies_error: Option<String>,
+    /// A Gmail sender whose mailbox may be read for replies.
+    pub gmail_read: bool,
 }
 
 impl EmailConfig {
@@ -106,8 +108,9 @@ impl EmailConfig {
             "imapPort": self.imap_port,
             "imapSecurity": self.imap_security,
             "imapUsername": self.imap_username,
-            "imapCheckedAt": self.imap_checked_at,
-            "imapError": self.imap_error,
+            "repliesCheckedAt": self.replies_checked_at,
+            "repliesError": self.replies_error,
+            "gmailRead": self.gmail_read,
         })
     }
 }

@@ -163,6 +163,9 @@ queries! {
     REPLIES_MAILBOX = query!("replies/mailbox");
     REPLIES_MARK = query!("replies/mark");
     REPLIES_CHECKED = query!("replies/checked");
+    REPLIES_GMAIL_ACCESS = query!("replies/gmail_access");
+    REPLIES_GMAIL_MAILBOX = query!("replies/gmail_mailbox");
+    REPLIES_GMAIL_MARK = query!("replies/gmail_mark");
     FEEDBACK_MANUAL_OPEN = query!("feedback/manual_open");
     FEEDBACK_EVENTS_OF_TOKENS = query!("feedback/events_of_tokens", per_dialect);
     FEEDBACK_OUTBOX_SENT = query!("feedback/outbox_sent");

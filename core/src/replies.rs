@@ -2,7 +2,8 @@
 //! sender's IMAP mailbox, a reply typed in the outbox): the message it answers is found among its user's messages by
 //! the Message-IDs it refers to (In-Reply-To, References), else as the latest message to its author (for a bounce,
 //! the address that failed); the mail is kept and its outcome applied (a reply stops follow-ups, a hard bounce
-//! suppresses). Reading an IMAP mailbox remembers the last UID, one message at a time.
+//! suppresses). Reading an IMAP mailbox remembers the last UID, one message at a time; reading a Gmail mailbox (with
+//! Google's read permission) remembers the mailbox history id.
 
 use crate::Context;
 use crate::clock::DAY_MS;
@@ -30,8 +31,20 @@ pub struct ImapMailbox {
     pub imap_secret: String,
     pub imap_uid_validity: Option<i64>,
     pub imap_last_uid: Option<i64>,
-    pub imap_checked_at: Option<i64>,
+    pub replies_checked_at: Option<i64>,
     pub send_from: String,
+    pub created_at: i64,
+}
+
+/// A Gmail sender with Google's read permission, with where reading stopped.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GmailMailbox {
+    pub id: i64,
+    pub user_id: i64,
+    pub send_from: String,
+    pub secret: String,
+    pub gmail_history_id: Option<String>,
+    pub replies_checked_at: Option<i64>,
     pub created_at: i64,
 }
 
@@ -127,6 +140,31 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(config_id).fetch_optional(pool).await)
     }
 
+    /// Whether Google granted reading the Gmail sender `address` of the user, and the history id reading starts
+    /// after.
+    pub async fn set_gmail_access(
+        &self,
+        user_id: i64,
+        address: &str,
+        granted: bool,
+        history_id: Option<&str>,
+    ) -> StoreResult<()> {
+        let sql = REPLIES_GMAIL_ACCESS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(address).bind(granted).bind(history_id)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn gmail_mailbox(&self, config_id: i64) -> StoreResult<Option<GmailMailbox>> {
+        let sql = REPLIES_GMAIL_MAILBOX.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(config_id).fetch_optional(pool).await)
+    }
+
+    async fn set_gmail_mark(&self, config_id: i64, history_id: &str, at: i64) -> StoreResult<()> {
+        let sql = REPLIES_GMAIL_MARK.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(config_id).bind(history_id).bind(at).execute(pool)
+            .await.map(|_| ()))
+    }
+
     /// Reading this sender's mailbox got as far as `mark`.
     pub async fn set_imap_mark(&self, config_id: i64, mark: Mark, at: i64) -> StoreResult<()> {
         let sql = REPLIES_MARK.sql(self);
@@ -134,7 +172,7 @@ impl Db {
             .bind(i64::from(mark.last_uid)).bind(at).execute(pool).await.map(|_| ()))
     }
 
-    async fn set_imap_checked(
+    async fn set_replies_checked(
         &self,
         config_id: i64,
         error: Option<&str>,
@@ -146,17 +184,96 @@ impl Db {
     }
 }
 
-/// Reads one sender's mailbox for new mail and applies what answers the user's messages; mail that answers none
-/// of them (the rest of a personal inbox) is neither kept nor touched. A mailbox that cannot be read keeps the
-/// reason, shown with the sender, and is tried again at the next run.
+/// Reads one sender's own mailbox (IMAP, or Gmail with the read permission) for new mail and applies what answers
+/// the user's messages; mail that answers none of them (the rest of a personal inbox) is neither kept nor touched.
+/// A mailbox that cannot be read keeps the reason, shown with the sender, and is tried again at the next run.
 pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
+    if ctx.db.imap_mailbox(config_id).await?.is_some() {
+        ingest_imap(ctx, config_id).await
+    } else {
+        ingest_gmail(ctx, config_id).await
+    }
+}
+
+/// Applies one raw message read from a user's mailbox; true when it answered one of their messages.
+async fn apply_read(ctx: &Context, user_id: i64, raw: &[u8], source: &str) -> anyhow::Result<bool> {
+    let db = &ctx.db;
+    let Some(inbound) = crate::inbound::read(raw) else {
+        return Ok(false);
+    };
+    let Some(message) = db.message_answered(user_id, &inbound).await? else {
+        return Ok(false);
+    };
+    db.record_inbound(user_id, Some(&message), &inbound, source, ctx.now_ms())
+        .await?;
+    Ok(true)
+}
+
+async fn ingest_gmail(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
+    let db = &ctx.db;
+    let Some(mailbox) = db.gmail_mailbox(config_id).await? else {
+        return Ok(MailboxRun::default());
+    };
+    let Some(refresh) = decrypt_secret(&ctx.settings.security.secret_key, &mailbox.secret) else {
+        return Ok(MailboxRun::default());
+    };
+    let gmail = crate::mail_apis::Gmail::of(&ctx.settings.google, refresh);
+    let mut token = None;
+    let read = async {
+        let history = match &mailbox.gmail_history_id {
+            Some(start) => gmail.added_since(&mut token, start).await?,
+            None => None,
+        };
+        match history {
+            Some(found) => Ok(found),
+            // No usable history id (never read, or Gmail forgot that far back): the inbox since the last read.
+            None => {
+                let latest = gmail.history_id(&mut token).await?;
+                let since = mailbox.replies_checked_at.unwrap_or(mailbox.created_at) - DAY_MS;
+                let mut ids = gmail.inbox_since(&mut token, since, IMAP_BATCH).await?;
+                // Listed newest first; applied in the order they arrived.
+                ids.reverse();
+                Ok::<_, crate::transport::SendError>((ids, latest))
+            }
+        }
+    };
+    let (ids, latest) = match read.await {
+        Ok(found) => found,
+        Err(error) => {
+            tracing::warn!(config_id, %error, "Gmail mailbox not read");
+            db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+                .await?;
+            return Ok(MailboxRun::default());
+        }
+    };
+    let mut run = MailboxRun::default();
+    for id in &ids {
+        match gmail.raw_message(&mut token, id).await {
+            Ok(Some(raw)) => {
+                run.matched += usize::from(apply_read(ctx, mailbox.user_id, &raw, "gmail").await?);
+                run.read += 1;
+            }
+            Ok(None) => {}
+            Err(error) => {
+                // The history id stays where it was: the next run reads these messages again.
+                db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+                    .await?;
+                return Ok(run);
+            }
+        }
+    }
+    db.set_gmail_mark(config_id, &latest, ctx.now_ms()).await?;
+    Ok(run)
+}
+
+async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
     let db = &ctx.db;
     let Some(mailbox) = db.imap_mailbox(config_id).await? else {
         return Ok(MailboxRun::default());
     };
     let Some(password) = decrypt_secret(&ctx.settings.security.secret_key, &mailbox.imap_secret)
     else {
-        db.set_imap_checked(
+        db.set_replies_checked(
             config_id,
             Some("The IMAP password cannot be read: save the sender again"),
             ctx.now_ms(),
@@ -185,26 +302,20 @@ pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<Mai
         _ => None,
     };
     // Without a usable mark (the mailbox was recreated): what arrived since the last read, with a day's margin.
-    let since = mailbox.imap_checked_at.unwrap_or(mailbox.created_at) - DAY_MS;
+    let since = mailbox.replies_checked_at.unwrap_or(mailbox.created_at) - DAY_MS;
     let (uid_validity, messages) = match server.fetch_new(mark, since, IMAP_BATCH).await {
         Ok(read) => read,
         Err(error) => {
             tracing::warn!(config_id, %error, "IMAP mailbox not read");
-            db.set_imap_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+            db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
                 .await?;
             return Ok(MailboxRun::default());
         }
     };
     let mut run = MailboxRun::default();
     for fetched in &messages {
+        run.matched += usize::from(apply_read(ctx, mailbox.user_id, &fetched.raw, "imap").await?);
         let now = ctx.now_ms();
-        if let Some(inbound) = crate::inbound::read(&fetched.raw)
-            && let Some(message) = db.message_answered(mailbox.user_id, &inbound).await?
-        {
-            db.record_inbound(mailbox.user_id, Some(&message), &inbound, "imap", now)
-                .await?;
-            run.matched += 1;
-        }
         db.set_imap_mark(
             config_id,
             Mark {
@@ -219,7 +330,8 @@ pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<Mai
     if messages.is_empty() {
         // Nothing new: the mark stays, the time of the check is kept (a changed UIDVALIDITY is taken at the next
         // message).
-        db.set_imap_checked(config_id, None, ctx.now_ms()).await?;
+        db.set_replies_checked(config_id, None, ctx.now_ms())
+            .await?;
     }
     Ok(run)
 }

@@ -80,6 +80,8 @@ pub struct OAuthFlow {
     pub gmail_address: Option<String>,
     pub sender_name: Option<String>,
     pub reply_to: Option<String>,
+    /// The connection also asks to read the mailbox (for replies).
+    pub gmail_read: bool,
 }
 
 /// A Gmail connection on its way to Google's consent screen.
@@ -89,6 +91,8 @@ pub struct GmailFlow<'a> {
     pub gmail_address: &'a str,
     pub sender_name: &'a str,
     pub reply_to: &'a str,
+    /// Ask for Google's read permission too (the optional second consent, for replies).
+    pub read: bool,
 }
 
 /// Outcome of redeeming an invite code.
@@ -216,7 +220,7 @@ impl Db {
     ) -> StoreResult<()> {
         let sql = OAUTH_FLOW_INSERT_GMAIL.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(state).bind(pkce_verifier).bind(now).bind(flow.user_id)
-            .bind(flow.gmail_address).bind(flow.sender_name).bind(flow.reply_to).execute(pool).await.map(|_| ()))
+            .bind(flow.gmail_address).bind(flow.sender_name).bind(flow.reply_to).bind(flow.read).execute(pool).await.map(|_| ()))
     }
 
     /// Consumes the flow of `state` if it started after `not_before`.

@@ -7,14 +7,17 @@ import { createServer } from "node:http";
 export const CLIENT_ID = "e2e-client";
 export const CLIENT_SECRET = "e2e-secret";
 const GMAIL_SEND = "https://www.googleapis.com/auth/gmail.send";
+const GMAIL_SEND_AND_READ = `${GMAIL_SEND} https://www.googleapis.com/auth/gmail.readonly`;
 
 /** Starts the provider on a free loopback port with the given accounts ({ key, email, given, family }). */
 export async function startFakeGoogle(accounts) {
   const challenges = new Map(); // code → PKCE challenge of the sign-in it answers
-  const gmailMessages = []; // raw RFC 5322 messages sent through the Gmail API
+  const gmailMessages = [];
+  const granted = new Map(); // authorization code → the Gmail scopes consented to // raw RFC 5322 messages sent through the Gmail API
   const server = createServer(async (request, response) => {
     const url = new URL(request.url, "http://127.0.0.1");
-    if (request.method === "GET" && url.pathname === "/authorize" && url.searchParams.get("scope") === GMAIL_SEND) {
+    const gmailScope = url.searchParams.get("scope");
+    if (request.method === "GET" && url.pathname === "/authorize" && (gmailScope === GMAIL_SEND || gmailScope === GMAIL_SEND_AND_READ)) {
       const redirect = url.searchParams.get("redirect_uri");
       const state = url.searchParams.get("state");
       const valid = url.searchParams.get("client_id") === CLIENT_ID && url.searchParams.get("access_type") === "offline" &&
@@ -22,10 +25,12 @@ export async function startFakeGoogle(accounts) {
       if (!valid || !redirect || !state) return send(response, 400, "text/plain", "invalid authorization request");
       const code = `gmail-${Math.random().toString(36).slice(2)}`;
       challenges.set(code, url.searchParams.get("code_challenge"));
+      granted.set(code, gmailScope);
       const hint = url.searchParams.get("login_hint") ?? "";
       const allow = `${redirect}?code=${code}&state=${encodeURIComponent(state)}`;
       const deny = `${redirect}?error=access_denied&state=${encodeURIComponent(state)}`;
-      return send(response, 200, "text/html", `<h1>Outreach wants to send email as ${hint}</h1><a href="${allow}">Allow</a> <a href="${deny}">Cancel</a>`);
+      const asks = gmailScope === GMAIL_SEND ? `send email as ${hint}` : `send and read email of ${hint}`;
+      return send(response, 200, "text/html", `<h1>Outreach wants to ${asks}</h1><a href="${allow}">Allow</a> <a href="${deny}">Cancel</a>`);
     }
     if (request.method === "GET" && url.pathname === "/authorize") {
       const redirect = url.searchParams.get("redirect_uri");
@@ -57,7 +62,7 @@ export async function startFakeGoogle(accounts) {
       }
       if (code.startsWith("gmail-") && verified) {
         challenges.delete(code);
-        return send(response, 200, "application/json", JSON.stringify({ access_token: "gmail-access", token_type: "Bearer", expires_in: 3599, refresh_token: `refresh-${code}`, scope: GMAIL_SEND }));
+        return send(response, 200, "application/json", JSON.stringify({ access_token: "gmail-access", token_type: "Bearer", expires_in: 3599, refresh_token: `refresh-${code}`, scope: granted.get(code) }));
       }
       if (request.headers.authorization !== basic || form.get("grant_type") !== "authorization_code" || !verified) {
         return send(response, 400, "application/json", JSON.stringify({ error: "invalid_grant" }));
@@ -71,6 +76,11 @@ export async function startFakeGoogle(accounts) {
       const raw = JSON.parse(await body(request)).raw;
       gmailMessages.push(Buffer.from(raw, "base64url").toString("utf8"));
       return send(response, 200, "application/json", JSON.stringify({ id: `gm-${gmailMessages.length}` }));
+    }
+    // Reading a mailbox (with the read permission): its history id, and no new mail since.
+    if (request.method === "GET" && ["/gmail/v1/users/me/profile", "/gmail/v1/users/me/history"].includes(url.pathname)) {
+      if (request.headers.authorization !== "Bearer gmail-access") return send(response, 401, "application/json", JSON.stringify({ error: { code: 401 } }));
+      return send(response, 200, "application/json", JSON.stringify({ historyId: "1" }));
     }
     if (request.method === "GET" && url.pathname === "/userinfo") {
       const key = (request.headers.authorization ?? "").replace("Bearer token-", "");

@@ -183,5 +183,19 @@ test("a Gmail sender connected through Google's consent sends through the Gmail 
   const raw = google.gmailMessages.at(-1);
   assert.match(raw, /^From: "?Grace Hopper"? <boss@example\.org>/m);
   assert.match(raw, /^To: me@test\.example/m);
+
+  // Replies to it are read only after the optional second consent, explained first.
+  await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
+  await gmailRow.getByText("Replies to this address are not detected", { exact: false }).waitFor();
+  await gmailRow.getByRole("button", { name: "Allow Reading Replies" }).click();
+  const readDialog = page.getByRole("dialog", { name: "Allow reading replies" });
+  await readDialog.getByText("never marks anything as read", { exact: false }).waitFor();
+  await readDialog.getByRole("button", { name: "Continue to Google" }).click();
+  await page.getByRole("heading", { name: `Outreach wants to send and read email of ${ADMIN.email}` }).waitFor();
+  await page.getByRole("link", { name: "Allow" }).click();
+  await page.getByRole("heading", { name: "Gmail Permission Granted Successfully!" }).waitFor();
+  await page.goto(`${app.base}/dashboard?tab=email-settings`);
+  await gmailRow.getByText("Replies are read from this Gmail inbox every 5 minutes", { exact: false }).waitFor();
+  assert.equal(await gmailRow.getByRole("button", { name: "Allow Reading Replies" }).count(), 0);
   await page.close();
 });

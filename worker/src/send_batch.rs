@@ -420,14 +420,7 @@ async fn compose_message(
 
 /// The Gmail sender of a configuration: the instance's Google client and the mailbox's refresh token.
 fn gmail_sender(ctx: &Context, config: &EmailConfig) -> Result<Gmail, SendError> {
-    let google = &ctx.settings.google;
-    Ok(Gmail {
-        token_url: google.token_url.clone(),
-        api_url: google.gmail_api_url.clone(),
-        client_id: google.client_id.clone(),
-        client_secret: google.client_secret.clone(),
-        refresh_token: stored_secret(ctx, config)?,
-    })
+    Ok(Gmail::of(&ctx.settings.google, stored_secret(ctx, config)?))
 }
 
 /// The SendGrid sender: the user's own key for branded senders, the operator's for basic addresses.

@@ -1,6 +1,7 @@
 -- A user's sender configurations, the default first (index email_configs_user).
 select id, user_id, provider, send_from, send_from_name, reply_to, smtp_host, smtp_port, smtp_security, smtp_username,
     secret, imap_host, imap_port, imap_security, imap_username, daily_cap, is_active, is_default, is_verified,
-    status_message, created_at, imap_checked_at, imap_error
+    status_message, created_at, replies_checked_at, replies_error,
+    gmail_read
 from email_configs where user_id = $1
 order by is_default desc, id

@@ -45,6 +45,7 @@ export function EmailSettings() {
   const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => json<{ postalAddress: string | null }>("GET", "/api/user/profile") });
   const [level, setLevel] = useState<Level>("gmail");
   const [removing, setRemoving] = useState<EmailConfig | null>(null);
+  const [allowingRead, setAllowingRead] = useState<EmailConfig | null>(null);
   const [editing, setEditing] = useState<EmailConfig | null>(null);
   const [reading, setReading] = useState<OutboxMessage | null>(null);
   const [features, setFeatures] = useState(false);
@@ -144,6 +145,7 @@ export function EmailSettings() {
                   {!config.isDefault ? <Button variant="outline" onClick={() => void setDefault(config)}>Set Default</Button> : null}
                   {config.provider !== "outbox" && config.provider !== "smtp" ? <Button variant="ghost" onClick={() => setEditing(config)}>Edit</Button> : null}
                   {config.provider !== "outbox" ? <Button variant="ghost" onClick={() => void verify(config)}>Verify</Button> : null}
+                  {config.provider === "gmail" && !config.gmailRead ? <Button variant="outline" onClick={() => setAllowingRead(config)}>Allow Reading Replies</Button> : null}
                   <Button variant="ghost" onClick={() => setRemoving(config)}>Remove</Button>
                 </span>
               </li>
@@ -199,6 +201,7 @@ export function EmailSettings() {
           </div>
         </Dialog>
       ) : null}
+      {allowingRead ? <GmailReadDialog config={allowingRead} onClose={() => setAllowingRead(null)} /> : null}
       {editing ? <EditIdentity config={editing} onClose={() => setEditing(null)} onSaved={refresh} /> : null}
       {features ? <FeaturesDialog gmail={instance?.gmailAvailable ?? false} basic={instance?.basicAddressesAvailable ?? false} onClose={() => setFeatures(false)} /> : null}
       {reading ? (
@@ -291,5 +294,36 @@ function OutboxReply({ message, onReplied }: { message: OutboxMessage; onReplied
       <TextArea label={`Reply as ${message.toEmail} (for trying the product)`} rows={3} value={body} onChange={(event) => setBody(event.target.value)} />
       <Button variant="outline" disabled={!body.trim()} onClick={() => void send()}>Record Reply</Button>
     </div>
+  );
+}
+
+/** The optional second Gmail consent: what reading the mailbox is for and what it is not, then Google's screen. */
+function GmailReadDialog({ config, onClose }: { config: EmailConfig; onClose: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const allow = async () => {
+    setAsking(true);
+    try {
+      const { authUrl } = await json<{ authUrl: string }>("POST", `/api/user/email-configs/${config.id}/gmail-read`);
+      window.location.href = authUrl;
+    } catch (failure) {
+      toast({ title: "Error", description: serverMessage(failure) ?? "The permission request could not be started.", variant: "destructive" });
+      setAsking(false);
+    }
+  };
+  return (
+    <Dialog title="Allow reading replies" onClose={onClose}>
+      <div className="space-y-2 text-sm">
+        <p>
+          Outreach can notice when people answer the emails you send from <strong>{config.emailAddress}</strong>: replies stop their follow-ups, bounces and
+          out-of-office answers are recorded, and your analytics show who replied.
+        </p>
+        <p>For that, Google asks you for a second permission: reading this mailbox. Outreach reads only mail that arrives from now on, keeps only mail that answers one of your campaign emails, and never marks anything as read, moves or deletes it.</p>
+        <p>You can take the permission back at any time in your Google Account (Security, Third-party access); sending keeps working without it.</p>
+      </div>
+      <div className="mt-4 flex justify-end gap-2">
+        <Button variant="outline" onClick={onClose}>Not Now</Button>
+        <Button disabled={asking} onClick={() => void allow()}>{asking ? "Opening Google..." : "Continue to Google"}</Button>
+      </div>
+    </Dialog>
   );
 }

@@ -15,8 +15,9 @@ export interface EmailConfig {
   smtpHost: string | null;
   smtpPort: number | null;
   imapHost?: string | null;
-  imapCheckedAt?: number | null;
-  imapError?: string | null;
+  gmailRead?: boolean;
+  repliesCheckedAt?: number | null;
+  repliesError?: string | null;
 }
 
 export interface DomainCheck {

@@ -83,11 +83,12 @@ export function smtpPayload(form: SmtpForm) {
 }
 
 /** How replies to a sender are detected, in a line for its entry (null when there is nothing to say). */
-export function repliesNote(config: { provider: string; imapHost?: string | null; imapCheckedAt?: number | null; imapError?: string | null }): string | null {
-  if (config.provider === "gmail") return "Replies to this address are not detected: Outreach may only send from it.";
-  if (config.provider !== "smtp") return null;
-  if (!config.imapHost) return "Replies to this sender are not detected: add its IMAP mailbox to read them.";
-  if (config.imapError) return `Replies could not be read from ${config.imapHost}: ${config.imapError}`;
-  if (config.imapCheckedAt) return `Replies are read from ${config.imapHost} every 5 minutes (last read ${new Date(config.imapCheckedAt).toLocaleString()}).`;
-  return `Replies are read from ${config.imapHost} every 5 minutes.`;
+export function repliesNote(config: { provider: string; imapHost?: string | null; gmailRead?: boolean; repliesCheckedAt?: number | null; repliesError?: string | null }): string | null {
+  const where = config.provider === "gmail" ? "this Gmail inbox" : config.imapHost;
+  if (config.provider === "gmail" && !config.gmailRead) return "Replies to this address are not detected: Outreach may only send from it. Allow reading replies to detect them.";
+  if (config.provider !== "smtp" && config.provider !== "gmail") return null;
+  if (!where) return "Replies to this sender are not detected: add its IMAP mailbox to read them.";
+  if (config.repliesError) return `Replies could not be read from ${where}: ${config.repliesError}`;
+  if (config.repliesCheckedAt) return `Replies are read from ${where} every 5 minutes (last read ${new Date(config.repliesCheckedAt).toLocaleString()}).`;
+  return `Replies are read from ${where} every 5 minutes.`;
 }

@@ -40,9 +40,10 @@ describe("reply detection notes", () => {
   it("say where replies to each sender are read from, or that they are not", () => {
     expect(repliesNote({ provider: "outbox" })).toBeNull();
     expect(repliesNote({ provider: "gmail" })).toContain("not detected");
+    expect(repliesNote({ provider: "gmail", gmailRead: true })).toBe("Replies are read from this Gmail inbox every 5 minutes.");
     expect(repliesNote({ provider: "smtp", imapHost: null })).toBe("Replies to this sender are not detected: add its IMAP mailbox to read them.");
     expect(repliesNote({ provider: "smtp", imapHost: "imap.bakery.example" })).toBe("Replies are read from imap.bakery.example every 5 minutes.");
-    expect(repliesNote({ provider: "smtp", imapHost: "imap.bakery.example", imapError: "the IMAP server refused the login: no response" })).toBe(
+    expect(repliesNote({ provider: "smtp", imapHost: "imap.bakery.example", repliesError: "the IMAP server refused the login: no response" })).toBe(
       "Replies could not be read from imap.bakery.example: the IMAP server refused the login: no response",
     );
   });
