@@ -4321,6 +4321,39 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                 .to_string()
         };
 
+        // Each prospect has a follow-up waiting: a reply stops it, an automatic answer does not.
+        let (_, me) = ada.get_json("/api/auth/user").await;
+        let follow_up = |i: usize, token: &'static str| outreach_core::outbound::NewMessage {
+            user_id: me["id"].as_i64().unwrap(),
+            to_email: ["owner0@cafe0.example", "owner1@cafe1.example"][i],
+            status: "queued",
+            campaign_id: campaign["id"].as_i64(),
+            template_id: template["id"].as_i64(),
+            business_id: imported["businesses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|b| b["email"] == format!("owner{i}@cafe{i}.example"))
+                .and_then(|b| b["id"].as_i64()),
+            step: 1,
+            config_id: None,
+            token,
+            error: None,
+            is_test: false,
+            subject: "Following up",
+            html_body: None,
+        };
+        let follow_ups = app
+            .ctx
+            .db
+            .enqueue_messages(
+                &[follow_up(0, "follow-up-0"), follow_up(1, "follow-up-1")],
+                app.clock.now_ms(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(follow_ups.len(), 2);
+
         let inbox = "ada@bakery.example";
         dovecot.deliver(
             inbox,
@@ -4456,6 +4489,20 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                     .collect::<Vec<_>>()
             }
         };
+        let follow_up_status = |id: i64| {
+            let db = app.ctx.db.clone();
+            async move { db.load_message(id).await.unwrap().unwrap().status }
+        };
+        assert_eq!(
+            follow_up_status(follow_ups[0]).await,
+            "skipped",
+            "the reply stopped the follow-up"
+        );
+        assert_eq!(
+            follow_up_status(follow_ups[1]).await,
+            "queued",
+            "an out-of-office does not"
+        );
         let imap = |kind: &str| vec![(kind.to_string(), "imap".to_string())];
         assert_eq!(received(0).await, imap("reply"));
         assert_eq!(received(1).await, imap("auto_reply"));
