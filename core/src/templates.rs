@@ -260,9 +260,12 @@ pub fn sanitize_html(html: &str) -> String {
         .to_string()
 }
 
-/// The text of an HTML fragment, for emptiness checks and previews.
+/// The text of an HTML fragment, for emptiness checks, previews and every message's plain-text part.
 pub fn html_text(html: &str) -> String {
-    ammonia::Builder::empty().clean(html).to_string()
+    // Building the (empty) sanitiser costs as much as using it: once per process.
+    static TEXT_ONLY: std::sync::LazyLock<ammonia::Builder<'static>> =
+        std::sync::LazyLock::new(ammonia::Builder::empty);
+    TEXT_ONLY.clean(html).to_string()
 }
 
 /// The data of one recipient that personalisation can use.
