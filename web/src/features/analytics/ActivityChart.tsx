@@ -24,10 +24,10 @@ export default function ActivityChart({ days }: { days: DayPoint[] }) {
             <YAxis allowDecimals={false} fontSize={12} />
             <Tooltip />
             <Legend />
-            <Line type="monotone" dataKey="sent" name="Sent" stroke={COLORS.sent} dot={false} />
-            <Line type="monotone" dataKey="opened" name="Opened" stroke={COLORS.opened} dot={false} />
-            <Line type="monotone" dataKey="clicked" name="Clicked" stroke={COLORS.clicked} dot={false} />
-            <Line type="monotone" dataKey="replied" name="Replied" stroke={COLORS.replied} dot={false} />
+            <Line type="monotone" dataKey="sent" name="Sent" stroke={COLORS.sent} dot={{ r: 2 }} isAnimationActive={false} />
+            <Line type="monotone" dataKey="opened" name="Opened" stroke={COLORS.opened} dot={{ r: 2 }} isAnimationActive={false} />
+            <Line type="monotone" dataKey="clicked" name="Clicked" stroke={COLORS.clicked} dot={{ r: 2 }} isAnimationActive={false} />
+            <Line type="monotone" dataKey="replied" name="Replied" stroke={COLORS.replied} dot={{ r: 2 }} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
       </figure>
@@ -40,8 +40,8 @@ export default function ActivityChart({ days }: { days: DayPoint[] }) {
             <YAxis allowDecimals={false} fontSize={12} />
             <Tooltip />
             <Legend />
-            <Bar dataKey="humanOpens" name="Human opens" stackId="opens" fill={COLORS.human} />
-            <Bar dataKey="machineOpens" name="Machine opens (proxies, scanners)" stackId="opens" fill={COLORS.machine} />
+            <Bar dataKey="humanOpens" name="Human opens" stackId="opens" fill={COLORS.human} isAnimationActive={false} />
+            <Bar dataKey="machineOpens" name="Machine opens (proxies, scanners)" stackId="opens" fill={COLORS.machine} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </figure>

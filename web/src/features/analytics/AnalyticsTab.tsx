@@ -142,7 +142,7 @@ function EmailTable({ emails, empty }: { emails: SentEmail[]; empty: string }) {
     <div className="max-h-[400px] overflow-auto">
       <table className="w-full text-left text-sm">
         <thead className="sticky top-0 bg-white">
-          <tr className="border-b">
+          <tr className="border-b border-slate-200">
             <th className="p-2">Recipient</th>
             <th className="p-2">Subject</th>
             <th className="p-2">Status</th>
@@ -153,7 +153,7 @@ function EmailTable({ emails, empty }: { emails: SentEmail[]; empty: string }) {
         </thead>
         <tbody>
           {emails.map((email) => (
-            <tr key={email.id} className="border-b">
+            <tr key={email.id} className="border-b border-slate-200">
               <td className="p-2">{email.toEmail}</td>
               <td className="p-2">{email.subject}</td>
               <td className="p-2">

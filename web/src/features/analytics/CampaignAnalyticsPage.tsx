@@ -13,6 +13,7 @@ import {
   campaignDaysKey,
   canMarkOpened,
   detailsKey,
+  emailCount,
   formatDate,
   formatDateTime,
   yesNo,
@@ -47,9 +48,9 @@ export function CampaignAnalyticsPage() {
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
         <Tile label="Total Emails" value={summary.totalEmails} />
         <Tile label="Emails Sent" value={summary.totalSent} detail={`${summary.failed} failed`} />
-        <Tile label="Opened" value={`${summary.openRate}%`} detail={`${summary.opened} emails`} />
-        <Tile label="Clicked" value={`${summary.clickRate}%`} detail={`${summary.clicked} emails`} />
-        <Tile label="Replied" value={`${summary.replyRate}%`} detail={`${summary.replied} emails`} />
+        <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
+        <Tile label="Clicked" value={`${summary.clickRate}%`} detail={emailCount(summary.clicked)} />
+        <Tile label="Replied" value={`${summary.replyRate}%`} detail={emailCount(summary.replied)} />
       </div>
       <Card title="Activity, last 30 days">
         <DailyCharts path={campaignDaysKey(id)} />
@@ -65,7 +66,7 @@ export function CampaignAnalyticsPage() {
             <div className="max-h-[400px] overflow-auto">
               <table className="w-full text-left text-sm">
                 <thead className="sticky top-0 bg-white">
-                  <tr className="border-b">
+                  <tr className="border-b border-slate-200">
                     <th className="p-2">#</th>
                     <th className="p-2">Recipient</th>
                     <th className="p-2">Status</th>
@@ -79,7 +80,7 @@ export function CampaignAnalyticsPage() {
                 </thead>
                 <tbody>
                   {contacts.map((email, index) => (
-                    <tr key={email.id} className="cursor-pointer border-b hover:bg-slate-50" onClick={() => setOpen(email)}>
+                    <tr key={email.id} className="cursor-pointer border-b border-slate-200 hover:bg-slate-50" onClick={() => setOpen(email)}>
                       <td className="p-2">{offset + index + 1}</td>
                       <td className="p-2">{email.toEmail}</td>
                       <td className="p-2">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canMarkOpened, cardMetrics, followUps, isHtmlBody, statusLabel, type SentEmail, type Summary } from "./api";
+import { canMarkOpened, cardMetrics, emailCount, followUps, isHtmlBody, statusLabel, type SentEmail, type Summary } from "./api";
 import { filterContacts, historyTimeline, type Contact, type ContactHistory } from "../contacts/api";
 
 const summary = (overrides: Partial<Summary>): Summary => ({
@@ -44,6 +44,10 @@ describe("campaign analytics page (B §2.10)", () => {
     expect(isHtmlBody("Price < 5 and > 2")).toBe(false);
     expect(isHtmlBody("plain text")).toBe(false);
     expect(isHtmlBody(null)).toBe(false);
+  });
+
+  it("counts emails in words", () => {
+    expect([emailCount(0), emailCount(1), emailCount(2)]).toEqual(["0 emails", "1 email", "2 emails"]);
   });
 
   it("lists follow-ups as the emails after the first step", () => {

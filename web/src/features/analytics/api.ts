@@ -182,6 +182,11 @@ export function formatDate(ms: number | null | undefined): string {
   return ms ? new Date(ms).toLocaleDateString() : "—";
 }
 
+/** "1 email", "3 emails". */
+export function emailCount(count: number): string {
+  return `${count} ${count === 1 ? "email" : "emails"}`;
+}
+
 /** Yes or No, as the email table shows flags. */
 export function yesNo(flag: boolean): string {
   return flag ? "Yes" : "No";

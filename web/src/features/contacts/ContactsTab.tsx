@@ -63,7 +63,7 @@ export function ContactsTab() {
           <div className="max-h-[500px] overflow-auto">
             <table className="w-full text-left text-sm">
               <thead className="sticky top-0 bg-white">
-                <tr className="border-b">
+                <tr className="border-b border-slate-200">
                   <th className="p-2">Name</th>
                   <th className="p-2">Email</th>
                   <th className="p-2">Status</th>
@@ -73,7 +73,7 @@ export function ContactsTab() {
               </thead>
               <tbody>
                 {shown.map((contact) => (
-                  <tr key={contact.email} className="cursor-pointer border-b hover:bg-slate-50" onClick={() => setOpen(contact)}>
+                  <tr key={contact.email} className="cursor-pointer border-b border-slate-200 hover:bg-slate-50" onClick={() => setOpen(contact)}>
                     <td className="p-2">{contact.name ?? "—"}</td>
                     <td className="p-2">{contact.email}</td>
                     <td className="p-2">
