@@ -139,7 +139,7 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
 
   // Contacts: stats, badges by B §4's precedence, search, filter, history and notes.
   await page.getByRole("tab", { name: "Contacts" }).click();
-  assert.match(await page.getByTestId("tile-Contacted").innerText(), /5/);
+  await page.getByTestId("tile-Contacted").getByText("5", { exact: true }).waitFor();
   const badge = (email) => page.getByRole("row").filter({ hasText: email });
   await badge("deli@rye.example").getByText("Bounced").waitFor();
   await badge("shop@spam.example").getByText("Spam Report").waitFor();
