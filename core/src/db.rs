@@ -109,6 +109,27 @@ impl Db {
         Ok(())
     }
 
+    /// Applies our migrations up to `version` only: tests of a later migration over rows written before it.
+    #[cfg(any(test, feature = "testing"))]
+    pub async fn migrate_until(&self, version: i64) -> Result<(), DbError> {
+        let until = |source: &Migrator| {
+            let mut migrator = Migrator::with_migrations(
+                source
+                    .iter()
+                    .filter(|m| m.version <= version)
+                    .cloned()
+                    .collect(),
+            );
+            migrator.set_ignore_missing(true);
+            migrator
+        };
+        match self {
+            Db::Postgres(pool) => until(&PG_MIGRATIONS).run(pool).await?,
+            Db::Sqlite(pool) => until(&SQLITE_MIGRATIONS).run(pool).await?,
+        }
+        Ok(())
+    }
+
     /// True when the database answers and our latest migration is applied.
     pub async fn is_ready(&self) -> bool {
         let latest = match self {

@@ -24,23 +24,40 @@ enum Cleanup {
     },
 }
 
+async fn migrate(db: &Db, version: Option<i64>) {
+    match version {
+        Some(version) => db.migrate_until(version).await,
+        None => db.migrate().await,
+    }
+    .expect("the database migrates");
+}
+
 impl TestDb {
     /// Every backend under test: SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set.
     pub async fn all() -> Vec<TestDb> {
-        let mut dbs = vec![Self::sqlite().await];
+        Self::all_until(None).await
+    }
+
+    /// Every backend, migrated only up to `version` (None: fully), for testing a migration over existing rows.
+    pub async fn all_until(version: Option<i64>) -> Vec<TestDb> {
+        let mut dbs = vec![Self::sqlite_until(version).await];
         if let Ok(url) = std::env::var("TEST_DATABASE_URL")
             && !url.is_empty()
         {
-            dbs.push(Self::postgres(&url).await);
+            dbs.push(Self::postgres_until(&url, version).await);
         }
         dbs
     }
 
     pub async fn sqlite() -> TestDb {
+        Self::sqlite_until(None).await
+    }
+
+    async fn sqlite_until(version: Option<i64>) -> TestDb {
         let dir = tempfile::tempdir().expect("temporary folder");
         let url = format!("sqlite://{}/outreach.db", dir.path().display());
         let db = Db::connect(&url, TEST_POOL).await.expect("sqlite opens");
-        db.migrate().await.expect("sqlite migrates");
+        migrate(&db, version).await;
         TestDb {
             db,
             url,
@@ -49,6 +66,10 @@ impl TestDb {
     }
 
     pub async fn postgres(admin_url: &str) -> TestDb {
+        Self::postgres_until(admin_url, None).await
+    }
+
+    async fn postgres_until(admin_url: &str, version: Option<i64>) -> TestDb {
         let name = format!(
             "outreach_test_{}",
             crate::security::random_token(9)
@@ -69,7 +90,7 @@ impl TestDb {
         let db = Db::connect(&url, TEST_POOL)
             .await
             .expect("test database opens");
-        db.migrate().await.expect("postgres migrates");
+        migrate(&db, version).await;
         TestDb {
             db,
             url,
