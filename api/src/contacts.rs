@@ -5,6 +5,7 @@
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use outreach_core::accounts::is_valid_email;
 use outreach_core::contacts::valid_note;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -34,7 +35,8 @@ pub async fn stats(
     Ok(Json(json!(stats)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 pub struct ContactQuery {
     email: String,
 }
@@ -45,6 +47,9 @@ pub async fn history(
     SignedIn(user): SignedIn,
     Query(query): Query<ContactQuery>,
 ) -> ApiResult<Json<Value>> {
+    if !is_valid_email(query.email.trim()) {
+        return Err(ApiError::validation("Please enter a valid email address"));
+    }
     let history = state
         .ctx
         .db

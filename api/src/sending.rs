@@ -103,8 +103,6 @@ pub async fn save_config(
             json!({ "success": true, "requiresOAuth": true, "oauthUrl": url }),
         ));
     }
-    // Where the IMAP mailbox ended when it was checked: reading replies starts after it.
-    let mut imap_start = None;
     let config = match provider.as_str() {
         "outbox" => NewEmailConfig {
             provider,
@@ -164,31 +162,34 @@ pub async fn save_config(
                     .unwrap_or_else(|| from.clone())
             });
             let imap_password = text(&request.imap_password);
-            if let Some(host) = &imap_host {
-                if !(1..=65535).contains(&imap_port) {
-                    return Err(ApiError::validation(
-                        "IMAP port must be between 1 and 65535",
-                    ));
+            let imap_start = match &imap_host {
+                None => None,
+                Some(host) => {
+                    if !(1..=65535).contains(&imap_port) {
+                        return Err(ApiError::validation(
+                            "IMAP port must be between 1 and 65535",
+                        ));
+                    }
+                    let password = imap_password
+                        .clone()
+                        .ok_or_else(|| ApiError::validation("IMAP password is required"))?;
+                    let mailbox = outreach_core::imap::ImapServer {
+                        host: host.clone(),
+                        port: imap_port as u16,
+                        security: imap_security.clone().unwrap_or_default(),
+                        username: imap_username.clone().unwrap_or_default(),
+                        password: outreach_core::config::Secret::new(password),
+                    };
+                    // Replies are read from here every few minutes: a wrong login is told now.
+                    Some(mailbox.check().await.map_err(|error| {
+                        ApiError::new(
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            "imap_check_failed",
+                            format!("The IMAP server check failed: {error}"),
+                        )
+                    })?)
                 }
-                let password = imap_password
-                    .clone()
-                    .ok_or_else(|| ApiError::validation("IMAP password is required"))?;
-                let mailbox = outreach_core::imap::ImapServer {
-                    host: host.clone(),
-                    port: imap_port as u16,
-                    security: imap_security.clone().unwrap_or_default(),
-                    username: imap_username.clone().unwrap_or_default(),
-                    password: outreach_core::config::Secret::new(password),
-                };
-                // Replies are read from here every few minutes: a wrong login is told now.
-                imap_start = Some(mailbox.check().await.map_err(|error| {
-                    ApiError::new(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "imap_check_failed",
-                        format!("The IMAP server check failed: {error}"),
-                    )
-                })?);
-            }
+            };
             let password = text(&request.smtp_password);
             let server = SmtpServer {
                 host: host.clone(),
@@ -221,6 +222,7 @@ pub async fn save_config(
                 imap_username,
                 imap_secret: imap_password
                     .map(|password| encrypt_secret(key_for_secrets, &password)),
+                imap_start,
                 daily_cap,
                 is_verified: true,
                 status_message: None,
@@ -274,13 +276,6 @@ pub async fn save_config(
         .db
         .insert_email_config(user.id, &config, state.ctx.now_ms())
         .await?;
-    if let Some(mark) = imap_start {
-        state
-            .ctx
-            .db
-            .set_imap_mark(id, mark, state.ctx.now_ms())
-            .await?;
-    }
     let saved = state
         .ctx
         .db

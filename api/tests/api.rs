@@ -4153,6 +4153,14 @@ async fn analytics_and_contacts_count_by_the_rules_of_b4_and_stay_with_their_own
         assert_eq!(history["messages"].as_array().unwrap().len(), 1);
         assert_eq!(history["received"][0]["kind"], "reply");
         assert_eq!(history["received"][0]["body"], "Interested, call me");
+        let (status, refused) = ada.get_json("/api/contacts/history").await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Please enter a valid email address")
+            )
+        );
         let (status, refused) = ada
             .post_json(
                 "/api/contacts/notes",

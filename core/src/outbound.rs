@@ -132,6 +132,8 @@ pub struct NewEmailConfig {
     pub imap_security: Option<String>,
     pub imap_username: Option<String>,
     pub imap_secret: Option<String>,
+    /// Where INBOX ended when the IMAP login was checked: reading replies starts after it.
+    pub imap_start: Option<crate::imap::Mark>,
     pub daily_cap: i32,
     pub is_verified: bool,
     pub status_message: Option<String>,
@@ -246,6 +248,8 @@ impl Db {
             .bind(&config.smtp_security).bind(&config.smtp_username).bind(&config.secret).bind(&config.imap_host)
             .bind(config.imap_port).bind(&config.imap_security).bind(&config.imap_username).bind(&config.imap_secret)
             .bind(config.daily_cap).bind(config.is_verified).bind(&config.status_message).bind(now)
+            .bind(config.imap_start.map(|mark| i64::from(mark.uid_validity)))
+            .bind(config.imap_start.map(|mark| i64::from(mark.last_uid)))
             .fetch_one(pool).await)
     }
 

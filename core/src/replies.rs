@@ -166,7 +166,7 @@ impl Db {
     }
 
     /// Reading this sender's mailbox got as far as `mark`.
-    pub async fn set_imap_mark(&self, config_id: i64, mark: Mark, at: i64) -> StoreResult<()> {
+    async fn set_imap_mark(&self, config_id: i64, mark: Mark, at: i64) -> StoreResult<()> {
         let sql = REPLIES_MARK.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(config_id).bind(i64::from(mark.uid_validity))
             .bind(i64::from(mark.last_uid)).bind(at).execute(pool).await.map(|_| ()))
