@@ -19,8 +19,6 @@ use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
 use crate::{AppState, gmail};
 
-/// Recipients per `SendCampaignEmail` job.
-const BATCH: usize = 50;
 /// A sender's daily cap unless the user sets one.
 const DEFAULT_DAILY_CAP: i32 = 500;
 
@@ -475,7 +473,7 @@ pub async fn launch(
         .await?;
     // Enqueued after the rows are committed; a job only ever sends rows that are still queued.
     let queued = db.queued_message_ids(campaign_id).await?;
-    for batch in queued.chunks(BATCH) {
+    for batch in queued.chunks(SendCampaignEmail::BATCH) {
         let key = format!("send:{campaign_id}:{}", batch[0]);
         state
             .ctx

@@ -8,13 +8,16 @@ use crate::links::{click_url, open_pixel_url, unsubscribe_url};
 use crate::templates::{Recipient, render};
 
 /// What a provider is handed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Composed {
     pub from_name: String,
     pub from_email: String,
     pub reply_to: Option<String>,
     pub to_email: String,
     pub subject: String,
+    /// The personalised body as the user wrote it: no tracking links, pixel or footer. This is what the app keeps
+    /// and shows of a sent message (showing `html` would fetch its open pixel and count an open).
+    pub body: String,
     pub html: String,
     pub text: String,
     /// Without angle brackets: `token@domain`.
@@ -89,6 +92,7 @@ pub fn compose(
         reply_to: envelope.reply_to.map(str::to_string),
         to_email: envelope.to_email.to_string(),
         subject,
+        body: personal,
         html,
         text,
         message_id: format!("{}@{domain}", envelope.token),

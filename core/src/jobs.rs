@@ -58,6 +58,12 @@ pub struct SendCampaignEmail {
     pub message_ids: Vec<i64>,
 }
 
+impl SendCampaignEmail {
+    /// Recipients per job: enough that the per-job reads and writes are a small share of each message, few enough
+    /// that a campaign of a thousand recipients still spreads over several connections.
+    pub const BATCH: usize = 200;
+}
+
 impl Job for SendCampaignEmail {
     const KIND: &'static str = "SendCampaignEmail";
 }

@@ -184,7 +184,7 @@ pub struct Delivered<'a> {
     pub id: i64,
     pub subject: &'a str,
     pub html: &'a str,
-    pub text: &'a str,
+    pub text: Option<&'a str>,
     pub message_id: &'a str,
     pub provider: &'a str,
 }

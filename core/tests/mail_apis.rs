@@ -19,6 +19,7 @@ fn composed() -> Composed {
         reply_to: Some("replies@bakery.example".into()),
         to_email: "owner@cafe.example".into(),
         subject: "Fresh bread for Café Aalto".into(),
+        body: "<p>Hello Café Aalto</p>".into(),
         html: "<p>Hello Café Aalto</p>".into(),
         text: "Hello Café Aalto".into(),
         message_id: "tok123@bakery.example".into(),

@@ -12,7 +12,6 @@ use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::testing::{SmtpSink, TestDb, loopback_smtp_sender, seed_campaign};
 use outreach_core::{Context, Db, Settings};
 
-const BATCH: usize = 50;
 const BODY: &str = "<p>Hello [business name],</p><p>We bake sourdough every morning and deliver before seven. \
     See <a href=\"https://bakery.example/menu\">our menu</a> and <a href=\"https://bakery.example/prices\">prices</a>.\
     </p><p>Ada</p>";
@@ -65,7 +64,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64, usize
         BODY,
     )
     .await;
-    for batch in ids.chunks(BATCH) {
+    for batch in ids.chunks(SendCampaignEmail::BATCH) {
         ctx.queue
             .enqueue(
                 SendCampaignEmail {

@@ -1,4 +1,4 @@
-//! The `SendCampaignEmail` job: a batch of up to 50 messages of one campaign (or test send) is read in one query,
+//! The `SendCampaignEmail` job: a batch of up to `SendCampaignEmail::BATCH` messages of one campaign (or test send) is read in one query,
 //! suppressed recipients are skipped, the rest are claimed under the limits in one transaction per sender, composed,
 //! handed to their sender (one SMTP connection per sender and batch), and the accepted ones are marked sent in one
 //! statement. A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice.
@@ -19,6 +19,10 @@ use outreach_core::templates::Recipient;
 use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
 
 use crate::Stopping;
+
+/// Messages composed and handed to their sender together (one pipelined run over an SMTP connection); the
+/// batch checks for a stopping worker between them.
+const HANDED_OVER_TOGETHER: usize = 25;
 
 /// Accepted messages are recorded together, at the latest after this long.
 const RECORD_EVERY: Duration = Duration::from_millis(250);
@@ -196,16 +200,16 @@ impl Batch<'_> {
             }
             let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
             let recipients = ctx.db.recipients(&business_ids, user.id).await?;
-            for row in group.iter().filter(|row| claim.claimed.contains(&row.id)) {
+            let claimed: Vec<&MessageRow> = group
+                .iter()
+                .filter(|row| claim.claimed.contains(&row.id))
+                .collect();
+            for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
                 if stopping.is_set() {
                     return Ok(Some(Stop::HandOver));
                 }
-                let recipient = row
-                    .business_id
-                    .and_then(|id| recipients.get(&id).cloned())
-                    .unwrap_or_default();
                 if let Some(stop) = self
-                    .send_one(row, &user, config.as_ref(), &recipient)
+                    .send_chunk(chunk, &user, config.as_ref(), &recipients, stopping)
                     .await?
                 {
                     return Ok(Some(stop));
@@ -219,59 +223,114 @@ impl Batch<'_> {
         Ok(None)
     }
 
-    /// Composes and hands over one claimed message. `Some` ends the batch.
-    async fn send_one(
+    /// Composes a few claimed messages and hands them to their sender (SMTP pipelines them over one connection).
+    /// `Some` ends the batch.
+    async fn send_chunk(
         &mut self,
-        row: &MessageRow,
+        rows: &[&MessageRow],
         user: &User,
         config: Option<&EmailConfig>,
-        recipient: &Recipient,
+        recipients: &HashMap<i64, Recipient>,
+        stopping: &Stopping,
     ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
-        let id = row.id;
-        self.claimed.retain(|claimed| *claimed != id);
-        self.done.push(id);
-        let composed =
-            match compose_message(ctx, row, user, config, recipient, &mut self.templates).await? {
-                Ok(composed) => composed,
+        let mut ready = Vec::with_capacity(rows.len());
+        for row in rows {
+            let recipient = row
+                .business_id
+                .and_then(|id| recipients.get(&id))
+                .cloned()
+                .unwrap_or_default();
+            match compose_message(ctx, row, user, config, &recipient, &mut self.templates).await? {
+                Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
-                    ctx.db.mark_unsent(id, "failed", &reason, None).await?;
-                    return Ok(None);
+                    self.finished(row.id);
+                    ctx.db.mark_unsent(row.id, "failed", &reason, None).await?;
                 }
-            };
+            }
+        }
         let provider = config.map_or("outbox", |config| config.provider.as_str());
-        let outcome = match (provider, config) {
-            ("outbox", _) => Ok(()),
-            ("smtp", Some(config)) => {
-                let session = match self.sessions.entry(config.id) {
-                    std::collections::hash_map::Entry::Occupied(entry) => Ok(entry.into_mut()),
-                    std::collections::hash_map::Entry::Vacant(entry) => {
-                        SmtpServer::from_config(config, &ctx.settings.security.secret_key)
-                            .map(|server| entry.insert(SmtpSession::new(server)))
+        if let (Some(config), "smtp") = (config, provider) {
+            if let std::collections::hash_map::Entry::Vacant(entry) = self.sessions.entry(config.id)
+            {
+                match SmtpServer::from_config(config, &ctx.settings.security.secret_key) {
+                    Ok(server) => {
+                        entry.insert(SmtpSession::new(server));
                     }
-                };
-                match session {
-                    Ok(session) => session.send(&composed).await,
-                    Err(error) => Err(error),
+                    Err(error) => {
+                        for (id, composed) in ready {
+                            let outcome = Err(error.clone());
+                            self.handle(id, composed, Some(config), provider, outcome)
+                                .await?;
+                        }
+                        return Ok(None);
+                    }
                 }
             }
-            ("gmail", Some(config)) => {
-                let token = self.gmail_tokens.entry(config.id).or_default();
-                match gmail_sender(ctx, config) {
-                    Ok(gmail) => gmail.send(token, &composed).await.map(|_| ()),
-                    Err(error) => Err(error),
+            let (ids, mut composed): (Vec<i64>, Vec<Composed>) = ready.into_iter().unzip();
+            let mut next = 0;
+            while next < ids.len() {
+                // A run pauses after RECORD_EVERY so a slow server's messages are recorded as they go.
+                let started = Instant::now();
+                let pause = || stopping.is_set() || started.elapsed() >= RECORD_EVERY;
+                let session = self.sessions.get_mut(&config.id).expect("opened above");
+                let outcomes = session.send_all(&composed[next..], &pause).await;
+                // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
+                for outcome in outcomes {
+                    let message = std::mem::take(&mut composed[next]);
+                    let id = ids[next];
+                    next += 1;
+                    if let Some(stop) = self
+                        .handle(id, message, Some(config), provider, outcome)
+                        .await?
+                    {
+                        return Ok(Some(stop));
+                    }
+                }
+                if next < ids.len() && stopping.is_set() {
+                    return Ok(Some(Stop::HandOver));
                 }
             }
-            ("sendgrid-basic" | "sendgrid-custom", Some(config)) => {
-                match sendgrid_sender(ctx, config) {
-                    Ok(sendgrid) => sendgrid.send(&composed).await.map(|_| ()),
-                    Err(error) => Err(error),
+            return Ok(None);
+        }
+        for (id, composed) in ready {
+            let outcome = match (provider, config) {
+                ("outbox", _) => Ok(()),
+                ("gmail", Some(config)) => {
+                    let token = self.gmail_tokens.entry(config.id).or_default();
+                    match gmail_sender(ctx, config) {
+                        Ok(gmail) => gmail.send(token, &composed).await.map(|_| ()),
+                        Err(error) => Err(error),
+                    }
                 }
+                ("sendgrid-basic" | "sendgrid-custom", Some(config)) => {
+                    match sendgrid_sender(ctx, config) {
+                        Ok(sendgrid) => sendgrid.send(&composed).await.map(|_| ()),
+                        Err(error) => Err(error),
+                    }
+                }
+                (other, _) => Err(SendError::Refused(format!(
+                    "Sending through {other} is not available on this instance"
+                ))),
+            };
+            if let Some(stop) = self.handle(id, composed, config, provider, outcome).await? {
+                return Ok(Some(stop));
             }
-            (other, _) => Err(SendError::Refused(format!(
-                "Sending through {other} is not available on this instance"
-            ))),
-        };
+        }
+        Ok(None)
+    }
+
+    /// Records what the sender said about one message. `Some` ends the batch.
+    async fn handle(
+        &mut self,
+        id: i64,
+        composed: Composed,
+        config: Option<&EmailConfig>,
+        provider: &str,
+        outcome: Result<(), SendError>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        self.finished(id);
         match outcome {
             Ok(()) => {
                 metrics::counter!("outreach_emails_sent_total", "provider" => provider.to_string())
@@ -318,6 +377,12 @@ impl Batch<'_> {
         }
     }
 
+    /// The batch is done with this message (whatever happens to it next is recorded by the caller).
+    fn finished(&mut self, id: i64) {
+        self.claimed.retain(|claimed| *claimed != id);
+        self.done.push(id);
+    }
+
     /// Records the accepted messages in one statement and hands unsent claims back to the queue.
     async fn settle(&mut self) -> anyhow::Result<()> {
         self.record_accepted().await?;
@@ -332,13 +397,22 @@ impl Batch<'_> {
         let delivered: Vec<Delivered> = self
             .accepted
             .iter()
-            .map(|(id, composed, provider)| Delivered {
-                id: *id,
-                subject: &composed.subject,
-                html: &composed.html,
-                text: &composed.text,
-                message_id: &composed.message_id,
-                provider,
+            .map(|(id, composed, provider)| {
+                // The outbox view shows what would have gone out; a sent message keeps only its body (B §3's
+                // email dialog shows it), which also keeps each row small for a fast batch write.
+                let outbox = provider == "outbox";
+                Delivered {
+                    id: *id,
+                    subject: &composed.subject,
+                    html: if outbox {
+                        &composed.html
+                    } else {
+                        &composed.body
+                    },
+                    text: outbox.then_some(composed.text.as_str()),
+                    message_id: &composed.message_id,
+                    provider,
+                }
             })
             .collect();
         self.ctx

@@ -1,0 +1,303 @@
+//! The SMTP session against a scripted SMTP server on loopback that records every command and message it receives:
+//! with PIPELINING (RFC 2920) and without it, a refused recipient fails only its own message, a message that cannot
+//! be built fails alone, a deferred (4xx) message or a stopping worker ends the run before anything after it
+//! reaches the server, and content lines that start with a dot arrive intact.
+
+use std::sync::{Arc, Mutex};
+
+use outreach_core::compose::Composed;
+use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+/// What the scripted server saw: every command line, and each accepted message's recipient and content.
+#[derive(Debug, Default)]
+struct Seen {
+    commands: Vec<String>,
+    messages: Vec<(String, String)>,
+    /// Reads that held more than one command: proof the client pipelined.
+    pipelined_reads: usize,
+}
+
+/// Starts a server that refuses recipients starting with `refused` (550) and defers those starting with `later`
+/// (451); it offers PIPELINING when asked to.
+async fn scripted_server(pipelining: bool) -> (u16, Arc<Mutex<Seen>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut reader = BufReader::new(read);
+                write.write_all(b"220 scripted ESMTP\r\n").await.unwrap();
+                let mut recipient: Option<String> = None;
+                let mut line = String::new();
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if !reader.buffer().is_empty() {
+                        log.lock().unwrap().pipelined_reads += 1;
+                    }
+                    let command = line.trim_end().to_string();
+                    log.lock().unwrap().commands.push(command.clone());
+                    let upper = command.to_ascii_uppercase();
+                    let reply: String = if upper.starts_with("EHLO") {
+                        let extension = if pipelining {
+                            "PIPELINING"
+                        } else {
+                            "SIZE 10240000"
+                        };
+                        format!("250-scripted\r\n250-{extension}\r\n250 8BITMIME\r\n")
+                    } else if upper.starts_with("MAIL") {
+                        recipient = None;
+                        "250 2.1.0 Ok\r\n".into()
+                    } else if let Some(address) = command.strip_prefix("RCPT TO:<") {
+                        let address = address.trim_end_matches('>').to_string();
+                        if address.starts_with("refused") {
+                            "550 5.1.1 No such user\r\n".into()
+                        } else if address.starts_with("later") {
+                            "451 4.3.0 Try again later\r\n".into()
+                        } else {
+                            recipient = Some(address);
+                            "250 2.1.5 Ok\r\n".into()
+                        }
+                    } else if upper == "DATA" {
+                        match &recipient {
+                            None => "554 5.5.1 No valid recipients\r\n".into(),
+                            Some(to) => {
+                                write
+                                    .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                                    .await
+                                    .unwrap();
+                                let mut content = String::new();
+                                loop {
+                                    line.clear();
+                                    reader.read_line(&mut line).await.unwrap();
+                                    if line == ".\r\n" {
+                                        break;
+                                    }
+                                    // Transparency (RFC 5321 4.5.2): a leading dot was doubled by the client.
+                                    content.push_str(line.strip_prefix('.').unwrap_or(&line));
+                                }
+                                log.lock().unwrap().messages.push((to.clone(), content));
+                                "250 2.0.0 Ok: queued\r\n".into()
+                            }
+                        }
+                    } else if upper == "RSET" {
+                        recipient = None;
+                        "250 2.0.0 Ok\r\n".into()
+                    } else if upper == "QUIT" {
+                        write.write_all(b"221 2.0.0 Bye\r\n").await.ok();
+                        return;
+                    } else {
+                        "502 5.5.2 Unknown command\r\n".into()
+                    };
+                    write.write_all(reply.as_bytes()).await.unwrap();
+                }
+            });
+        }
+    });
+    (port, seen)
+}
+
+fn session(port: u16) -> SmtpSession {
+    SmtpSession::new(SmtpServer {
+        host: "127.0.0.1".into(),
+        port,
+        security: "none".into(),
+        username: None,
+        password: None,
+    })
+}
+
+fn message(to: &str) -> Composed {
+    Composed {
+        from_name: "Ada Baker".into(),
+        from_email: "ada@bakery.example".into(),
+        reply_to: None,
+        to_email: to.into(),
+        subject: format!("Bread for {to}"),
+        body: "<p>Hello</p>".into(),
+        html: "<p>Hello</p>".into(),
+        text: format!("Hello {to}\n.a line that starts with a dot\n"),
+        message_id: format!("{}@bakery.example", to.replace(['@', '.'], "-")),
+        headers: Vec::new(),
+    }
+}
+
+fn kinds(results: &[Result<(), SendError>]) -> Vec<&'static str> {
+    results
+        .iter()
+        .map(|result| match result {
+            Ok(()) => "sent",
+            Err(SendError::Refused(_)) => "refused",
+            Err(SendError::Unreachable(_)) => "deferred",
+            Err(SendError::Invalid(_)) => "invalid",
+        })
+        .collect()
+}
+
+async fn refused_and_unbuildable_messages_fail_alone(pipelining: bool) {
+    let (port, seen) = scripted_server(pipelining).await;
+    let mut session = session(port);
+    let batch = [
+        message("one@cafe.example"),
+        message("refused@cafe.example"),
+        message("two@cafe.example"),
+        message("not an address"),
+        message("three@cafe.example"),
+    ];
+    let results = session.send_all(&batch, &|| false).await;
+    assert_eq!(
+        kinds(&results),
+        ["sent", "refused", "sent", "invalid", "sent"]
+    );
+    let Err(SendError::Refused(reason)) = &results[1] else {
+        unreachable!()
+    };
+    assert!(reason.contains("No such user"), "{reason}");
+    // The same connection goes on with the next run.
+    let results = session
+        .send_all(&[message("four@cafe.example")], &|| false)
+        .await;
+    assert_eq!(kinds(&results), ["sent"]);
+    session.close().await;
+
+    let seen = seen.lock().unwrap();
+    let recipients: Vec<&str> = seen.messages.iter().map(|(to, _)| to.as_str()).collect();
+    assert_eq!(
+        recipients,
+        [
+            "one@cafe.example",
+            "two@cafe.example",
+            "three@cafe.example",
+            "four@cafe.example"
+        ]
+    );
+    for (to, content) in &seen.messages {
+        assert!(
+            content.contains(&format!("Subject: Bread for {to}")),
+            "{content}"
+        );
+        assert!(
+            content.contains("\r\n.a line that starts with a dot"),
+            "{content}"
+        );
+    }
+    assert_eq!(
+        seen.commands
+            .iter()
+            .filter(|c| c.starts_with("EHLO"))
+            .count(),
+        2,
+        "one connection: lettre's EHLO and the one that reads the extensions"
+    );
+    if pipelining {
+        assert!(seen.pipelined_reads > 0, "{seen:?}");
+    } else {
+        assert_eq!(seen.pipelined_reads, 0, "{seen:?}");
+        // Without pipelining a refused envelope is cleared before the next message.
+        assert!(seen.commands.iter().any(|c| c == "RSET"), "{seen:?}");
+    }
+}
+
+#[tokio::test]
+async fn pipelined_refused_and_unbuildable_messages_fail_alone() {
+    refused_and_unbuildable_messages_fail_alone(true).await;
+}
+
+#[tokio::test]
+async fn without_pipelining_refused_and_unbuildable_messages_fail_alone() {
+    refused_and_unbuildable_messages_fail_alone(false).await;
+}
+
+async fn a_deferral_stops_the_run_before_the_next_message(pipelining: bool) {
+    let (port, seen) = scripted_server(pipelining).await;
+    let mut session = session(port);
+    let batch = [
+        message("one@cafe.example"),
+        message("later@cafe.example"),
+        message("two@cafe.example"),
+    ];
+    let results = session.send_all(&batch, &|| false).await;
+    assert_eq!(kinds(&results), ["sent", "deferred"]);
+    // Nothing of the message after the deferral reached the server: it can wait in the queue.
+    let seen = seen.lock().unwrap();
+    assert!(
+        !seen.commands.iter().any(|c| c.contains("two@cafe.example")),
+        "{:?}",
+        seen.commands
+    );
+    assert_eq!(seen.messages.len(), 1);
+}
+
+#[tokio::test]
+async fn pipelined_a_deferral_stops_the_run_before_the_next_message() {
+    a_deferral_stops_the_run_before_the_next_message(true).await;
+}
+
+#[tokio::test]
+async fn without_pipelining_a_deferral_stops_the_run_before_the_next_message() {
+    a_deferral_stops_the_run_before_the_next_message(false).await;
+}
+
+#[tokio::test]
+async fn an_unreachable_server_defers_the_first_message_only() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut session = session(port);
+    let results = session
+        .send_all(
+            &[message("one@cafe.example"), message("two@cafe.example")],
+            &|| false,
+        )
+        .await;
+    assert_eq!(kinds(&results), ["deferred"]);
+}
+
+async fn a_stop_ends_the_run_between_messages(pipelining: bool) {
+    let (port, seen) = scripted_server(pipelining).await;
+    let mut session = session(port);
+    let batch = [
+        message("one@cafe.example"),
+        message("two@cafe.example"),
+        message("three@cafe.example"),
+    ];
+    // The worker starts stopping once the server holds the first message.
+    let stopping = || !seen.lock().unwrap().messages.is_empty();
+    let results = session.send_all(&batch, &stopping).await;
+    assert!(
+        results.len() < batch.len() && results.iter().all(Result::is_ok),
+        "{results:?}"
+    );
+    session.close().await;
+    let seen = seen.lock().unwrap();
+    // Every message with a result reached the server whole; the last one never started.
+    assert_eq!(seen.messages.len(), results.len());
+    assert!(
+        !seen
+            .commands
+            .iter()
+            .any(|c| c.contains("three@cafe.example")),
+        "{:?}",
+        seen.commands
+    );
+}
+
+#[tokio::test]
+async fn pipelined_a_stop_ends_the_run_between_messages() {
+    a_stop_ends_the_run_between_messages(true).await;
+}
+
+#[tokio::test]
+async fn without_pipelining_a_stop_ends_the_run_between_messages() {
+    a_stop_ends_the_run_between_messages(false).await;
+}
