@@ -25,6 +25,8 @@ use crate::AppState;
 /// The most events one write holds, and the longest an event waits for its write.
 const BATCH_EVENTS: usize = 1_000;
 const BATCH_WAIT: Duration = Duration::from_millis(50);
+/// Batches written at once on PostgreSQL.
+const POSTGRES_WRITERS: usize = 4;
 
 /// A transparent 1×1 GIF.
 const PIXEL: &[u8] = &[
@@ -43,7 +45,21 @@ pub struct Recorder {
 impl Recorder {
     pub fn start(db: Db) -> Self {
         let (sender, receiver) = mpsc::channel(BATCH_EVENTS * 10);
-        let task = tokio::spawn(write_batches(db, receiver));
+        // PostgreSQL takes several batches at once (each write waits on a round trip and the server has cores of
+        // its own); SQLite has one writer at a time, so a second batch would only wait for the lock.
+        let writers = match db {
+            Db::Postgres(_) => POSTGRES_WRITERS,
+            Db::Sqlite(_) => 1,
+        };
+        let receiver = Arc::new(Mutex::new(receiver));
+        let task = tokio::spawn(async move {
+            let writers: Vec<_> = (0..writers)
+                .map(|_| tokio::spawn(write_batches(db.clone(), receiver.clone())))
+                .collect();
+            for writer in writers {
+                writer.await.ok();
+            }
+        });
         Self {
             sender,
             task: Arc::new(Mutex::new(Some(task))),
@@ -67,18 +83,22 @@ impl Recorder {
     }
 }
 
-async fn write_batches(db: Db, mut receiver: mpsc::Receiver<TrackingEvent>) {
+/// One writer: takes a batch off the channel (the next writer takes the one after while this one writes).
+async fn write_batches(db: Db, receiver: Arc<Mutex<mpsc::Receiver<TrackingEvent>>>) {
     let mut batch = Vec::with_capacity(BATCH_EVENTS);
     loop {
-        let Some(first) = receiver.recv().await else {
-            break;
-        };
-        batch.push(first);
-        let deadline = tokio::time::Instant::now() + BATCH_WAIT;
-        while batch.len() < BATCH_EVENTS {
-            match tokio::time::timeout_at(deadline, receiver.recv()).await {
-                Ok(Some(event)) => batch.push(event),
-                Ok(None) | Err(_) => break,
+        {
+            let mut receiver = receiver.lock().await;
+            let Some(first) = receiver.recv().await else {
+                break;
+            };
+            batch.push(first);
+            let deadline = tokio::time::Instant::now() + BATCH_WAIT;
+            while batch.len() < BATCH_EVENTS {
+                match tokio::time::timeout_at(deadline, receiver.recv()).await {
+                    Ok(Some(event)) => batch.push(event),
+                    Ok(None) | Err(_) => break,
+                }
             }
         }
         write(&db, &mut batch).await;

@@ -3606,6 +3606,84 @@ async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentCampa
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_opens_of_the_same_messages_is_counted_whole() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let SentCampaign {
+            campaign, outbox, ..
+        } = sent_campaign(&ada, "Burst", 3).await;
+        let pixels: Vec<String> = outbox
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|message| {
+                let html = message["htmlBody"].as_str().unwrap().replace("&amp;", "&");
+                let start = html.find(&format!("{}/t/o/", app.base)).unwrap();
+                html[start..start + html[start..].find('"').unwrap()].to_string()
+            })
+            .collect();
+        // Past the machine window: every open is a person's.
+        app.clock.advance(60_000);
+        // Many requests at once for the same three messages: on PostgreSQL several batches are written at once,
+        // and each must wait for the others' locks rather than deadlock or lose events.
+        const OPENS: usize = 1_500;
+        let http = reqwest::Client::new();
+        let mut requests = tokio::task::JoinSet::new();
+        for index in 0..OPENS {
+            let (http, pixel) = (http.clone(), pixels[index % pixels.len()].clone());
+            requests.spawn(async move {
+                http.get(&pixel)
+                    .header("user-agent", "Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15")
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+            });
+            if requests.len() >= 64 {
+                assert_eq!(requests.join_next().await.unwrap().unwrap(), StatusCode::OK);
+            }
+        }
+        while let Some(status) = requests.join_next().await {
+            assert_eq!(status.unwrap(), StatusCode::OK);
+        }
+        let id = campaign["id"].as_i64().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let today = loop {
+            let (_, daily) = ada
+                .get_json(&format!("/api/campaigns/{id}/daily?days=1"))
+                .await;
+            let today = daily["days"][0].clone();
+            if today["humanOpens"] == OPENS || std::time::Instant::now() > deadline {
+                break today;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
+        assert_eq!(
+            (
+                &today["humanOpens"],
+                &today["machineOpens"],
+                &today["opened"]
+            ),
+            (&json!(OPENS), &json!(0), &json!(3)),
+            "{today}"
+        );
+        for pixel in &pixels {
+            let token = pixel
+                .split("/t/o/")
+                .nth(1)
+                .unwrap()
+                .split('.')
+                .next()
+                .unwrap();
+            let events = app.ctx.db.events_of(token).await.unwrap();
+            assert_eq!(events.len(), OPENS / 3, "{pixel}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn provider_events_and_replies_change_messages_suppress_and_pause() {
     for test_db in TestDb::all().await {

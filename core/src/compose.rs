@@ -132,37 +132,114 @@ fn rewrite_links(html: &str, rewrite: impl Fn(&str) -> String) -> String {
     output
 }
 
-/// Readable text of the HTML body: paragraphs and breaks become new lines, links keep their address.
+/// Readable text of the HTML body: paragraphs and breaks become new lines, list items dashes, links keep their
+/// address after the label; other tags, comments, and the content of `script` and `style` are dropped. One pass
+/// (each message of a campaign goes through it), then entities are decoded.
 fn html_to_text(html: &str) -> String {
-    let mut text = html
-        .replace("<br>", "\n")
-        .replace("<br/>", "\n")
-        .replace("<br />", "\n")
-        .replace("</p>", "\n\n")
-        .replace("<li>", "- ")
-        .replace("</li>", "\n");
-    // "<a href="url">label</a>" → "label (url)"
-    while let Some(start) = text.find("<a href=\"") {
-        let Some(end_quote) = text[start + 9..].find('"') else {
-            break;
+    let mut text = String::with_capacity(html.len());
+    let mut links: Vec<Option<&str>> = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        rest = &rest[open..];
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            rest = comment.find("-->").map_or("", |end| &comment[end + 3..]);
+            continue;
+        }
+        let Some(length) = tag_length(rest) else {
+            // A lone '<' is text.
+            text.push('<');
+            rest = &rest[1..];
+            continue;
         };
-        let url = text[start + 9..start + 9 + end_quote].to_string();
-        let Some(close) = text[start..].find("</a>") else {
-            break;
-        };
-        let inner_start = text[start..].find('>').map_or(start, |i| start + i + 1);
-        let label = text[inner_start..start + close].to_string();
-        text.replace_range(start..start + close + 4, &format!("{label} ({url})"));
+        let tag = &rest[1..length - 1];
+        rest = &rest[length..];
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match (name.as_str(), closing) {
+            ("br", _) => text.push('\n'),
+            ("p", true) => text.push_str("\n\n"),
+            ("li", false) => text.push_str("- "),
+            ("li", true) => text.push('\n'),
+            ("a", false) => links.push(attribute(tag, "href")),
+            ("a", true) => {
+                if let Some(Some(url)) = links.pop() {
+                    text.push_str(" (");
+                    text.push_str(url);
+                    text.push(')');
+                }
+            }
+            ("script" | "style", false) => {
+                let end = format!("</{name}");
+                rest = rest
+                    .to_ascii_lowercase()
+                    .find(&end)
+                    .map_or("", |at| &rest[at..]);
+            }
+            _ => {}
+        }
     }
-    let stripped = crate::templates::html_text(&text);
-    let decoded = unescape(&stripped);
-    decoded
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
-        .trim()
-        .to_string()
+    text.push_str(rest);
+    let decoded = unescape(&text);
+    let mut lines = String::with_capacity(decoded.len());
+    for line in decoded.lines() {
+        lines.push_str(line.trim_end());
+        lines.push('\n');
+    }
+    lines.trim().to_string()
+}
+
+/// The length of the tag at the start of `html` (up to and including its '>'), quotes respected; `None` when it is
+/// not a tag.
+fn tag_length(html: &str) -> Option<usize> {
+    let bytes = html.as_bytes();
+    if !bytes
+        .get(1)
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/')
+    {
+        return None;
+    }
+    let mut quote = None;
+    for (index, &byte) in bytes.iter().enumerate().skip(1) {
+        match (quote, byte) {
+            (None, b'"' | b'\'') => quote = Some(byte),
+            (Some(open), _) if byte == open => quote = None,
+            (None, b'>') => return Some(index + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A double- or single-quoted attribute's value inside a tag (still entity-encoded).
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let lower = tag.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(name) {
+        let start = from + found;
+        from = start + name.len();
+        let before = lower[..start].chars().next_back();
+        if !before.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let after = lower[from..].trim_start();
+        let Some(value) = after.strip_prefix('=') else {
+            continue;
+        };
+        let value_start = lower.len() - value.trim_start().len();
+        let quote = tag[value_start..].chars().next()?;
+        if quote != '"' && quote != '\'' {
+            return None;
+        }
+        let value = &tag[value_start + 1..];
+        return value.find(quote).map(|end| &value[..end]);
+    }
+    None
 }
 
 fn escape(text: &str) -> String {
@@ -270,6 +347,17 @@ mod tests {
                 "List-Unsubscribe-Post".into(),
                 "List-Unsubscribe=One-Click".into()
             )
+        );
+    }
+
+    #[test]
+    fn the_text_part_reads_like_the_html() {
+        let html = "<!-- note --><style>p { color: red }</style><p>Hi <b>Ben</b> &amp; co,</p>\
+            <ul><li>Bread</li><li>Buns &lt;3</li></ul><p>See <a class='x' href='https://a.example/?q=1&amp;r=2'>our \
+            <i>menu</i></a>.<br>1 < 2</p>";
+        assert_eq!(
+            html_to_text(html),
+            "Hi Ben & co,\n\n- Bread\n- Buns <3\nSee our menu (https://a.example/?q=1&r=2).\n1 < 2"
         );
     }
 

@@ -100,19 +100,21 @@ impl Db {
                 Ok(())
             }
             Db::Sqlite(pool) => {
-                let mut tx = pool.begin().await?;
-                for event in events {
-                    sqlx::query(sql)
-                        .bind(&event.token)
-                        .bind(event.kind)
-                        .bind(&event.url)
-                        .bind(&event.user_agent)
-                        .bind(event.occurred_at)
-                        .bind(is_machine_agent(event.user_agent.as_deref()))
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                tx.commit().await
+                let rows: Vec<_> = events
+                    .iter()
+                    .map(|event| {
+                        (
+                            &event.token,
+                            event.kind,
+                            &event.url,
+                            &event.user_agent,
+                            event.occurred_at,
+                            is_machine_agent(event.user_agent.as_deref()),
+                        )
+                    })
+                    .collect();
+                let rows = serde_json::to_string(&rows).expect("plain values serialise");
+                sqlx::query(sql).bind(rows).execute(pool).await.map(|_| ())
             }
         }
     }

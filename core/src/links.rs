@@ -62,24 +62,40 @@ pub fn verify_open(settings: &Settings, token: &str, signature: &str) -> bool {
 }
 
 fn form_urlencoded(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(key, value)| format!("{key}={}", percent_encode(value)))
-        .collect::<Vec<_>>()
-        .join("&")
+    let mut query =
+        String::with_capacity(pairs.iter().map(|(k, v)| k.len() + v.len() * 3 + 2).sum());
+    for (index, (key, value)) in pairs.iter().enumerate() {
+        if index > 0 {
+            query.push('&');
+        }
+        query.push_str(key);
+        query.push('=');
+        push_percent_encoded(&mut query, value);
+    }
+    query
 }
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
 fn percent_encode(value: &str) -> String {
-    value
-        .bytes()
-        .map(|byte| match byte {
+    let mut encoded = String::with_capacity(value.len() * 3);
+    push_percent_encoded(&mut encoded, value);
+    encoded
+}
+
+fn push_percent_encoded(output: &mut String, value: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for byte in value.bytes() {
+        match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (byte as char).to_string()
+                output.push(char::from(byte));
             }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
+            other => {
+                output.push('%');
+                output.push(char::from(HEX[usize::from(other >> 4)]));
+                output.push(char::from(HEX[usize::from(other & 0x0f)]));
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -92,6 +92,23 @@ struct Connection {
     pipelining: bool,
 }
 
+/// The messages of a run, each built for the wire when the run reaches it (a run may end early).
+struct Wires<'a> {
+    messages: &'a [Composed],
+    server: ServerInfo,
+    built: Vec<Result<Wire, SendError>>,
+}
+
+impl Wires<'_> {
+    fn get(&mut self, index: usize) -> Option<&Result<Wire, SendError>> {
+        while self.built.len() <= index && self.built.len() < self.messages.len() {
+            let composed = &self.messages[self.built.len()];
+            self.built.push(Wire::of(composed, &self.server));
+        }
+        self.built.get(index)
+    }
+}
+
 /// A message ready for the wire: its envelope commands and its dot-stuffed content with the final dot.
 struct Wire {
     commands: String,
@@ -195,14 +212,15 @@ impl SmtpSession {
             }
         }
         let connection = self.connection.as_mut().expect("connected above");
-        let wires: Vec<Result<Wire, SendError>> = messages
-            .iter()
-            .map(|composed| Wire::of(composed, connection.smtp.server_info()))
-            .collect();
+        let mut wires = Wires {
+            messages,
+            server: connection.smtp.server_info().clone(),
+            built: Vec::new(),
+        };
         let (results, broken) = if connection.pipelining {
-            send_pipelined(&mut connection.smtp, &wires, stopping).await
+            send_pipelined(&mut connection.smtp, &mut wires, stopping).await
         } else {
-            send_one_by_one(&mut connection.smtp, &wires, stopping).await
+            send_one_by_one(&mut connection.smtp, &mut wires, stopping).await
         };
         if broken && let Some(mut connection) = self.connection.take() {
             connection.smtp.abort().await;
@@ -281,10 +299,10 @@ fn dot_stuffed(content: &str) -> String {
 /// whether the connection must be dropped.
 async fn send_pipelined(
     smtp: &mut AsyncSmtpConnection,
-    wires: &[Result<Wire, SendError>],
+    wires: &mut Wires<'_>,
     stopping: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Result<(), SendError>>, bool) {
-    let mut results = Vec::with_capacity(wires.len());
+    let mut results = Vec::with_capacity(wires.messages.len());
     let mut buffer = String::new();
     // The last message's content is written and its answer not read yet.
     let mut awaiting_content = false;
@@ -378,15 +396,15 @@ async fn answer(
 /// Without PIPELINING: each command waits for its answer.
 async fn send_one_by_one(
     smtp: &mut AsyncSmtpConnection,
-    wires: &[Result<Wire, SendError>],
+    wires: &mut Wires<'_>,
     stopping: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<Result<(), SendError>>, bool) {
-    let mut results = Vec::with_capacity(wires.len());
-    for wire in wires {
+    let mut results = Vec::with_capacity(wires.messages.len());
+    for index in 0..wires.messages.len() {
         if stopping() {
             break;
         }
-        let wire = match wire {
+        let wire = match wires.get(index).expect("within the run") {
             Ok(wire) => wire,
             Err(error) => {
                 results.push(Err(error.clone()));

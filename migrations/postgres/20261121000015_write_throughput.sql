@@ -1,5 +1,8 @@
--- A claim (queued → sending) changes no counter, yet it ran the per-day and per-contact triggers for every claimed
--- batch; both now return at once for a statement that only claimed.
+-- Two changes to the counting triggers, for sending and tracking throughput:
+-- * A claim (queued → sending) changes no counter, yet it ran the per-day and per-contact triggers for every claimed
+--   batch; both now return at once for a statement that only claimed.
+-- * Tracking events are written by several batches at once: every upsert now takes its rows' locks in key order, so
+--   two batches that touch the same counters or contacts wait for each other instead of deadlocking.
 create or replace function campaign_daily_stats_changes() returns trigger language plpgsql as $$
 begin
     -- A claim (queued → sending) changes no counter.
@@ -30,6 +33,7 @@ begin
     ) as f (metric, at)
     where f.at is not null and n.campaign_id is not null and not n.is_test
     group by 1, 2
+    order by 1, 2
     on conflict (campaign_id, day) do update set sent = s.sent + excluded.sent, failed = s.failed + excluded.failed,
         skipped = s.skipped + excluded.skipped, delivered = s.delivered + excluded.delivered,
         opened = s.opened + excluded.opened, clicked = s.clicked + excluded.clicked,
@@ -53,6 +57,7 @@ begin
     from new_rows n join old_rows o on o.id = n.id
     where not n.is_test and n.status not in ('queued', 'sending', 'skipped')
     group by n.user_id, n.to_email
+    order by n.user_id, n.to_email
     on conflict (user_id, email) do update set business_id = coalesce(excluded.business_id, c.business_id),
         messages = c.messages + excluded.messages, sent = c.sent + excluded.sent,
         last_sent_at = greatest(c.last_sent_at, excluded.last_sent_at),
@@ -62,5 +67,20 @@ begin
         spam_reported_at = least(c.spam_reported_at, excluded.spam_reported_at),
         unsubscribed_at = least(c.unsubscribed_at, excluded.unsubscribed_at),
         last_activity_at = greatest(c.last_activity_at, excluded.last_activity_at);
+    return null;
+end $$;
+create or replace function campaign_daily_stats_events() returns trigger language plpgsql as $$
+begin
+    insert into campaign_daily_stats as s (campaign_id, day, human_opens, machine_opens, clicks)
+    select m.campaign_id, e.occurred_at / 86400000,
+        count(*) filter (where e.kind = 'open' and not e.is_machine),
+        count(*) filter (where e.kind = 'open' and e.is_machine),
+        count(*) filter (where e.kind = 'click')
+    from new_rows e join sent_emails m on m.token = e.token
+    where e.kind in ('open', 'click') and m.campaign_id is not null and not m.is_test
+    group by 1, 2
+    order by 1, 2
+    on conflict (campaign_id, day) do update set human_opens = s.human_opens + excluded.human_opens,
+        machine_opens = s.machine_opens + excluded.machine_opens, clicks = s.clicks + excluded.clicks;
     return null;
 end $$;
