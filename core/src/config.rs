@@ -61,6 +61,7 @@ pub struct Settings {
 pub struct DatabaseSettings {
     /// `sqlite://PATH` or `postgres://...`.
     pub url: String,
+    /// Pool size on PostgreSQL; SQLite uses at most 4 (it writes one transaction at a time).
     pub max_connections: u32,
 }
 

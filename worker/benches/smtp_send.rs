@@ -44,8 +44,11 @@ async fn main() {
 }
 
 async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64, usize) {
-    let db = Db::connect(&test_db.url, 20).await.expect("connects");
-    let ctx = Context::new(db.clone(), Settings::default(), Arc::new(SystemClock));
+    let settings = Settings::default();
+    let db = Db::connect(&test_db.url, settings.database.max_connections)
+        .await
+        .expect("connects");
+    let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
     let now = SystemClock.now_ms();
     let user = db
         .upsert_user_on_sign_in("bench@example.org", None, None, now)
