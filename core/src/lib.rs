@@ -25,6 +25,7 @@ pub mod inbound;
 pub mod jobs;
 pub mod links;
 pub mod mail_apis;
+pub mod mime;
 
 pub mod outbound;
 pub mod queries;

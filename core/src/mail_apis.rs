@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 
 use crate::compose::Composed;
 use crate::config::Secret;
-use crate::transport::{SendError, build_message};
+use crate::mime;
+use crate::transport::SendError;
 
 pub const GMAIL_API_URL: &str = "https://gmail.googleapis.com";
 pub const SENDGRID_API_URL: &str = "https://api.sendgrid.com";
@@ -154,7 +155,7 @@ impl Gmail {
         token: &mut Option<Secret>,
         composed: &Composed,
     ) -> Result<String, SendError> {
-        let raw = URL_SAFE_NO_PAD.encode(build_message(composed)?.formatted());
+        let raw = URL_SAFE_NO_PAD.encode(mime::render(composed, chrono::Utc::now())?.text);
         gmail_turn(&composed.from_email).await;
         let (status, body) = self
             .call(token, |client, base| {

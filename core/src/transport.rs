@@ -4,9 +4,6 @@
 
 use std::time::Duration;
 
-use lettre::Message;
-use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
 use lettre::transport::smtp::commands::{Data, Ehlo, Mail, Rcpt, Rset};
@@ -17,6 +14,7 @@ use lettre::transport::smtp::response::Response;
 
 use crate::compose::Composed;
 use crate::config::Secret;
+use crate::mime;
 use crate::outbound::EmailConfig;
 use crate::security::decrypt_secret;
 
@@ -238,12 +236,12 @@ impl SmtpSession {
 
 impl Wire {
     fn of(composed: &Composed, server: &ServerInfo) -> Result<Self, SendError> {
-        let message = build_message(composed)?;
-        let bytes = message.formatted();
-        let envelope = message.envelope();
+        let rendered = mime::render(composed, chrono::Utc::now())?;
         let mut parameters = Vec::new();
-        let mut addresses = envelope.from().into_iter().chain(envelope.to());
-        if addresses.any(|address| !AsRef::<str>::as_ref(address).is_ascii()) {
+        if [&rendered.from, &rendered.to]
+            .iter()
+            .any(|address| !AsRef::<str>::as_ref(address).is_ascii())
+        {
             if !server.supports_feature(Extension::SmtpUtfEight) {
                 return Err(SendError::Invalid(
                     "the address has characters the SMTP server does not accept (no SMTPUTF8)"
@@ -252,27 +250,21 @@ impl Wire {
             }
             parameters.push(MailParameter::SmtpUtfEight);
         }
-        let content = match String::from_utf8(bytes) {
-            Ok(content) if content.is_ascii() => content,
-            Ok(content) if server.supports_feature(Extension::EightBitMime) => {
-                parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
-                content
-            }
-            _ => {
+        if !rendered.text.is_ascii() {
+            if !server.supports_feature(Extension::EightBitMime) {
                 return Err(SendError::Invalid(
                     "the message has characters the SMTP server does not accept (no 8BITMIME)"
                         .into(),
                 ));
             }
-        };
-        let mut commands = Mail::new(envelope.from().cloned(), parameters).to_string();
-        for recipient in envelope.to() {
-            commands.push_str(&Rcpt::new(recipient.clone(), Vec::new()).to_string());
+            parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
         }
+        let mut commands = Mail::new(Some(rendered.from), parameters).to_string();
+        commands.push_str(&Rcpt::new(rendered.to, Vec::new()).to_string());
         commands.push_str(&Data.to_string());
         Ok(Self {
             commands,
-            content: dot_stuffed(&content),
+            content: dot_stuffed(&rendered.text),
         })
     }
 }
@@ -438,35 +430,6 @@ async fn send_one_by_one(
         }
     }
     (results, false)
-}
-
-/// The RFC 5322 message: both body parts, the Message-ID, Reply-To and the one-click unsubscribe headers.
-pub fn build_message(composed: &Composed) -> Result<Message, SendError> {
-    let mailbox = |name: Option<&str>, address: &str| -> Result<Mailbox, SendError> {
-        let email = address
-            .parse()
-            .map_err(|_| SendError::Invalid(format!("{address} is not a valid address")))?;
-        Ok(Mailbox::new(name.map(str::to_string), email))
-    };
-    let mut builder = Message::builder()
-        .from(mailbox(Some(&composed.from_name), &composed.from_email)?)
-        .to(mailbox(None, &composed.to_email)?)
-        .subject(composed.subject.clone())
-        .message_id(Some(format!("<{}>", composed.message_id)));
-    if let Some(reply_to) = &composed.reply_to {
-        builder = builder.reply_to(mailbox(None, reply_to)?);
-    }
-    for (name, value) in &composed.headers {
-        let name = HeaderName::new_from_ascii(name.clone())
-            .map_err(|_| SendError::Invalid(format!("header name {name}")))?;
-        builder = builder.raw_header(HeaderValue::new(name, value.clone()));
-    }
-    builder
-        .multipart(MultiPart::alternative_plain_html(
-            composed.text.clone(),
-            composed.html.clone(),
-        ))
-        .map_err(|error| SendError::Invalid(error.to_string()))
 }
 
 /// A permanent (5xx) or transient (4xx) answer is the server's word; anything else is a connection problem.

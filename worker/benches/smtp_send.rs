@@ -114,9 +114,9 @@ fn sample_size() -> usize {
         BODY,
         &outreach_core::templates::Recipient::default(),
     );
-    outreach_core::transport::build_message(&composed)
+    outreach_core::mime::render(&composed, chrono::Utc::now())
         .expect("the sample builds")
-        .formatted()
+        .text
         .len()
 }
 
