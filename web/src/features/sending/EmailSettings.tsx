@@ -10,6 +10,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { TextArea, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { useInstance } from "../../lib/instance";
+import { offlineDocument } from "../../lib/messageFrame";
 import { serverMessage } from "../../lib/request";
 import { CONFIGS_KEY, type EmailConfig, json, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
 import { BasicSendGridLevel } from "./BasicSendGridLevel";
@@ -207,8 +208,8 @@ export function EmailSettings() {
       {reading ? (
         <Dialog title={reading.subject} wide onClose={() => setReading(null)}>
           <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
-          {/* The stored message as sent: shown in a sandboxed frame, scripts off. */}
-          <iframe title="Message" sandbox="" className="h-96 w-full rounded border" srcDoc={reading.htmlBody ?? ""} />
+          {/* The stored message as sent: shown in a sandboxed frame, scripts off, nothing fetched (not its pixel). */}
+          <iframe title="Message" sandbox="" className="h-96 w-full rounded border" srcDoc={offlineDocument(reading.htmlBody ?? "")} />
           <OutboxReply message={reading} onReplied={() => void queryClient.invalidateQueries({ queryKey: OUTBOX_KEY })} />
         </Dialog>
       ) : null}
