@@ -260,7 +260,7 @@ pub fn sanitize_html(html: &str) -> String {
         .to_string()
 }
 
-/// The text of an HTML fragment, for emptiness checks, previews and every message's plain-text part.
+/// The text of an HTML fragment, for emptiness checks and previews.
 pub fn html_text(html: &str) -> String {
     // Building the (empty) sanitiser costs as much as using it: once per process.
     static TEXT_ONLY: std::sync::LazyLock<ammonia::Builder<'static>> =

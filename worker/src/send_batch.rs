@@ -294,6 +294,10 @@ impl Batch<'_> {
             return Ok(None);
         }
         for (id, composed) in ready {
+            // API senders are slow (Gmail allows 2.5 a second): a stop is honoured between messages, not chunks.
+            if stopping.is_set() {
+                return Ok(Some(Stop::HandOver));
+            }
             let outcome = match (provider, config) {
                 ("outbox", _) => Ok(()),
                 ("gmail", Some(config)) => {
