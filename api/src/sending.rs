@@ -408,7 +408,7 @@ pub async fn launch(
     db.find_campaign(campaign_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    db.find_template(template_id, user.id)
+    db.template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     let config = match request.email_config_id {
@@ -628,7 +628,7 @@ pub async fn test_copies(
         state
             .ctx
             .db
-            .find_template(id, user.id)
+            .template_content(id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Template not found"))?;
     }
@@ -677,7 +677,7 @@ pub async fn test_campaign(
     state
         .ctx
         .db
-        .find_template(template_id, user.id)
+        .template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     for id in &request.business_ids {

@@ -79,6 +79,7 @@ queries! {
     EDUCATION_FILE_DELETE = query!("education_files/delete");
     TEMPLATE_LIST = query!("templates/list");
     TEMPLATE_FIND = query!("templates/find");
+    TEMPLATE_CONTENT = query!("templates/content");
     TEMPLATE_INSERT = query!("templates/insert");
     TEMPLATE_UPDATE = query!("templates/update");
     TEMPLATE_DELETE = query!("templates/delete");

@@ -411,6 +411,16 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
     }
 
+    /// A template's subject and body, when the user owns it.
+    pub async fn template_content(
+        &self,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<Option<(String, String)>> {
+        let sql = TEMPLATE_CONTENT.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
     pub async fn insert_template(
         &self,
         user_id: i64,
@@ -505,7 +515,7 @@ impl Db {
         contents: &[FollowUpContent],
         now: i64,
     ) -> StoreResult<bool> {
-        let (find, list) = (TEMPLATE_FIND.sql(self), FOLLOW_UP_LIST.sql(self));
+        let (find, list) = (TEMPLATE_CONTENT.sql(self), FOLLOW_UP_LIST.sql(self));
         let (insert, update, delete) = (
             FOLLOW_UP_INSERT.sql(self),
             FOLLOW_UP_UPDATE.sql(self),
@@ -513,7 +523,7 @@ impl Db {
         );
         on_db!(self, pool => {
             let mut tx = pool.begin().await?;
-            let template: Option<TemplateRow> =
+            let template: Option<(String, String)> =
                 sqlx::query_as(find).bind(template_id).bind(user_id).fetch_optional(&mut *tx).await?;
             if template.is_none() {
                 return Ok(false);

@@ -453,8 +453,7 @@ async fn compose_message(
     let (subject, body) = match (message.template_id, &message.html_body) {
         (Some(template_id), _) => {
             if let std::collections::hash_map::Entry::Vacant(entry) = templates.entry(template_id) {
-                let template = ctx.db.find_template(template_id, user.id).await?;
-                entry.insert(template.map(|t| (t.subject, t.body)));
+                entry.insert(ctx.db.template_content(template_id, user.id).await?);
             }
             match templates[&template_id].clone() {
                 Some(template) => template,
