@@ -49,7 +49,7 @@ impl Recorder {
         // its own); SQLite has one writer at a time, so a second batch would only wait for the lock.
         let writers = match db {
             Db::Postgres(_) => POSTGRES_WRITERS,
-            Db::Sqlite(_) => 1,
+            Db::Sqlite { .. } => 1,
         };
         let receiver = Arc::new(Mutex::new(receiver));
         let task = tokio::spawn(async move {

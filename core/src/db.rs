@@ -18,7 +18,13 @@ static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 #[derive(Clone, Debug)]
 pub enum Db {
     Postgres(PgPool),
-    Sqlite(SqlitePool),
+    /// SQLite writes one transaction at a time. The busiest writers (sending, tracking, the job queue) take turns
+    /// on one `writer` connection, in order and without polling the file lock, and that connection's page cache
+    /// stays valid between its writes; everything else runs on `readers`, which never wait for a writer (WAL).
+    Sqlite {
+        readers: SqlitePool,
+        writer: SqlitePool,
+    },
 }
 
 /// Expands `$body` once per backend with `$pool` bound to the concrete pool, so both arms are type-checked.
@@ -27,7 +33,18 @@ macro_rules! on_db {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
             $crate::db::Db::Postgres($pool) => $body,
-            $crate::db::Db::Sqlite($pool) => $body,
+            $crate::db::Db::Sqlite { readers: $pool, .. } => $body,
+        }
+    };
+}
+
+/// `on_db!` for the busiest writes: on SQLite they go through the one writer connection (see `Db`).
+#[macro_export]
+macro_rules! on_writer {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Postgres($pool) => $body,
+            $crate::db::Db::Sqlite { writer: $pool, .. } => $body,
         }
     };
 }
@@ -44,10 +61,10 @@ pub enum DbError {
     Folder(String, std::io::Error),
 }
 
-/// SQLite writes one transaction at a time: beyond a few connections, more only add waits for the write lock (its
-/// busy handler sleeps whole milliseconds) and empty each other's page caches. Measured with the sending benchmark:
-/// 4 connections sent about 15% more per second than 20, with less CPU per message.
-const SQLITE_MAX_CONNECTIONS: u32 = 4;
+/// SQLite's reader connections beside its writer: beyond a few, more only add waits for the write lock and empty
+/// each other's page caches. Measured with the sending benchmark: 4 connections sent about 15% more per second
+/// than 20, with less CPU per message.
+const SQLITE_READERS: u32 = 3;
 
 /// How long a write waits for another connection's transaction before it gives up with "database is locked".
 const SQLITE_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -116,26 +133,30 @@ impl Db {
                 // Every write by one connection empties the others' page caches; reading pages through a memory
                 // map instead of copying them in again cut the sending pipeline's CPU per message (see README).
                 .pragma("mmap_size", "268435456");
-            let pool = SqlitePoolOptions::new()
-                .max_connections(max_connections.min(SQLITE_MAX_CONNECTIONS))
-                .after_connect(|connection, _| {
-                    Box::pin(async move {
-                        let mut handle = connection.lock_handle().await?;
-                        // SAFETY: the handle is locked out of the connection's thread for this call, and the
-                        // handler is a plain function that keeps no state.
-                        unsafe {
-                            libsqlite3_sys::sqlite3_busy_handler(
-                                handle.as_raw_handle().as_ptr(),
-                                Some(wait_for_write_lock),
-                                std::ptr::null_mut(),
-                            );
-                        }
-                        Ok(())
+            let pool = |connections: u32| {
+                SqlitePoolOptions::new()
+                    .max_connections(connections)
+                    .after_connect(|connection, _| {
+                        Box::pin(async move {
+                            let mut handle = connection.lock_handle().await?;
+                            // SAFETY: the handle is locked out of the connection's thread for this call, and the
+                            // handler is a plain function that keeps no state.
+                            unsafe {
+                                libsqlite3_sys::sqlite3_busy_handler(
+                                    handle.as_raw_handle().as_ptr(),
+                                    Some(wait_for_write_lock),
+                                    std::ptr::null_mut(),
+                                );
+                            }
+                            Ok(())
+                        })
                     })
-                })
-                .connect_with(options)
+            };
+            let readers = pool(max_connections.clamp(1, SQLITE_READERS))
+                .connect_with(options.clone())
                 .await?;
-            Ok(Db::Sqlite(pool))
+            let writer = pool(1).connect_with(options).await?;
+            Ok(Db::Sqlite { readers, writer })
         } else {
             Err(DbError::UnsupportedUrl(
                 url.split('@').next_back().unwrap_or(url).to_string(),
@@ -146,7 +167,7 @@ impl Db {
     pub fn backend(&self) -> &'static str {
         match self {
             Db::Postgres(_) => "postgres",
-            Db::Sqlite(_) => "sqlite",
+            Db::Sqlite { .. } => "sqlite",
         }
     }
 
@@ -158,7 +179,7 @@ impl Db {
                 queue.set_ignore_missing(true).run(pool).await?;
                 ignoring_missing(&PG_MIGRATIONS).run(pool).await?;
             }
-            Db::Sqlite(pool) => {
+            Db::Sqlite { writer: pool, .. } => {
                 let mut queue = apalis_sqlite::SqliteStorage::migrations();
                 queue.set_ignore_missing(true).run(pool).await?;
                 ignoring_missing(&SQLITE_MIGRATIONS).run(pool).await?;
@@ -183,7 +204,7 @@ impl Db {
         };
         match self {
             Db::Postgres(pool) => until(&PG_MIGRATIONS).run(pool).await?,
-            Db::Sqlite(pool) => until(&SQLITE_MIGRATIONS).run(pool).await?,
+            Db::Sqlite { writer: pool, .. } => until(&SQLITE_MIGRATIONS).run(pool).await?,
         }
         Ok(())
     }
@@ -192,7 +213,7 @@ impl Db {
     pub async fn is_ready(&self) -> bool {
         let latest = match self {
             Db::Postgres(_) => PG_MIGRATIONS.iter().map(|m| m.version).max(),
-            Db::Sqlite(_) => SQLITE_MIGRATIONS.iter().map(|m| m.version).max(),
+            Db::Sqlite { .. } => SQLITE_MIGRATIONS.iter().map(|m| m.version).max(),
         };
         let Some(latest) = latest else { return false };
         let sql = queries::MIGRATION_APPLIED.sql(self);

@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use crate::db::Db;
-use crate::on_db;
 use crate::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
 use crate::store::StoreResult;
+use crate::{on_db, on_writer};
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
 const MACHINE_AGENTS: &[&str] = &[
@@ -68,7 +68,7 @@ impl Db {
         tokens.dedup();
         let sql = EVENT_TOUCH_MESSAGES.sql(self);
         let list = crate::db::json_list(&tokens);
-        on_db!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
+        on_writer!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
     }
 
     async fn insert_event_rows(&self, events: &[TrackingEvent]) -> StoreResult<()> {
@@ -99,7 +99,7 @@ impl Db {
                     .await?;
                 Ok(())
             }
-            Db::Sqlite(pool) => {
+            Db::Sqlite { writer: pool, .. } => {
                 let rows: Vec<_> = events
                     .iter()
                     .map(|event| {

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 
 use crate::clock::DAY_MS;
 use crate::db::{Db, json_list};
-use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
+use crate::{on_db, on_writer};
 
 /// A §5 Sender identity: the rule for the username of a basic address.
 pub const USERNAME_RULE: &str =
@@ -421,7 +421,7 @@ impl Db {
         let list = json_list(ids);
         let position: HashMap<i64, usize> =
             ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
-        on_db!(self, pool => {
+        on_writer!(self, pool => {
             let mut tx = pool.begin().await?;
             // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
             // statement and a write, so it never has to upgrade from a read lock.
@@ -471,7 +471,7 @@ impl Db {
         }
         let sql = OUTGOING_SENT_BATCH.sql(self);
         let rows = serde_json::to_string(sent).expect("plain values serialise");
-        on_db!(self, pool => sqlx::query(sql).bind(rows).bind(now).execute(pool).await.map(|_| ()))
+        on_writer!(self, pool => sqlx::query(sql).bind(rows).bind(now).execute(pool).await.map(|_| ()))
     }
 
     /// Gives a claim back to the counters of the day it was taken.
@@ -484,7 +484,7 @@ impl Db {
         let scopes = [("user", Some(user_id)), ("config", config_id)];
         for (scope, id) in scopes {
             if let Some(id) = id {
-                on_db!(self, pool => sqlx::query(sql).bind(scope).bind(id).bind(day).execute(pool).await.map(|_| ()))?;
+                on_writer!(self, pool => sqlx::query(sql).bind(scope).bind(id).bind(day).execute(pool).await.map(|_| ()))?;
             }
         }
         Ok(())
@@ -499,14 +499,14 @@ impl Db {
         provider: Option<&str>,
     ) -> StoreResult<()> {
         let sql = OUTGOING_FAILED.sql(self);
-        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_db!(self, pool => sqlx::query_as(sql).bind(id)
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
             .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
         self.give_back(claim).await
     }
 
     pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
         let sql = OUTGOING_REQUEUE.sql(self);
-        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
         self.give_back(claim).await
     }
 
@@ -553,7 +553,7 @@ impl Db {
     /// Marks messages left in sending before `before` failed (never resent); returns how many.
     pub async fn reconcile_interrupted_sends(&self, before: i64) -> StoreResult<u64> {
         let sql = OUTGOING_RECONCILE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(before).execute(pool).await.map(|done| done.rows_affected()))
+        on_writer!(self, pool => sqlx::query(sql).bind(before).execute(pool).await.map(|done| done.rows_affected()))
     }
 
     pub async fn set_campaign_status(
@@ -564,18 +564,18 @@ impl Db {
         now: i64,
     ) -> StoreResult<()> {
         let sql = CAMPAIGN_SET_STATUS.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(now)
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(now)
             .execute(pool).await.map(|_| ()))
     }
 
     pub async fn resume_campaign_if_paused(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
         let sql = CAMPAIGN_RESUME.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
 
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
         let sql = CAMPAIGN_COMPLETE_IF_DONE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
 
     pub async fn campaign_status_reason(&self, campaign_id: i64) -> StoreResult<Option<String>> {

@@ -15,7 +15,7 @@ impl Query {
     pub fn sql(&self, db: &Db) -> &'static str {
         match db {
             Db::Postgres(_) => self.postgres,
-            Db::Sqlite(_) => self.sqlite,
+            Db::Sqlite { .. } => self.sqlite,
         }
     }
 }

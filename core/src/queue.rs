@@ -149,7 +149,7 @@ impl Queue {
                     .await
                     .map_err(|error| error.to_string())
             }
-            Db::Sqlite(pool) => {
+            Db::Sqlite { writer: pool, .. } => {
                 let mut storage = apalis_sqlite::SqliteStorage::<J>::new(pool)
                     .with_config(self.sqlite_config(J::KIND));
                 storage

@@ -5,6 +5,8 @@ pub mod handlers;
 pub mod send_batch;
 
 use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use apalis::prelude::{
@@ -24,14 +26,50 @@ const INTERRUPTED_AFTER_MS: i64 = 10 * 60 * 1000;
 const SQLITE_POLL: Duration = Duration::from_millis(100);
 const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
+/// How long a stop waits for send batches in flight to record their sends and hand the rest back, before the
+/// queue's workers are stopped (and given `SHUTDOWN_TIMEOUT` more).
+const SENDS_SETTLE_TIMEOUT: Duration = Duration::from_secs(30);
+const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Whether this worker process is stopping. A job that works through many items (a batch of messages) checks it
 /// between items and hands the rest to a new job, so a stop never cuts a send in half.
 #[derive(Debug, Clone, Default)]
-pub struct Stopping(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+pub struct Stopping {
+    flag: Arc<AtomicBool>,
+    /// Send batches running now.
+    sending: Arc<AtomicUsize>,
+}
 
 impl Stopping {
     pub fn is_set(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::SeqCst)
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// Counts a send batch as running until the guard is dropped; not one that starts after the stop began (it
+    /// hands its messages over at once, see `send_batch`).
+    fn sending(&self) -> Option<SendingGuard> {
+        self.sending.fetch_add(1, Ordering::SeqCst);
+        let guard = SendingGuard(self.sending.clone());
+        (!self.is_set()).then_some(guard)
+    }
+
+    /// Sets the flag, then waits until no send batch runs (at most `limit`). The queue's workers keep running
+    /// meanwhile: once apalis stops, a fetch it began may keep its connection, and with it SQLite's writer or
+    /// write lock, until the worker is dropped, and a batch could then not record what it sent.
+    async fn stop_and_settle_sends(&self, limit: Duration) {
+        self.flag.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + limit;
+        while self.sending.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+struct SendingGuard(Arc<AtomicUsize>);
+
+impl Drop for SendingGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -60,7 +98,9 @@ macro_rules! register {
                         .build($task)
                 })
             }
-            Db::Sqlite(pool) => {
+            // Not the writer connection: a stopping apalis worker can keep a fetch's connection until the worker is
+            // dropped, and with the one writer held, jobs still running could not record their work.
+            Db::Sqlite { readers: pool, .. } => {
                 let config = ctx.queue.sqlite_config(kind);
                 $monitor.register(move |index| {
                     // SQLite has no notifications: poll every 100 ms while busy, backing off to 1 s when idle
@@ -98,7 +138,7 @@ pub async fn run(
     }
     // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
     let stopping = Stopping::default();
-    let monitor = Monitor::new().shutdown_timeout(Duration::from_secs(30));
+    let monitor = Monitor::new().shutdown_timeout(SHUTDOWN_TIMEOUT);
     let monitor = register!(
         monitor,
         ctx,
@@ -137,7 +177,7 @@ pub async fn run(
             let stopping = stopping.clone();
             async move {
                 shutdown.await;
-                stopping.0.store(true, std::sync::atomic::Ordering::SeqCst);
+                stopping.stop_and_settle_sends(SENDS_SETTLE_TIMEOUT).await;
                 Ok(())
             }
         })
@@ -204,6 +244,7 @@ async fn send_campaign_email_task(
     id: TaskId,
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
+    let _running = stopping.sending();
     let work = send_batch::send_campaign_email(&ctx, &job, &stopping);
     observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
 }

@@ -14,7 +14,7 @@ use outreach_core::config::Secret;
 use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::mail_apis::{GMAIL_REVOKED, Gmail, SENDGRID_KEY_REFUSED, SendGrid};
 use outreach_core::outbound::{Delivered, EmailConfig, Limits, MessageRow};
-use outreach_core::security::decrypt_secret;
+use outreach_core::security::{decrypt_secret, random_token};
 use outreach_core::templates::Recipient;
 use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
 
@@ -89,7 +89,12 @@ pub async fn send_campaign_email(
         Some(Stop::HandOver) => {
             let rest = batch.rest();
             if let Some(first) = rest.first() {
-                let key = format!("send:{:?}:{first}:after-stop", job.campaign_id);
+                // Unique: a batch fetched during the stop hands over the same messages again.
+                let key = format!(
+                    "send:{:?}:{first}:after-stop:{}",
+                    job.campaign_id,
+                    random_token(8)
+                );
                 let next = SendCampaignEmail {
                     campaign_id: job.campaign_id,
                     message_ids: rest,
@@ -128,6 +133,10 @@ pub async fn send_campaign_email(
 impl Batch<'_> {
     async fn run(&mut self, stopping: &Stopping) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
+        // A batch fetched while the worker stops claims nothing: all of it goes to a new job.
+        if stopping.is_set() {
+            return Ok(Some(Stop::HandOver));
+        }
         let rows = ctx.db.load_messages(&self.job.message_ids).await?;
         let mut rows: Vec<MessageRow> = rows
             .into_iter()
