@@ -18,9 +18,10 @@ static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 #[derive(Clone, Debug)]
 pub enum Db {
     Postgres(PgPool),
-    /// SQLite writes one transaction at a time. The busiest writers (sending, tracking, the job queue) take turns
-    /// on one `writer` connection, in order and without polling the file lock, and that connection's page cache
-    /// stays valid between its writes; everything else runs on `readers`, which never wait for a writer (WAL).
+    /// SQLite writes one transaction at a time. The busiest writers (sending's claims and sent marks, tracking
+    /// events, new jobs) take turns on one `writer` connection, in order and without polling the file lock, and
+    /// that connection's page cache stays valid between its writes. Everything else runs on `readers`: reads
+    /// never wait for a writer (WAL), and their other writes wait for the lock in `wait_for_write_lock`.
     Sqlite {
         readers: SqlitePool,
         writer: SqlitePool,
@@ -230,7 +231,13 @@ impl Db {
     }
 
     pub async fn close(&self) {
-        on_db!(self, pool => pool.close().await)
+        match self {
+            Db::Postgres(pool) => pool.close().await,
+            Db::Sqlite { readers, writer } => {
+                readers.close().await;
+                writer.close().await;
+            }
+        }
     }
 }
 
