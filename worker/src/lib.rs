@@ -333,3 +333,36 @@ pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()>
     workers.await??;
     outcome
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stop_waits_for_the_send_batches_that_began_before_it_and_only_those() {
+        let stopping = Stopping::default();
+        let running = stopping.sending().expect("counted before the stop");
+        let settle = tokio::spawn({
+            let stopping = stopping.clone();
+            async move {
+                stopping
+                    .stop_and_settle_sends(Duration::from_secs(30))
+                    .await
+            }
+        });
+        while !stopping.is_set() {
+            tokio::task::yield_now().await;
+        }
+        assert!(
+            stopping.sending().is_none(),
+            "a batch that starts during the stop hands over and is not waited for"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!settle.is_finished(), "the batch in flight is waited for");
+        drop(running);
+        tokio::time::timeout(Duration::from_secs(5), settle)
+            .await
+            .expect("the stop ends once the batch has settled")
+            .unwrap();
+    }
+}
