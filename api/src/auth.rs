@@ -62,7 +62,11 @@ pub async fn start_google(
             .await
     };
     match stored.await {
-        Ok(()) => Redirect::to(url.as_str()).into_response(),
+        // The state is also set as a cookie: only this browser can finish the flow (login CSRF).
+        Ok(()) => with_cookie(
+            session::flow_cookie(&state, csrf.secret()),
+            Redirect::to(url.as_str()),
+        ),
         Err(error) => {
             tracing::error!(%error, "could not store the sign-in flow");
             Redirect::to("/login?error=server_error").into_response()
@@ -84,7 +88,9 @@ pub async fn google_callback(
     Query(params): Query<CallbackParams>,
 ) -> Response {
     match finish_google(&state, &headers, params).await {
-        Ok(response) => response,
+        // The finished flow's cookie goes; after a failure it stays until it expires, so a forged callback cannot
+        // end this browser's own flow.
+        Ok(response) => with_cookie(session::flow_cookie_cleared(&state), response),
         Err(code) => Redirect::to(&format!("/login?error={code}")).into_response(),
     }
 }
@@ -107,6 +113,11 @@ async fn finish_google(
     };
     if !state.ctx.settings.google.is_configured() {
         return Err("google_not_configured");
+    }
+    // A callback URL opened in a browser that did not start the flow (an attacker's, sent to a victim) is refused
+    // before the flow is used up.
+    if !session::flow_started_here(headers, &returned_state) {
+        return Err("state_mismatch");
     }
     let now = state.ctx.now_ms();
     let flow = state
@@ -320,10 +331,11 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
     }
 }
 
-/// `GET /auth/logout`: ends the session and returns to `/`.
+/// `POST /auth/logout`: ends the session (204). A GET of the same path is the web app's page that posts it, so
+/// a link or an image on another site cannot sign anyone out.
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
     match session::end(&state, &headers).await {
-        Ok(cookie) => with_cookie(cookie, Redirect::to("/")),
+        Ok(cookie) => with_cookie(cookie, crate::protection::no_content()),
         Err(error) => error.into_response(),
     }
 }
@@ -340,10 +352,10 @@ pub async fn current_user(
 }
 
 /// `GET /api/auth/options`: what the sign-in page offers.
-pub async fn options(State(state): State<AppState>) -> Json<serde_json::Value> {
+pub async fn options(State(state): State<AppState>, headers: HeaderMap) -> Json<serde_json::Value> {
     Json(json!({
         "google": state.ctx.settings.google.is_configured(),
-        "localSignIn": state.local_sign_in_allowed(),
+        "localSignIn": state.local_sign_in_allowed(&headers),
         "inviteOnly": state.ctx.settings.auth.invite_only,
     }))
 }
@@ -362,11 +374,12 @@ pub async fn local_sign_in(
     headers: HeaderMap,
     JsonBody(form): JsonBody<LocalSignIn>,
 ) -> ApiResult<Response> {
-    if !state.local_sign_in_allowed() {
+    if !state.local_sign_in_allowed(&headers) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "local_sign_in_disabled",
-            "Local sign-in is only available on a loopback server without a Google client configured",
+            "Local sign-in is only available on a loopback server without a Google client configured, \
+             opened by a loopback address",
         ));
     }
     if !is_valid_email(&form.email) {

@@ -193,60 +193,42 @@ pub async fn import(
     SignedIn(user): SignedIn,
     mut multipart: axum::extract::Multipart,
 ) -> ApiResult<Json<Value>> {
-    let bad_upload =
-        |message: String| ApiError::new(StatusCode::BAD_REQUEST, "invalid_upload", message);
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|error| bad_upload(error.body_text()))?
-    {
-        if field.name() != Some("file") {
-            continue;
+    let (name, bytes) = crate::upload::single_file(&mut multipart, Some("leads.csv")).await?;
+    let parsed = outreach_core::businesses::parse_import(&bytes, &format!("import: {name}"))
+        .map_err(ApiError::validation)?;
+    let now = state.ctx.now_ms();
+    let (mut imported, mut duplicates, mut businesses) = (0, 0, Vec::new());
+    for candidate in &parsed.candidates {
+        let (id, new) = state.ctx.db.add_business(user.id, candidate, now).await?;
+        if new && candidate.email.is_none() && candidate.website.is_some() {
+            state
+                .ctx
+                .request_enrichment(id, &format!("enrich:{id}"))
+                .await
+                .map_err(ApiError::internal)?;
         }
-        let name = field.file_name().unwrap_or("leads.csv").to_string();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|error| bad_upload(error.body_text()))?;
-        let parsed = outreach_core::businesses::parse_import(&bytes, &format!("import: {name}"))
-            .map_err(ApiError::validation)?;
-        let now = state.ctx.now_ms();
-        let (mut imported, mut duplicates, mut businesses) = (0, 0, Vec::new());
-        for candidate in &parsed.candidates {
-            let (id, new) = state.ctx.db.add_business(user.id, candidate, now).await?;
-            if new && candidate.email.is_none() && candidate.website.is_some() {
-                state
-                    .ctx
-                    .request_enrichment(id, &format!("enrich:{id}"))
-                    .await
-                    .map_err(ApiError::internal)?;
-            }
-            if new {
-                imported += 1;
-                businesses.push(id);
-            } else {
-                duplicates += 1;
-            }
+        if new {
+            imported += 1;
+            businesses.push(id);
+        } else {
+            duplicates += 1;
         }
-        let views: Vec<Value> = state
-            .ctx
-            .db
-            .list_businesses(user.id, 1000)
-            .await?
-            .iter()
-            .filter(|row| businesses.contains(&row.id))
-            .map(|row| row.view())
-            .collect();
-        return Ok(Json(json!({
-            "imported": imported,
-            "skipped": duplicates + parsed.errors.len(),
-            "errors": parsed.errors,
-            "businesses": views,
-        })));
     }
-    Err(bad_upload(
-        "Send the file in a multipart field named file".into(),
-    ))
+    let views: Vec<Value> = state
+        .ctx
+        .db
+        .list_businesses(user.id, 1000)
+        .await?
+        .iter()
+        .filter(|row| businesses.contains(&row.id))
+        .map(|row| row.view())
+        .collect();
+    Ok(Json(json!({
+        "imported": imported,
+        "skipped": duplicates + parsed.errors.len(),
+        "errors": parsed.errors,
+        "businesses": views,
+    })))
 }
 
 /// `POST /api/businesses/{id}/social-media`: reads the business's website again now and answers its profiles.

@@ -178,43 +178,20 @@ pub async fn upload_education_file(
     mut multipart: Multipart,
 ) -> ApiResult<Json<Value>> {
     owned(&state, id, user.id).await?;
-    let bad_upload =
-        |message: String| ApiError::new(StatusCode::BAD_REQUEST, "invalid_upload", message);
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|error| bad_upload(error.body_text()))?
-    {
-        if field.name() != Some("file") {
-            continue;
-        }
-        let name = field
-            .file_name()
-            .map(|name| name.rsplit(['/', '\\']).next().unwrap_or(name).to_string());
-        let name = name
-            .filter(|name| !name.is_empty())
-            .ok_or_else(|| bad_upload("The file has no name".into()))?;
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|error| bad_upload(error.body_text()))?;
-        let text =
-            extract_text(&name, &bytes).map_err(|error| ApiError::validation(error.to_string()))?;
-        let file = EducationFile {
-            name: name.clone(),
-            size_bytes: bytes.len() as i64,
-            extracted_text: text,
-        };
-        state
-            .ctx
-            .db
-            .upsert_education_file(id, &file, state.ctx.now_ms())
-            .await?;
-        return Ok(Json(
-            json!({ "name": name, "sizeBytes": file.size_bytes, "characters": file.extracted_text.chars().count() }),
-        ));
-    }
-    Err(bad_upload(
-        "Send the file in a multipart field named file".into(),
+    let (name, bytes) = crate::upload::single_file(&mut multipart, None).await?;
+    let text =
+        extract_text(&name, &bytes).map_err(|error| ApiError::validation(error.to_string()))?;
+    let file = EducationFile {
+        name: name.clone(),
+        size_bytes: bytes.len() as i64,
+        extracted_text: text,
+    };
+    state
+        .ctx
+        .db
+        .upsert_education_file(id, &file, state.ctx.now_ms())
+        .await?;
+    Ok(Json(
+        json!({ "name": name, "sizeBytes": file.size_bytes, "characters": file.extracted_text.chars().count() }),
     ))
 }

@@ -16,12 +16,12 @@ use outreach_core::outbound::NewEmailConfig;
 use outreach_core::security::encrypt_secret;
 use outreach_core::store::GmailFlow;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::AppState;
 use crate::auth::{FLOW_TTL_MS, exchange_code, google_client};
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::session::SignedIn;
+use crate::session::{self, SignedIn, with_cookie};
 
 /// Where Google sends the browser back after the consent screen.
 pub const CALLBACK_PATH: &str = "/api/gmail/callback";
@@ -83,14 +83,20 @@ fn not_configured() -> ApiError {
     )
 }
 
+/// Google's consent URL for a flow, and the cookie that binds the flow to the browser that asked for it.
+pub struct Consent {
+    pub url: String,
+    pub cookie: http::HeaderValue,
+}
+
 /// Google's consent URL for `identity` (sending; with `read`, reading the mailbox too), with the flow stored so that
-/// only this user's callback can finish it.
+/// only this user, in this browser, can finish it.
 pub async fn consent_url(
     state: &AppState,
     user: &User,
     identity: &Identity,
     read: bool,
-) -> ApiResult<String> {
+) -> ApiResult<Consent> {
     let client = google_client(state, CALLBACK_PATH).ok_or_else(not_configured)?;
     let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
     let mut request = client
@@ -118,7 +124,10 @@ pub async fn consent_url(
     };
     db.insert_gmail_flow(csrf.secret(), verifier.secret(), &flow, now)
         .await?;
-    Ok(url.to_string())
+    Ok(Consent {
+        url: url.to_string(),
+        cookie: session::flow_cookie(state, csrf.secret()),
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,7 +145,7 @@ pub async fn additional(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<AdditionalRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     let address = normalize_email(&request.email);
     if address.is_empty() {
         return Err(ApiError::validation("Please enter a Gmail address"));
@@ -146,8 +155,11 @@ pub async fn additional(
     }
     let reply_to = crate::sending::reply_to_address(&request.email_reply_to)?;
     let identity = Identity::of(&user, address, request.email_send_from_name, reply_to);
-    let url = consent_url(&state, &user, &identity, false).await?;
-    Ok(Json(json!({ "authUrl": url })))
+    let consent = consent_url(&state, &user, &identity, false).await?;
+    Ok(with_cookie(
+        consent.cookie,
+        Json(json!({ "authUrl": consent.url })),
+    ))
 }
 
 /// `POST /api/user/email-configs/{id}/gmail-read`: `{authUrl}` for the optional second consent, letting Outreach
@@ -156,7 +168,7 @@ pub async fn read_access(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     let config = state
         .ctx
         .db
@@ -172,8 +184,11 @@ pub async fn read_access(
             .clone()
             .unwrap_or_else(|| user.email.clone()),
     };
-    let url = consent_url(&state, &user, &identity, true).await?;
-    Ok(Json(json!({ "authUrl": url })))
+    let consent = consent_url(&state, &user, &identity, true).await?;
+    Ok(with_cookie(
+        consent.cookie,
+        Json(json!({ "authUrl": consent.url })),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,25 +202,41 @@ pub struct CallbackParams {
 /// failure (`access_denied`, `no_auth_code`, `callback_failed`).
 pub async fn callback(
     State(state): State<AppState>,
+    headers: http::HeaderMap,
     signed_in: Result<SignedIn, ApiError>,
     Query(params): Query<CallbackParams>,
 ) -> Response {
+    // Only the browser that asked for the consent finishes the connection.
+    let started_here = params
+        .state
+        .as_deref()
+        .is_some_and(|returned| session::flow_started_here(&headers, returned));
     let outcome = match params.error.as_deref() {
         Some("access_denied") => Err("access_denied"),
         Some(error) => {
             tracing::info!(error, "Google refused the Gmail connection");
             Err("callback_failed")
         }
+        None if !started_here => {
+            tracing::warn!("a Gmail callback came back to a browser that did not start it");
+            Err("callback_failed")
+        }
         None => finish(&state, signed_in.ok().map(|SignedIn(user)| user), params).await,
     };
-    let target = match outcome {
-        Ok(address) => format!(
-            "/gmail-oauth-result?success=gmail_oauth_complete&email={}",
-            url_escape(&address)
+    match outcome {
+        // The finished flow's cookie goes; after a failure it stays until it expires, so a forged callback cannot
+        // end this browser's own flow.
+        Ok(address) => with_cookie(
+            session::flow_cookie_cleared(&state),
+            Redirect::to(&format!(
+                "/gmail-oauth-result?success=gmail_oauth_complete&email={}",
+                url_escape(&address)
+            )),
         ),
-        Err(code) => format!("/gmail-oauth-result?success=false&error={code}"),
-    };
-    Redirect::to(&target).into_response()
+        Err(code) => {
+            Redirect::to(&format!("/gmail-oauth-result?success=false&error={code}")).into_response()
+        }
+    }
 }
 
 fn url_escape(text: &str) -> String {

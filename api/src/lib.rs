@@ -13,11 +13,13 @@ pub mod generate;
 pub mod gmail;
 pub mod instance;
 pub mod observability;
+pub mod protection;
 pub mod sending;
 pub mod session;
 pub mod templates;
 pub mod tracking;
 pub mod unsubscribe;
+pub mod upload;
 pub mod usage;
 pub mod web;
 pub mod webhooks;
@@ -26,10 +28,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::middleware;
 use axum::routing::{get, post};
 use outreach_core::Context;
 
@@ -47,6 +47,8 @@ pub struct AppState {
     pub public_limiter: unsubscribe::ClientLimiter,
     /// The batched writer of tracking events; `finish` it after the server stops.
     pub recorder: tracking::Recorder,
+    /// The host names this server answers to.
+    pub hosts: protection::OwnHosts,
     listen: SocketAddr,
 }
 
@@ -69,6 +71,7 @@ impl AppState {
             unsubscribe::client_limiter(ctx.settings.http.public_writes_per_minute);
         Ok(Self {
             recorder: tracking::Recorder::start(ctx.db.clone()),
+            hosts: protection::OwnHosts::of(&ctx.settings),
             ctx,
             http,
             secure_cookies,
@@ -77,14 +80,14 @@ impl AppState {
         })
     }
 
-    /// The local sign-in is for trying a fresh install: no Google client, and a server only this machine reaches.
-    pub fn local_sign_in_allowed(&self) -> bool {
-        !self.ctx.settings.google.is_configured() && self.listen.ip().is_loopback()
+    /// The local sign-in is for trying a fresh install: no Google client, a server only this machine reaches, and
+    /// a request that reached it by a loopback name (not through a proxy's public name).
+    pub fn local_sign_in_allowed(&self, headers: &HeaderMap) -> bool {
+        !self.ctx.settings.google.is_configured()
+            && self.listen.ip().is_loopback()
+            && protection::is_loopback_host(headers)
     }
 }
-
-/// The unsubscribe link of every message: the page on GET, RFC 8058 one-click on POST.
-const ONE_CLICK_PATH: &str = "/unsubscribe";
 
 pub fn app(state: AppState) -> Router {
     // Product endpoints: every one of them sits behind the account gate (A §6).
@@ -230,7 +233,11 @@ pub fn app(state: AppState) -> Router {
                 campaigns::UPLOAD_BODY_LIMIT,
             )),
         )
-        .route("/auth/logout", get(auth::logout))
+        // POST signs out; GET is the web app's page that posts it.
+        .route(
+            "/auth/logout",
+            post(auth::logout).get(|uri: axum::http::Uri| web::serve(uri)),
+        )
         .route("/auth/local", post(auth::local_sign_in))
         .route("/api/auth/user", get(auth::current_user))
         .route(
@@ -254,15 +261,21 @@ pub fn app(state: AppState) -> Router {
         .route("/t/c/{token}", get(tracking::click))
         // GET is the unsubscribe page (the web app); POST is RFC 8058 one-click.
         .route(
-            ONE_CLICK_PATH,
+            protection::ONE_CLICK_PATH,
             post(tracking::one_click).get(|uri: axum::http::Uri| web::serve(uri)),
         )
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(
             state.clone(),
-            same_origin_json,
+            protection::same_origin_json,
         ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            protection::own_host_only,
+        ))
+        .layer(middleware::from_fn(protection::json_errors))
+        .layer(middleware::from_fn(protection::security_headers))
         .layer(middleware::from_fn(observability::record_request))
         .with_state(state)
 }
@@ -290,65 +303,4 @@ where
 
 async fn unknown_endpoint() -> ApiError {
     ApiError::not_found("No such endpoint")
-}
-
-/// Mutating requests must come from our own pages: a foreign `Origin` is refused (CSRF), and a body must be JSON.
-async fn same_origin_json(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mutating = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
-    // One-click unsubscribes come from mail providers as forms, without an Origin; the signature is their proof.
-    if mutating && request.uri().path() != ONE_CLICK_PATH {
-        if let Some(origin) = request
-            .headers()
-            .get(header::ORIGIN)
-            .and_then(|v| v.to_str().ok())
-            && !is_own_origin(&state, request.headers(), origin)
-        {
-            return ApiError::new(
-                StatusCode::FORBIDDEN,
-                "cross_origin",
-                "Cross-site requests are not allowed",
-            )
-            .into_response();
-        }
-        if has_body(request.headers()) && !is_json_or_upload(request.headers()) {
-            return ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                "Request bodies must be JSON (Content-Type: application/json)",
-            )
-            .into_response();
-        }
-    }
-    next.run(request).await
-}
-
-fn is_own_origin(state: &AppState, headers: &HeaderMap, origin: &str) -> bool {
-    let public = state.ctx.settings.http.public_url();
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    origin == public || origin == format!("http://{host}") || origin == format!("https://{host}")
-}
-
-fn has_body(headers: &HeaderMap) -> bool {
-    let length = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    length.is_some_and(|length| length > 0) || headers.contains_key(header::TRANSFER_ENCODING)
-}
-
-/// JSON, or a file upload (multipart; cross-site ones are stopped by the Origin check and SameSite cookies).
-fn is_json_or_upload(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|value| {
-            let value = value.trim_start().to_ascii_lowercase();
-            value.starts_with("application/json") || value.starts_with("multipart/form-data")
-        })
 }

@@ -6,6 +6,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::jobs::SendCampaignEmail;
 use outreach_core::mail_apis::SendGrid;
@@ -16,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::session::SignedIn;
+use crate::session::{SignedIn, with_cookie};
 use crate::{AppState, gmail};
 
 /// A sender's daily cap unless the user sets one.
@@ -73,7 +74,7 @@ pub async fn save_config(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<EmailConfigRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     let key_for_secrets = &state.ctx.settings.security.secret_key;
     let provider = request.email_provider.trim().to_string();
     let name = request.email_send_from_name.trim().to_string();
@@ -96,9 +97,10 @@ pub async fn save_config(
             return Err(ApiError::validation("Please enter a valid email address"));
         }
         let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
-        let url = gmail::consent_url(&state, &user, &identity, false).await?;
-        return Ok(Json(
-            json!({ "success": true, "requiresOAuth": true, "oauthUrl": url }),
+        let consent = gmail::consent_url(&state, &user, &identity, false).await?;
+        return Ok(with_cookie(
+            consent.cookie,
+            Json(json!({ "success": true, "requiresOAuth": true, "oauthUrl": consent.url })),
         ));
     }
     let config = match provider.as_str() {
@@ -280,7 +282,7 @@ pub async fn save_config(
         .find_email_config(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
-    Ok(Json(json!({ "success": true, "config": saved.view() })))
+    Ok(Json(json!({ "success": true, "config": saved.view() })).into_response())
 }
 
 /// `GET /api/user/email-configs`.

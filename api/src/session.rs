@@ -15,6 +15,9 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 
 pub const SESSION_COOKIE: &str = "outreach_session";
+/// Binds an OAuth flow (sign-in or a Gmail connection) to the browser that started it: its value is the flow's
+/// state, and the callback is refused without it, so a callback URL opened in another browser does nothing.
+pub const FLOW_COOKIE: &str = "outreach_oauth";
 
 /// Reads one cookie from the request headers.
 pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -51,11 +54,47 @@ pub async fn end(state: &AppState, headers: &HeaderMap) -> ApiResult<HeaderValue
 }
 
 fn session_cookie(state: &AppState, token: &str, max_age_seconds: i64) -> HeaderValue {
+    http_only_cookie(state, SESSION_COOKIE, token, max_age_seconds)
+}
+
+fn http_only_cookie(
+    state: &AppState,
+    name: &str,
+    value: &str,
+    max_age_seconds: i64,
+) -> HeaderValue {
     let secure = if state.secure_cookies { "; Secure" } else { "" };
     let value = format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{secure}"
+        "{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{secure}"
     );
     HeaderValue::from_str(&value).expect("cookie text is ASCII")
+}
+
+/// The cookie that binds an OAuth flow with `flow_state` to this browser for as long as the flow may take.
+pub fn flow_cookie(state: &AppState, flow_state: &str) -> HeaderValue {
+    http_only_cookie(
+        state,
+        FLOW_COOKIE,
+        flow_state,
+        crate::auth::FLOW_TTL_MS / 1000,
+    )
+}
+
+/// The cookie that forgets a finished flow.
+pub fn flow_cookie_cleared(state: &AppState) -> HeaderValue {
+    http_only_cookie(state, FLOW_COOKIE, "", 0)
+}
+
+/// Whether the browser that came back with `returned_state` is the one that started that flow.
+pub fn flow_started_here(headers: &HeaderMap, returned_state: &str) -> bool {
+    cookie(headers, FLOW_COOKIE).is_some_and(|bound| {
+        bound.len() == returned_state.len()
+            && bound
+                .bytes()
+                .zip(returned_state.bytes())
+                .fold(0u8, |differ, (a, b)| differ | (a ^ b))
+                == 0
+    })
 }
 
 /// Adds a `Set-Cookie` header to a response.

@@ -502,6 +502,15 @@ impl Settings {
                 SEARCH_PROVIDERS.join(", ")
             ));
         }
+        // The server answers only to its public host and its listen address (DNS rebinding): on every interface,
+        // the address is no name a browser uses.
+        if settings.http.listen.ip().is_unspecified() && settings.http.public_url.is_empty() {
+            return Err(format!(
+                "configuration error: http.listen is {} (every interface): set http.public_url \
+                 (OUTREACH_HTTP__PUBLIC_URL) to the address people use, the only host name the server answers to",
+                settings.http.listen
+            ));
+        }
         Ok(settings)
     }
 
@@ -535,6 +544,18 @@ pub const EXAMPLE_CONFIG: &str = include_str!("../outreach.example.toml");
 mod tests {
     use super::*;
     use figment::Jail;
+
+    #[test]
+    fn listening_on_every_interface_needs_a_public_url() {
+        Jail::expect_with(|jail| {
+            jail.set_env("OUTREACH_HTTP__LISTEN", "0.0.0.0:8080");
+            let error = Settings::load(Path::new("outreach.toml")).unwrap_err();
+            assert!(error.contains("OUTREACH_HTTP__PUBLIC_URL"), "{error}");
+            jail.set_env("OUTREACH_HTTP__PUBLIC_URL", "https://outreach.example.com");
+            assert!(Settings::load(Path::new("outreach.toml")).is_ok());
+            Ok(())
+        });
+    }
 
     #[test]
     fn environment_overrides_file_and_lists_split_on_commas() {

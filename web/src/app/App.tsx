@@ -33,6 +33,7 @@ const GmailOAuthResultPage = page(() => import("../features/public/GmailOAuthRes
 const CampaignAnalyticsPage = page(() => import("../features/analytics/CampaignAnalyticsPage"), "CampaignAnalyticsPage");
 const CampaignDetailsPage = page(() => import("../features/analytics/CampaignDetailsPage"), "CampaignDetailsPage");
 const SearchLogPage = page(() => import("../features/searchlog/SearchLogPage"), "SearchLogPage");
+const LogoutPage = page(() => import("../features/auth/LogoutPage"), "LogoutPage");
 const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"), "AccessDeniedPage");
 
 const queryClient = createQueryClient();
@@ -66,6 +67,7 @@ export function App() {
               <Route path="/unsubscribe" element={<UnsubscribePage />} />
               <Route path="/gmail-oauth-result" element={<GmailOAuthResultPage />} />
               <Route path="/access-denied" element={<AccessDeniedPage />} />
+              <Route path="/auth/logout" element={<LogoutPage />} />
               <Route path="/dashboard" element={<Protected><DashboardPage /></Protected>} />
               <Route path="/purchase-emails" element={<Protected><PurchaseEmailsPage /></Protected>} />
               <Route path="/custom-email" element={<Protected><CustomEmailPage /></Protected>} />

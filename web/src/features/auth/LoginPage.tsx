@@ -11,7 +11,7 @@ import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
 
 export const SIGN_IN_ERRORS: Record<string, string> = {
   access_denied: "You declined to share your Google account, so you were not signed in.",
-  state_mismatch: "This sign-in expired or was started in another tab. Please try again.",
+  state_mismatch: "This sign-in expired or was started in another browser or tab. Please try again.",
   token_exchange_failed: "Google did not confirm the sign-in. Please try again.",
   profile_failed: "Your Google profile could not be read. Please try again.",
   email_not_verified: "Your Google account's email address is not verified.",

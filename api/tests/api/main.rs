@@ -15,6 +15,8 @@ use sha2::{Digest, Sha256};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
+mod hardening;
+
 const ADMIN: &str = "boss@example.org";
 const CLIENT_ID: &str = "client-123.apps.example";
 const CLIENT_SECRET: &str = "client-secret-xyz";
@@ -80,7 +82,7 @@ impl TestApp {
         Browser {
             http,
             base: self.base.clone(),
-            cookie: Mutex::new(None),
+            cookies: Mutex::new(std::collections::BTreeMap::new()),
         }
     }
 
@@ -154,26 +156,56 @@ impl TestApp {
     }
 }
 
-/// A browser: keeps the session cookie and never follows redirects, so tests see them.
+/// A browser: keeps its cookies (a cleared one is forgotten) and never follows redirects, so tests see them.
 struct Browser {
     http: reqwest::Client,
     base: String,
-    cookie: Mutex<Option<String>>,
+    cookies: Mutex<std::collections::BTreeMap<String, String>>,
 }
 
 impl Browser {
     async fn send(&self, builder: reqwest::RequestBuilder) -> reqwest::Response {
-        let builder = match self.cookie.lock().unwrap().as_ref() {
-            Some(cookie) => builder.header("cookie", cookie.as_str()),
-            None => builder,
+        let jar = self
+            .cookies
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let builder = if jar.is_empty() {
+            builder
+        } else {
+            builder.header("cookie", jar)
         };
         let response = builder.send().await.unwrap();
         for value in response.headers().get_all(SET_COOKIE) {
             let text = value.to_str().unwrap();
-            let pair = text.split(';').next().unwrap().to_string();
-            *self.cookie.lock().unwrap() = (!pair.ends_with('=')).then_some(pair);
+            let (name, value) = text.split(';').next().unwrap().split_once('=').unwrap();
+            let mut cookies = self.cookies.lock().unwrap();
+            if value.is_empty() || text.contains("Max-Age=0") {
+                cookies.remove(name);
+            } else {
+                cookies.insert(name.to_string(), value.to_string());
+            }
         }
         response
+    }
+    /// The session cookie (`name=value`), if the browser has one.
+    fn session(&self) -> Option<String> {
+        self.cookies
+            .lock()
+            .unwrap()
+            .get("outreach_session")
+            .map(|value| format!("outreach_session={value}"))
+    }
+    /// Replaces the browser's session cookie with `cookie` (`name=value`).
+    fn use_session(&self, cookie: &str) {
+        let (name, value) = cookie.split_once('=').unwrap();
+        self.cookies
+            .lock()
+            .unwrap()
+            .insert(name.to_string(), value.to_string());
     }
     async fn get(&self, path: &str) -> reqwest::Response {
         self.send(self.http.get(self.url(path))).await
@@ -373,24 +405,26 @@ async fn each_sign_in_gets_a_new_session_and_sign_out_ends_it() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
         let browser = app.signed_in("ada", "ada@example.org", "Ada").await;
-        let first = browser.cookie.lock().unwrap().clone().unwrap();
+        let first = browser.session().unwrap();
         browser.google_round_trip(&app, "code-ada", None).await;
-        let second = browser.cookie.lock().unwrap().clone().unwrap();
+        let second = browser.session().unwrap();
         assert_ne!(first, second, "a fresh session id at every sign-in");
 
         // The old cookie no longer works.
         let stale = app.browser();
-        *stale.cookie.lock().unwrap() = Some(first);
+        stale.use_session(&first);
         assert_eq!(
             stale.get_json("/api/auth/user").await.0,
             StatusCode::UNAUTHORIZED
         );
 
-        let logout = browser.get("/auth/logout").await;
-        assert_eq!(location(&logout), "/");
-        assert!(browser.cookie.lock().unwrap().is_none(), "cookie cleared");
+        let logout = browser
+            .send(browser.http.post(browser.url("/auth/logout")))
+            .await;
+        assert_eq!(logout.status(), StatusCode::NO_CONTENT);
+        assert!(browser.session().is_none(), "cookie cleared");
         let after = app.browser();
-        *after.cookie.lock().unwrap() = Some(second);
+        after.use_session(&second);
         assert_eq!(
             after.get_json("/api/auth/user").await.0,
             StatusCode::UNAUTHORIZED,
