@@ -572,9 +572,20 @@ impl TestSendRequest {
         }
     }
 
-    /// The template, or the custom subject and body (A §5 Standalone test-email form).
-    fn content(&self) -> ApiResult<(Option<i64>, String, Option<String>)> {
+    /// The template (one of `user_id`'s: another user's, or none, is 404), or the custom subject and body (A §5
+    /// Standalone test-email form).
+    async fn content(
+        &self,
+        state: &AppState,
+        user_id: i64,
+    ) -> ApiResult<(Option<i64>, String, Option<String>)> {
         if let Some(template_id) = self.template_id {
+            state
+                .ctx
+                .db
+                .template_content(template_id, user_id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("Template not found"))?;
             return Ok((Some(template_id), String::new(), None));
         }
         match (text(&self.subject), text(&self.body)) {
@@ -597,7 +608,7 @@ pub async fn send_test_email(
     JsonBody(request): JsonBody<TestSendRequest>,
 ) -> ApiResult<Json<Value>> {
     let to = request.recipient()?;
-    let (template_id, subject, body) = request.content()?;
+    let (template_id, subject, body) = request.content(&state, user.id).await?;
     let outcome = send_tests(
         &state,
         &user,
@@ -625,15 +636,7 @@ pub async fn test_copies(
     if !(1..=10).contains(&quantity) {
         return Err(ApiError::validation("Quantity must be between 1 and 10"));
     }
-    let (template_id, subject, body) = request.content()?;
-    if let Some(id) = template_id {
-        state
-            .ctx
-            .db
-            .template_content(id, user.id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("Template not found"))?;
-    }
+    let (template_id, subject, body) = request.content(&state, user.id).await?;
     let messages = (0..quantity)
         .map(|_| TestMessage {
             template_id,

@@ -40,6 +40,17 @@ fn invalid(error: impl std::fmt::Display) -> ApiError {
     ApiError::validation(error.to_string())
 }
 
+/// Another follow-up holds that position (two requests raced, or the client numbered it so).
+fn position_taken(position: i32) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "position_taken",
+        format!(
+            "This template already has follow-up #{position}. Reload the sequence and save it again."
+        ),
+    )
+}
+
 /// `GET /api/email-templates`.
 pub async fn list(
     State(state): State<AppState>,
@@ -169,7 +180,8 @@ pub async fn create_follow_up(
         .ctx
         .db
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
-        .await?;
+        .await?
+        .ok_or_else(|| position_taken(content.sequence_number))?;
     let row = owned_follow_up(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
@@ -187,7 +199,8 @@ pub async fn update_follow_up(
         .ctx
         .db
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
-        .await?;
+        .await?
+        .ok_or_else(|| position_taken(content.sequence_number))?;
     let row = owned_follow_up(&state, id, user.id).await?;
     Ok(Json(serde_json::to_value(row).unwrap_or_default()))
 }

@@ -83,6 +83,7 @@ queries! {
     TEMPLATE_INSERT = query!("templates/insert");
     TEMPLATE_UPDATE = query!("templates/update");
     TEMPLATE_DELETE = query!("templates/delete");
+    TEMPLATE_LOCK = query!("templates/lock", per_dialect);
     FOLLOW_UP_LIST = query!("follow_ups/list");
     FOLLOW_UP_FIND = query!("follow_ups/find");
     FOLLOW_UP_INSERT = query!("follow_ups/insert");

@@ -478,28 +478,36 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
     }
 
+    /// The new follow-up's id, or None when its position in the sequence is taken (the database keeps positions
+    /// unique and between 1 and 4, however many requests race).
     pub async fn insert_follow_up(
         &self,
         template_id: i64,
         user_id: i64,
         content: &FollowUpContent,
         now: i64,
-    ) -> StoreResult<i64> {
+    ) -> StoreResult<Option<i64>> {
         let sql = FOLLOW_UP_INSERT.sql(self);
         on_db!(self, pool => bind_follow_up!(sqlx::query_scalar(sql).bind(template_id).bind(user_id), content, now)
-            .fetch_one(pool).await)
+            .fetch_optional(pool).await)
     }
 
+    /// Whether the owner's follow-up was written; None when the position it moves to is taken.
     pub async fn update_follow_up(
         &self,
         id: i64,
         user_id: i64,
         content: &FollowUpContent,
         now: i64,
-    ) -> StoreResult<bool> {
+    ) -> StoreResult<Option<bool>> {
         let sql = FOLLOW_UP_UPDATE.sql(self);
-        on_db!(self, pool => bind_follow_up!(sqlx::query(sql).bind(id).bind(user_id), content, now)
-            .execute(pool).await.map(|done| done.rows_affected() == 1))
+        let written = on_db!(self, pool => bind_follow_up!(sqlx::query(sql).bind(id).bind(user_id), content, now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1));
+        match written {
+            Ok(updated) => Ok(Some(updated)),
+            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 
     pub async fn delete_follow_up(&self, id: i64, user_id: i64) -> StoreResult<bool> {
@@ -515,7 +523,11 @@ impl Db {
         contents: &[FollowUpContent],
         now: i64,
     ) -> StoreResult<bool> {
-        let (find, list) = (TEMPLATE_CONTENT.sql(self), FOLLOW_UP_LIST.sql(self));
+        let (lock, find, list) = (
+            TEMPLATE_LOCK.sql(self),
+            TEMPLATE_CONTENT.sql(self),
+            FOLLOW_UP_LIST.sql(self),
+        );
         let (insert, update, delete) = (
             FOLLOW_UP_INSERT.sql(self),
             FOLLOW_UP_UPDATE.sql(self),
@@ -523,6 +535,8 @@ impl Db {
         );
         on_db!(self, pool => {
             let mut tx = pool.begin().await?;
+            // PostgreSQL: concurrent changes to this sequence wait for this one (positions stay unique).
+            sqlx::query(lock).bind(template_id).execute(&mut *tx).await?;
             let template: Option<(String, String)> =
                 sqlx::query_as(find).bind(template_id).bind(user_id).fetch_optional(&mut *tx).await?;
             if template.is_none() {
@@ -530,6 +544,7 @@ impl Db {
             }
             let existing: Vec<FollowUpRow> =
                 sqlx::query_as(list).bind(template_id).bind(user_id).fetch_all(&mut *tx).await?;
+            // In position order, each row moves to a position no higher than its own, which is free by then.
             for (index, content) in contents.iter().enumerate() {
                 match existing.get(index) {
                     Some(row) => {

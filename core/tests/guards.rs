@@ -374,7 +374,15 @@ async fn campaign_and_template_store_conformance() {
         let first = db
             .insert_follow_up(template, owner, &follow(1), now)
             .await
-            .unwrap();
+            .unwrap()
+            .expect("position 1 is free");
+        assert_eq!(
+            db.insert_follow_up(template, owner, &follow(1), now)
+                .await
+                .unwrap(),
+            None,
+            "{backend}: a position is held once"
+        );
         assert!(
             db.sync_follow_ups(template, owner, &[follow(1), follow(2), follow(3)], now)
                 .await
@@ -387,10 +395,18 @@ async fn campaign_and_template_store_conformance() {
             "{backend}: updated by position"
         );
         assert!(!db.sync_follow_ups(template, other, &[], now).await.unwrap());
-        assert!(
+        assert_eq!(
             db.update_follow_up(first, owner, &follow(1), now)
                 .await
-                .unwrap()
+                .unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            db.update_follow_up(first, owner, &follow(2), now)
+                .await
+                .unwrap(),
+            None,
+            "{backend}: moving onto a taken position is refused"
         );
         assert!(db.find_follow_up(first, other).await.unwrap().is_none());
         assert!(db.delete_follow_up(first, owner).await.unwrap());
@@ -547,5 +563,51 @@ async fn the_analytics_migration_counts_what_was_written_before_it_as_the_trigge
         assert!(counted["contacts"].as_array().unwrap().len() > 600);
         old.cleanup().await;
         new.cleanup().await;
+    }
+}
+
+#[tokio::test]
+async fn follow_ups_written_before_unique_positions_keep_their_first_four_in_order() {
+    for old in TestDb::all_until(Some(20261121000016)).await {
+        old.execute(
+            "insert into users (email, created_at, updated_at) values ('racer@bakery.example', 0, 0)",
+        )
+        .await;
+        old.execute(
+            "insert into email_templates (user_id, name, subject, body, objective, tone, email_signature, created_at,
+                 updated_at)
+             select min(id), 'Main', 'Hi', '<p>Hi</p>', 'Lead Generation', 'friendly', 'Ada', 0, 0 from users",
+        )
+        .await;
+        // What racing creates left: six follow-ups, five of them numbered 1 (subjects say their order).
+        old.execute(
+            "with recursive g(n) as (select 1 union all select n + 1 from g where n < 6)
+             insert into follow_up_templates (main_template_id, user_id, name, subject, body, objective, tone,
+                 sequence_number, delay_days, created_at, updated_at)
+             select (select min(id) from email_templates), (select min(id) from users), 'F', 'Subject ' || n, 'b',
+                 'Follow-up', 'professional', case when n = 2 then 2 else 1 end, 3, 0, 0 from g",
+        )
+        .await;
+        old.db.migrate().await.unwrap();
+        let (template, user): (i64, i64) = outreach_core::on_db!(&old.db, pool => sqlx::query_as(
+            "select id, user_id from email_templates").fetch_one(pool).await)
+        .unwrap();
+        let rows = old.db.list_follow_ups(template, user).await.unwrap();
+        let kept: Vec<(i32, &str)> = rows
+            .iter()
+            .map(|row| (row.sequence_number, row.subject.as_str()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (1, "Subject 1"),
+                (2, "Subject 3"),
+                (3, "Subject 4"),
+                (4, "Subject 5")
+            ],
+            "{}",
+            old.db.backend()
+        );
+        old.cleanup().await;
     }
 }

@@ -353,3 +353,96 @@ async fn pages_and_answers_carry_security_headers() {
         app.stop().await;
     }
 }
+
+/// A template of `browser`'s, for tests that need one.
+async fn template(browser: &Browser, name: &str) -> i64 {
+    let (status, template) = browser
+        .post_json(
+            "/api/email-templates",
+            json!({
+                "name": name, "subject": "Hello {{businessName}}", "objective": "Lead Generation",
+                "tone": "friendly", "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{template}");
+    template["id"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn a_test_send_takes_only_the_callers_own_templates() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let eve = active(&app, "eve").await;
+        let adas = template(&ada, "Ada's").await;
+        for template_id in [adas, 987_654] {
+            let (status, body) = eve
+                .post_json(
+                    "/api/campaigns/send-test-email",
+                    json!({ "to": "eve@example.org", "templateId": template_id, "isTest": true }),
+                )
+                .await;
+            assert_eq!(
+                (status, body["message"].as_str()),
+                (StatusCode::NOT_FOUND, Some("Template not found")),
+                "{template_id}: {body}"
+            );
+        }
+        assert_eq!(
+            eve.get_json("/api/outbox").await.1,
+            json!([]),
+            "nothing was written for Eve"
+        );
+        app.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_follow_up_creates_never_pass_four_or_share_a_position() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let ada = Arc::new(active(&app, "ada").await);
+        let main = template(&ada, "Sequence").await;
+        let creates: Vec<_> = (0..16).map(|n| {
+            let ada = ada.clone();
+            tokio::spawn(async move {
+                ada.post_json(
+                    "/api/follow-up-templates",
+                    json!({ "mainTemplateId": main, "subject": format!("Again {n}"), "body": "<p>Still keen?</p>",
+                            "delayDays": 3 }),
+                )
+                .await
+                .0
+            })
+        }).collect();
+        for create in creates {
+            let status = create.await.unwrap();
+            assert!(
+                [
+                    StatusCode::CREATED,
+                    StatusCode::CONFLICT,
+                    StatusCode::UNPROCESSABLE_ENTITY
+                ]
+                .contains(&status),
+                "{status}"
+            );
+        }
+        let (_, sequence) = ada
+            .get_json(&format!("/api/follow-up-templates/{main}"))
+            .await;
+        let positions: Vec<i64> = sequence
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["sequenceNumber"].as_i64().unwrap())
+            .collect();
+        let expected: Vec<i64> = (1..=positions.len() as i64).collect();
+        assert_eq!(positions, expected, "unique, in order, no gaps");
+        assert!(
+            positions.len() <= 4 && !positions.is_empty(),
+            "{positions:?}"
+        );
+        app.stop().await;
+    }
+}
