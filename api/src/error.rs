@@ -69,7 +69,8 @@ impl From<outreach_core::store::StoreError> for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// A JSON request body whose rejections (bad JSON, wrong content type) answer in the API's error shape.
+/// A JSON request body whose rejections (bad JSON, wrong content type, a field over its limit) answer in the API's
+/// error shape.
 pub struct JsonBody<T>(pub T);
 
 impl<S, T> axum::extract::FromRequest<S> for JsonBody<T>
@@ -83,13 +84,21 @@ where
         request: axum::extract::Request,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
-        match <Json<T> as axum::extract::FromRequest<S>>::from_request(request, state).await {
-            Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(ApiError::new(
-                rejection.status(),
+        let Json(raw) = <Json<serde_json::Value> as axum::extract::FromRequest<S>>::from_request(
+            request, state,
+        )
+        .await
+        .map_err(|rejection| {
+            ApiError::new(rejection.status(), "invalid_body", rejection.body_text())
+        })?;
+        // Every text field and list within its documented limit, before any handler reads it.
+        outreach_core::limits::check(&raw).map_err(ApiError::validation)?;
+        serde_json::from_value(raw).map(JsonBody).map_err(|error| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_body",
-                rejection.body_text(),
-            )),
-        }
+                format!("Failed to deserialize the JSON body into the target type: {error}"),
+            )
+        })
     }
 }

@@ -215,7 +215,9 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
         Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
         Err(_) => String::new(),
     };
-    let message = if status.is_server_error() || text.is_empty() {
+    let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        "The request is too large: JSON bodies take at most 2 MB".to_string()
+    } else if status.is_server_error() || text.is_empty() {
         status
             .canonical_reason()
             .unwrap_or("Request failed")

@@ -426,13 +426,11 @@ pub async fn launch(
             "This sender is not active; choose another one",
         ));
     }
-    let mut businesses = Vec::new();
-    for id in &request.business_ids {
-        let business = db
-            .find_business(*id, user.id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("Business not found"))?;
-        businesses.push(business);
+    // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
+    let ids = outreach_core::limits::distinct(&request.business_ids);
+    let businesses = db.find_businesses(&ids, user.id).await?;
+    if businesses.len() != ids.len() {
+        return Err(ApiError::not_found("Business not found"));
     }
     let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
     let addresses: Vec<Option<String>> = businesses

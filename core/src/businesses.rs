@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::clock::iso;
 use crate::db::{Db, json_list};
+use crate::limits::{CSV_CELL_LIMIT, CSV_ROW_LIMIT};
 use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
@@ -185,8 +186,6 @@ pub fn name_address_key(name: &str, address: Option<&str>) -> String {
 pub const IMPORT_COLUMNS: &[&str] = &[
     "name", "email", "website", "phone", "address", "city", "category",
 ];
-/// Rows of one file at most.
-pub const IMPORT_MAX_ROWS: usize = 10_000;
 
 /// A bad row of an import, reported and skipped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -227,9 +226,9 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
     let mut file = ImportFile::default();
     for (index, record) in reader.records().enumerate() {
         let line = index + 2;
-        if index >= IMPORT_MAX_ROWS {
+        if index >= CSV_ROW_LIMIT {
             return Err(format!(
-                "The file has more than {IMPORT_MAX_ROWS} rows; split it and import the parts"
+                "The file has more than {CSV_ROW_LIMIT} rows; split it and import the parts"
             ));
         }
         let record = match record {
@@ -249,6 +248,16 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
                 .filter(|value| !value.is_empty())
                 .map(str::to_string)
         };
+        if record
+            .iter()
+            .any(|cell| cell.len() > CSV_CELL_LIMIT && cell.chars().count() > CSV_CELL_LIMIT)
+        {
+            file.errors.push(RowError {
+                line,
+                message: format!("a field is longer than {CSV_CELL_LIMIT} characters"),
+            });
+            continue;
+        }
         let Some(name) = field("name") else {
             file.errors.push(RowError {
                 line,
@@ -611,6 +620,20 @@ impl Db {
     pub async fn find_business(&self, id: i64, user_id: i64) -> StoreResult<Option<BusinessRow>> {
         let sql = BUSINESS_FIND_OWNED.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// The owner's businesses among `ids`, in the order of `ids` (another owner's and unknown ids are left out).
+    pub async fn find_businesses(
+        &self,
+        ids: &[i64],
+        user_id: i64,
+    ) -> StoreResult<Vec<BusinessRow>> {
+        let sql = BUSINESS_FIND_OWNED_MANY.sql(self);
+        let list = json_list(ids);
+        let rows: Vec<BusinessRow> = on_db!(self, pool => sqlx::query_as(sql).bind(&list).bind(user_id).fetch_all(pool).await)?;
+        let mut by_id: HashMap<i64, BusinessRow> =
+            rows.into_iter().map(|row| (row.id, row)).collect();
+        Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
     }
 
     /// The personalisation details of a send batch's businesses of one owner, by id.

@@ -158,7 +158,8 @@ impl CampaignPatch {
             row.max_results = valid_max_results(max_results)?;
         }
         if let Some(ids) = &self.business_ids {
-            row.business_ids = serde_json::to_string(ids).expect("a list of numbers serialises");
+            row.business_ids = serde_json::to_string(&crate::limits::distinct(ids))
+                .expect("a list of numbers serialises");
         }
         if let Some(text) = &self.ai_education_text {
             row.ai_education_text = Some(text.trim().to_string()).filter(|text| !text.is_empty());

@@ -23,6 +23,7 @@ pub mod gazetteer;
 pub mod imap;
 pub mod inbound;
 pub mod jobs;
+pub mod limits;
 pub mod links;
 pub mod mail_apis;
 pub mod mime;

@@ -196,6 +196,7 @@ queries! {
     COUNTER_ADD = query!("counters/add");
     UNSUBSCRIBE_AMONG = query!("unsubscribes/among", per_dialect);
     BUSINESS_RECIPIENTS = query!("businesses/recipients", per_dialect);
+    BUSINESS_FIND_OWNED_MANY = query!("businesses/find_owned_many", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
     CAMPAIGN_RESUME = query!("campaigns/resume");

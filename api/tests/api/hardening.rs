@@ -446,3 +446,83 @@ async fn racing_follow_up_creates_never_pass_four_or_share_a_position() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn oversized_text_and_lists_are_refused_whole_and_repeated_ids_count_once() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let (status, body) = ada
+            .post_json("/api/campaigns", json!({ "name": "n".repeat(1_500_000) }))
+            .await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Name must be at most 200 characters")
+            )
+        );
+        assert_eq!(ada.get_json("/api/campaigns").await.1, json!([]));
+        let (status, body) = ada
+            .post_json(
+                "/api/email-templates",
+                json!({ "name": "Big", "subject": "s".repeat(1_000_000), "objective": "Lead Generation",
+                        "tone": "friendly", "body": "<p>Hi</p>" }),
+            )
+            .await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("Subject must be at most 500 characters")
+            )
+        );
+
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Limits" }))
+            .await;
+        let id = campaign["id"].as_i64().unwrap();
+        let many: Vec<i64> = (1..=200_000).collect();
+        let response = ada
+            .send(
+                ada.http
+                    .put(ada.url(&format!("/api/campaigns/{id}")))
+                    .json(&json!({ "businessIds": many })),
+            )
+            .await;
+        let (status, body) = (response.status(), response.json::<Value>().await.unwrap());
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("businessIds may have at most 10000 items")
+            )
+        );
+
+        // A CSV row with a 9 MB field is reported and not imported; the good row is.
+        let mut csv = b"name,email\nGood Oy,good@cafe.example\nHuge Oy,".to_vec();
+        csv.extend(std::iter::repeat_n(b'x', 9 * 1024 * 1024));
+        csv.extend_from_slice(b"\n");
+        let (status, report) = ada.upload("/api/businesses/import", "leads.csv", csv).await;
+        assert_eq!(status, StatusCode::OK, "{report}");
+        assert_eq!(report["imported"], 1);
+        assert_eq!(
+            report["errors"],
+            json!([{ "line": 3, "message": "a field is longer than 1000 characters" }])
+        );
+
+        // A launch naming one business many times sends it one email.
+        let business = report["businesses"][0]["id"].as_i64().unwrap();
+        let template = template(&ada, "Once").await;
+        let (status, launched) = ada
+            .post_json(
+                "/api/campaigns/send",
+                json!({ "campaignId": id, "templateId": template, "businessIds": vec![business; 9_999] }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{launched}");
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+        assert_eq!(progress["progress"]["total"], 1, "{progress}");
+        app.stop().await;
+    }
+}

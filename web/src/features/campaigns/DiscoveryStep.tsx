@@ -57,12 +57,15 @@ export function searchError(form: Form): string | null {
   return null;
 }
 
-/** Every field of the chosen businesses, provenance included, as CSV. */
+/** Every field of the chosen businesses, provenance included, as CSV. A cell a spreadsheet would run as a formula
+ * (starting with =, +, -, @, a tab or a carriage return: business data comes from websites and imports) gets a
+ * leading apostrophe, so it opens as text; phone numbers such as +358 show as written. */
 export function businessesCsv(businesses: Business[]): string {
   const header = ["name", "email", "email_source", "email_check", "phone", "website", "address", "category", "rating", "provider", "query", "source_url", "found_at"];
   const cell = (value: unknown) => {
-    const text = value === null || value === undefined ? "" : String(value);
-    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    const raw = value === null || value === undefined ? "" : String(value);
+    const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const rows = businesses.map((b) => [b.name, b.email, b.emailSource, b.emailVerdict && VERDICTS[b.emailVerdict], b.phone, b.website, b.address, b.category, b.rating, b.provenance.provider, b.provenance.query, b.provenance.sourceUrl, b.provenance.foundAt].map(cell).join(","));
   return [header.join(","), ...rows].join("\n");

@@ -24,4 +24,16 @@ describe("business search form", () => {
     expect(header).toBe("name,email,email_source,email_check,phone,website,address,category,rating,provider,query,source_url,found_at");
     expect(row).toBe('"Café ""Ursula"", Helsinki",hello@ursula.fi,https://ursula.fi/contact,Domain accepts email,,,Ehrenströmintie 3,amenity=cafe,,directory,cafe in Helsinki,https://www.openstreetmap.org/node/1,2026-11-21T10:00:00.000Z');
   });
+
+  it("neutralises cells a spreadsheet would run as formulas", () => {
+    const business: Business = {
+      id: 2, name: '=HYPERLINK("http://evil.example","Open")', address: "@SUM(A1:A9)", phone: "+358 9 123 4567", email: null,
+      website: "-2+3", category: "\tcmd", rating: null, emailStatus: "none", emailSource: null, emailVerdict: null, socialMedia: [],
+      provenance: { provider: "import", query: "\r=1+1", sourceUrl: null, foundAt: "2026-11-21T10:00:00.000Z" },
+    };
+    const [, row] = businessesCsv([business]).split("\n");
+    expect(row).toBe(
+      `"'=HYPERLINK(""http://evil.example"",""Open"")",,,,'+358 9 123 4567,'-2+3,'@SUM(A1:A9),'\tcmd,,import,"'\r=1+1",,2026-11-21T10:00:00.000Z`,
+    );
+  });
 });
