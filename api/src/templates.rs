@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::templates::{
     FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, Recipient, TemplateInput, TemplateRow, render,
+    render_html,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -141,7 +142,8 @@ pub async fn preview(
     };
     let seed = recipient.business_name.clone().unwrap_or_default();
     let subject = render(&template.subject, &recipient, &seed);
-    let body = render(&template.body, &recipient, &seed);
+    // The same HTML a sent email gets: the preview shows data as text and never a script link.
+    let body = render_html(&template.body, &recipient, &seed);
     let mut missing = subject.missing.clone();
     missing.extend(body.missing.iter().cloned());
     missing.dedup();

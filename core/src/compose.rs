@@ -1,11 +1,11 @@
-//! One outgoing email composed for its recipient: the template personalised (values HTML-escaped in the body),
-//! links rewritten to signed click-tracking URLs, an open pixel, a footer with the sender's postal address and the
-//! unsubscribe link (CAN-SPAM), a plain-text alternative, a Message-ID on the sender's domain, and the RFC 8058
-//! one-click `List-Unsubscribe` headers. Pure: the same message row composes the same bytes on a retry.
+//! One outgoing email composed for its recipient: the template personalised (`templates::render_html`: values as
+//! text, unsafe links dropped), links rewritten to signed click-tracking URLs, an open pixel, a footer with the
+//! sender's postal address and the unsubscribe link (CAN-SPAM), a plain-text alternative, a Message-ID on the
+//! sender's domain, and the RFC 8058 one-click `List-Unsubscribe` headers. Pure: the same message row composes the same bytes on a retry.
 
 use crate::Settings;
 use crate::links::{click_url, open_pixel_url, unsubscribe_url};
-use crate::templates::{Recipient, render};
+use crate::templates::{Recipient, render, render_html};
 
 /// What a provider is handed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,13 +51,7 @@ pub fn compose(
     let subject = render(subject, recipient, seed)
         .text
         .replace(['\r', '\n'], " ");
-    let escaped = Recipient {
-        business_name: recipient.business_name.as_deref().map(escape),
-        city: recipient.city.as_deref().map(escape),
-        website: recipient.website.as_deref().map(escape),
-        category: recipient.category.as_deref().map(escape),
-    };
-    let personal = render(body_html, &escaped, seed).text;
+    let personal = render_html(body_html, recipient, seed).text;
     let body = rewrite_links(&personal, |url| click_url(settings, envelope.token, url));
     let unsubscribe = unsubscribe_url(settings, envelope.to_email);
     let postal = envelope.postal_address.trim();

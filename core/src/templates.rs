@@ -108,6 +108,10 @@ pub enum TemplateError {
     FollowUp,
     #[error("A template has at most 4 follow-ups")]
     TooManyFollowUps,
+    #[error(
+        "Spintax and fallbacks cannot contain formatting or links: keep each {{a|b}} group within one piece of text"
+    )]
+    GroupAcrossMarkup,
 }
 
 impl TemplateInput {
@@ -149,6 +153,7 @@ impl TemplateInput {
         }
         check_variables(&subject)?;
         check_variables(&body)?;
+        check_groups(&body)?;
         let email_signature = self
             .email_signature
             .as_deref()
@@ -217,6 +222,7 @@ impl FollowUpInput {
         }
         check_variables(&subject)?;
         check_variables(&body)?;
+        check_groups(&body)?;
         let tone = self.tone.as_deref().unwrap_or("professional");
         if !TONES.contains(&tone) {
             return Err(TemplateError::Tone);
@@ -315,6 +321,37 @@ pub fn check_variables(text: &str) -> Result<(), TemplateError> {
     Ok(())
 }
 
+/// Refuses a sanitised body whose `{…}` groups (spintax, or a variable's fallback) hold a tag: choosing an option
+/// per recipient would cut the tag apart, and what is left of it could become an attribute.
+pub fn check_groups(body: &str) -> Result<(), TemplateError> {
+    if groups_span_markup(body) {
+        return Err(TemplateError::GroupAcrossMarkup);
+    }
+    Ok(())
+}
+
+/// Whether any brace group holds `<` or `>`. A sanitised body has those only in tags (text has `&lt;`).
+fn groups_span_markup(text: &str) -> bool {
+    let mut depth_starts = Vec::new();
+    for (index, byte) in text.bytes().enumerate() {
+        match byte {
+            b'{' => depth_starts.push(index),
+            b'}' => {
+                if let Some(open) = depth_starts.pop()
+                    && text[open..index].contains(['<', '>'])
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // An unclosed group reaches the end of the text.
+    depth_starts
+        .first()
+        .is_some_and(|&open| text[open..].contains(['<', '>']))
+}
+
 /// Every `{{name | fallback}}` in a text: (name, fallback).
 fn variables(text: &str) -> Vec<(String, Option<String>)> {
     let mut found = Vec::new();
@@ -363,6 +400,81 @@ pub fn render(text: &str, recipient: &Recipient, seed: &str) -> Rendered {
         text: spin(&output, seed),
         missing,
     }
+}
+
+/// A template body rendered for one recipient as HTML that is safe to send and to show: the recipient's values are
+/// written as text (markup and spintax characters escaped, so data can neither add tags nor form `{a|b}` groups),
+/// links that are not http(s) or mailto lose their address after rendering (a `{{website}}` of `javascript:…`),
+/// an address without a scheme gets https, and a body saved before spanning groups were refused is sanitised again.
+pub fn render_html(body: &str, recipient: &Recipient, seed: &str) -> Rendered {
+    let escaped = Recipient {
+        business_name: recipient.business_name.as_deref().map(escape_value),
+        city: recipient.city.as_deref().map(escape_value),
+        website: recipient.website.as_deref().map(escape_value),
+        category: recipient.category.as_deref().map(escape_value),
+    };
+    let mut rendered = render(body, &escaped, seed);
+    if groups_span_markup(body) {
+        rendered.text = sanitize_html(&rendered.text);
+    }
+    rendered.text = safe_links(&rendered.text);
+    rendered
+}
+
+/// A value as HTML text: `& < > "` and the spintax characters `{ | }` as character references (sanitised bodies
+/// quote attributes with `"` only).
+fn escape_value(value: &str) -> String {
+    let mut escaped = String::with_capacity(value.len());
+    for character in value.chars() {
+        match character {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '{' => escaped.push_str("&#123;"),
+            '|' => escaped.push_str("&#124;"),
+            '}' => escaped.push_str("&#125;"),
+            other => escaped.push(other),
+        }
+    }
+    escaped
+}
+
+/// Every `href="…"` kept only when, as a browser reads it (entities decoded), it is http(s) or mailto; one with
+/// no scheme at all (`www.cafe.fi`) gets `https://`; any other loses its `href`.
+fn safe_links(html: &str) -> String {
+    const HREF: &str = " href=\"";
+    let mut output = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find(HREF) {
+        let value_start = start + HREF.len();
+        let Some(length) = rest[value_start..].find('"') else {
+            break;
+        };
+        let raw = &rest[value_start..value_start + length];
+        let url = html_escape::decode_html_entities(raw);
+        let url = url.trim();
+        let lower = url.to_ascii_lowercase();
+        output.push_str(&rest[..start]);
+        if ["http://", "https://", "mailto:"]
+            .iter()
+            .any(|scheme| lower.starts_with(scheme))
+        {
+            output.push_str(&rest[start..value_start + length + 1]);
+        } else if !url.contains(':')
+            && url.contains('.')
+            && url.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && !url.contains(char::is_whitespace)
+        {
+            output.push_str(HREF);
+            output.push_str("https://");
+            output.push_str(raw.trim());
+            output.push('"');
+        }
+        rest = &rest[value_start + length + 1..];
+    }
+    output.push_str(rest);
+    output
 }
 
 /// The spec's `[business name]` placeholder, in any letter case.
@@ -462,6 +574,59 @@ mod tests {
         assert_eq!(
             render("keep {this} as is", &cafe(), "s").text,
             "keep {this} as is"
+        );
+    }
+
+    #[test]
+    fn groups_holding_tags_are_refused_and_others_pass() {
+        for body in [
+            "<p>{Hello|Hi} {{businessName}}, {{ city | <b>there</b> }}</p>",
+            "<p>{a|<b>b</b>}</p>",
+            "<p>{Hello</p><p>|Hi</p><p>} there</p>",
+            "<p>{unclosed <b>x</b></p>",
+        ] {
+            assert_eq!(
+                check_groups(body),
+                Err(TemplateError::GroupAcrossMarkup),
+                "{body}"
+            );
+        }
+        assert_eq!(
+            check_groups(
+                "<p>{Hello|Hi} {{businessName}}, see <a href=\"{https://a.example|https://b.example}\">x</a></p>"
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn html_rendering_writes_values_as_text_and_keeps_only_safe_links() {
+        let recipient = Recipient {
+            business_name: Some("<b onclick=x()>{a|b}</b> & \"Co\"".into()),
+            website: Some("javascript:alert(1)".into()),
+            city: Some("www.cafe.example".into()),
+            category: Some("JaVaScRiPt&#58;alert(2)".into()),
+        };
+        let body = "<p>{{businessName}} <a href=\"{{website}}\">site</a> <a href=\"{{city}}\">city</a> \
+                    <a href=\"{{category}}\">c</a> <a href=\"mailto:ada@bakery.example\">m</a> \
+                    <a href=\"HTTPS://ok.example/?a=1&amp;b=2\">ok</a></p>";
+        let html = render_html(body, &recipient, "seed").text;
+        assert_eq!(
+            html,
+            "<p>&lt;b onclick=x()&gt;&#123;a&#124;b&#125;&lt;/b&gt; &amp; &quot;Co&quot; <a>site</a> \
+             <a href=\"https://www.cafe.example\">city</a> <a>c</a> <a href=\"mailto:ada@bakery.example\">m</a> \
+             <a href=\"HTTPS://ok.example/?a=1&amp;b=2\">ok</a></p>"
+        );
+        // A body saved before spanning groups were refused is sanitised after rendering.
+        let legacy = render_html(
+            "<p>{x|<a href=\"https://a.example\">y</a>}</p>",
+            &cafe(),
+            "s",
+        )
+        .text;
+        assert!(
+            legacy == "<p>x</p>" || legacy.contains("rel=\"noopener noreferrer\""),
+            "{legacy}"
         );
     }
 

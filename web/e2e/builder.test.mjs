@@ -104,7 +104,13 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   const preview = page.getByRole("dialog", { name: "Preview: Café intro" });
   await preview.getByLabel("Business name").fill("Café Ursula");
   await preview.getByRole("button", { name: "Preview for this business" }).click();
-  await preview.getByText("Hi Café Ursula,").waitFor();
+  const body = preview.frameLocator("iframe[title='Template body']");
+  await body.getByText("Hi Café Ursula,").waitFor();
+  // A business's data is shown as text in the sandboxed frame, never run (it used to fire in the app).
+  await preview.getByLabel("Business name").fill(`<img src=x onerror="top.document.title='pwned'">`);
+  await preview.getByRole("button", { name: "Preview for this business" }).click();
+  await body.getByText(`Hi <img src=x onerror="top.document.title='pwned'">,`).waitFor();
+  assert.notEqual(await page.title(), "pwned");
   await page.keyboard.press("Escape");
 
   // After a reload everything is still there.

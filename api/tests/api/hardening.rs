@@ -526,3 +526,105 @@ async fn oversized_text_and_lists_are_refused_whole_and_repeated_ids_count_once(
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn personalisation_never_turns_data_into_markup_or_script_links() {
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        // Spintax whose options cut tags apart could rebuild attributes after sanitising: refused when saved.
+        let (status, body) = ada
+            .post_json(
+                "/api/email-templates",
+                json!({ "name": "Cut", "subject": "Hi", "objective": "Lead Generation", "tone": "friendly",
+                        "body": "<p>{Hello</p><p>|Hi</p><p>} there</p>" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(
+            body["message"],
+            "Spintax and fallbacks cannot contain formatting or links: keep each {a|b} group within one piece of text"
+        );
+
+        let (status, template) = ada
+            .post_json(
+                "/api/email-templates",
+                json!({ "name": "Site", "subject": "For {{businessName}}", "objective": "Lead Generation",
+                        "tone": "friendly",
+                        "body": "<p>Hello {{businessName}}, see <a href=\"{{website}}\">your site</a> {and|or} \
+                                 <a href=\"{https://ok.example/a|javascript:alert(2)}\">ours</a></p>" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{template}");
+        let id = template["id"].as_i64().unwrap();
+        let evil = "<img src=x onerror=alert(1)>{a|<b onmouseover=alert(4)>}";
+        let (status, preview) = ada
+            .post_json(
+                &format!("/api/email-templates/{id}/preview"),
+                json!({ "businessName": evil, "website": "javascript:alert(3)" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let html = preview["body"].as_str().unwrap();
+        assert_only_safe_markup(html);
+        assert!(!html.contains("javascript:"), "{html}");
+        assert!(
+            html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "the name is shown as text: {html}"
+        );
+
+        // The same in a sent message.
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Evil data" }))
+            .await;
+        let mut csv = b"name,email,website\n".to_vec();
+        csv.extend_from_slice(
+            b"\"<img src=x onerror=alert(1)>\",info@sauna.example,javascript:alert(3)\n",
+        );
+        let (_, imported) = ada.upload("/api/businesses/import", "leads.csv", csv).await;
+        let business = imported["businesses"][0]["id"].as_i64().unwrap();
+        launch_and_finish(
+            &ada,
+            json!({ "campaignId": campaign["id"], "templateId": id, "businessIds": [business] }),
+        )
+        .await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let sent = outbox[0]["htmlBody"].as_str().unwrap();
+        let body = &sent[..sent.find("<p style=").expect("the footer follows the body")];
+        assert_only_safe_markup(body.trim_start_matches("<!doctype html><html><body>"));
+        assert!(!sent.contains("javascript:"), "{sent}");
+        app.stop().await;
+    }
+}
+
+/// Every tag of `html` is one the template sanitiser allows, with no attribute but a link's `href` and `rel`.
+fn assert_only_safe_markup(html: &str) {
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        let close = rest[open..].find('>').expect("tags close") + open;
+        let tag = &rest[open + 1..close];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        assert!(
+            [
+                "p", "br", "strong", "b", "em", "i", "u", "a", "ul", "ol", "li"
+            ]
+            .contains(&name.as_str()),
+            "<{tag}> in {html}"
+        );
+        let mut remaining = tag[tag.find(' ').unwrap_or(tag.len())..].trim();
+        while !remaining.is_empty() {
+            let (attribute, after) = remaining.split_once("=\"").expect("quoted attributes");
+            assert!(
+                name == "a" && ["href", "rel"].contains(&attribute.trim()),
+                "attribute {attribute} in <{tag}>"
+            );
+            remaining = after.split_once('"').expect("closed value").1.trim();
+        }
+        rest = &rest[close + 1..];
+    }
+}

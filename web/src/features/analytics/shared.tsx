@@ -2,7 +2,7 @@
  * sandboxed message body. */
 import { lazy, Suspense, type ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { offlineDocument } from "../../lib/messageFrame";
+import { HtmlFrame } from "../../components/ui/html-frame";
 import { isHtmlBody, statusLabel, type DayPoint } from "./api";
 
 const ActivityChart = lazy(() => import("./ActivityChart"));
@@ -57,7 +57,7 @@ export function DailyCharts({ path }: { path: string }) {
 /** A sent body: HTML in a sandboxed frame (no scripts, no access to the app, nothing fetched), plain text as text. */
 export function MessageBody({ body }: { body: string | null }) {
   if (isHtmlBody(body)) {
-    return <iframe title="Message body" sandbox="" className="h-80 w-full rounded border" srcDoc={offlineDocument(body ?? "")} />;
+    return <HtmlFrame title="Message body" html={body ?? ""} />;
   }
   return <pre className="whitespace-pre-wrap rounded border bg-slate-50 p-3 text-sm">{body ?? ""}</pre>;
 }

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
+import { HtmlFrame } from "../../components/ui/html-frame";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
@@ -13,9 +14,10 @@ export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Pr
 export const TONES = ["professional", "friendly", "casual"];
 export const FOLLOW_UP_INVALID = "Please fill in all fields for each follow-up email and ensure delay days are between 1-7";
 
-/** Bodies come sanitised from the server (formatting and links only), so they render as HTML. */
-export function TemplateBody({ html }: { html: string }) {
-  return <div className="text-sm [&_a]:text-brand [&_a]:underline [&_p]:mb-2 [&_ul]:list-disc [&_ul]:pl-5" dangerouslySetInnerHTML={{ __html: html }} />;
+/** A template body, as written or rendered for a business, in the same sandboxed frame as messages: a preview
+ * carries a business's data, which must never run in the app. */
+export function TemplateBody({ html, className = "h-48" }: { html: string; className?: string }) {
+  return <HtmlFrame title="Template body" html={html} className={className} />;
 }
 
 interface Personalised {
@@ -56,7 +58,7 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
         <strong>Subject:</strong> {shown.subject}
       </p>
       <div className="rounded border border-slate-200 p-4">
-        <TemplateBody html={shown.body} />
+        <TemplateBody html={shown.body} className="h-72" />
       </div>
       {shown.missing.length ? (
         <p role="status" className="mt-2 text-sm text-amber-800">No value for: {shown.missing.join(", ")}. Add a fallback, e.g. {"{{city | your area}}"}.</p>

@@ -10,7 +10,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { TextArea, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { useInstance } from "../../lib/instance";
-import { offlineDocument } from "../../lib/messageFrame";
+import { HtmlFrame } from "../../components/ui/html-frame";
 import { serverMessage } from "../../lib/request";
 import { CONFIGS_KEY, type EmailConfig, json, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
 import { BasicSendGridLevel } from "./BasicSendGridLevel";
@@ -209,7 +209,7 @@ export function EmailSettings() {
         <Dialog title={reading.subject} wide onClose={() => setReading(null)}>
           <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
           {/* The stored message as sent: shown in a sandboxed frame, scripts off, nothing fetched (not its pixel). */}
-          <iframe title="Message" sandbox="" className="h-96 w-full rounded border" srcDoc={offlineDocument(reading.htmlBody ?? "")} />
+          <HtmlFrame title="Message" html={reading.htmlBody ?? ""} className="h-96" />
           <OutboxReply message={reading} onReplied={() => void queryClient.invalidateQueries({ queryKey: OUTBOX_KEY })} />
         </Dialog>
       ) : null}
