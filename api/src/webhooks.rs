@@ -1,5 +1,5 @@
 //! What providers post back. `POST /api/webhooks/sendgrid/events`: SendGrid's signed Event Webhook (ECDSA over
-//! timestamp and raw body, a timestamp window, each signature accepted once); its delivered, open, click, bounce,
+//! timestamp and raw body, a timestamp window, each signed payload accepted once); its delivered, open, click, bounce,
 //! dropped, spamreport and unsubscribe events are applied to the messages they name. `POST
 //! /api/webhooks/sendgrid/inbound/{secret}`: SendGrid Inbound Parse (raw MIME) for replies to Level 2/3 addresses,
 //! read as a reply, an automatic answer or a bounce and matched to the message it answers (its Message-ID, else the
@@ -13,7 +13,7 @@ use outreach_core::accounts::normalize_email;
 use outreach_core::clock::SECOND_MS;
 use outreach_core::feedback::{Outcome, SentRef};
 use outreach_core::inbound::Inbound;
-use outreach_core::sendgrid_webhook::{Event, Meaning, WINDOW_SECONDS, verify};
+use outreach_core::sendgrid_webhook::{Event, Meaning, WINDOW_SECONDS, payload_hash, verify};
 use serde_json::{Value, json};
 
 use crate::AppState;
@@ -49,21 +49,21 @@ pub async fn sendgrid_events(
     .map_err(|refusal| refused(&refusal.to_string()))?;
     let events: Vec<Event> = serde_json::from_slice(&body)
         .map_err(|_| ApiError::validation("The webhook body must be a JSON array of events"))?;
-    let signature = header(SIGNATURE).unwrap_or_default();
+    let payload = payload_hash(header(TIMESTAMP).unwrap_or_default(), &body);
     let window_ms = WINDOW_SECONDS * SECOND_MS;
     if !state
         .ctx
         .db
-        .first_receipt(signature, now, now - 2 * window_ms)
+        .first_receipt(&payload, now, now - 2 * window_ms)
         .await?
     {
-        return Err(refused("replayed signature"));
+        return Err(refused("replayed request"));
     }
     let applied = match apply_events(&state, &events, now).await {
         Ok(applied) => applied,
         Err(error) => {
             // Nothing is lost: the retry SendGrid makes after an error must not count as a replay.
-            state.ctx.db.forget_receipt(signature).await.ok();
+            state.ctx.db.forget_receipt(&payload).await.ok();
             return Err(error);
         }
     };

@@ -344,10 +344,11 @@ impl Db {
             .bind(inbound.source).bind(at).execute(pool).await.map(|_| ()))
     }
 
-    /// Records a webhook request's signature; false when it was seen before (a replay).
+    /// Records a webhook request's signed payload (`sendgrid_webhook::payload_hash`); false when it was seen before
+    /// (a replay).
     pub async fn first_receipt(
         &self,
-        signature: &str,
+        payload_hash: &str,
         at: i64,
         forget_before: i64,
     ) -> StoreResult<bool> {
@@ -356,16 +357,16 @@ impl Db {
             FEEDBACK_FORGET_RECEIPTS.sql(self),
         );
         on_db!(self, pool => {
-            let fresh = sqlx::query(insert).bind(signature).bind(at).execute(pool).await?.rows_affected() > 0;
+            let fresh = sqlx::query(insert).bind(payload_hash).bind(at).execute(pool).await?.rows_affected() > 0;
             sqlx::query(forget).bind(forget_before).execute(pool).await?;
             Ok(fresh)
         })
     }
 
-    /// Lets a request's signature be used again (its events could not be applied; SendGrid will retry).
-    pub async fn forget_receipt(&self, signature: &str) -> StoreResult<()> {
+    /// Lets a request's payload be accepted again (its events could not be applied; SendGrid will retry).
+    pub async fn forget_receipt(&self, payload_hash: &str) -> StoreResult<()> {
         let sql = FEEDBACK_FORGET_RECEIPT.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(signature).execute(pool).await.map(|_| ()))
+        on_db!(self, pool => sqlx::query(sql).bind(payload_hash).execute(pool).await.map(|_| ()))
     }
 
     /// Which of these normalised addresses the user may not send to after bounces and spam reports.

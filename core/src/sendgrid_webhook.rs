@@ -62,6 +62,16 @@ pub fn verify(
         .map_err(|_| Refusal::Forged)
 }
 
+/// What a request's replay record is keyed on: the SHA-256 of what was signed (timestamp, then body). Not the
+/// signature: ECDSA accepts both (r, s) and (r, n - s) for one payload, so a replay could come with the other.
+pub fn payload_hash(timestamp: &str, body: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(timestamp.trim().as_bytes());
+    hasher.update(body);
+    hex::encode(hasher.finalize())
+}
+
 /// One event of the webhook's JSON array (the fields this product reads).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Event {

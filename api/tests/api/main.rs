@@ -3575,9 +3575,27 @@ async fn post_events(
     seconds: i64,
     body: &str,
 ) -> (StatusCode, Value) {
+    post_events_signed(app, &event_signature(signing, seconds, body), seconds, body).await
+}
+
+/// SendGrid's signature of a webhook request: ECDSA over timestamp + body.
+fn event_signature(
+    signing: &p256::ecdsa::SigningKey,
+    seconds: i64,
+    body: &str,
+) -> p256::ecdsa::Signature {
     use p256::ecdsa::signature::Signer;
+    signing.sign(format!("{seconds}{body}").as_bytes())
+}
+
+/// Posts events with the given signature.
+async fn post_events_signed(
+    app: &TestApp,
+    signature: &p256::ecdsa::Signature,
+    seconds: i64,
+    body: &str,
+) -> (StatusCode, Value) {
     let stamp = seconds.to_string();
-    let signature: p256::ecdsa::Signature = signing.sign(format!("{stamp}{body}").as_bytes());
     let response = reqwest::Client::new()
         .post(format!("{}/api/webhooks/sendgrid/events", app.base))
         .header("content-type", "application/json")
@@ -3826,6 +3844,14 @@ async fn provider_events_and_replies_change_messages_suppress_and_pause() {
         // The same request again is a replay (SendGrid signs each delivery anew).
         assert_eq!(
             post_events(&app, &signing, now, &body).await.0,
+            StatusCode::UNAUTHORIZED
+        );
+        // So is the same request with its signature turned into the other valid one, (r, n - s).
+        let (r, s) = event_signature(&signing, now, &body).split_scalars();
+        let malleated =
+            p256::ecdsa::Signature::from_scalars(r.to_bytes(), (-*s).to_bytes()).unwrap();
+        assert_eq!(
+            post_events_signed(&app, &malleated, now, &body).await.0,
             StatusCode::UNAUTHORIZED
         );
 

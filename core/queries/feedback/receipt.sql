@@ -1,2 +1,3 @@
--- A webhook request's signature, kept while its timestamp could still be accepted: a second use is a replay.
-insert into webhook_receipts (signature, received_at) values ($1, $2) on conflict (signature) do nothing
+-- A webhook request's signed payload (its SHA-256), kept while its timestamp could still be accepted: a second use is
+-- a replay, whatever its signature.
+insert into webhook_receipts (payload_hash, received_at) values ($1, $2) on conflict (payload_hash) do nothing
