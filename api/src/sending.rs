@@ -179,6 +179,8 @@ pub async fn save_config(
                         security: imap_security.clone().unwrap_or_default(),
                         username: imap_username.clone().unwrap_or_default(),
                         password: outreach_core::config::Secret::new(password),
+                        policy: state.ctx.settings.sending.policy(),
+                        timeout: state.ctx.settings.sending.timeout(),
                     };
                     // Replies are read from here every few minutes: a wrong login is told now.
                     Some(mailbox.check().await.map_err(|error| {
@@ -197,6 +199,8 @@ pub async fn save_config(
                 security: security.clone(),
                 username: text(&request.smtp_username),
                 password: password.clone().map(outreach_core::config::Secret::new),
+                policy: state.ctx.settings.sending.policy(),
+                timeout: state.ctx.settings.sending.timeout(),
             };
             // The user hears the server's own answer now, not at the first campaign.
             server.check().await.map_err(|error| {

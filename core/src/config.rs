@@ -54,6 +54,7 @@ pub struct Settings {
     pub crawler: CrawlerSettings,
     pub search: SearchSettings,
     pub sendgrid: SendGridSettings,
+    pub sending: SendingSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -290,6 +291,44 @@ impl Default for SendGridSettings {
             webhook_public_key: String::new(),
             inbound_secret: Secret::default(),
         }
+    }
+}
+
+/// How senders' own servers (SMTP, IMAP) are reached.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SendingSettings {
+    /// Hosts a sender may name although they are loopback or private (a local MTA the instance relays through):
+    /// `host:port` or CIDR entries, comma-separated in the environment. Everything else must be public.
+    #[serde(deserialize_with = "comma_list")]
+    pub allow_hosts: Vec<String>,
+    /// Seconds each network step may take (lookup, connect, greeting, each command, the message's answer).
+    pub timeout_seconds: u64,
+    /// Send jobs of one sender that one worker process runs at once: a sender whose server hangs holds at most
+    /// this many workers; the others keep sending for everyone else.
+    pub sender_concurrency: usize,
+}
+
+impl Default for SendingSettings {
+    fn default() -> Self {
+        Self {
+            allow_hosts: Vec::new(),
+            timeout_seconds: 30,
+            sender_concurrency: 4,
+        }
+    }
+}
+
+impl SendingSettings {
+    pub fn policy(&self) -> crate::net::AddressPolicy {
+        crate::net::AddressPolicy {
+            allow_hosts: self.allow_hosts.clone(),
+            restrict: false,
+        }
+    }
+
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.timeout_seconds.max(1))
     }
 }
 

@@ -3,7 +3,7 @@
 //! resolution and again on every redirect (the connection is pinned to the checked address).
 
 use std::collections::{HashSet, VecDeque};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use url::Url;
 
 use crate::config::CrawlerSettings;
 use crate::enrich::{FoundEmail, SocialProfile, extract, rank, same_site};
+use crate::net::{AddressPolicy, NetError};
 
 pub const USER_AGENT: &str = concat!(
     "OutreachBot/",
@@ -157,7 +158,7 @@ impl Crawler {
         ))
     }
 
-    /// Resolves the URL's host and returns an address the crawler may connect to.
+    /// Resolves the URL's host and returns an address the crawler may connect to (`net::AddressPolicy`).
     async fn checked_address(&self, url: &Url) -> Result<SocketAddr, CrawlError> {
         let host = url
             .host_str()
@@ -165,48 +166,18 @@ impl Crawler {
         let port = url
             .port_or_known_default()
             .ok_or_else(|| CrawlError::BadUrl(url.to_string()))?;
-        let host_port = format!("{host}:{port}");
-        if self.settings.restrict_to_allow_hosts && !self.listed(&host_port, host) {
-            return Err(CrawlError::Blocked(host.to_string()));
-        }
-        let addresses: Vec<SocketAddr> = tokio::net::lookup_host(&host_port)
+        let policy = AddressPolicy {
+            allow_hosts: self.settings.allow_hosts.clone(),
+            restrict: self.settings.restrict_to_allow_hosts,
+        };
+        let timeout = Duration::from_secs(self.settings.page_timeout_seconds.max(1));
+        policy
+            .resolve(host, port, timeout)
             .await
-            .map_err(|error| CrawlError::Fetch(url.to_string(), error.to_string()))?
-            .collect();
-        let first = *addresses
-            .first()
-            .ok_or_else(|| CrawlError::Fetch(url.to_string(), "no address".into()))?;
-        // Every address the name has must be public (or allowed), so a rebinding answer cannot slip through.
-        if addresses
-            .iter()
-            .all(|address| !is_forbidden(address.ip()) || self.allowed(&host_port, address.ip()))
-        {
-            Ok(first)
-        } else {
-            Err(CrawlError::Blocked(host.to_string()))
-        }
-    }
-
-    /// Whether the host itself is in the allow list (no DNS: the name as written, or a literal address).
-    fn listed(&self, host_port: &str, host: &str) -> bool {
-        let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
-        self.settings.allow_hosts.iter().any(|entry| {
-            entry.eq_ignore_ascii_case(host_port)
-                || literal.is_some_and(|ip| {
-                    entry
-                        .parse::<ipnet::IpNet>()
-                        .is_ok_and(|network| network.contains(&ip))
-                })
-        })
-    }
-
-    fn allowed(&self, host_port: &str, ip: IpAddr) -> bool {
-        self.settings.allow_hosts.iter().any(|entry| {
-            entry.eq_ignore_ascii_case(host_port)
-                || entry
-                    .parse::<ipnet::IpNet>()
-                    .is_ok_and(|network| network.contains(&ip))
-        })
+            .map_err(|error| match error {
+                NetError::Blocked(_) => CrawlError::Blocked(host.to_string()),
+                other => CrawlError::Fetch(url.to_string(), other.to_string()),
+            })
     }
 
     async fn robots(&self, home: &Url) -> Robots {
@@ -251,35 +222,6 @@ pub fn site_url(website: &str) -> Result<Url, CrawlError> {
         return Err(CrawlError::BadUrl(website.to_string()));
     }
     Ok(url)
-}
-
-/// Loopback, private, link-local (including cloud metadata at 169.254.169.254), shared, multicast, unspecified.
-pub fn is_forbidden(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_multicast()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || (a == 100 && (64..128).contains(&b))
-                || a == 0
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_forbidden(IpAddr::V4(v4));
-            }
-            let first = v6.segments()[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-        }
-    }
 }
 
 /// (allow, path prefix) rules of one robots.txt group.
@@ -351,29 +293,6 @@ impl Robots {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn private_and_local_addresses_are_forbidden() {
-        for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "::1",
-            "fd00::1",
-            "fe80::1",
-            "::ffff:127.0.0.1",
-            "224.0.0.1",
-        ] {
-            assert!(is_forbidden(ip.parse().unwrap()), "{ip}");
-        }
-        for ip in ["93.184.216.34", "2606:4700::1111", "8.8.8.8"] {
-            assert!(!is_forbidden(ip.parse().unwrap()), "{ip}");
-        }
-    }
 
     #[test]
     fn robots_rules_for_this_crawler() {

@@ -13,8 +13,10 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 use crate::config::Secret;
+use crate::net::{AddressPolicy, NetError};
 
-const TIMEOUT: Duration = Duration::from_secs(30);
+/// A session (connect, log in, read) may take this many network steps' deadlines in all.
+const SESSION_STEPS: u32 = 4;
 
 /// A mailbox to read.
 #[derive(Debug, Clone)]
@@ -25,6 +27,10 @@ pub struct ImapServer {
     pub security: String,
     pub username: String,
     pub password: Secret,
+    /// Which addresses may be reached (no loopback or private hosts unless the operator lists them).
+    pub policy: AddressPolicy,
+    /// A network step's deadline; a whole session gets a few of them.
+    pub timeout: Duration,
 }
 
 /// Where reading stopped: the mailbox's UIDVALIDITY and the last UID read.
@@ -50,6 +56,8 @@ pub enum ImapError {
     LoginRefused(String),
     #[error("the IMAP server answered unexpectedly: {0}")]
     Protocol(String),
+    #[error("{0}")]
+    Blocked(String),
 }
 
 impl From<async_imap::error::Error> for ImapError {
@@ -151,10 +159,16 @@ impl ImapServer {
         Fut: std::future::Future<Output = Result<R, ImapError>>,
     {
         let run = async {
-            let tcp = TcpStream::connect((self.host.as_str(), self.port))
+            let tcp = self
+                .policy
+                .connect(&self.host, self.port, self.timeout)
                 .await
-                .map_err(|error| ImapError::Unreachable(error.to_string()))?;
-            tcp.set_nodelay(true).ok();
+                .map_err(|error| match error {
+                    NetError::Blocked(_) => ImapError::Blocked(format!(
+                        "{error}; the instance's operator can allow it in sending.allow_hosts"
+                    )),
+                    other => ImapError::Unreachable(other.to_string()),
+                })?;
             let stream: Box<dyn ImapStream> = match self.security.as_str() {
                 "tls" => Box::new(self.tls(tcp).await?),
                 "starttls" => {
@@ -176,8 +190,14 @@ impl ImapServer {
                 .map_err(|(error, _)| ImapError::LoginRefused(error.to_string()))?;
             work(session).await
         };
-        tokio::time::timeout(TIMEOUT, run).await.map_err(|_| {
-            ImapError::Unreachable(format!("{}:{} did not answer", self.host, self.port))
+        let bound = self.timeout * SESSION_STEPS;
+        tokio::time::timeout(bound, run).await.map_err(|_| {
+            ImapError::Unreachable(format!(
+                "{}:{} did not answer within {} seconds",
+                self.host,
+                self.port,
+                bound.as_secs()
+            ))
         })?
     }
 
@@ -203,10 +223,11 @@ async fn greeting<T>(client: &mut async_imap::Client<T>) -> Result<(), ImapError
 where
     T: AsyncRead + AsyncWrite + Unpin + fmt::Debug + Send,
 {
+    // What another kind of server says is not repeated back to the user.
     client
         .read_response()
         .await
-        .map_err(|error| ImapError::Unreachable(error.to_string()))?
+        .map_err(|_| ImapError::Unreachable("it does not answer as an IMAP server".into()))?
         .ok_or_else(|| ImapError::Unreachable("the server closed the connection".into()))?;
     Ok(())
 }

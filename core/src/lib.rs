@@ -27,6 +27,7 @@ pub mod limits;
 pub mod links;
 pub mod mail_apis;
 pub mod mime;
+pub mod net;
 
 pub mod outbound;
 pub mod queries;

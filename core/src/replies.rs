@@ -293,6 +293,8 @@ async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun
             .clone()
             .unwrap_or_else(|| mailbox.send_from.clone()),
         password,
+        policy: ctx.settings.sending.policy(),
+        timeout: ctx.settings.sending.timeout(),
     };
     let mark = match (mailbox.imap_uid_validity, mailbox.imap_last_uid) {
         (Some(validity), Some(last)) => Some(Mark {

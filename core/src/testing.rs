@@ -510,6 +510,13 @@ impl Drop for Dovecot {
     }
 }
 
+/// Settings whose senders may be test servers on loopback, as an operator lists a local relay in
+/// `sending.allow_hosts` (loopback is refused otherwise).
+pub fn loopback_senders_allowed(mut settings: crate::Settings) -> crate::Settings {
+    settings.sending.allow_hosts = vec!["127.0.0.1/32".into()];
+    settings
+}
+
 /// A sender configuration for a loopback SMTP server without TLS or password (an [`SmtpSink`]).
 pub fn loopback_smtp_sender(port: u16) -> crate::outbound::NewEmailConfig {
     crate::outbound::NewEmailConfig {

@@ -4,6 +4,7 @@
 use outreach_core::clock::{Clock, SystemClock};
 use outreach_core::config::Secret;
 use outreach_core::imap::{ImapError, ImapServer, Mark};
+use outreach_core::net::AddressPolicy;
 use outreach_core::testing::Dovecot;
 
 fn mailbox(port: u16, password: &str) -> ImapServer {
@@ -13,6 +14,11 @@ fn mailbox(port: u16, password: &str) -> ImapServer {
         security: "none".into(),
         username: "ada@bakery.example".into(),
         password: Secret::new(password),
+        policy: AddressPolicy {
+            allow_hosts: vec!["127.0.0.1/32".into()],
+            restrict: false,
+        },
+        timeout: std::time::Duration::from_secs(5),
     }
 }
 

@@ -20,6 +20,8 @@ export async function startStack(env = {}, options = {}) {
     OUTREACH_GOOGLE__GMAIL_API_URL: google.url,
     // Directory businesses have real websites: browser tests read only their own fixture sites.
     OUTREACH_CRAWLER__RESTRICT_TO_ALLOW_HOSTS: "true",
+    // The senders of these tests are SMTP servers on loopback, which an operator has to allow.
+    OUTREACH_SENDING__ALLOW_HOSTS: "127.0.0.1/32",
     ...env,
   }, options);
   const browser = await chromium.launch({

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use outreach_core::clock::{Clock, SystemClock};
 use outreach_core::jobs::SendCampaignEmail;
-use outreach_core::testing::{SmtpSink, TestDb, loopback_smtp_sender, seed_campaign};
+use outreach_core::testing::{
+    SmtpSink, TestDb, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
+};
 use outreach_core::{Context, Db, Settings};
 
 const BODY: &str = "<p>Hello [business name],</p><p>We bake sourdough every morning and deliver before seven. \
@@ -51,7 +53,7 @@ async fn main() {
 }
 
 async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
-    let settings = Settings::default();
+    let settings = loopback_senders_allowed(Settings::default());
     let db = Db::connect(&test_db.url, settings.database.max_connections)
         .await
         .expect("connects");

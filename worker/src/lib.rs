@@ -65,6 +65,62 @@ impl Stopping {
     }
 }
 
+/// Send batches running per sender in this process: a sender whose server hangs holds at most
+/// `sending.sender_concurrency` workers, and a batch that finds its sender full hands its messages back for a little
+/// later instead of waiting, so every other sender keeps its workers.
+#[derive(Debug, Clone)]
+pub struct SenderSlots {
+    limit: usize,
+    running: Arc<std::sync::Mutex<std::collections::HashMap<i64, usize>>>,
+}
+
+impl SenderSlots {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            limit: limit.max(1),
+            running: Arc::default(),
+        }
+    }
+
+    /// A slot of `config_id`, held until the guard is dropped; None when the sender's slots are all taken.
+    pub fn take(&self, config_id: i64) -> Option<SenderSlot> {
+        let mut running = self
+            .running
+            .lock()
+            .expect("the slot table is never poisoned");
+        let count = running.entry(config_id).or_default();
+        if *count >= self.limit {
+            return None;
+        }
+        *count += 1;
+        Some(SenderSlot {
+            slots: self.clone(),
+            config_id,
+        })
+    }
+}
+
+pub struct SenderSlot {
+    slots: SenderSlots,
+    config_id: i64,
+}
+
+impl Drop for SenderSlot {
+    fn drop(&mut self) {
+        let mut running = self
+            .slots
+            .running
+            .lock()
+            .expect("the slot table is never poisoned");
+        if let Some(count) = running.get_mut(&self.config_id) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.config_id);
+            }
+        }
+    }
+}
+
 struct SendingGuard(Arc<AtomicUsize>);
 
 impl Drop for SendingGuard {
@@ -75,12 +131,13 @@ impl Drop for SendingGuard {
 
 /// Registers the apalis worker of one job kind on the backend of `$ctx`.
 macro_rules! register {
-    ($monitor:expr, $ctx:expr, $stopping:expr, $job:ty, $task:path) => {
-        register!($monitor, $ctx, $stopping, $job, $task, $ctx.settings.queue.concurrency)
+    ($monitor:expr, $ctx:expr, $stopping:expr, $slots:expr, $job:ty, $task:path) => {
+        register!($monitor, $ctx, $stopping, $slots, $job, $task, $ctx.settings.queue.concurrency)
     };
-    ($monitor:expr, $ctx:expr, $stopping:expr, $job:ty, $task:path, $concurrency:expr) => {{
+    ($monitor:expr, $ctx:expr, $stopping:expr, $slots:expr, $job:ty, $task:path, $concurrency:expr) => {{
         let ctx: Context = $ctx.clone();
         let stopping: Stopping = $stopping.clone();
+        let slots: SenderSlots = $slots.clone();
         let concurrency = ($concurrency).max(1);
         let kind = <$job as Job>::KIND;
         match ctx.db.clone() {
@@ -95,6 +152,7 @@ macro_rules! register {
                         .concurrency(concurrency)
                         .data(ctx.clone())
                         .data(stopping.clone())
+                        .data(slots.clone())
                         .build($task)
                 })
             }
@@ -113,6 +171,7 @@ macro_rules! register {
                         .concurrency(concurrency)
                         .data(ctx.clone())
                         .data(stopping.clone())
+                        .data(slots.clone())
                         .build($task)
                 })
             }
@@ -138,19 +197,29 @@ pub async fn run(
     }
     // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
     let stopping = Stopping::default();
+    let slots = SenderSlots::new(ctx.settings.sending.sender_concurrency);
     let monitor = Monitor::new().shutdown_timeout(SHUTDOWN_TIMEOUT);
     let monitor = register!(
         monitor,
         ctx,
         stopping,
+        slots,
         ExpireSubscriptions,
         expire_subscriptions_task
     );
-    let monitor = register!(monitor, ctx, stopping, GenerateEmail, generate_email_task);
     let monitor = register!(
         monitor,
         ctx,
         stopping,
+        slots,
+        GenerateEmail,
+        generate_email_task
+    );
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        slots,
         RunSearchChunk,
         run_search_chunk_task
     );
@@ -159,6 +228,7 @@ pub async fn run(
         monitor,
         ctx,
         stopping,
+        slots,
         EnrichBusiness,
         enrich_business_task,
         ctx.settings.crawler.concurrency
@@ -167,10 +237,18 @@ pub async fn run(
         monitor,
         ctx,
         stopping,
+        slots,
         SendCampaignEmail,
         send_campaign_email_task
     );
-    let monitor = register!(monitor, ctx, stopping, IngestReplies, ingest_replies_task);
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        slots,
+        IngestReplies,
+        ingest_replies_task
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal({
@@ -241,11 +319,12 @@ async fn send_campaign_email_task(
     job: SendCampaignEmail,
     ctx: Data<Context>,
     stopping: Data<Stopping>,
+    slots: Data<SenderSlots>,
     id: TaskId,
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     let _running = stopping.sending();
-    let work = send_batch::send_campaign_email(&ctx, &job, &stopping);
+    let work = send_batch::send_campaign_email(&ctx, &job, &stopping, &slots);
     observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
 }
 

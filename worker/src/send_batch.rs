@@ -18,7 +18,7 @@ use outreach_core::security::{decrypt_secret, random_token};
 use outreach_core::templates::Recipient;
 use outreach_core::transport::{SendError, SmtpServer, SmtpSession};
 
-use crate::Stopping;
+use crate::{SenderSlots, Stopping};
 
 /// Messages composed and handed to their sender together (one pipelined run over an SMTP connection); the
 /// batch checks for a stopping worker between them.
@@ -29,6 +29,9 @@ const RECORD_EVERY: Duration = Duration::from_millis(250);
 
 /// Why a message to an address that bounced or complained before is not sent.
 const SUPPRESSED_FOR_USER: &str = "The address bounced or reported spam earlier";
+
+/// How long a batch whose sender has every slot taken waits before it is tried again.
+const SENDER_BUSY_RETRY_MS: i64 = 2_000;
 
 /// Why a claimed message goes back to the queue when its batch ends early.
 const HANDED_BACK: &str = "The send was interrupted before this message; it will be sent later";
@@ -54,6 +57,8 @@ struct Batch<'a> {
 enum Stop {
     /// The worker is stopping: the rest goes to a new job.
     HandOver,
+    /// The sender's slots in this process are all taken: the rest goes to a new job a little later.
+    SenderBusy,
     /// A limit is reached: the campaign pauses and the rest waits.
     NoRoom,
     /// The sender was refused for good: it is turned off and the campaign pauses.
@@ -64,6 +69,7 @@ pub async fn send_campaign_email(
     ctx: &Context,
     job: &SendCampaignEmail,
     stopping: &Stopping,
+    slots: &SenderSlots,
 ) -> anyhow::Result<()> {
     let mut batch = Batch {
         ctx,
@@ -76,7 +82,7 @@ pub async fn send_campaign_email(
         done: Vec::new(),
         last_record: Instant::now(),
     };
-    let outcome = batch.run(stopping).await;
+    let outcome = batch.run(stopping, slots).await;
     // Whatever happened, accepted messages are recorded and unsent claims go back to the queue.
     let recorded = batch.settle().await;
     for session in batch.sessions.values_mut() {
@@ -86,12 +92,12 @@ pub async fn send_campaign_email(
     let now = ctx.now_ms();
     match outcome? {
         None => {}
-        Some(Stop::HandOver) => {
+        Some(stop @ (Stop::HandOver | Stop::SenderBusy)) => {
             let rest = batch.rest();
             if let Some(first) = rest.first() {
                 // Unique: a batch fetched during the stop hands over the same messages again.
                 let key = format!(
-                    "send:{:?}:{first}:after-stop:{}",
+                    "send:{:?}:{first}:handed-over:{}",
                     job.campaign_id,
                     random_token(8)
                 );
@@ -99,7 +105,8 @@ pub async fn send_campaign_email(
                     campaign_id: job.campaign_id,
                     message_ids: rest,
                 };
-                ctx.queue.enqueue(next, Some(&key)).await?;
+                let at = matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS);
+                ctx.queue.enqueue_at(next, Some(&key), at).await?;
             }
             return Ok(());
         }
@@ -131,7 +138,11 @@ pub async fn send_campaign_email(
 }
 
 impl Batch<'_> {
-    async fn run(&mut self, stopping: &Stopping) -> anyhow::Result<Option<Stop>> {
+    async fn run(
+        &mut self,
+        stopping: &Stopping,
+        slots: &SenderSlots,
+    ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
         // A batch fetched while the worker stops claims nothing: all of it goes to a new job.
         if stopping.is_set() {
@@ -163,6 +174,15 @@ impl Batch<'_> {
         // A batch normally has one user and one sender; consecutive runs of each are claimed together.
         for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
             let first = &group[0];
+            // Nothing is claimed for a sender whose slots are taken (its server may hang): the batch waits its turn
+            // in the queue, not in a worker.
+            let _slot = match first.config_id {
+                Some(config_id) => match slots.take(config_id) {
+                    Some(slot) => Some(slot),
+                    None => return Ok(Some(Stop::SenderBusy)),
+                },
+                None => None,
+            };
             let Some(user) = ctx.db.find_user(first.user_id).await? else {
                 continue;
             };
@@ -262,7 +282,7 @@ impl Batch<'_> {
         if let (Some(config), "smtp") = (config, provider) {
             if let std::collections::hash_map::Entry::Vacant(entry) = self.sessions.entry(config.id)
             {
-                match SmtpServer::from_config(config, &ctx.settings.security.secret_key) {
+                match SmtpServer::from_config(config, &ctx.settings) {
                     Ok(server) => {
                         entry.insert(SmtpSession::new(server));
                     }
@@ -380,7 +400,12 @@ impl Batch<'_> {
                 ctx.db.requeue_message(id, &reason).await?;
                 Ok(Some(Stop::SenderRefused(reason)))
             }
-            Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
+            // Refused or unbuildable, or handed over with no answer (it may have arrived): never sent again.
+            Err(
+                SendError::Refused(reason)
+                | SendError::Invalid(reason)
+                | SendError::Uncertain(reason),
+            ) => {
                 tracing::info!(message = id, %reason, "message refused");
                 ctx.db
                     .mark_unsent(id, "failed", &reason, Some(provider))

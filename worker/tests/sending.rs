@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use outreach_core::clock::SystemClock;
 use outreach_core::jobs::SendCampaignEmail;
-use outreach_core::testing::{SmtpSink, TestDb, loopback_smtp_sender, seed_campaign};
+use outreach_core::testing::{
+    SmtpSink, TestDb, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
+};
 use outreach_core::{Context, Db, Settings};
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -31,7 +33,11 @@ async fn campaign(
 }
 
 fn context(url_db: Db) -> Context {
-    Context::new(url_db, Settings::default(), Arc::new(SystemClock))
+    Context::new(
+        url_db,
+        loopback_senders_allowed(Settings::default()),
+        Arc::new(SystemClock),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -180,6 +186,108 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
             );
         }
         assert_eq!(received.len(), 6);
+        test_db.cleanup().await;
+    }
+}
+
+/// A TCP server on loopback that accepts connections and never says a word.
+async fn silent_server() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    port
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sender_whose_server_hangs_never_holds_every_worker() {
+    for test_db in TestDb::all().await {
+        let now = outreach_core::clock::Clock::now_ms(&SystemClock);
+        let db = &test_db.db;
+        // Eve's sender accepts connections and never answers; she has eight campaigns waiting, one job each.
+        let eve = db
+            .upsert_user_on_sign_in("eve@example.org", None, None, now)
+            .await
+            .unwrap();
+        let hanging = db
+            .insert_email_config(eve.id, &loopback_smtp_sender(silent_server().await), now)
+            .await
+            .unwrap();
+        let ctx = {
+            let mut settings = loopback_senders_allowed(Settings::default());
+            settings.sending.timeout_seconds = 5;
+            Context::new(db.clone(), settings, Arc::new(SystemClock))
+        };
+        let mut eves = Vec::new();
+        for n in 0..8 {
+            let (_, campaign_id, ids) =
+                seed_campaign(db, "eve@example.org", 100, 1, Some(hanging), "<p>Hi</p>").await;
+            eves.extend(ids.iter().copied());
+            ctx.queue
+                .enqueue(
+                    SendCampaignEmail {
+                        campaign_id: Some(campaign_id),
+                        message_ids: ids,
+                    },
+                    Some(&format!("eve-{n}")),
+                )
+                .await
+                .unwrap();
+        }
+        // Then Ada's campaign, through a working server.
+        let sink = SmtpSink::start(&[]);
+        let ada = db
+            .upsert_user_on_sign_in("ada@example.org", None, None, now)
+            .await
+            .unwrap();
+        let working = db
+            .insert_email_config(ada.id, &loopback_smtp_sender(sink.port), now)
+            .await
+            .unwrap();
+        let (_, ada_campaign, ids) = campaign(db, 100, 1, Some(working)).await;
+        ctx.queue
+            .enqueue(
+                SendCampaignEmail {
+                    campaign_id: Some(ada_campaign),
+                    message_ids: ids,
+                },
+                Some("ada"),
+            )
+            .await
+            .unwrap();
+
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
+        let deadline = std::time::Instant::now() + LIMIT;
+        while db.campaign_progress(ada_campaign).await.unwrap().sent < 1 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "Ada's campaign never went out"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // Ada's email went out while Eve's sends were still waiting for her server, not after they gave up.
+        let mut waiting = 0;
+        for id in &eves {
+            let message = db.load_message(*id).await.unwrap().unwrap();
+            waiting += usize::from(message.status == "sending");
+        }
+        let errors: i64 = outreach_core::on_db!(db, pool => sqlx::query_scalar(
+            "select count(*) from sent_emails where error is not null").fetch_one(pool).await)
+        .unwrap();
+        assert!(
+            waiting > 0 && errors == 0,
+            "{}: {waiting} waiting, {errors} errors",
+            db.backend()
+        );
+        stop.send(()).ok();
+        worker.await.unwrap().unwrap();
         test_db.cleanup().await;
     }
 }

@@ -628,3 +628,116 @@ fn assert_only_safe_markup(html: &str) {
         rest = &rest[close + 1..];
     }
 }
+
+/// A TCP server on loopback that counts connections and says nothing (or `banner`) to each.
+async fn listener(banner: Option<&'static str>) -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::spawn(async move {
+                use tokio::io::AsyncWriteExt;
+                if let Some(banner) = banner {
+                    socket.write_all(banner.as_bytes()).await.ok();
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+            });
+        }
+    });
+    (port, accepted)
+}
+
+fn smtp_sender(host: &str, port: u16) -> Value {
+    json!({ "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada",
+            "smtpHost": host, "smtpPort": port, "smtpSecurity": "none" })
+}
+
+#[tokio::test]
+async fn the_sender_check_reaches_no_private_address_and_never_hangs_or_echoes() {
+    for test_db in TestDb::all().await {
+        // No allowance for loopback here, as in production.
+        let app = TestApp::start_with(test_db, |settings| {
+            settings.sending.allow_hosts.clear();
+            settings.sending.timeout_seconds = 1;
+        })
+        .await;
+        let ada = active(&app, "ada").await;
+        let (port, accepted) = listener(Some("+OK internal cache ready\r\n")).await;
+        for host in [
+            "127.0.0.1",
+            "localhost",
+            "169.254.169.254",
+            "10.0.0.7",
+            "[::1]",
+        ] {
+            let (status, body) = ada
+                .post_json("/api/user/email-config", smtp_sender(host, port))
+                .await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{host}: {body}");
+            let message = body["message"].as_str().unwrap();
+            assert!(
+                message.contains("loopback, private or link-local")
+                    && message.contains("sending.allow_hosts"),
+                "{host}: {message}"
+            );
+        }
+        let mut imap = smtp_sender("smtp.example.invalid", 25);
+        imap["smtpHost"] = json!("93.184.216.34");
+        imap["imapHost"] = json!("169.254.169.254");
+        imap["imapPassword"] = json!("secret");
+        let (status, body) = ada.post_json("/api/user/email-config", imap).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(body["message"].as_str().unwrap().contains("IMAP"), "{body}");
+        assert_eq!(
+            accepted.load(std::sync::atomic::Ordering::SeqCst),
+            0,
+            "no connection was made"
+        );
+        assert_eq!(ada.get_json("/api/user/email-configs").await.1, json!([]));
+        let test_db = {
+            app.server.abort();
+            app.test_db
+        };
+
+        // Allowed (a local relay): a server that never greets is given up on, and what a non-SMTP one says is
+        // not repeated.
+        let app =
+            TestApp::start_with(test_db, |settings| settings.sending.timeout_seconds = 1).await;
+        let ada = active(&app, "ada").await;
+        let (silent, _) = listener(None).await;
+        let started = std::time::Instant::now();
+        let (status, body) = ada
+            .post_json("/api/user/email-config", smtp_sender("127.0.0.1", silent))
+            .await;
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("did not answer within 1 second"),
+            "{body}"
+        );
+        let (talkative, _) = listener(Some("+OK internal cache ready\r\n")).await;
+        let (_, body) = ada
+            .post_json(
+                "/api/user/email-config",
+                smtp_sender("127.0.0.1", talkative),
+            )
+            .await;
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.contains("does not answer as an SMTP server")
+                && !message.contains("internal cache"),
+            "{message}"
+        );
+        app.stop().await;
+    }
+}
