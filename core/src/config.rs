@@ -244,6 +244,9 @@ pub struct QueueSettings {
     pub retry_base_seconds: u64,
     /// Worker heartbeat; abandoned jobs are re-enqueued after a few missed beats.
     pub heartbeat_seconds: u64,
+    /// A worker process's lease on the messages it claims, renewed every third of it; messages of a lease that
+    /// expired (a crashed worker) are marked failed within about half of it.
+    pub lease_seconds: u64,
 }
 
 impl Default for QueueSettings {
@@ -254,6 +257,7 @@ impl Default for QueueSettings {
             max_attempts: 5,
             retry_base_seconds: 30,
             heartbeat_seconds: 5,
+            lease_seconds: 60,
         }
     }
 }

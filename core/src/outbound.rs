@@ -401,13 +401,14 @@ impl Db {
 
     /// Claims the still queued messages among `ids` (one user's, through one sender) as far as the limits have
     /// room: the user's counter (last 30 days) and the sender's (today) are taken and the messages move to sending
-    /// in one transaction. Earlier ids are claimed first.
+    /// in one transaction, under the claiming worker's `lease`. Earlier ids are claimed first.
     pub async fn claim_messages(
         &self,
         user_id: i64,
         config_id: Option<i64>,
         ids: &[i64],
         limits: Limits,
+        lease: &str,
         now: i64,
     ) -> StoreResult<BatchClaim> {
         let (lock, claim, unclaim, room, add) = (
@@ -428,7 +429,8 @@ impl Db {
             if matches!(self, Db::Postgres(_)) {
                 sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
             }
-            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).fetch_all(&mut *tx).await?;
+            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
+                .fetch_all(&mut *tx).await?;
             claimed.sort_by_key(|id| position.get(id).copied());
             let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
                 .fetch_one(&mut *tx).await?;
@@ -550,10 +552,31 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
     }
 
-    /// Marks messages left in sending before `before` failed (never resent); returns how many.
-    pub async fn reconcile_interrupted_sends(&self, before: i64) -> StoreResult<u64> {
+    /// Marks failed (never resent) the messages left in sending by a worker whose lease expired before `now` (or,
+    /// claimed before leases, before `before`), completes the campaigns they leave with nothing to send, and returns
+    /// how many messages.
+    pub async fn reconcile_interrupted_sends(&self, before: i64, now: i64) -> StoreResult<usize> {
         let sql = OUTGOING_RECONCILE.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(before).execute(pool).await.map(|done| done.rows_affected()))
+        let campaigns: Vec<Option<i64>> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(before).bind(now)
+            .fetch_all(pool).await)?;
+        let interrupted = campaigns.len();
+        let campaigns: std::collections::BTreeSet<i64> = campaigns.into_iter().flatten().collect();
+        for campaign_id in campaigns {
+            self.complete_campaign_if_done(campaign_id, now).await?;
+        }
+        Ok(interrupted)
+    }
+
+    /// Takes or renews a worker process's lease until `until`.
+    pub async fn renew_lease(&self, worker: &str, until: i64) -> StoreResult<()> {
+        let sql = LEASE_RENEW.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(until).execute(pool).await.map(|_| ()))
+    }
+
+    /// Gives a stopping worker's lease back, and forgets leases that expired before `now`.
+    pub async fn release_lease(&self, worker: &str, now: i64) -> StoreResult<()> {
+        let sql = LEASE_RELEASE.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(now).execute(pool).await.map(|_| ()))
     }
 
     pub async fn set_campaign_status(

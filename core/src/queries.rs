@@ -140,6 +140,8 @@ queries! {
     OUTGOING_QUEUED_IDS = query!("outgoing/queued_ids");
     OUTGOING_OUTBOX = query!("outgoing/outbox");
     OUTGOING_RECONCILE = query!("outgoing/reconcile");
+    LEASE_RENEW = query!("leases/renew");
+    LEASE_RELEASE = query!("leases/release");
     OUTGOING_ERRORS = query!("outgoing/errors");
     COUNTER_GIVE_BACK = query!("counters/give_back");
     USER_LOCK = query!("users/lock", per_dialect);

@@ -21,7 +21,7 @@ use outreach_core::queue::retry_delay_ms;
 use outreach_core::security::random_token;
 use outreach_core::{Context, Db};
 
-/// A claim older than this cannot belong to a live send (SMTP and HTTP calls time out well before).
+/// A claim made before leases existed (no `claimed_by`) older than this cannot belong to a live send.
 const INTERRUPTED_AFTER_MS: i64 = 10 * 60 * 1000;
 const SQLITE_POLL: Duration = Duration::from_millis(100);
 const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
@@ -65,11 +65,13 @@ impl Stopping {
     }
 }
 
-/// Send batches running per sender in this process: a sender whose server hangs holds at most
-/// `sending.sender_concurrency` workers, and a batch that finds its sender full hands its messages back for a little
-/// later instead of waiting, so every other sender keeps its workers.
+/// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
+/// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
+/// `sending.sender_concurrency` workers; a batch that finds its sender full hands its messages back for a little
+/// later instead of waiting, so every other sender keeps its workers).
 #[derive(Debug, Clone)]
 pub struct SenderSlots {
+    lease: Arc<str>,
     limit: usize,
     running: Arc<std::sync::Mutex<std::collections::HashMap<i64, usize>>>,
 }
@@ -77,9 +79,15 @@ pub struct SenderSlots {
 impl SenderSlots {
     pub fn new(limit: usize) -> Self {
         Self {
+            lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
             limit: limit.max(1),
             running: Arc::default(),
         }
+    }
+
+    /// The lease this process claims messages under.
+    pub fn lease(&self) -> &str {
+        &self.lease
     }
 
     /// A slot of `config_id`, held until the guard is dropped; None when the sender's slots are all taken.
@@ -184,20 +192,17 @@ pub async fn run(
     ctx: Context,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    // Messages a crashed worker left in sending may have reached the provider: mark them, never resend them.
-    let interrupted = ctx
-        .db
-        .reconcile_interrupted_sends(ctx.now_ms() - INTERRUPTED_AFTER_MS)
-        .await?;
-    if interrupted > 0 {
-        tracing::warn!(
-            interrupted,
-            "sends interrupted by a stopped worker marked failed"
-        );
-    }
     // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
     let stopping = Stopping::default();
     let slots = SenderSlots::new(ctx.settings.sending.sender_concurrency);
+    // The lease is held before anything is claimed under it; the keeper renews it and reconciles what crashed
+    // workers left behind.
+    let lease_ms = ctx.settings.queue.lease_seconds.max(1) as i64 * 1000;
+    ctx.db
+        .renew_lease(slots.lease(), ctx.now_ms() + lease_ms)
+        .await?;
+    reconcile(&ctx).await?;
+    let keeper = tokio::spawn(keep_lease(ctx.clone(), slots.lease.clone(), lease_ms));
     let monitor = Monitor::new().shutdown_timeout(SHUTDOWN_TIMEOUT);
     let monitor = register!(
         monitor,
@@ -261,7 +266,44 @@ pub async fn run(
         })
         .await;
     reporter.abort();
+    keeper.abort();
+    // Every send settled: nothing is left under this lease.
+    if let Err(error) = ctx.db.release_lease(slots.lease(), ctx.now_ms()).await {
+        tracing::warn!(%error, "the lease was not released; it expires by itself");
+    }
     result.map_err(|error| anyhow::anyhow!("worker stopped: {error}"))
+}
+
+/// Messages a crashed worker left in sending may have reached the provider: they are marked failed, never resent,
+/// and their campaigns finish.
+async fn reconcile(ctx: &Context) -> anyhow::Result<()> {
+    let now = ctx.now_ms();
+    let interrupted = ctx
+        .db
+        .reconcile_interrupted_sends(now - INTERRUPTED_AFTER_MS, now)
+        .await?;
+    if interrupted > 0 {
+        tracing::warn!(
+            interrupted,
+            "sends interrupted by a stopped worker marked failed"
+        );
+    }
+    Ok(())
+}
+
+/// Renews this process's lease every third of its length, and reconciles crashed workers' sends as often.
+async fn keep_lease(ctx: Context, lease: Arc<str>, lease_ms: i64) {
+    let mut interval = tokio::time::interval(Duration::from_millis((lease_ms / 3).max(100) as u64));
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        if let Err(error) = ctx.db.renew_lease(&lease, ctx.now_ms() + lease_ms).await {
+            tracing::warn!(%error, "the worker's lease was not renewed");
+        }
+        if let Err(error) = reconcile(&ctx).await {
+            tracing::warn!(%error, "interrupted sends were not reconciled");
+        }
+    }
 }
 
 async fn expire_subscriptions_task(

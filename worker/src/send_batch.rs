@@ -215,7 +215,14 @@ impl Batch<'_> {
             }
             let claim = ctx
                 .db
-                .claim_messages(user.id, first.config_id, &ids, limits, ctx.now_ms())
+                .claim_messages(
+                    user.id,
+                    first.config_id,
+                    &ids,
+                    limits,
+                    slots.lease(),
+                    ctx.now_ms(),
+                )
                 .await?;
             self.claimed = claim.claimed.clone();
             if let Some(campaign_id) = self.job.campaign_id

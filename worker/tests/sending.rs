@@ -291,3 +291,75 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
         test_db.cleanup().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_workers_sends_are_failed_on_a_timer_and_its_campaign_finishes() {
+    for test_db in TestDb::all().await {
+        let db = &test_db.db;
+        let now = outreach_core::clock::Clock::now_ms(&SystemClock);
+        let sink = SmtpSink::start(&[]);
+        let user = db
+            .upsert_user_on_sign_in("ada@example.org", None, None, now)
+            .await
+            .unwrap();
+        let config_id = db
+            .insert_email_config(user.id, &loopback_smtp_sender(sink.port), now)
+            .await
+            .unwrap();
+        let (user_id, campaign_id, ids) = campaign(db, 100, 3, Some(config_id)).await;
+        // A worker claimed the campaign's messages a moment ago and was killed; its lease runs out in 1.5 s.
+        let limits = outreach_core::outbound::Limits {
+            monthly_limit: 100,
+            daily_cap: 100,
+        };
+        let claim = db
+            .claim_messages(
+                user_id,
+                Some(config_id),
+                &ids,
+                limits,
+                "crashed-worker",
+                now,
+            )
+            .await
+            .unwrap();
+        assert_eq!(claim.claimed.len(), 3);
+        db.renew_lease("crashed-worker", now + 1_500).await.unwrap();
+
+        // A worker started again right away, with two-second leases.
+        let ctx = {
+            let mut settings = loopback_senders_allowed(Settings::default());
+            settings.queue.lease_seconds = 2;
+            Context::new(db.clone(), settings, Arc::new(SystemClock))
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
+        let deadline = std::time::Instant::now() + LIMIT;
+        let progress = loop {
+            let progress = db.campaign_progress(campaign_id).await.unwrap();
+            if progress.sending == 0 {
+                break progress;
+            }
+            assert!(std::time::Instant::now() < deadline, "{progress:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        // Never resent (the provider may have them), the campaign done, the sender free to remove.
+        assert_eq!((progress.failed, progress.sent), (3, 0), "{progress:?}");
+        assert!(sink.messages().is_empty());
+        let (_, status) = test_db_status(db, campaign_id).await;
+        assert_eq!(status, "completed", "{}", db.backend());
+        assert!(db.delete_email_config(user_id, config_id).await.unwrap());
+        stop.send(()).ok();
+        worker.await.unwrap().unwrap();
+        test_db.cleanup().await;
+    }
+}
+
+/// A campaign's name and status.
+async fn test_db_status(db: &Db, campaign_id: i64) -> (String, String) {
+    outreach_core::on_db!(db, pool => sqlx::query_as("select name, status from campaigns where id = $1")
+        .bind(campaign_id).fetch_one(pool).await)
+    .unwrap()
+}

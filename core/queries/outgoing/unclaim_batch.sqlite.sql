@@ -1,2 +1,3 @@
 -- Claims beyond the room the limits left go back to the queue, in the same transaction.
-update sent_emails set status = 'queued', claimed_at = null where id in (select value from json_each($1))
+update sent_emails set status = 'queued', claimed_at = null, claimed_by = null
+where id in (select value from json_each($1))
