@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::businesses::{SearchRequest, SearchRow};
+use outreach_core::businesses::{RowError, SearchRequest, SearchRow};
 use outreach_core::campaigns::CampaignPatch;
 use outreach_core::jobs::RunSearchChunk;
 use outreach_core::sources::attributions;
@@ -187,7 +187,8 @@ pub async fn logs(
 }
 
 /// `POST /api/businesses/import` (multipart field `file`): a lead CSV. Answers `{imported, skipped, errors,
-/// businesses}`; duplicates of the user's businesses are skipped, bad rows reported, an unreadable file refused whole.
+/// duplicates, businesses}`: bad rows and rows that duplicate one of the user's businesses are skipped, each reported
+/// with its line and why; an unreadable file is refused whole.
 pub async fn import(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -197,36 +198,42 @@ pub async fn import(
     let parsed = outreach_core::businesses::parse_import(&bytes, &format!("import: {name}"))
         .map_err(ApiError::validation)?;
     let now = state.ctx.now_ms();
-    let (mut imported, mut duplicates, mut businesses) = (0, 0, Vec::new());
-    for candidate in &parsed.candidates {
+    let (mut businesses, mut duplicates) = (Vec::new(), Vec::new());
+    for (line, candidate) in &parsed.rows {
         let (id, new) = state.ctx.db.add_business(user.id, candidate, now).await?;
-        if new && candidate.email.is_none() && candidate.website.is_some() {
-            state
-                .ctx
-                .request_enrichment(id, &format!("enrich:{id}"))
-                .await
-                .map_err(ApiError::internal)?;
-        }
         if new {
-            imported += 1;
+            if candidate.email.is_none() && candidate.website.is_some() {
+                state
+                    .ctx
+                    .request_enrichment(id, &format!("enrich:{id}"))
+                    .await
+                    .map_err(ApiError::internal)?;
+            }
             businesses.push(id);
         } else {
-            duplicates += 1;
+            let existing = state.ctx.db.find_business(id, user.id).await?;
+            let name = existing.map_or_else(|| candidate.name.clone(), |business| business.name);
+            duplicates.push(RowError {
+                line: *line,
+                message: format!("already in your businesses as {name}"),
+            });
         }
     }
+    // Newest first, as the business list shows them.
+    businesses.reverse();
     let views: Vec<Value> = state
         .ctx
         .db
-        .list_businesses(user.id, 1000)
+        .find_businesses(&businesses, user.id)
         .await?
         .iter()
-        .filter(|row| businesses.contains(&row.id))
         .map(|row| row.view())
         .collect();
     Ok(Json(json!({
-        "imported": imported,
-        "skipped": duplicates + parsed.errors.len(),
+        "imported": businesses.len(),
+        "skipped": duplicates.len() + parsed.errors.len(),
         "errors": parsed.errors,
+        "duplicates": duplicates,
         "businesses": views,
     })))
 }

@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use crate::clock::iso;
 use crate::db::{Db, json_list};
 use crate::limits::{CSV_CELL_LIMIT, CSV_ROW_LIMIT};
-use crate::on_db;
 use crate::queries::*;
 use crate::store::StoreResult;
 use crate::templates::Recipient;
+use crate::{on_db, on_writer};
 
 /// Results per `RunSearchChunk` job.
 pub const CHUNK_SIZE: i32 = 25;
@@ -129,6 +129,25 @@ pub struct DedupeKeys {
 }
 
 impl Candidate {
+    /// Whether two candidates are one business: the same provider place, or the same website domain, phone or name
+    /// and address unless both have an email address and the addresses differ. `businesses/find_duplicate.sql` is the
+    /// same rule against stored businesses.
+    pub fn same_business(&self, other: &Candidate) -> bool {
+        if self.provider_place_id.is_some() && self.provider_place_id == other.provider_place_id {
+            return true;
+        }
+        let (mine, theirs) = (self.keys(), other.keys());
+        let shares_a_key = (mine.website_domain.is_some()
+            && mine.website_domain == theirs.website_domain)
+            || (mine.phone_e164.is_some() && mine.phone_e164 == theirs.phone_e164)
+            || mine.name_address == theirs.name_address;
+        let compatible = match (&self.email, &other.email) {
+            (Some(mine), Some(theirs)) => mine.eq_ignore_ascii_case(theirs),
+            _ => true,
+        };
+        shares_a_key && compatible
+    }
+
     pub fn keys(&self) -> DedupeKeys {
         DedupeKeys {
             website_domain: self.website.as_deref().and_then(website_domain),
@@ -187,17 +206,17 @@ pub const IMPORT_COLUMNS: &[&str] = &[
     "name", "email", "website", "phone", "address", "city", "category",
 ];
 
-/// A bad row of an import, reported and skipped.
+/// A row of an import that was skipped, with its line and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RowError {
     pub line: usize,
     pub message: String,
 }
 
-/// A lead file's good rows, and its bad rows' errors.
+/// A lead file's good rows (with their line), and its bad rows' errors.
 #[derive(Debug, Clone, Default)]
 pub struct ImportFile {
-    pub candidates: Vec<Candidate>,
+    pub rows: Vec<(usize, Candidate)>,
     pub errors: Vec<RowError>,
 }
 
@@ -276,18 +295,21 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
             });
             continue;
         }
-        file.candidates.push(Candidate {
-            name,
-            address: field("address"),
-            city: field("city"),
-            phone: field("phone"),
-            email: email.map(|email| email.to_lowercase()),
-            website: field("website"),
-            category: field("category"),
-            provider: "import".to_string(),
-            query: query.to_string(),
-            ..Candidate::default()
-        });
+        file.rows.push((
+            line,
+            Candidate {
+                name,
+                address: field("address"),
+                city: field("city"),
+                phone: field("phone"),
+                email: email.map(|email| email.to_lowercase()),
+                website: field("website"),
+                category: field("category"),
+                provider: "import".to_string(),
+                query: query.to_string(),
+                ..Candidate::default()
+            },
+        ));
     }
     Ok(file)
 }
@@ -465,11 +487,81 @@ pub struct NewSearchLog<'a> {
     pub search: &'a SearchRow,
     pub chunk_number: i32,
     pub max_results: i32,
-    pub businesses_found: i32,
     pub excluded_items: String,
-    pub business_data: Value,
     pub query: String,
     pub raw_response: String,
+}
+
+/// The user's business that `$candidate` duplicates (provider place, website domain, phone, name and address), on
+/// `$executor`.
+macro_rules! find_duplicate {
+    ($db:expr, $executor:expr, $user_id:expr, $candidate:expr) => {
+        async {
+            let keys = $candidate.keys();
+            sqlx::query_scalar::<_, i64>(BUSINESS_FIND_DUPLICATE.sql($db))
+                .bind($user_id)
+                .bind(&$candidate.provider_place_id)
+                .bind(&keys.website_domain)
+                .bind(&keys.phone_e164)
+                .bind(&keys.name_address)
+                .bind(&$candidate.email)
+                .fetch_optional($executor)
+                .await
+        }
+    };
+}
+
+/// Stores `$candidate` for the user unless it duplicates one of their businesses, on `$executor` (a pool or a
+/// transaction, used twice); evaluates to `(id, new)`.
+macro_rules! add_business {
+    ($db:expr, $executor:expr, $user_id:expr, $candidate:expr, $now:expr) => {
+        async {
+            if let Some(id) = find_duplicate!($db, $executor, $user_id, $candidate).await? {
+                return Ok::<_, sqlx::Error>((id, false));
+            }
+            let keys = $candidate.keys();
+            // "pending" is for addresses an enrichment job is looking for; none is queued here.
+            let email_status = if $candidate.email.is_some() {
+                "found"
+            } else {
+                "none"
+            };
+            let id: i64 = sqlx::query_scalar(BUSINESS_INSERT.sql($db))
+                .bind($user_id)
+                .bind(&$candidate.name)
+                .bind(&$candidate.address)
+                .bind(&$candidate.city)
+                .bind(&$candidate.phone)
+                .bind(&$candidate.email)
+                .bind(&$candidate.website)
+                .bind(&$candidate.category)
+                .bind($candidate.rating)
+                .bind($candidate.latitude)
+                .bind($candidate.longitude)
+                .bind(&$candidate.provider)
+                .bind(&$candidate.provider_place_id)
+                .bind(&$candidate.query)
+                .bind(&$candidate.source_url)
+                .bind($now)
+                .bind(&keys.website_domain)
+                .bind(&keys.phone_e164)
+                .bind(&keys.name_address)
+                .bind(email_status)
+                .fetch_one($executor)
+                .await?;
+            Ok((id, true))
+        }
+    };
+}
+
+/// What a recorded search chunk added.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordedChunk {
+    /// Businesses new to the search, and the search's count after the chunk.
+    pub added: usize,
+    pub found: i32,
+    /// New businesses with a website and no address, for enrichment.
+    pub to_enrich: Vec<i64>,
 }
 
 impl Db {
@@ -481,44 +573,74 @@ impl Db {
         candidate: &Candidate,
         now: i64,
     ) -> StoreResult<(i64, bool)> {
-        let keys = candidate.keys();
-        let (find, insert) = (BUSINESS_FIND_DUPLICATE.sql(self), BUSINESS_INSERT.sql(self));
-        on_db!(self, pool => {
-            let existing: Option<i64> = sqlx::query_scalar(find)
-                .bind(user_id)
-                .bind(&candidate.provider_place_id)
-                .bind(&keys.website_domain)
-                .bind(&keys.phone_e164)
-                .bind(&keys.name_address)
-                .fetch_optional(pool).await?;
-            if let Some(id) = existing {
-                return Ok((id, false));
+        on_db!(self, pool => add_business!(self, pool, user_id, candidate, now).await)
+    }
+
+    /// The user's business a candidate duplicates, if any (nothing is written).
+    pub async fn find_duplicate_business(
+        &self,
+        user_id: i64,
+        candidate: &Candidate,
+    ) -> StoreResult<Option<i64>> {
+        on_db!(self, pool => find_duplicate!(self, pool, user_id, candidate).await)
+    }
+
+    /// A search chunk's findings in one transaction: its businesses (de-duplicated against the user's), their
+    /// places in the search after `found_before`, the chunk's log row (with what was new to the search) and the
+    /// search's chunk count and status. None, with nothing written, when the search stopped running meanwhile; a
+    /// failure anywhere writes nothing either, so a retried chunk starts clean.
+    pub async fn record_search_chunk(
+        &self,
+        log: &NewSearchLog<'_>,
+        candidates: &[&Candidate],
+        found_before: i32,
+        status: &str,
+        now: i64,
+    ) -> StoreResult<Option<RecordedChunk>> {
+        let search = log.search;
+        on_writer!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let running = sqlx::query(SEARCH_HOLD_RUNNING.sql(self)).bind(search.id).execute(&mut *tx).await?
+                .rows_affected() == 1;
+            if !running {
+                return Ok(None);
             }
-            // "pending" is for addresses an enrichment job is looking for; none is queued here.
-            let email_status = if candidate.email.is_some() { "found" } else { "none" };
-            let id: i64 = sqlx::query_scalar(insert)
-                .bind(user_id)
-                .bind(&candidate.name)
-                .bind(&candidate.address)
-                .bind(&candidate.city)
-                .bind(&candidate.phone)
-                .bind(&candidate.email)
-                .bind(&candidate.website)
-                .bind(&candidate.category)
-                .bind(candidate.rating)
-                .bind(candidate.latitude)
-                .bind(candidate.longitude)
-                .bind(&candidate.provider)
-                .bind(&candidate.provider_place_id)
-                .bind(&candidate.query)
-                .bind(&candidate.source_url)
+            let mut recorded = RecordedChunk { found: found_before, ..RecordedChunk::default() };
+            let mut business_data = Vec::new();
+            for candidate in candidates {
+                let (id, new) = add_business!(self, &mut *tx, search.user_id, candidate, now).await?;
+                if new && candidate.email.is_none() && candidate.website.is_some() {
+                    recorded.to_enrich.push(id);
+                }
+                let linked = sqlx::query(SEARCH_ADD_RESULT.sql(self)).bind(search.id).bind(id)
+                    .bind(recorded.found + 1).execute(&mut *tx).await?.rows_affected() == 1;
+                if linked {
+                    recorded.found += 1;
+                    recorded.added += 1;
+                    business_data.push(json!({ "name": candidate.name, "email": candidate.email }));
+                }
+            }
+            sqlx::query(SEARCH_LOG_INSERT.sql(self))
+                .bind(search.id)
+                .bind(search.user_id)
+                .bind(&search.search_term)
+                .bind(&search.search_type)
+                .bind(log.chunk_number)
+                .bind(log.max_results)
+                .bind(recorded.added as i32)
+                .bind(&log.excluded_items)
+                .bind(json!(business_data).to_string())
+                .bind(&log.query)
+                .bind(&log.raw_response)
                 .bind(now)
-                .bind(&keys.website_domain)
-                .bind(&keys.phone_e164)
-                .bind(&keys.name_address)
-                .bind(email_status)
-                .fetch_one(pool).await?;
-            Ok((id, true))
+                .execute(&mut *tx).await?;
+            let moved = sqlx::query(SEARCH_CHUNK_DONE.sql(self)).bind(search.id).bind(recorded.found).bind(status)
+                .bind((status != "running").then_some(now)).execute(&mut *tx).await?.rows_affected() == 1;
+            if !moved {
+                return Ok(None);
+            }
+            tx.commit().await?;
+            Ok(Some(recorded))
         })
     }
 
@@ -556,31 +678,6 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
     }
 
-    /// Links a business to a search; false when it already is (a duplicate found again).
-    pub async fn add_search_result(
-        &self,
-        search_id: i64,
-        business_id: i64,
-        position: i32,
-    ) -> StoreResult<bool> {
-        let sql = SEARCH_ADD_RESULT.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(search_id).bind(business_id).bind(position).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
-    }
-
-    /// Records a finished chunk; false when the search was no longer running (cancelled meanwhile).
-    pub async fn finish_search_chunk(
-        &self,
-        id: i64,
-        found: i32,
-        status: &str,
-        now: i64,
-    ) -> StoreResult<bool> {
-        let sql = SEARCH_CHUNK_DONE.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(found).bind(status).bind((status != "running").then_some(now)).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
-    }
-
     /// Ends a running search as `cancelled` or `failed`.
     pub async fn stop_search(
         &self,
@@ -592,24 +689,6 @@ impl Db {
         let sql = SEARCH_STOP.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(error).bind(now).execute(pool).await
             .map(|done| done.rows_affected() == 1))
-    }
-
-    pub async fn insert_search_log(&self, log: &NewSearchLog<'_>, now: i64) -> StoreResult<()> {
-        let sql = SEARCH_LOG_INSERT.sql(self);
-        on_db!(self, pool => sqlx::query(sql)
-            .bind(log.search.id)
-            .bind(log.search.user_id)
-            .bind(&log.search.search_term)
-            .bind(&log.search.search_type)
-            .bind(log.chunk_number)
-            .bind(log.max_results)
-            .bind(log.businesses_found)
-            .bind(&log.excluded_items)
-            .bind(log.business_data.to_string())
-            .bind(&log.query)
-            .bind(&log.raw_response)
-            .bind(now)
-            .execute(pool).await.map(|_| ()))
     }
 
     pub async fn search_logs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<SearchLog>> {
@@ -713,13 +792,10 @@ mod tests {
     fn lead_files_report_bad_rows_and_refuse_unreadable_files() {
         let file = "Name,Email,Website,Phone\nCafé Ursula,hello@ursula.fi,ursula.fi,+358 9 652 817\n,x@y.fi,,\nBad Mail,not-an-email,,\n\"Kahvila, Oy\",,kahvila.fi,\n";
         let parsed = parse_import(file.as_bytes(), "import: leads.csv").unwrap();
-        let names: Vec<&str> = parsed.candidates.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = parsed.rows.iter().map(|(_, c)| c.name.as_str()).collect();
         assert_eq!(names, vec!["Café Ursula", "Kahvila, Oy"]);
-        assert_eq!(
-            parsed.candidates[0].email.as_deref(),
-            Some("hello@ursula.fi")
-        );
-        assert_eq!(parsed.candidates[0].provider, "import");
+        assert_eq!(parsed.rows[0].1.email.as_deref(), Some("hello@ursula.fi"));
+        assert_eq!(parsed.rows[0].1.provider, "import");
         assert_eq!(
             parsed.errors,
             vec![

@@ -112,6 +112,7 @@ queries! {
     SEARCH_LOAD = query!("searches/load");
     SEARCH_ADD_RESULT = query!("searches/add_result");
     SEARCH_CHUNK_DONE = query!("searches/chunk_done");
+    SEARCH_HOLD_RUNNING = query!("searches/hold_running");
     SEARCH_STOP = query!("searches/stop");
     SEARCH_LOG_INSERT = query!("searches/log_insert");
     SEARCH_LOGS = query!("searches/logs");

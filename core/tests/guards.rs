@@ -611,3 +611,108 @@ async fn follow_ups_written_before_unique_positions_keep_their_first_four_in_ord
         old.cleanup().await;
     }
 }
+
+#[tokio::test]
+async fn the_duplicate_rule_in_memory_is_the_one_in_sql() {
+    use outreach_core::businesses::Candidate;
+    let lead = |name: &str,
+                email: Option<&str>,
+                website: Option<&str>,
+                phone: Option<&str>,
+                place: Option<&str>| {
+        Candidate {
+            name: name.into(),
+            email: email.map(str::to_string),
+            website: website.map(str::to_string),
+            phone: phone.map(str::to_string),
+            address: Some("Main Street 1".into()),
+            provider_place_id: place.map(str::to_string),
+            provider: "import".into(),
+            ..Candidate::default()
+        }
+    };
+    let stored = lead(
+        "Acme Sales",
+        Some("anna@acme.test"),
+        Some("https://acme.test"),
+        Some("+358 9 123 456"),
+        Some("osm:1"),
+    );
+    let others = [
+        (
+            lead(
+                "Acme Support",
+                Some("bob@acme.test"),
+                Some("acme.test/support"),
+                None,
+                None,
+            ),
+            false,
+        ),
+        (
+            lead("Acme Desk", None, Some("www.acme.test"), None, None),
+            true,
+        ),
+        (
+            lead(
+                "Acme",
+                Some("ANNA@acme.test"),
+                Some("acme.test"),
+                None,
+                None,
+            ),
+            true,
+        ),
+        (
+            lead(
+                "Other",
+                Some("x@other.test"),
+                None,
+                Some("+358 9 123 456"),
+                None,
+            ),
+            false,
+        ),
+        (lead("Other", None, None, Some("09 123 456"), None), false),
+        (
+            lead("Renamed", Some("new@acme.test"), None, None, Some("osm:1")),
+            true,
+        ),
+        (
+            lead("Acme Sales", Some("carl@acme.test"), None, None, None),
+            false,
+        ),
+        (lead("Acme Sales", None, None, None, None), true),
+        (
+            lead("Unrelated", None, Some("unrelated.test"), None, None),
+            false,
+        ),
+    ];
+    for test_db in TestDb::all().await {
+        let db = &test_db.db;
+        let user = db
+            .upsert_user_on_sign_in("dedupe@example.org", None, None, 0)
+            .await
+            .unwrap();
+        db.add_business(user.id, &stored, 0).await.unwrap();
+        for (other, same) in &others {
+            assert_eq!(
+                stored.same_business(other),
+                *same,
+                "in memory: {}",
+                other.name
+            );
+            assert_eq!(
+                db.find_duplicate_business(user.id, other)
+                    .await
+                    .unwrap()
+                    .is_some(),
+                *same,
+                "{}: {}",
+                db.backend(),
+                other.name
+            );
+        }
+        test_db.cleanup().await;
+    }
+}

@@ -88,11 +88,11 @@ test("a local search on the offline directory lists businesses, exports them and
   assert.equal(await results.getByRole("listitem").count(), 30);
   await page.getByText("© OpenStreetMap contributors (ODbL)").waitFor();
 
-  // A lead file adds to the list; a bad row is reported.
-  const leads = `name,email,website\nNordic Bakery,hello@bakery.example,bakery.example\n,missing@name.example,\nHarbour Deli,,http://${siteHost}/\n`;
+  // A lead file adds to the list; a bad row and a duplicate are reported with their lines.
+  const leads = `name,email,website\nNordic Bakery,hello@bakery.example,bakery.example\n,missing@name.example,\nHarbour Deli,,http://${siteHost}/\nNordic Bakery Oy,,www.bakery.example\n`;
   await page.getByLabel("Import CSV").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) });
   await page.getByText("Imported 2 businesses").waitFor();
-  await page.getByText("1 skipped (line 3: name is required)").waitFor();
+  await page.getByText("2 skipped (line 3: name is required; line 5: already in your businesses as Nordic Bakery)").waitFor();
   assert.equal(await results.getByRole("listitem").count(), 32);
   await results.getByText("hello@bakery.example").waitFor();
   // The deli's address comes from its website: Email Pending, then the address.

@@ -4,7 +4,9 @@ use outreach_core::Context;
 
 use outreach_core::ai::{Brief, Material, Writer, rates};
 
-use outreach_core::businesses::{CHUNK_SIZE, Enrichment, NewSearchLog, SearchParams};
+use std::collections::HashSet;
+
+use outreach_core::businesses::{CHUNK_SIZE, Candidate, Enrichment, NewSearchLog, SearchParams};
 use outreach_core::crawler::Crawler;
 use outreach_core::directory;
 use outreach_core::dns::{DnsLookup, Verdict};
@@ -135,45 +137,46 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     };
     let wanted = (params.max_results - earlier.len() as i32).clamp(0, CHUNK_SIZE) as usize;
     // A hit that duplicates a business already in this search adds nothing, so ask again, excluding all seen,
-    // until the chunk has its share or the source has no more (a few rounds at most).
+    // until the chunk has its share or the source has no more (a few rounds at most). Nothing is written until the
+    // chunk is recorded whole, so a stop or a crash in between leaves nothing for the retry to trip over.
+    let earlier_ids: HashSet<i64> = earlier.iter().map(|business| business.id).collect();
     let mut seen = exclude.clone();
-    let mut hits = Vec::new();
-    let (mut added, mut position, mut exhausted) = (0usize, earlier.len() as i32, false);
-    let mut business_data = Vec::new();
+    let mut hits: Vec<sources::Hit> = Vec::new();
+    let mut new_hits: Vec<usize> = Vec::new();
+    let mut known_ids = HashSet::new();
+    let mut exhausted = false;
     for _round in 0..4 {
-        if added >= wanted {
+        if new_hits.len() >= wanted {
             break;
         }
         let batch = source
-            .find(&ctx.db, &target, &search.search_term, wanted - added, &seen)
+            .find(
+                &ctx.db,
+                &target,
+                &search.search_term,
+                wanted - new_hits.len(),
+                &seen,
+            )
             .await?;
-        // The provider may take seconds: a search cancelled meanwhile gets nothing more.
-        let still_running = ctx
-            .db
-            .load_search(search.id)
-            .await?
-            .is_some_and(|now| now.status == "running");
-        if !still_running {
-            return Ok(());
-        }
-        exhausted = batch.len() < wanted - added;
+        exhausted = batch.len() < wanted - new_hits.len();
         for hit in batch {
             let candidate = &hit.candidate;
             seen.ids.extend(candidate.provider_place_id.clone());
             seen.names.push(candidate.name.clone());
-            let (business_id, new) = ctx.db.add_business(search.user_id, candidate, now).await?;
-            if new && candidate.email.is_none() && candidate.website.is_some() {
-                ctx.request_enrichment(business_id, &format!("enrich:{business_id}"))
-                    .await?;
-            }
-            if ctx
+            let new_to_search = match ctx
                 .db
-                .add_search_result(search.id, business_id, position + 1)
+                .find_duplicate_business(search.user_id, candidate)
                 .await?
             {
-                position += 1;
-                added += 1;
-                business_data.push(json!({ "name": candidate.name, "email": candidate.email }));
+                Some(id) => !earlier_ids.contains(&id) && known_ids.insert(id),
+                // Not stored yet: new unless another hit of this chunk is the same business (a chain's branches
+                // share a website).
+                None => !new_hits
+                    .iter()
+                    .any(|&at| hits[at].candidate.same_business(candidate)),
+            };
+            if new_to_search {
+                new_hits.push(hits.len());
             }
             hits.push(hit);
         }
@@ -189,27 +192,40 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         query["categories"] = json!(directory::categories_for(business_type));
     }
     let raw: Vec<_> = hits.iter().map(|hit| &hit.raw).collect();
-    ctx.db
-        .insert_search_log(
-            &NewSearchLog {
-                search: &search,
-                chunk_number: job.chunk_number,
-                max_results: wanted as i32,
-                businesses_found: added as i32,
-                excluded_items: exclude.names.join(", "),
-                business_data: json!(business_data),
-                query: query.to_string(),
-                raw_response: json!({ "attribution": source.attribution(), "results": raw })
-                    .to_string(),
-            },
-            now,
-        )
-        .await?;
-
+    let log = NewSearchLog {
+        search: &search,
+        chunk_number: job.chunk_number,
+        max_results: wanted as i32,
+        excluded_items: exclude.names.join(", "),
+        query: query.to_string(),
+        raw_response: json!({ "attribution": source.attribution(), "results": raw }).to_string(),
+    };
+    let candidates: Vec<&Candidate> = new_hits.iter().map(|&at| &hits[at].candidate).collect();
+    // The source has nothing more when a chunk comes back short.
+    let last = job.chunk_number >= search.chunks_total || exhausted;
+    let status = if last { "complete" } else { "running" };
     // A gazetteer city the extract does not cover finds nothing: say how to fix it rather than "no results".
     let gazetteer_centre =
         matches!(&target, Target::Local { centre: Some(centre), .. } if centre.kind == "geonames");
-    if position == 0 && exhausted && gazetteer_centre && matches!(source, Source::Directory) {
+    let uncovered = earlier.is_empty()
+        && candidates.is_empty()
+        && exhausted
+        && gazetteer_centre
+        && matches!(source, Source::Directory);
+    let status = if uncovered { "running" } else { status };
+    // The provider may take seconds: a search cancelled meanwhile records nothing.
+    let Some(recorded) = ctx
+        .db
+        .record_search_chunk(&log, &candidates, earlier.len() as i32, status, now)
+        .await?
+    else {
+        return Ok(());
+    };
+    for business_id in recorded.to_enrich {
+        ctx.request_enrichment(business_id, &format!("enrich:{business_id}"))
+            .await?;
+    }
+    if uncovered {
         let area = params.geographic_area.unwrap_or_default();
         let reason = format!(
             "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
@@ -219,15 +235,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             .await?;
         return Ok(());
     }
-    // The source has nothing more when a chunk comes back short.
-    let last = job.chunk_number >= search.chunks_total || exhausted;
-    let status = if last { "complete" } else { "running" };
-    if ctx
-        .db
-        .finish_search_chunk(search.id, position, status, now)
-        .await?
-        && !last
-    {
+    if !last {
         let next = RunSearchChunk {
             search_id: search.id,
             chunk_number: job.chunk_number + 1,

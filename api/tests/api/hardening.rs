@@ -741,3 +741,80 @@ async fn the_sender_check_reaches_no_private_address_and_never_hangs_or_echoes()
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_done() {
+    let extract = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/osm/Helsinki.osm.pbf"
+    );
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        outreach_core::directory::import_osm(&app.ctx.db, std::path::Path::new(extract), 1)
+            .await
+            .unwrap();
+        let ada = active(&app, "ada").await;
+        let user = ada.get_json("/api/auth/user").await.1["id"]
+            .as_i64()
+            .unwrap();
+        let params = outreach_core::businesses::SearchRequest {
+            search_type: Some("local".into()),
+            business_type: Some("cafe".into()),
+            geographic_area: Some("Helsinki".into()),
+            radius: Some(1),
+            max_results: Some(50),
+            ..Default::default()
+        }
+        .validate()
+        .unwrap();
+        let db = &app.ctx.db;
+        let search = db
+            .insert_search(user, &params, app.clock.now_ms())
+            .await
+            .unwrap();
+        let chunk = |chunk_number| outreach_core::jobs::RunSearchChunk {
+            search_id: search,
+            chunk_number,
+        };
+        // The chunk is cut off after finding its businesses, before its log row is written (as a stop or a crash
+        // would cut it): nothing of it may stay.
+        app.test_db
+            .execute("alter table search_logs rename to search_logs_away")
+            .await;
+        assert!(
+            outreach_worker::handlers::run_search_chunk(&app.ctx, &chunk(1))
+                .await
+                .is_err()
+        );
+        app.test_db
+            .execute("alter table search_logs_away rename to search_logs")
+            .await;
+        assert!(db.businesses_of_search(search).await.unwrap().is_empty());
+        // Its retry, and the next chunk.
+        outreach_worker::handlers::run_search_chunk(&app.ctx, &chunk(1))
+            .await
+            .unwrap();
+        outreach_worker::handlers::run_search_chunk(&app.ctx, &chunk(2))
+            .await
+            .unwrap();
+        let row = db.load_search(search).await.unwrap().unwrap();
+        let found = db.businesses_of_search(search).await.unwrap().len();
+        let logs = db.search_logs(user, 100).await.unwrap();
+        let logged: i32 = logs.iter().map(|log| log.businesses_found).sum();
+        let mut chunks: Vec<i32> = logs.iter().map(|log| log.chunk_number).collect();
+        chunks.sort();
+        assert_eq!(
+            (
+                row.status.as_str(),
+                row.chunks_done,
+                found,
+                logged as usize,
+                chunks
+            ),
+            ("complete", 2, 50, 50, vec![1, 2]),
+            "{}",
+            db.backend()
+        );
+        app.stop().await;
+    }
+}

@@ -1960,7 +1960,9 @@ async fn lead_csv_imports_skip_duplicates_and_report_bad_rows() {
     for test_db in TestDb::all().await {
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
-        let file = "name,email,website,phone,city\nCafé Ursula,hello@ursula.fi,https://www.ursula.fi,+358 9 652 817,Helsinki\n,nobody@x.fi,,,\nKahvila,bad-email,,,\nUrsula again,,ursula.fi,,\n";
+        let file = "name,email,website,phone,city\nCafé Ursula,hello@ursula.fi,https://www.ursula.fi,+358 9 652 817,Helsinki\n,nobody@x.fi,,,\nKahvila,bad-email,,,\nUrsula again,,ursula.fi,,\n\
+                    Acme Sales,anna@acme.test,https://acme.test,,\nAcme Support,bob@acme.test,https://acme.test/support,,\n\
+                    Acme Sales again,ANNA@acme.test,acme.test,,\n";
         let (status, result) = ada
             .upload(
                 "/api/businesses/import",
@@ -1969,17 +1971,27 @@ async fn lead_csv_imports_skip_duplicates_and_report_bad_rows() {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{result}");
+        // Two people of one company are two leads; the same address on the same site is one.
         assert_eq!(
             (result["imported"].as_i64(), result["skipped"].as_i64()),
-            (Some(1), Some(3)),
+            (Some(3), Some(4)),
             "{result}"
         );
         assert_eq!(
             result["errors"],
             json!([{ "line": 3, "message": "name is required" }, { "line": 4, "message": "bad-email is not a valid email address" }])
         );
-        assert_eq!(result["businesses"][0]["provenance"]["provider"], "import");
-        assert_eq!(result["businesses"][0]["email"], "hello@ursula.fi");
+        assert_eq!(
+            result["duplicates"],
+            json!([
+                { "line": 5, "message": "already in your businesses as Café Ursula" },
+                { "line": 8, "message": "already in your businesses as Acme Sales" }
+            ])
+        );
+        // Newest first: the file's first row is last.
+        let ursula = result["businesses"].as_array().unwrap().last().unwrap();
+        assert_eq!(ursula["provenance"]["provider"], "import");
+        assert_eq!(ursula["email"], "hello@ursula.fi");
 
         let (status, body) = ada
             .upload(
@@ -1997,7 +2009,7 @@ async fn lead_csv_imports_skip_duplicates_and_report_bad_rows() {
                 .as_array()
                 .unwrap()
                 .len(),
-            1,
+            3,
             "a refused file imports nothing"
         );
 

@@ -183,8 +183,11 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     const form = new FormData();
     form.append("file", file);
     try {
-      const result = await json<{ imported: number; skipped: number; errors: { line: number; message: string }[]; businesses: Business[] }>("POST", "/api/businesses/import", form);
-      const problems = result.errors.slice(0, 3).map((error) => `line ${error.line}: ${error.message}`).join("; ");
+      type Skipped = { line: number; message: string };
+      const result = await json<{ imported: number; skipped: number; errors: Skipped[]; duplicates: Skipped[]; businesses: Business[] }>("POST", "/api/businesses/import", form);
+      // Why rows were skipped, in file order: bad rows and duplicates of businesses already in the list.
+      const skipped = [...result.errors, ...result.duplicates].sort((a, b) => a.line - b.line);
+      const problems = skipped.slice(0, 3).map((row) => `line ${row.line}: ${row.message}`).join("; ") + (skipped.length > 3 ? "; ..." : "");
       toast({ title: `Imported ${result.imported} businesses`, description: `${result.skipped} skipped${problems ? ` (${problems})` : ""}` });
       setAnswer((current) => ({
         searchId: current?.searchId ?? 0,
