@@ -50,6 +50,10 @@ enum Command {
         #[command(subcommand)]
         command: ImportCommand,
     },
+    /// Reads an uploaded file from standard input and writes its text as JSON: the child process the API reads
+    /// education files in, under memory and time limits.
+    #[command(hide = true)]
+    ExtractText { name: String },
 }
 
 #[derive(Subcommand)]
@@ -105,6 +109,9 @@ async fn main() {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::ExtractText { name } = &cli.command {
+        return Ok(outreach_core::education::extract_text_command(name)?);
+    }
     if let Command::Config {
         command: ConfigCommand::Default,
     } = cli.command
@@ -181,7 +188,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate
         | Command::Config { .. }
         | Command::Jobs { .. }
-        | Command::Import { .. } => {
+        | Command::Import { .. }
+        | Command::ExtractText { .. } => {
             unreachable!("handled above")
         }
     }
@@ -201,7 +209,11 @@ async fn serve_api(
 ) -> anyhow::Result<()> {
     let listen = ctx.settings.http.listen;
     let public = ctx.settings.http.public_url();
-    let state = outreach_api::AppState::new(ctx)?;
+    let mut state = outreach_api::AppState::new(ctx)?;
+    // This binary reads uploads in a child process of itself, under memory and time limits.
+    state.extractor = outreach_core::education::Extractor::ChildProcess(
+        std::env::current_exe().context("locating the outreach binary")?,
+    );
     let recorder = state.recorder.clone();
     let listener = tokio::net::TcpListener::bind(listen)
         .await

@@ -193,3 +193,36 @@ async fn the_osm_extract_imports_from_the_command_line() {
         test_db.cleanup().await;
     }
 }
+
+#[tokio::test]
+async fn uploads_are_read_in_a_child_process_that_answers_for_the_file_or_is_given_up_on() {
+    use outreach_core::education::{EducationError, Extractor, fixtures};
+    let child = Extractor::ChildProcess(env!("CARGO_BIN_EXE_outreach").into());
+    let text = child
+        .extract(
+            "about.pdf",
+            fixtures::pdf(&["Nordic Bakery has baked since 1989."]),
+        )
+        .await
+        .unwrap();
+    assert!(
+        text.contains("Nordic Bakery has baked since 1989."),
+        "{text}"
+    );
+    assert!(matches!(
+        child.extract("bomb.pdf", fixtures::pdf_bomb(20)).await,
+        Err(EducationError::TooComplex(_))
+    ));
+    assert!(matches!(
+        child
+            .extract("broken.pdf", fixtures::pdf_without_media_box())
+            .await,
+        Err(EducationError::Unreadable(..))
+    ));
+    // A reader that dies (here: one that only fails) is given up on with the clear refusal, and the server lives.
+    let dying = Extractor::ChildProcess("/bin/false".into());
+    assert_eq!(
+        dying.extract("odd.pdf", fixtures::pdf(&["x"])).await,
+        Err(EducationError::TooComplex("odd.pdf".into()))
+    );
+}

@@ -9,7 +9,7 @@ use outreach_core::campaigns::{
     CampaignPatch, CampaignRow, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile, is_status,
     valid_max_results, valid_name, valid_radius,
 };
-use outreach_core::education::{MAX_FILE_BYTES, extract_text};
+use outreach_core::education::MAX_FILE_BYTES;
 use outreach_core::store::NewCampaign;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -179,8 +179,12 @@ pub async fn upload_education_file(
 ) -> ApiResult<Json<Value>> {
     owned(&state, id, user.id).await?;
     let (name, bytes) = crate::upload::single_file(&mut multipart, None).await?;
-    let text =
-        extract_text(&name, &bytes).map_err(|error| ApiError::validation(error.to_string()))?;
+    // Read off the request's thread, within bounds (a small PDF can unpack to gigabytes).
+    let text = state
+        .extractor
+        .extract(&name, bytes.to_vec())
+        .await
+        .map_err(|error| ApiError::validation(error.to_string()))?;
     let file = EducationFile {
         name: name.clone(),
         size_bytes: bytes.len() as i64,

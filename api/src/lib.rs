@@ -49,6 +49,8 @@ pub struct AppState {
     pub recorder: tracking::Recorder,
     /// The host names this server answers to.
     pub hosts: protection::OwnHosts,
+    /// Where uploaded education files are read (the `outreach` binary reads them in a child process).
+    pub extractor: outreach_core::education::Extractor,
     listen: SocketAddr,
 }
 
@@ -72,6 +74,7 @@ impl AppState {
         Ok(Self {
             recorder: tracking::Recorder::start(ctx.db.clone()),
             hosts: protection::OwnHosts::of(&ctx.settings),
+            extractor: Default::default(),
             ctx,
             http,
             secure_cookies,

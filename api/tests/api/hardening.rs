@@ -818,3 +818,59 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
         app.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdf_bombs_and_broken_pdfs_get_a_clear_refusal_and_the_server_keeps_answering() {
+    use outreach_core::education::fixtures;
+    for test_db in TestDb::all().await {
+        let app = TestApp::start(test_db).await;
+        let ada = Arc::new(active(&app, "ada").await);
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Bombs" }))
+            .await;
+        let files = format!("/api/campaigns/{}/education-files", campaign["id"]);
+        // Two bombs at once, and the health check meanwhile.
+        let uploads: Vec<_> = (0..2)
+            .map(|n| {
+                let (ada, files) = (ada.clone(), files.clone());
+                tokio::spawn(async move {
+                    ada.upload(&files, &format!("bomb{n}.pdf"), fixtures::pdf_bomb(20))
+                        .await
+                })
+            })
+            .collect();
+        assert_eq!(app.browser().get_json("/healthz").await.0, StatusCode::OK);
+        for (n, upload) in uploads.into_iter().enumerate() {
+            let (status, body) = upload.await.unwrap();
+            assert_eq!(
+                (status, body["message"].as_str()),
+                (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Some(
+                        format!(
+                            "bomb{n}.pdf is too large or too complex to read once unpacked. Please upload a shorter \
+                             PDF, or save its text as a .txt file."
+                        )
+                        .as_str()
+                    )
+                )
+            );
+        }
+        // A malformed PDF that made the reader panic (and dropped the connection) is a 422.
+        let (status, body) = ada
+            .upload(&files, "broken.pdf", fixtures::pdf_without_media_box())
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("broken.pdf could not be read")
+        );
+        let (_, kept) = ada
+            .get_json(&format!("/api/campaigns/{}", campaign["id"]))
+            .await;
+        assert_eq!(kept["aiEducationFiles"], json!([]), "nothing was kept");
+        app.stop().await;
+    }
+}
