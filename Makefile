@@ -5,8 +5,10 @@ PG_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 # The OpenStreetMap extract loaded into the offline directory on the first `make run` (when it exists).
 OSM_EXTRACT ?= ../shared/data/osm/Helsinki.osm.pbf
 CHROMIUM_PATH ?= /usr/bin/chromium
+# smtp-sink and dovecot live in /usr/sbin, which a user's PATH may not have.
+export PATH := $(PATH):/usr/sbin:/sbin
 
-.PHONY: run build web deps test test-rust test-web test-e2e lint compose-check bench lighthouse clean
+.PHONY: run build web deps system test test-rust test-web test-e2e lint compose-check bench lighthouse clean
 
 node_modules/.package-lock.json: package.json package-lock.json web/package.json console/package.json
 	npm ci --no-audit --no-fund
@@ -29,8 +31,13 @@ data/.directory-imported:
 build: web
 	cargo build --release --bin outreach
 
-## Every test: lints, Rust (SQLite, and PostgreSQL when a server answers on 127.0.0.1:5432), Vitest, browser.
-test: lint test-web test-rust test-e2e compose-check
+## Every test: the system parts first (installed as root with apt, else named), lints, Rust on SQLite and
+## PostgreSQL, Vitest, browser, the compose file.
+test: system lint test-web test-rust test-e2e compose-check
+
+# Chromium, Postfix's smtp-sink, Dovecot, docker-compose and a PostgreSQL server on loopback.
+system:
+	@bash scripts/test-system.sh
 
 lint: deps
 	cargo fmt --all --check

@@ -206,6 +206,15 @@ pub const IMPORT_COLUMNS: &[&str] = &[
     "name", "email", "website", "phone", "address", "city", "category",
 ];
 
+/// Line breaks in `bytes[from..to]`: `\r\n`, `\n` or `\r` each end a line.
+fn line_breaks(bytes: &[u8], from: usize, to: usize) -> usize {
+    (from..to)
+        .filter(|&at| {
+            bytes[at] == b'\n' || (bytes[at] == b'\r' && bytes.get(at + 1) != Some(&b'\n'))
+        })
+        .count()
+}
+
 /// A row of an import that was skipped, with its line and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RowError {
@@ -243,8 +252,27 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
     }
     let column = |name: &str| headers.iter().position(|header| header == name);
     let mut file = ImportFile::default();
+    // The line a row starts on, counted from its byte offset (a quoted cell may span lines; the csv crate's own line
+    // numbers come out one short after CRLF line ends).
+    let mut counted = (0usize, 1usize);
     for (index, record) in reader.records().enumerate() {
-        let line = index + 2;
+        let start = match &record {
+            Ok(record) => record.position().map(|at| at.byte()),
+            Err(error) => error.position().map(|at| at.byte()),
+        };
+        let line = match start {
+            Some(byte) => {
+                let bytes = text.as_bytes();
+                let mut byte = (byte as usize).min(bytes.len());
+                // After `\r\n` the reader starts the next row at the `\n`.
+                if byte > 0 && bytes.get(byte) == Some(&b'\n') && bytes[byte - 1] == b'\r' {
+                    byte += 1;
+                }
+                counted = (byte, counted.1 + line_breaks(bytes, counted.0, byte));
+                counted.1
+            }
+            None => index + 2,
+        };
         if index >= CSV_ROW_LIMIT {
             return Err(format!(
                 "The file has more than {CSV_ROW_LIMIT} rows; split it and import the parts"
@@ -766,6 +794,20 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn import_rows_are_reported_by_the_line_they_start_on() {
+        let crlf = "name,email\r\nGood,a@b.co\r\n,x@y.co\r\nBad,nope\r\n";
+        let lines = |file: &str| {
+            let parsed = parse_import(file.as_bytes(), "q").unwrap();
+            let kept: Vec<usize> = parsed.rows.iter().map(|(line, _)| *line).collect();
+            let refused: Vec<usize> = parsed.errors.iter().map(|error| error.line).collect();
+            (kept, refused)
+        };
+        assert_eq!(lines(crlf), (vec![2], vec![3, 4]));
+        let spanning = "name,address\nCafé,\"Street 1\nHelsinki\"\n,missing\n";
+        assert_eq!(lines(spanning), (vec![2], vec![4]));
+    }
 
     #[test]
     fn dedupe_keys_normalise() {

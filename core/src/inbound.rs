@@ -122,14 +122,15 @@ pub fn read(raw: &[u8]) -> Option<Inbound> {
                 report = Some(String::from_utf8_lossy(part.contents()).into_owned());
             }
             (_, PartType::Message(inner)) => {
-                original = original.or(inner.message_id().map(str::to_string));
+                original = original.or(inner.message_id().and_then(message_id));
             }
             ("text/rfc822-headers", _) => {
                 original = original.or(header_field(
                     &String::from_utf8_lossy(part.contents()),
                     "message-id",
                 )
-                .map(|id| id.trim_matches(['<', '>', ' ']).to_string()));
+                .as_deref()
+                .and_then(message_id));
             }
             _ => {}
         }
@@ -169,16 +170,22 @@ pub fn read(raw: &[u8]) -> Option<Inbound> {
     })
 }
 
-/// Message-IDs of an In-Reply-To or References header, without angle brackets.
+/// Message-IDs of an In-Reply-To or References header, without angle brackets; a malformed one is left out, since
+/// it can name no message.
 fn ids(value: &HeaderValue<'_>) -> Vec<String> {
-    match value {
-        HeaderValue::Text(id) => vec![id.trim_matches(['<', '>', ' ']).to_string()],
-        HeaderValue::TextList(list) => list
-            .iter()
-            .map(|id| id.trim_matches(['<', '>', ' ']).to_string())
-            .collect(),
+    let texts: Vec<&str> = match value {
+        HeaderValue::Text(id) => vec![id.as_ref()],
+        HeaderValue::TextList(list) => list.iter().map(|id| id.as_ref()).collect(),
         _ => Vec::new(),
-    }
+    };
+    texts.into_iter().filter_map(message_id).collect()
+}
+
+/// A Message-ID without its angle brackets, or None when it is malformed (brackets or spaces inside, or empty).
+fn message_id(text: &str) -> Option<String> {
+    let id = text.trim_matches(['<', '>', ' ']);
+    (!id.is_empty() && !id.contains(['<', '>']) && !id.contains(char::is_whitespace))
+        .then(|| id.to_string())
 }
 
 /// The value of a `Name: value` field in a header block (unfolded), case-insensitively.
