@@ -92,8 +92,11 @@ pub fn read(raw: &[u8]) -> Option<Inbound> {
         .body_text(0)
         .map(|text| text.into_owned())
         .unwrap_or_default();
-    let mut refers_to = ids(message.in_reply_to());
-    for id in ids(message.references()) {
+    let mut refers_to: Vec<String> = Vec::new();
+    for id in ids(message.in_reply_to())
+        .into_iter()
+        .chain(ids(message.references()))
+    {
         if !refers_to.contains(&id) {
             refers_to.push(id);
         }

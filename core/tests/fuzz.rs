@@ -12,6 +12,7 @@
 use outreach_core::businesses::parse_import;
 use outreach_core::limits::{CSV_CELL_LIMIT, CSV_ROW_LIMIT};
 use outreach_core::templates::{Recipient, TemplateInput, render_html};
+use outreach_core::testing::assert_only_safe_markup;
 
 /// xorshift64*: small, fast, reproducible from its seed.
 struct Rng(u64);
@@ -201,53 +202,6 @@ const VALUE_PIECES: &[&str] = &[
     "[business name]",
     "{{city}}",
 ];
-
-/// Every tag of `html` is one the sanitiser allows, with no attribute but a link's `href` (http, https or mailto)
-/// and `rel`.
-fn assert_only_safe_markup(html: &str) {
-    let mut rest = html;
-    while let Some(open) = rest.find('<') {
-        let close = rest[open..].find('>').map(|at| at + open);
-        let close = close.unwrap_or_else(|| panic!("an unclosed tag in {html}"));
-        let tag = &rest[open + 1..close];
-        let name: String = tag
-            .trim_start_matches('/')
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect();
-        assert!(
-            [
-                "p", "br", "strong", "b", "em", "i", "u", "a", "ul", "ol", "li"
-            ]
-            .contains(&name.as_str()),
-            "<{tag}> in {html}"
-        );
-        let mut remaining = tag[tag.find(' ').unwrap_or(tag.len())..].trim();
-        while !remaining.is_empty() {
-            let (attribute, after) = remaining
-                .split_once("=\"")
-                .unwrap_or_else(|| panic!("an unquoted attribute in <{tag}>"));
-            let (value, after) = after
-                .split_once('"')
-                .unwrap_or_else(|| panic!("an unclosed value in <{tag}>"));
-            match attribute.trim() {
-                "rel" if name == "a" => {}
-                "href" if name == "a" => {
-                    let url = html_escape::decode_html_entities(value).to_ascii_lowercase();
-                    assert!(
-                        ["http://", "https://", "mailto:"]
-                            .iter()
-                            .any(|scheme| url.trim().starts_with(scheme)),
-                        "href {value} in {html}"
-                    );
-                }
-                other => panic!("attribute {other} in <{tag}> of {html}"),
-            }
-            remaining = after.trim();
-        }
-        rest = &rest[close + 1..];
-    }
-}
 
 #[test]
 fn rendered_templates_hold_only_safe_markup_whatever_the_data() {

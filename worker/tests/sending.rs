@@ -32,6 +32,20 @@ async fn campaign(
     .await
 }
 
+/// A loopback SMTP sender of `email`'s account (created on the way): (user id, sender id).
+async fn loopback_sender(db: &Db, email: &str, port: u16) -> (i64, i64) {
+    let now = outreach_core::clock::Clock::now_ms(&SystemClock);
+    let user = db
+        .upsert_user_on_sign_in(email, None, None, now)
+        .await
+        .unwrap();
+    let config = db
+        .insert_email_config(user.id, &loopback_smtp_sender(port), now)
+        .await
+        .unwrap();
+    (user.id, config)
+}
+
 fn context(url_db: Db) -> Context {
     Context::new(
         url_db,
@@ -206,17 +220,9 @@ async fn silent_server() -> u16 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sender_whose_server_hangs_never_holds_every_worker() {
     for test_db in TestDb::all().await {
-        let now = outreach_core::clock::Clock::now_ms(&SystemClock);
         let db = &test_db.db;
         // Eve's sender accepts connections and never answers; she has eight campaigns waiting, one job each.
-        let eve = db
-            .upsert_user_on_sign_in("eve@example.org", None, None, now)
-            .await
-            .unwrap();
-        let hanging = db
-            .insert_email_config(eve.id, &loopback_smtp_sender(silent_server().await), now)
-            .await
-            .unwrap();
+        let (_, hanging) = loopback_sender(db, "eve@example.org", silent_server().await).await;
         let ctx = {
             let mut settings = loopback_senders_allowed(Settings::default());
             settings.sending.timeout_seconds = 5;
@@ -240,14 +246,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
         }
         // Then Ada's campaign, through a working server.
         let sink = SmtpSink::start(&[]);
-        let ada = db
-            .upsert_user_on_sign_in("ada@example.org", None, None, now)
-            .await
-            .unwrap();
-        let working = db
-            .insert_email_config(ada.id, &loopback_smtp_sender(sink.port), now)
-            .await
-            .unwrap();
+        let (_, working) = loopback_sender(db, "ada@example.org", sink.port).await;
         let (_, ada_campaign, ids) = campaign(db, 100, 1, Some(working)).await;
         ctx.queue
             .enqueue(
@@ -298,14 +297,7 @@ async fn a_crashed_workers_sends_are_failed_on_a_timer_and_its_campaign_finishes
         let db = &test_db.db;
         let now = outreach_core::clock::Clock::now_ms(&SystemClock);
         let sink = SmtpSink::start(&[]);
-        let user = db
-            .upsert_user_on_sign_in("ada@example.org", None, None, now)
-            .await
-            .unwrap();
-        let config_id = db
-            .insert_email_config(user.id, &loopback_smtp_sender(sink.port), now)
-            .await
-            .unwrap();
+        let (_, config_id) = loopback_sender(db, "ada@example.org", sink.port).await;
         let (user_id, campaign_id, ids) = campaign(db, 100, 3, Some(config_id)).await;
         // A worker claimed the campaign's messages a moment ago and was killed; its lease runs out in 1.5 s.
         let limits = outreach_core::outbound::Limits {

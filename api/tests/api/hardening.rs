@@ -2,6 +2,7 @@
 //! POST. Each test failed before its fix.
 
 use super::*;
+use outreach_core::testing::assert_only_safe_markup;
 
 /// A request to the app with another `Host` header, as a page on a rebound name would send it.
 async fn with_host(
@@ -595,37 +596,6 @@ async fn personalisation_never_turns_data_into_markup_or_script_links() {
         assert_only_safe_markup(body.trim_start_matches("<!doctype html><html><body>"));
         assert!(!sent.contains("javascript:"), "{sent}");
         app.stop().await;
-    }
-}
-
-/// Every tag of `html` is one the template sanitiser allows, with no attribute but a link's `href` and `rel`.
-fn assert_only_safe_markup(html: &str) {
-    let mut rest = html;
-    while let Some(open) = rest.find('<') {
-        let close = rest[open..].find('>').expect("tags close") + open;
-        let tag = &rest[open + 1..close];
-        let name: String = tag
-            .trim_start_matches('/')
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect();
-        assert!(
-            [
-                "p", "br", "strong", "b", "em", "i", "u", "a", "ul", "ol", "li"
-            ]
-            .contains(&name.as_str()),
-            "<{tag}> in {html}"
-        );
-        let mut remaining = tag[tag.find(' ').unwrap_or(tag.len())..].trim();
-        while !remaining.is_empty() {
-            let (attribute, after) = remaining.split_once("=\"").expect("quoted attributes");
-            assert!(
-                name == "a" && ["href", "rel"].contains(&attribute.trim()),
-                "attribute {attribute} in <{tag}>"
-            );
-            remaining = after.split_once('"').expect("closed value").1.trim();
-        }
-        rest = &rest[close + 1..];
     }
 }
 
