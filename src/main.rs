@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use outreach_core::clock::SystemClock;
-use outreach_core::config::EXAMPLE_CONFIG;
-use outreach_core::jobs::KINDS;
-use outreach_core::queue::{STATUSES, parse_status};
+use outreach_core::platform::clock::SystemClock;
+use outreach_core::platform::config::EXAMPLE_CONFIG;
+use outreach_core::platform::jobs::KINDS;
+use outreach_core::platform::queue::{STATUSES, parse_status};
 use outreach_core::{Context, Db, Settings};
 use tokio::sync::watch;
 
@@ -110,7 +110,9 @@ async fn main() {
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
     if let Command::ExtractText { name } = &cli.command {
-        return Ok(outreach_core::education::extract_text_command(name)?);
+        return Ok(outreach_core::campaigns::education::extract_text_command(
+            name,
+        )?);
     }
     if let Command::Config {
         command: ConfigCommand::Default,
@@ -128,7 +130,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = connect(&settings).await?;
             db.migrate().await.context("migrating the database")?;
             let now = chrono_now_ms();
-            let report = outreach_core::directory::import_osm(&db, &file, now)
+            let report = outreach_core::discovery::directory::import_osm(&db, &file, now)
                 .await
                 .with_context(|| format!("importing {}", file.display()))?;
             println!(
@@ -136,7 +138,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 report.places,
                 report.localities,
                 file.display(),
-                outreach_core::directory::ATTRIBUTION
+                outreach_core::discovery::directory::ATTRIBUTION
             );
             return Ok(());
         }
@@ -151,7 +153,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     init_tracing(&settings);
     let mut settings = settings;
     let data_dir = settings.data_dir();
-    settings.security.secret_key = outreach_core::security::load_or_create_secret_key(
+    settings.security.secret_key = outreach_core::platform::security::load_or_create_secret_key(
         &settings.security.secret_key,
         &data_dir,
     )
@@ -211,7 +213,7 @@ async fn serve_api(
     let public = ctx.settings.http.public_url();
     let mut state = outreach_api::AppState::new(ctx)?;
     // This binary reads uploads in a child process of itself, under memory and time limits.
-    state.extractor = outreach_core::education::Extractor::ChildProcess(
+    state.extractor = outreach_core::campaigns::education::Extractor::ChildProcess(
         std::env::current_exe().context("locating the outreach binary")?,
     );
     let recorder = state.recorder.clone();
@@ -352,6 +354,6 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
 }
 
 fn chrono_now_ms() -> i64 {
-    use outreach_core::clock::Clock;
+    use outreach_core::platform::clock::Clock;
     SystemClock.now_ms()
 }

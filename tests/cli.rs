@@ -5,9 +5,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use outreach_core::clock::SystemClock;
-use outreach_core::jobs::ExpireSubscriptions;
-use outreach_core::testing::TestDb;
+use outreach_core::platform::clock::SystemClock;
+use outreach_core::platform::jobs::ExpireSubscriptions;
+use outreach_core::testing::each_backend;
 use outreach_core::{Context, Settings};
 
 /// Runs the binary against the test database, from an empty folder so no `outreach.toml` is picked up.
@@ -29,7 +29,7 @@ fn outreach(url: &str, args: &[&str]) -> (bool, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let (db, url) = (test_db.db.clone(), test_db.url.clone());
         let mut settings = Settings::default();
         settings.queue.max_attempts = 1;
@@ -136,7 +136,8 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
             3
         );
         test_db.cleanup().await;
-    }
+    })
+    .await;
 }
 
 #[test]
@@ -173,14 +174,16 @@ async fn the_osm_extract_imports_from_the_command_line() {
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/data/osm/Helsinki.osm.pbf"
     );
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let (ok, output) = outreach(&test_db.url, &["import", "osm", extract]);
         assert!(ok, "{output}");
         assert!(
             output.contains("businesses") && output.contains("OpenStreetMap contributors"),
             "{output}"
         );
-        let (places, _) = outreach_core::directory::counts(&test_db.db).await.unwrap();
+        let (places, _) = outreach_core::discovery::directory::counts(&test_db.db)
+            .await
+            .unwrap();
         assert!(places > 1000, "{places}");
         let (ok, output) = outreach(
             &test_db.url,
@@ -191,12 +194,13 @@ async fn the_osm_extract_imports_from_the_command_line() {
             "{output}"
         );
         test_db.cleanup().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn uploads_are_read_in_a_child_process_that_answers_for_the_file_or_is_given_up_on() {
-    use outreach_core::education::{EducationError, Extractor, fixtures};
+    use outreach_core::campaigns::education::{EducationError, Extractor, fixtures};
     let child = Extractor::ChildProcess(env!("CARGO_BIN_EXE_outreach").into());
     let text = child
         .extract(

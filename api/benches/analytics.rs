@@ -9,8 +9,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use outreach_core::clock::{Clock, SystemClock};
-use outreach_core::db::Db;
+use outreach_core::platform::clock::{Clock, SystemClock};
+use outreach_core::platform::db::Db;
 use outreach_core::testing::TestDb;
 use outreach_core::{Context, Settings};
 
@@ -49,7 +49,7 @@ async fn main() {
     test_db
         .db
         .insert_session(
-            &outreach_core::security::hash_token(session),
+            &outreach_core::platform::security::hash_token(session),
             user.id,
             now,
             now + 86_400_000,
@@ -69,7 +69,8 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let mut settings = Settings::default();
-    settings.security.secret_key = outreach_core::config::Secret::new("bench-key-".repeat(8));
+    settings.security.secret_key =
+        outreach_core::platform::config::Secret::new("bench-key-".repeat(8));
     settings.http.public_url = base.clone();
     let ctx = Context::new(test_db.db.clone(), settings, Arc::new(SystemClock));
     let app = outreach_api::app(outreach_api::AppState::new(ctx).unwrap());

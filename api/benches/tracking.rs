@@ -8,9 +8,9 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use outreach_core::clock::SystemClock;
-use outreach_core::links::open_pixel_url;
+use outreach_core::platform::clock::SystemClock;
 use outreach_core::testing::TestDb;
+use outreach_core::tracking::links::open_pixel_url;
 use outreach_core::{Context, Settings};
 
 const SECONDS: &str = "10";
@@ -30,7 +30,8 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let mut settings = Settings::default();
-    settings.security.secret_key = outreach_core::config::Secret::new("bench-key-".repeat(8));
+    settings.security.secret_key =
+        outreach_core::platform::config::Secret::new("bench-key-".repeat(8));
     settings.http.public_url = base.clone();
     let ctx = Context::new(test_db.db.clone(), settings, Arc::new(SystemClock));
     let state = outreach_api::AppState::new(ctx.clone()).unwrap();

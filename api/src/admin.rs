@@ -8,13 +8,25 @@ use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{
     Grant, PREMIUM_DAYS, is_valid_email, normalize_email, quota_window_start,
 };
-use outreach_core::security::invite_code;
+use outreach_core::platform::security::invite_code;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::Admin;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/user-status", get(user_status))
+        .route("/api/admin/set-user-status", post(set_user_status))
+        .route("/api/admin/invites", get(list_invites).post(create_invite))
+        .route("/api/admin/unsubscribes", get(list_unsubscribes))
+}
 
 const EMAIL_REQUIRED: &str = "Please enter a user email address";
 

@@ -12,6 +12,18 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::SignedIn;
 
+use axum::Router;
+use axum::routing::get;
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/analytics/campaigns", get(campaigns))
+        .route("/api/analytics/daily", get(daily))
+        .route("/api/campaigns/{id}/daily", get(campaign_daily))
+        .route("/api/campaigns/{id}/details", get(details))
+}
+
 const PAGE_MAX: i64 = 500;
 const DAYS_DEFAULT: i64 = 30;
 const DAYS_MAX: i64 = 365;

@@ -10,15 +10,35 @@ use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge,
     PkceCodeVerifier, RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
 };
+use outreach_core::accounts::store::Redemption;
 use outreach_core::accounts::{Grant, User, is_valid_email, normalize_email};
-use outreach_core::clock::SECOND_MS;
-use outreach_core::store::Redemption;
+use outreach_core::platform::clock::SECOND_MS;
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::{self, SignedIn, with_cookie};
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/auth/google", get(start_google))
+        .route("/api/login", get(start_google))
+        .route(CALLBACK_PATH, get(google_callback))
+        // POST signs out; GET is the web app's page that posts it.
+        .route(
+            "/auth/logout",
+            post(logout).get(|uri: axum::http::Uri| crate::web::serve(uri)),
+        )
+        .route("/auth/local", post(local_sign_in))
+        .route("/api/auth/user", get(current_user))
+        .route("/api/auth/options", get(options))
+        .route("/api/auth/redeem-invite", post(redeem_invite))
+}
 
 /// A sign-in must come back from the provider within this time.
 pub(crate) const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;

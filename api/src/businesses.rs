@@ -7,15 +7,36 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::businesses::{RowError, SearchRequest, SearchRow};
 use outreach_core::campaigns::CampaignPatch;
-use outreach_core::jobs::RunSearchChunk;
-use outreach_core::sources::attributions;
+use outreach_core::discovery::import::RowError;
+use outreach_core::discovery::search::{SearchRequest, SearchRow};
+use outreach_core::discovery::sources::attributions;
+use outreach_core::platform::jobs::RunSearchChunk;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
 use crate::{AppState, wait_for};
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/businesses", get(list))
+        .route("/api/businesses/recent", get(recent))
+        .route(
+            "/api/businesses/import",
+            post(import).layer(DefaultBodyLimit::max(crate::campaigns::UPLOAD_BODY_LIMIT)),
+        )
+        .route("/api/businesses/search", post(search))
+        .route("/api/businesses/{id}/social-media", post(social_media))
+        .route("/api/businesses/search/{id}", get(progress))
+        .route("/api/businesses/search/{id}/cancel", post(cancel))
+        .route("/api/search-logs", get(logs))
+}
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -65,8 +86,7 @@ pub async fn search(
         .ctx
         .queue
         .enqueue(first, Some(&format!("search:{id}:chunk:1")))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let find = || async {
         state
             .ctx
@@ -195,7 +215,7 @@ pub async fn import(
     mut multipart: axum::extract::Multipart,
 ) -> ApiResult<Json<Value>> {
     let (name, bytes) = crate::upload::single_file(&mut multipart, Some("leads.csv")).await?;
-    let parsed = outreach_core::businesses::parse_import(&bytes, &format!("import: {name}"))
+    let parsed = outreach_core::discovery::import::parse_import(&bytes, &format!("import: {name}"))
         .map_err(ApiError::validation)?;
     let now = state.ctx.now_ms();
     let (mut businesses, mut duplicates) = (Vec::new(), Vec::new());
@@ -206,8 +226,7 @@ pub async fn import(
                 state
                     .ctx
                     .request_enrichment(id, &format!("enrich:{id}"))
-                    .await
-                    .map_err(ApiError::internal)?;
+                    .await?;
             }
             businesses.push(id);
         } else {
@@ -259,8 +278,7 @@ pub async fn social_media(
     state
         .ctx
         .request_enrichment(id, &format!("social:{id}:{asked}"))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let find = || async {
         state
             .ctx

@@ -5,18 +5,33 @@ use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use outreach_core::campaigns::education::MAX_FILE_BYTES;
+use outreach_core::campaigns::store::NewCampaign;
 use outreach_core::campaigns::{
     CampaignPatch, CampaignRow, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile, is_status,
     valid_max_results, valid_name, valid_radius,
 };
-use outreach_core::education::MAX_FILE_BYTES;
-use outreach_core::store::NewCampaign;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/campaigns", get(list).post(create))
+        .route("/api/campaigns/{id}", get(show).put(update).delete(delete))
+        .route(
+            "/api/campaigns/{id}/education-files",
+            post(upload_education_file).layer(DefaultBodyLimit::max(UPLOAD_BODY_LIMIT)),
+        )
+}
 
 const NOT_FOUND: &str = "Campaign not found";
 

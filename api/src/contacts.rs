@@ -6,13 +6,29 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use outreach_core::accounts::is_valid_email;
-use outreach_core::contacts::valid_note;
+use outreach_core::tracking::contacts::valid_note;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
+
+use axum::Router;
+use axum::routing::{get, post, put};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/contacts/all", get(all))
+        .route("/api/contacts/stats", get(stats))
+        .route("/api/contacts/history", get(history))
+        .route("/api/contacts/notes", post(add_note))
+        .route(
+            "/api/contacts/notes/{id}",
+            put(update_note).delete(delete_note),
+        )
+}
 
 const CONTACT_NOT_FOUND: &str = "Contact not found";
 const NOTE_NOT_FOUND: &str = "Note not found";

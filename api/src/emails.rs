@@ -4,13 +4,24 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use outreach_core::feedback::ManualOpen;
+use outreach_core::inbound::feedback::ManualOpen;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::SignedIn;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/emails/sent", get(sent))
+        .route("/api/emails/{id}", get(email))
+        .route("/api/emails/{id}/mark-opened", post(mark_opened))
+}
 
 const PAGE_MAX: i64 = 500;
 

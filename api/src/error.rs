@@ -61,8 +61,14 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<outreach_core::store::StoreError> for ApiError {
-    fn from(error: outreach_core::store::StoreError) -> Self {
+impl From<outreach_core::platform::db::StoreError> for ApiError {
+    fn from(error: outreach_core::platform::db::StoreError) -> Self {
+        Self::internal(error)
+    }
+}
+
+impl From<outreach_core::platform::queue::QueueError> for ApiError {
+    fn from(error: outreach_core::platform::queue::QueueError) -> Self {
         Self::internal(error)
     }
 }
@@ -92,7 +98,7 @@ where
             ApiError::new(rejection.status(), "invalid_body", rejection.body_text())
         })?;
         // Every text field and list within its documented limit, before any handler reads it.
-        outreach_core::limits::check(&raw).map_err(ApiError::validation)?;
+        outreach_core::platform::limits::check(&raw).map_err(ApiError::validation)?;
         serde_json::from_value(raw).map(JsonBody).map_err(|error| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,

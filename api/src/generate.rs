@@ -7,14 +7,24 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::ai::Brief;
-use outreach_core::jobs::GenerateEmail;
-use outreach_core::store::GenerationRow;
+use outreach_core::platform::jobs::GenerateEmail;
+use outreach_core::writing::ai::Brief;
+use outreach_core::writing::generations::GenerationRow;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
 use crate::{AppState, wait_for};
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/emails/generate", post(generate))
+        .route("/api/emails/generate/{id}", get(status))
+}
 
 pub async fn generate(
     State(state): State<AppState>,
@@ -42,8 +52,7 @@ pub async fn generate(
         .ctx
         .queue
         .enqueue(GenerateEmail { generation_id: id }, None)
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let bound = Duration::from_secs(state.ctx.settings.ai.wait_seconds);
     let find = || async {
         state

@@ -7,6 +7,14 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 
+use axum::Router;
+use axum::routing::get;
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/instance", get(instance))
+}
+
 pub async fn instance(State(state): State<AppState>) -> Json<Value> {
     let settings = &state.ctx.settings;
     Json(json!({

@@ -10,11 +10,11 @@ pub mod contacts;
 pub mod emails;
 pub mod error;
 pub mod generate;
-pub mod gmail;
 pub mod instance;
 pub mod observability;
 pub mod protection;
-pub mod sending;
+pub mod senders;
+pub mod sends;
 pub mod session;
 pub mod templates;
 pub mod tracking;
@@ -30,7 +30,6 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::HeaderMap;
 use axum::middleware;
-use axum::routing::{get, post};
 use outreach_core::Context;
 
 use crate::error::ApiError;
@@ -50,7 +49,7 @@ pub struct AppState {
     /// The host names this server answers to.
     pub hosts: protection::OwnHosts,
     /// Where uploaded education files are read (the `outreach` binary reads them in a child process).
-    pub extractor: outreach_core::education::Extractor,
+    pub extractor: outreach_core::campaigns::education::Extractor,
     listen: SocketAddr,
 }
 
@@ -95,178 +94,31 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     // Product endpoints: every one of them sits behind the account gate (A §6).
     let product = Router::new()
-        .route("/api/email-usage", get(usage::email_usage))
-        .route(
-            "/api/campaigns",
-            get(campaigns::list).post(campaigns::create),
-        )
-        .route(
-            "/api/campaigns/{id}",
-            get(campaigns::show)
-                .put(campaigns::update)
-                .delete(campaigns::delete),
-        )
-        .route(
-            "/api/campaigns/{id}/education-files",
-            post(campaigns::upload_education_file).layer(axum::extract::DefaultBodyLimit::max(
-                campaigns::UPLOAD_BODY_LIMIT,
-            )),
-        )
-        .route(
-            "/api/email-templates",
-            get(templates::list).post(templates::create),
-        )
-        .route(
-            "/api/email-templates/{id}",
-            axum::routing::put(templates::update).delete(templates::delete),
-        )
-        .route(
-            "/api/email-templates/{id}/preview",
-            post(templates::preview),
-        )
-        .route(
-            "/api/follow-up-templates",
-            post(templates::create_follow_up),
-        )
-        .route(
-            "/api/follow-up-templates/{id}",
-            get(templates::list_follow_ups)
-                .put(templates::update_follow_up)
-                .delete(templates::delete_follow_up),
-        )
-        .route(
-            "/api/follow-up-templates/sequence/{template_id}",
-            axum::routing::put(templates::sync_follow_ups),
-        )
-        .route("/api/businesses", get(businesses::list))
-        .route("/api/businesses/recent", get(businesses::recent))
-        .route(
-            "/api/businesses/import",
-            post(businesses::import).layer(axum::extract::DefaultBodyLimit::max(
-                campaigns::UPLOAD_BODY_LIMIT,
-            )),
-        )
-        .route("/api/businesses/search", post(businesses::search))
-        .route(
-            "/api/businesses/{id}/social-media",
-            post(businesses::social_media),
-        )
-        .route("/api/businesses/search/{id}", get(businesses::progress))
-        .route(
-            "/api/businesses/search/{id}/cancel",
-            post(businesses::cancel),
-        )
-        .route("/api/search-logs", get(businesses::logs))
-        .route("/api/campaigns/send", post(sending::launch))
-        .route("/api/campaigns/launch", post(sending::launch))
-        .route("/api/campaigns/{id}/progress", get(sending::progress))
-        .route(
-            "/api/campaigns/send-test-email",
-            post(sending::send_test_email),
-        )
-        .route("/api/campaigns/test", post(sending::test_copies))
-        .route("/api/test-campaign", post(sending::test_campaign))
-        .route("/api/outbox", get(sending::outbox))
-        .route("/api/outbox/{id}/reply", post(sending::outbox_reply))
-        .route(
-            "/api/user/email-config",
-            get(sending::config_status).post(sending::save_config),
-        )
-        .route("/api/user/email-configs", get(sending::list_configs))
-        .route("/api/auth/gmail/additional", post(gmail::additional))
-        .route(
-            "/api/user/verify-email-config",
-            post(sending::verify_config),
-        )
-        .route("/api/user/check-username", post(sending::check_username))
-        .route("/api/user/suggest-username", get(sending::suggest_username))
-        .route("/api/sendgrid/send-test", post(sending::send_basic_test))
-        .route(
-            "/api/sendgrid/create-basic-address",
-            post(sending::create_basic_address),
-        )
-        .route(
-            "/api/user/email-configs/{id}",
-            axum::routing::delete(sending::delete_config).put(sending::update_config),
-        )
-        .route(
-            "/api/user/email-configs/{id}/gmail-read",
-            post(gmail::read_access),
-        )
-        .route(
-            "/api/user/email-configs/{id}/set-default",
-            axum::routing::put(sending::set_default),
-        )
-        .route("/api/emails/sent", get(emails::sent))
-        .route("/api/emails/{id}", get(emails::email))
-        .route("/api/analytics/campaigns", get(analytics::campaigns))
-        .route("/api/analytics/daily", get(analytics::daily))
-        .route("/api/campaigns/{id}/daily", get(analytics::campaign_daily))
-        .route("/api/campaigns/{id}/details", get(analytics::details))
-        .route("/api/contacts/all", get(contacts::all))
-        .route("/api/contacts/stats", get(contacts::stats))
-        .route("/api/contacts/history", get(contacts::history))
-        .route("/api/contacts/notes", post(contacts::add_note))
-        .route(
-            "/api/contacts/notes/{id}",
-            axum::routing::put(contacts::update_note).delete(contacts::delete_note),
-        )
-        .route("/api/emails/{id}/mark-opened", post(emails::mark_opened))
-        .route("/api/emails/generate", post(generate::generate))
-        .route("/api/emails/generate/{id}", get(generate::status))
+        .merge(usage::routes())
+        .merge(campaigns::routes())
+        .merge(templates::routes())
+        .merge(businesses::routes())
+        .merge(sends::routes())
+        .merge(senders::routes())
+        .merge(emails::routes())
+        .merge(analytics::routes())
+        .merge(contacts::routes())
+        .merge(generate::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             session::require_active_account,
         ));
 
     Router::new()
-        .route("/healthz", get(observability::healthz))
-        .route("/readyz", get(observability::readyz))
-        .route("/auth/google", get(auth::start_google))
-        .route("/api/login", get(auth::start_google))
-        .route(auth::CALLBACK_PATH, get(auth::google_callback))
-        .route(gmail::CALLBACK_PATH, get(gmail::callback))
-        .route(
-            "/api/webhooks/sendgrid/events",
-            post(webhooks::sendgrid_events),
-        )
-        .route(
-            "/api/webhooks/sendgrid/inbound/{secret}",
-            post(webhooks::sendgrid_inbound).layer(axum::extract::DefaultBodyLimit::max(
-                campaigns::UPLOAD_BODY_LIMIT,
-            )),
-        )
-        // POST signs out; GET is the web app's page that posts it.
-        .route(
-            "/auth/logout",
-            post(auth::logout).get(|uri: axum::http::Uri| web::serve(uri)),
-        )
-        .route("/auth/local", post(auth::local_sign_in))
-        .route("/api/auth/user", get(auth::current_user))
-        .route(
-            "/api/user/profile",
-            get(sending::profile).put(sending::save_profile),
-        )
-        .route("/api/auth/options", get(auth::options))
-        .route("/api/auth/redeem-invite", post(auth::redeem_invite))
-        .route("/api/admin/user-status", get(admin::user_status))
-        .route("/api/admin/set-user-status", post(admin::set_user_status))
-        .route(
-            "/api/admin/invites",
-            get(admin::list_invites).post(admin::create_invite),
-        )
+        .merge(observability::routes())
+        .merge(auth::routes())
+        .merge(senders::open_routes())
+        .merge(webhooks::routes())
+        .merge(admin::routes())
+        .merge(instance::routes())
+        .merge(unsubscribe::routes())
+        .merge(tracking::routes())
         .merge(product)
-        .route("/api/admin/unsubscribes", get(admin::list_unsubscribes))
-        .route("/api/instance", get(instance::instance))
-        .route("/api/unsubscribe", post(unsubscribe::unsubscribe))
-        .route("/api/unsubscribe/verify", get(unsubscribe::verify_link))
-        .route("/t/o/{file}", get(tracking::open))
-        .route("/t/c/{token}", get(tracking::click))
-        // GET is the unsubscribe page (the web app); POST is RFC 8058 one-click.
-        .route(
-            protection::ONE_CLICK_PATH,
-            post(tracking::one_click).get(|uri: axum::http::Uri| web::serve(uri)),
-        )
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
         .layer(middleware::from_fn_with_state(

@@ -13,6 +13,13 @@ use serde_json::json;
 
 use crate::AppState;
 
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+}
+
 /// `GET /healthz`: the process is up.
 pub async fn healthz() -> Json<serde_json::Value> {
     Json(json!({ "status": "ok" }))

@@ -8,8 +8,8 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{INACTIVE_MESSAGE, User};
-use outreach_core::clock::DAY_MS;
-use outreach_core::security::{hash_token, random_token};
+use outreach_core::platform::clock::DAY_MS;
+use outreach_core::platform::security::{hash_token, random_token};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};

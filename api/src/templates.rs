@@ -5,9 +5,9 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::templates::{
-    FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, Recipient, TemplateInput, TemplateRow, render,
-    render_html,
+use outreach_core::campaigns::personalise::{Recipient, render, render_html};
+use outreach_core::campaigns::templates::{
+    FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -15,6 +15,28 @@ use serde_json::{Value, json};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::session::SignedIn;
+
+use axum::Router;
+use axum::routing::{get, post, put};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/email-templates", get(list).post(create))
+        .route("/api/email-templates/{id}", put(update).delete(delete))
+        .route("/api/email-templates/{id}/preview", post(preview))
+        .route("/api/follow-up-templates", post(create_follow_up))
+        .route(
+            "/api/follow-up-templates/{id}",
+            get(list_follow_ups)
+                .put(update_follow_up)
+                .delete(delete_follow_up),
+        )
+        .route(
+            "/api/follow-up-templates/sequence/{template_id}",
+            put(sync_follow_ups),
+        )
+}
 
 const NOT_FOUND: &str = "Template not found";
 const FOLLOW_UP_NOT_FOUND: &str = "Follow-up not found";

@@ -14,13 +14,28 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use outreach_core::Db;
 use outreach_core::accounts::normalize_email;
-use outreach_core::events::TrackingEvent;
-use outreach_core::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
-use outreach_core::security::verify;
+use outreach_core::platform::security::verify;
+use outreach_core::tracking::events::TrackingEvent;
+use outreach_core::tracking::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
 use tokio::sync::{Mutex, mpsc};
 use tokio::task::JoinHandle;
 
 use crate::AppState;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/t/o/{file}", get(open))
+        .route("/t/c/{token}", get(click))
+        // GET is the unsubscribe page (the web app); POST is RFC 8058 one-click.
+        .route(
+            crate::protection::ONE_CLICK_PATH,
+            post(one_click).get(|uri: axum::http::Uri| crate::web::serve(uri)),
+        )
+}
 
 /// The most events one write holds, and the longest an event waits for its write.
 const BATCH_EVENTS: usize = 1_000;

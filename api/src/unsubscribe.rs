@@ -13,13 +13,23 @@ use axum::{Extension, Json};
 use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use outreach_core::accounts::{is_valid_email, normalize_email};
-use outreach_core::links::UNSUBSCRIBE_PURPOSE;
-use outreach_core::security::verify;
+use outreach_core::platform::security::verify;
+use outreach_core::tracking::links::UNSUBSCRIBE_PURPOSE;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/unsubscribe", post(unsubscribe))
+        .route("/api/unsubscribe/verify", get(verify_link))
+}
 
 /// Per-client limits of the public write endpoints.
 pub type ClientLimiter = Arc<DefaultKeyedRateLimiter<IpAddr>>;

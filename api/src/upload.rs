@@ -4,7 +4,7 @@
 use axum::body::Bytes;
 use axum::extract::Multipart;
 use axum::http::StatusCode;
-use outreach_core::education::EducationError;
+use outreach_core::campaigns::education::EducationError;
 
 use crate::error::{ApiError, ApiResult};
 

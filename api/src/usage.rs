@@ -9,6 +9,14 @@ use crate::AppState;
 use crate::error::ApiResult;
 use crate::session::SignedIn;
 
+use axum::Router;
+use axum::routing::get;
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/email-usage", get(email_usage))
+}
+
 pub async fn email_usage(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,

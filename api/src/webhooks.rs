@@ -10,14 +10,31 @@ use axum::body::Bytes;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use outreach_core::accounts::normalize_email;
-use outreach_core::clock::SECOND_MS;
-use outreach_core::feedback::{Outcome, SentRef};
-use outreach_core::inbound::Inbound;
-use outreach_core::sendgrid_webhook::{Event, Meaning, WINDOW_SECONDS, payload_hash, verify};
+use outreach_core::inbound::feedback::{Outcome, SentRef};
+use outreach_core::inbound::mail::Inbound;
+use outreach_core::inbound::sendgrid_webhook::{
+    Event, Meaning, WINDOW_SECONDS, payload_hash, verify,
+};
+use outreach_core::platform::clock::SECOND_MS;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::post;
+
+/// The endpoints of this module, outside the account gate (each checks what it needs itself).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/webhooks/sendgrid/events", post(sendgrid_events))
+        .route(
+            "/api/webhooks/sendgrid/inbound/{secret}",
+            post(sendgrid_inbound)
+                .layer(DefaultBodyLimit::max(crate::campaigns::UPLOAD_BODY_LIMIT)),
+        )
+}
 
 const SIGNATURE: &str = "x-twilio-email-event-webhook-signature";
 const TIMESTAMP: &str = "x-twilio-email-event-webhook-timestamp";
@@ -105,7 +122,7 @@ pub async fn sendgrid_inbound(
     let raw = raw.ok_or_else(|| {
         ApiError::validation("The raw message (email) is missing: turn on raw posting")
     })?;
-    let inbound = outreach_core::inbound::read(&raw)
+    let inbound = outreach_core::inbound::mail::read(&raw)
         .ok_or_else(|| ApiError::validation("The message could not be read"))?;
     let recipient = to.as_deref().and_then(first_address);
     let matched = match_message(&state, &inbound, recipient.as_deref()).await?;

@@ -1,53 +1,33 @@
-//! Outreach core: configuration, domain rules, database access, job payloads and the queue.
-//! Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build on it.
+//! Outreach core: every capability of the product, each in its own folder with its types, rules and its own
+//! `impl Db` block. Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build
+//! on it.
+//!
+//! - `platform`: configuration, clock, secrets, size limits, network policy, DNS, the database, SQL and the queue;
+//! - `accounts`: users, sessions, invites, plans and the monthly quota;
+//! - `discovery`: businesses, searches and imports, the search sources, the offline directory, website enrichment;
+//! - `campaigns`: campaigns, templates with their follow-ups, and education files;
+//! - `writing`: the AI writer and its generation requests;
+//! - `sending`: senders, message rows and claims, composing, the message format, SMTP and the HTTP mail APIs;
+//! - `inbound`: mail that comes back (replies, bounces, automatic answers) and the feedback it applies;
+//! - `tracking`: signed links, open and click events, the suppression list, analytics and contacts.
 
 pub mod accounts;
-pub mod ai;
-pub mod analytics;
-pub mod businesses;
 pub mod campaigns;
-pub mod clock;
-pub mod compose;
-pub mod config;
-pub mod contacts;
-pub mod crawler;
-pub mod db;
-pub mod directory;
-pub mod dns;
-pub mod domain_auth;
-pub mod education;
-pub mod enrich;
-pub mod events;
-pub mod feedback;
-pub mod gazetteer;
-pub mod imap;
+pub mod discovery;
 pub mod inbound;
-pub mod jobs;
-pub mod limits;
-pub mod links;
-pub mod mail_apis;
-pub mod mime;
-pub mod net;
-
-pub mod outbound;
-pub mod queries;
-pub mod queue;
-pub mod replies;
-pub mod security;
-pub mod sendgrid_webhook;
-pub mod sources;
-pub mod store;
-pub mod templates;
+pub mod platform;
+pub mod sending;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod transport;
+pub mod tracking;
+pub mod writing;
 
 use std::sync::Arc;
 
-pub use clock::SharedClock;
-pub use config::Settings;
-pub use db::Db;
-pub use queue::Queue;
+pub use platform::clock::SharedClock;
+pub use platform::config::Settings;
+pub use platform::db::Db;
+pub use platform::queue::Queue;
 
 /// What every role (api, worker, scheduler) works with. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -78,10 +58,10 @@ impl Context {
         &self,
         business_id: i64,
         key: &str,
-    ) -> Result<(), queue::QueueError> {
+    ) -> Result<(), platform::queue::QueueError> {
         self.db.set_email_status(business_id, "pending").await?;
         self.queue
-            .enqueue(jobs::EnrichBusiness { business_id }, Some(key))
+            .enqueue(platform::jobs::EnrichBusiness { business_id }, Some(key))
             .await?;
         Ok(())
     }

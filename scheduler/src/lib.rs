@@ -5,7 +5,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use outreach_core::Context;
-use outreach_core::jobs::{ExpireSubscriptions, IngestReplies};
+use outreach_core::platform::jobs::{ExpireSubscriptions, IngestReplies};
 
 /// How often a schedule produces a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

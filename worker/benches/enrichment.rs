@@ -14,8 +14,8 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use outreach_core::businesses::Candidate;
-use outreach_core::clock::SystemClock;
+use outreach_core::discovery::businesses::Candidate;
+use outreach_core::platform::clock::SystemClock;
 use outreach_core::testing::{DnsAnswer, TestDb, fake_dns};
 use outreach_core::{Context, Db, Settings};
 

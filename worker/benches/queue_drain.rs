@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use outreach_core::clock::SystemClock;
-use outreach_core::jobs::ExpireSubscriptions;
+use outreach_core::platform::clock::SystemClock;
+use outreach_core::platform::jobs::ExpireSubscriptions;
 use outreach_core::testing::TestDb;
 use outreach_core::{Context, Db, Settings};
 

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use outreach_core::clock::{Clock, SystemClock};
-use outreach_core::jobs::SendCampaignEmail;
+use outreach_core::platform::clock::{Clock, SystemClock};
+use outreach_core::platform::jobs::SendCampaignEmail;
 use outreach_core::testing::{
     SmtpSink, TestDb, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
 };
@@ -106,8 +106,8 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
 /// The size of one composed message, so the ceiling sends messages of the same size.
 fn sample_size() -> usize {
     let mut settings = Settings::default();
-    settings.security.secret_key = outreach_core::config::Secret::new("k".repeat(64));
-    let envelope = outreach_core::compose::Envelope {
+    settings.security.secret_key = outreach_core::platform::config::Secret::new("k".repeat(64));
+    let envelope = outreach_core::sending::compose::Envelope {
         from_name: "Bench",
         from_email: "bench@bakery.example",
         reply_to: None,
@@ -115,14 +115,14 @@ fn sample_size() -> usize {
         postal_address: "",
         token: "abcdefghijklmnopqrstuv",
     };
-    let composed = outreach_core::compose::compose(
+    let composed = outreach_core::sending::compose::compose(
         &settings,
         &envelope,
         "Fresh bread for you",
         BODY,
-        &outreach_core::templates::Recipient::default(),
+        &outreach_core::campaigns::personalise::Recipient::default(),
     );
-    outreach_core::mime::render(&composed, chrono::Utc::now())
+    outreach_core::sending::mime::render(&composed, chrono::Utc::now())
         .expect("the sample builds")
         .text
         .len()

@@ -2,19 +2,21 @@
 
 use outreach_core::Context;
 
-use outreach_core::ai::{Brief, Material, Writer, rates};
+use outreach_core::writing::ai::{Brief, Material, Writer, rates};
 
 use std::collections::HashSet;
 
-use outreach_core::businesses::{CHUNK_SIZE, Candidate, Enrichment, NewSearchLog, SearchParams};
-use outreach_core::crawler::Crawler;
-use outreach_core::directory;
-use outreach_core::dns::{DnsLookup, Verdict};
-use outreach_core::enrich::FoundEmail;
-use outreach_core::jobs::{
+use outreach_core::discovery::businesses::{Candidate, Enrichment};
+
+use outreach_core::discovery::crawler::Crawler;
+use outreach_core::discovery::directory;
+use outreach_core::discovery::enrich::FoundEmail;
+use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams};
+use outreach_core::discovery::sources::{self, Exclusions, Source, Target};
+use outreach_core::platform::dns::{DnsLookup, Verdict};
+use outreach_core::platform::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, RunSearchChunk,
 };
-use outreach_core::sources::{self, Exclusions, Source, Target};
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -27,7 +29,7 @@ pub async fn expire_subscriptions(ctx: &Context, job: &ExpireSubscriptions) -> a
 
 /// Reads one sender's IMAP mailbox for replies, automatic answers and bounces.
 pub async fn ingest_replies(ctx: &Context, job: &IngestReplies) -> anyhow::Result<()> {
-    let run = outreach_core::replies::ingest_mailbox(ctx, job.config_id).await?;
+    let run = outreach_core::inbound::replies::ingest_mailbox(ctx, job.config_id).await?;
     tracing::info!(config_id = job.config_id, tick = %job.tick, read = run.read, matched = run.matched, "mailbox read");
     Ok(())
 }

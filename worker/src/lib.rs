@@ -2,7 +2,6 @@
 //! retries with exponential backoff, job metrics and the queue-depth gauge.
 
 pub mod handlers;
-pub mod send_batch;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -13,12 +12,13 @@ use apalis::prelude::{
     Attempt, BackendExt, BackoffConfig, BoxDynError, Data, Monitor, TaskId, WorkerBuilder,
     WorkerBuilderExt,
 };
-use outreach_core::jobs::{
+use outreach_core::platform::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS, RunSearchChunk,
     SendCampaignEmail,
 };
-use outreach_core::queue::retry_delay_ms;
-use outreach_core::security::random_token;
+use outreach_core::platform::queue::retry_delay_ms;
+use outreach_core::platform::security::random_token;
+use outreach_core::sending::slots::SenderSlots;
 use outreach_core::{Context, Db};
 
 /// A claim made before leases existed (no `claimed_by`) older than this cannot belong to a live send.
@@ -61,70 +61,6 @@ impl Stopping {
         let deadline = Instant::now() + limit;
         while self.sending.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-}
-
-/// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
-/// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
-/// `sending.sender_concurrency` workers; a batch that finds its sender full hands its messages back for a little
-/// later instead of waiting, so every other sender keeps its workers).
-#[derive(Debug, Clone)]
-pub struct SenderSlots {
-    lease: Arc<str>,
-    limit: usize,
-    running: Arc<std::sync::Mutex<std::collections::HashMap<i64, usize>>>,
-}
-
-impl SenderSlots {
-    pub fn new(limit: usize) -> Self {
-        Self {
-            lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
-            limit: limit.max(1),
-            running: Arc::default(),
-        }
-    }
-
-    /// The lease this process claims messages under.
-    pub fn lease(&self) -> &str {
-        &self.lease
-    }
-
-    /// A slot of `config_id`, held until the guard is dropped; None when the sender's slots are all taken.
-    pub fn take(&self, config_id: i64) -> Option<SenderSlot> {
-        let mut running = self
-            .running
-            .lock()
-            .expect("the slot table is never poisoned");
-        let count = running.entry(config_id).or_default();
-        if *count >= self.limit {
-            return None;
-        }
-        *count += 1;
-        Some(SenderSlot {
-            slots: self.clone(),
-            config_id,
-        })
-    }
-}
-
-pub struct SenderSlot {
-    slots: SenderSlots,
-    config_id: i64,
-}
-
-impl Drop for SenderSlot {
-    fn drop(&mut self) {
-        let mut running = self
-            .slots
-            .running
-            .lock()
-            .expect("the slot table is never poisoned");
-        if let Some(count) = running.get_mut(&self.config_id) {
-            *count -= 1;
-            if *count == 0 {
-                running.remove(&self.config_id);
-            }
         }
     }
 }
@@ -202,7 +138,7 @@ pub async fn run(
         .renew_lease(slots.lease(), ctx.now_ms() + lease_ms)
         .await?;
     reconcile(&ctx).await?;
-    let keeper = tokio::spawn(keep_lease(ctx.clone(), slots.lease.clone(), lease_ms));
+    let keeper = tokio::spawn(keep_lease(ctx.clone(), slots.lease().into(), lease_ms));
     let monitor = Monitor::new().shutdown_timeout(SHUTDOWN_TIMEOUT);
     let monitor = register!(
         monitor,
@@ -366,7 +302,8 @@ async fn send_campaign_email_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     let _running = stopping.sending();
-    let work = send_batch::send_campaign_email(&ctx, &job, &stopping, &slots);
+    let is_stopping = || stopping.is_set();
+    let work = outreach_core::sending::batch::send_campaign_email(&ctx, &job, &is_stopping, &slots);
     observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
 }
 

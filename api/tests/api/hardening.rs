@@ -15,7 +15,7 @@ async fn with_host(
 
 #[tokio::test]
 async fn a_rebound_host_name_reaches_nothing_and_local_sign_in_needs_a_loopback_host() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start_with(test_db, |settings| settings.google.client_id.clear()).await;
         let port = app.base.rsplit(':').next().unwrap().to_string();
         let evil = format!("rebound.evil.example:{port}");
@@ -108,12 +108,13 @@ async fn a_rebound_host_name_reaches_nothing_and_local_sign_in_needs_a_loopback_
         .await;
         assert_eq!(foreign_origin.status(), StatusCode::FORBIDDEN);
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn a_sign_in_callback_opened_in_another_browser_signs_nobody_in() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         app.google_person("eve", "eve@example.org", "Eve", "Attacker")
             .await;
@@ -151,12 +152,13 @@ async fn a_sign_in_callback_opened_in_another_browser_signs_nobody_in() {
         assert_eq!(location(&finished), "/dashboard");
         assert!(attacker.session().is_some());
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn a_gmail_connection_finishes_only_in_the_browser_that_started_it() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
         // The same person signed in on a second device.
@@ -192,12 +194,13 @@ async fn a_gmail_connection_finishes_only_in_the_browser_that_started_it() {
             "nothing connected"
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn sign_out_is_a_post_and_the_get_is_the_page_that_posts_it() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = app.signed_in("ada", "ada@example.org", "Ada").await;
         // A link or an image on another site cannot sign anyone out.
@@ -237,12 +240,13 @@ async fn sign_out_is_a_post_and_the_get_is_the_page_that_posts_it() {
             StatusCode::UNAUTHORIZED
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn every_error_is_json_with_a_code_and_a_message() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
         let (_, campaign) = ada
@@ -319,12 +323,13 @@ async fn every_error_is_json_with_a_code_and_a_message() {
             "huge.txt is larger than 10MB. Please choose a smaller file."
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn pages_and_answers_carry_security_headers() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let browser = app.browser();
         for path in ["/", "/dashboard", "/api/auth/options", "/healthz"] {
@@ -352,7 +357,8 @@ async fn pages_and_answers_carry_security_headers() {
             assert_eq!(header("x-frame-options"), "DENY", "{path}");
         }
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 /// A template of `browser`'s, for tests that need one.
@@ -372,7 +378,7 @@ async fn template(browser: &Browser, name: &str) -> i64 {
 
 #[tokio::test]
 async fn a_test_send_takes_only_the_callers_own_templates() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
         let eve = active(&app, "eve").await;
@@ -396,12 +402,13 @@ async fn a_test_send_takes_only_the_callers_own_templates() {
             "nothing was written for Eve"
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racing_follow_up_creates_never_pass_four_or_share_a_position() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = Arc::new(active(&app, "ada").await);
         let main = template(&ada, "Sequence").await;
@@ -445,12 +452,13 @@ async fn racing_follow_up_creates_never_pass_four_or_share_a_position() {
             "{positions:?}"
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn oversized_text_and_lists_are_refused_whole_and_repeated_ids_count_once() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
         let (status, body) = ada
@@ -525,12 +533,13 @@ async fn oversized_text_and_lists_are_refused_whole_and_repeated_ids_count_once(
         let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
         assert_eq!(progress["progress"]["total"], 1, "{progress}");
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn personalisation_never_turns_data_into_markup_or_script_links() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let _workers = start_workers(&app);
         let ada = active(&app, "ada").await;
@@ -596,7 +605,8 @@ async fn personalisation_never_turns_data_into_markup_or_script_links() {
         assert_only_safe_markup(body.trim_start_matches("<!doctype html><html><body>"));
         assert!(!sent.contains("javascript:"), "{sent}");
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 /// A TCP server on loopback that counts connections and says nothing (or `banner`) to each.
@@ -627,7 +637,7 @@ fn smtp_sender(host: &str, port: u16) -> Value {
 
 #[tokio::test]
 async fn the_sender_check_reaches_no_private_address_and_never_hangs_or_echoes() {
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         // No allowance for loopback here, as in production.
         let app = TestApp::start_with(test_db, |settings| {
             settings.sending.allow_hosts.clear();
@@ -709,7 +719,8 @@ async fn the_sender_check_reaches_no_private_address_and_never_hangs_or_echoes()
             "{message}"
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -718,16 +729,20 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
         env!("CARGO_MANIFEST_DIR"),
         "/../../shared/data/osm/Helsinki.osm.pbf"
     );
-    for test_db in TestDb::all().await {
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
-        outreach_core::directory::import_osm(&app.ctx.db, std::path::Path::new(extract), 1)
-            .await
-            .unwrap();
+        outreach_core::discovery::directory::import_osm(
+            &app.ctx.db,
+            std::path::Path::new(extract),
+            1,
+        )
+        .await
+        .unwrap();
         let ada = active(&app, "ada").await;
         let user = ada.get_json("/api/auth/user").await.1["id"]
             .as_i64()
             .unwrap();
-        let params = outreach_core::businesses::SearchRequest {
+        let params = outreach_core::discovery::search::SearchRequest {
             search_type: Some("local".into()),
             business_type: Some("cafe".into()),
             geographic_area: Some("Helsinki".into()),
@@ -742,7 +757,7 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
             .insert_search(user, &params, app.clock.now_ms())
             .await
             .unwrap();
-        let chunk = |chunk_number| outreach_core::jobs::RunSearchChunk {
+        let chunk = |chunk_number| outreach_core::platform::jobs::RunSearchChunk {
             search_id: search,
             chunk_number,
         };
@@ -786,13 +801,14 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
             db.backend()
         );
         app.stop().await;
-    }
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pdf_bombs_and_broken_pdfs_get_a_clear_refusal_and_the_server_keeps_answering() {
-    use outreach_core::education::fixtures;
-    for test_db in TestDb::all().await {
+    use outreach_core::campaigns::education::fixtures;
+    each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;
         let ada = Arc::new(active(&app, "ada").await);
         let (_, campaign) = ada
@@ -842,5 +858,6 @@ async fn pdf_bombs_and_broken_pdfs_get_a_clear_refusal_and_the_server_keeps_answ
             .await;
         assert_eq!(kept["aiEducationFiles"], json!([]), "nothing was kept");
         app.stop().await;
-    }
+    })
+    .await;
 }

@@ -1,0 +1,177 @@
+//! Level 2 basic addresses (A §4 Email tiers): `username@<sending domain>`, sent through the operator's SendGrid
+//! account; username checks and suggestions, and a test email.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use outreach_core::sending::launch::TestMessage;
+use outreach_core::sending::senders::NewEmailConfig;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::senders::request::{DEFAULT_DAILY_CAP, basic_address, reply_to_address, text};
+use crate::sends::send_tests;
+use crate::session::SignedIn;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BasicAddressRequest {
+    username: Option<String>,
+    email_prefix: Option<String>,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    reply_to: Option<String>,
+}
+
+/// `POST /api/user/check-username {username}`: `{available, reason}` (A §4 Username availability).
+pub async fn check_username(
+    State(state): State<AppState>,
+    SignedIn(_user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let username = text(&request.username)
+        .or(text(&request.email_prefix))
+        .unwrap_or_default();
+    if !outreach_core::sending::senders::valid_username(&username) {
+        return Ok(Json(
+            json!({ "available": false, "reason": outreach_core::sending::senders::USERNAME_RULE }),
+        ));
+    }
+    let taken = state
+        .ctx
+        .db
+        .email_address_taken(&basic_address(&state, &username))
+        .await?;
+    Ok(Json(if taken {
+        json!({ "available": false, "reason": "This username is already taken" })
+    } else {
+        json!({ "available": true, "reason": null })
+    }))
+}
+
+/// `GET /api/user/suggest-username`: a free username from the user's name (else the login address).
+pub async fn suggest_username(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let name = [user.first_name.as_deref(), user.last_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let base = if name.trim().is_empty() {
+        outreach_core::sending::senders::username_from(
+            user.email.split('@').next().unwrap_or("sender"),
+        )
+    } else {
+        outreach_core::sending::senders::username_from(&name)
+    };
+    for attempt in 1..100 {
+        let candidate = if attempt == 1 {
+            base.clone()
+        } else {
+            format!("{}{attempt}", &base[..base.len().min(27)])
+        };
+        if !state
+            .ctx
+            .db
+            .email_address_taken(&basic_address(&state, &candidate))
+            .await?
+        {
+            return Ok(Json(
+                json!({ "username": candidate, "emailAddress": basic_address(&state, &candidate) }),
+            ));
+        }
+    }
+    Err(ApiError::validation(
+        "No free username was found; choose one",
+    ))
+}
+
+/// `POST /api/sendgrid/create-basic-address {firstName, lastName, emailPrefix, replyTo}`: a Level 2 sender,
+/// `prefix@<sending domain>`, sent through the operator's SendGrid key.
+pub async fn create_basic_address(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let (Some(first), Some(last), Some(prefix)) = (
+        text(&request.first_name),
+        text(&request.last_name),
+        text(&request.email_prefix),
+    ) else {
+        return Err(ApiError::validation(
+            "First name, last name and email username are required",
+        ));
+    };
+    if !outreach_core::sending::senders::valid_username(&prefix) {
+        return Err(ApiError::validation(
+            outreach_core::sending::senders::USERNAME_RULE,
+        ));
+    }
+    if state.ctx.settings.sendgrid.api_key.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "provider_unavailable",
+            "Basic addresses are sent through the operator's SendGrid account, which this instance does not have",
+        ));
+    }
+    let address = basic_address(&state, &prefix);
+    if state.ctx.db.email_address_taken(&address).await? {
+        return Err(ApiError::validation("This username is already taken"));
+    }
+    let reply_to = reply_to_address(&request.reply_to)?.unwrap_or_else(|| user.email.clone());
+    let config = NewEmailConfig {
+        provider: "sendgrid-basic".into(),
+        send_from: address.clone(),
+        send_from_name: format!("{first} {last}"),
+        reply_to: Some(reply_to),
+        daily_cap: DEFAULT_DAILY_CAP,
+        is_verified: true,
+        ..NewEmailConfig::default()
+    };
+    let id = state
+        .ctx
+        .db
+        .insert_email_config(user.id, &config, state.ctx.now_ms())
+        .await?;
+    Ok(Json(
+        json!({ "success": true, "id": id, "emailAddress": address, "message": format!("{address} is ready to send") }),
+    ))
+}
+
+/// `POST /api/sendgrid/send-test {emailPrefix}`: a test email from the user's basic address to their login address,
+/// through the operator's SendGrid account. Answers `{success, fromEmail, message}`.
+pub async fn send_basic_test(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<BasicAddressRequest>,
+) -> ApiResult<Json<Value>> {
+    let prefix = text(&request.email_prefix).unwrap_or_default();
+    let address = basic_address(&state, &prefix);
+    let config = state
+        .ctx
+        .db
+        .list_email_configs(user.id)
+        .await?
+        .into_iter()
+        .find(|config| config.provider == "sendgrid-basic" && config.send_from == address)
+        .ok_or_else(|| {
+            ApiError::validation("Create the address first, then send a test email from it")
+        })?;
+    let test = TestMessage {
+        template_id: None,
+        business_id: None,
+        subject: format!("Test email from {address}"),
+        body: Some(format!(
+            "<p>This test email was sent from your address {address}. If it reached you, the address works and \
+             your campaigns can use it.</p>"
+        )),
+    };
+    let outcome = send_tests(&state, &user, Some(config), &user.email, vec![test]).await?;
+    let mut answer = outcome.answer(&user.email);
+    answer["fromEmail"] = json!(address);
+    Ok(Json(answer))
+}

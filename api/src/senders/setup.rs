@@ -1,0 +1,267 @@
+//! Setting a sender up (`POST /api/user/email-config`): an SMTP server (checked by connecting and signing in before
+//! it is saved), a branded SendGrid key (its Mail Send scope checked), the local outbox, or a Gmail address (sent to
+//! Google's consent screen first).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::platform::security::encrypt_secret;
+use outreach_core::sending::mail_apis::SendGrid;
+use outreach_core::sending::senders::NewEmailConfig;
+use outreach_core::sending::smtp::SmtpServer;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::senders::gmail;
+use crate::senders::request::{DEFAULT_DAILY_CAP, reply_to_address, text};
+use crate::session::{SignedIn, with_cookie};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EmailConfigRequest {
+    email_provider: String,
+    email_send_from: String,
+    email_send_from_name: String,
+    email_reply_to: Option<String>,
+    smtp_host: Option<String>,
+    smtp_port: Option<i32>,
+    smtp_security: Option<String>,
+    smtp_username: Option<String>,
+    smtp_password: Option<String>,
+    imap_host: Option<String>,
+    imap_port: Option<i32>,
+    imap_security: Option<String>,
+    imap_username: Option<String>,
+    imap_password: Option<String>,
+    daily_cap: Option<i32>,
+    sendgrid_api_key: Option<String>,
+    custom_domain: Option<String>,
+    business_name: Option<String>,
+}
+
+/// `POST /api/user/email-config`: an SMTP sender (checked by connecting and signing in before it is saved) or the
+/// local outbox.
+pub async fn save_config(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<EmailConfigRequest>,
+) -> ApiResult<Response> {
+    let key_for_secrets = &state.ctx.settings.security.secret_key;
+    let provider = request.email_provider.trim().to_string();
+    let name = request.email_send_from_name.trim().to_string();
+    let from = normalize_email(&request.email_send_from);
+    let reply_to = reply_to_address(&request.email_reply_to)?;
+    let daily_cap = request.daily_cap.unwrap_or(DEFAULT_DAILY_CAP);
+    if !(1..=100_000).contains(&daily_cap) {
+        return Err(ApiError::validation(
+            "Daily cap must be between 1 and 100000",
+        ));
+    }
+    // Level 1: nothing is saved until Google answers; the browser goes to the consent screen (A §7).
+    if provider == "gmail" {
+        let address = if from.is_empty() {
+            user.email.clone()
+        } else {
+            from
+        };
+        if !is_valid_email(&address) {
+            return Err(ApiError::validation("Please enter a valid email address"));
+        }
+        let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
+        let consent = gmail::consent_url(&state, &user, &identity, false).await?;
+        return Ok(with_cookie(
+            consent.cookie,
+            Json(json!({ "success": true, "requiresOAuth": true, "oauthUrl": consent.url })),
+        ));
+    }
+    let config = match provider.as_str() {
+        "outbox" => NewEmailConfig {
+            provider,
+            send_from: if is_valid_email(&from) {
+                from
+            } else {
+                format!("outbox@{}", state.ctx.settings.sending_domain())
+            },
+            send_from_name: if name.is_empty() {
+                user.email.clone()
+            } else {
+                name
+            },
+            reply_to: reply_to.or_else(|| Some(user.email.clone())),
+            daily_cap,
+            is_verified: true,
+            ..NewEmailConfig::default()
+        },
+        "smtp" => {
+            if !is_valid_email(&from) {
+                return Err(ApiError::validation("Please enter a valid email address"));
+            }
+            if name.is_empty() {
+                return Err(ApiError::validation("Sender name is required"));
+            }
+            let host = text(&request.smtp_host)
+                .ok_or_else(|| ApiError::validation("SMTP host is required"))?;
+            let port = request.smtp_port.unwrap_or(587);
+            if !(1..=65535).contains(&port) {
+                return Err(ApiError::validation(
+                    "SMTP port must be between 1 and 65535",
+                ));
+            }
+            let security = text(&request.smtp_security).unwrap_or_else(|| "starttls".into());
+            if !["none", "starttls", "tls"].contains(&security.as_str()) {
+                return Err(ApiError::validation(
+                    "SMTP security must be none, starttls or tls",
+                ));
+            }
+            let imap_security = text(&request.imap_security);
+            if imap_security
+                .as_deref()
+                .is_some_and(|security| !["none", "starttls", "tls"].contains(&security))
+            {
+                return Err(ApiError::validation(
+                    "IMAP security must be none, starttls or tls",
+                ));
+            }
+            let imap_host = text(&request.imap_host);
+            let imap_port = request.imap_port.unwrap_or(993);
+            let imap_security = imap_host
+                .as_ref()
+                .map(|_| imap_security.unwrap_or_else(|| "tls".into()));
+            let imap_username = imap_host.as_ref().map(|_| {
+                text(&request.imap_username)
+                    .or_else(|| text(&request.smtp_username))
+                    .unwrap_or_else(|| from.clone())
+            });
+            let imap_password = text(&request.imap_password);
+            let imap_start = match &imap_host {
+                None => None,
+                Some(host) => {
+                    if !(1..=65535).contains(&imap_port) {
+                        return Err(ApiError::validation(
+                            "IMAP port must be between 1 and 65535",
+                        ));
+                    }
+                    let password = imap_password
+                        .clone()
+                        .ok_or_else(|| ApiError::validation("IMAP password is required"))?;
+                    let mailbox = outreach_core::inbound::imap::ImapServer {
+                        host: host.clone(),
+                        port: imap_port as u16,
+                        security: imap_security.clone().unwrap_or_default(),
+                        username: imap_username.clone().unwrap_or_default(),
+                        password: outreach_core::platform::config::Secret::new(password),
+                        policy: state.ctx.settings.sending.policy(),
+                        timeout: state.ctx.settings.sending.timeout(),
+                    };
+                    // Replies are read from here every few minutes: a wrong login is told now.
+                    Some(mailbox.check().await.map_err(|error| {
+                        ApiError::new(
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            "imap_check_failed",
+                            format!("The IMAP server check failed: {error}"),
+                        )
+                    })?)
+                }
+            };
+            let password = text(&request.smtp_password);
+            let server = SmtpServer {
+                host: host.clone(),
+                port: port as u16,
+                security: security.clone(),
+                username: text(&request.smtp_username),
+                password: password
+                    .clone()
+                    .map(outreach_core::platform::config::Secret::new),
+                policy: state.ctx.settings.sending.policy(),
+                timeout: state.ctx.settings.sending.timeout(),
+            };
+            // The user hears the server's own answer now, not at the first campaign.
+            server.check().await.map_err(|error| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "smtp_check_failed",
+                    format!("The SMTP server check failed: {error}"),
+                )
+            })?;
+            NewEmailConfig {
+                provider,
+                send_from: from,
+                send_from_name: name,
+                reply_to,
+                smtp_host: Some(host),
+                smtp_port: Some(port),
+                smtp_security: Some(security),
+                smtp_username: text(&request.smtp_username),
+                secret: password.map(|password| encrypt_secret(key_for_secrets, &password)),
+                imap_port: imap_host.as_ref().map(|_| imap_port),
+                imap_host,
+                imap_security,
+                imap_username,
+                imap_secret: imap_password
+                    .map(|password| encrypt_secret(key_for_secrets, &password)),
+                imap_start,
+                daily_cap,
+                is_verified: true,
+                status_message: None,
+            }
+        }
+        // Level 3, branded SendGrid: the user's own key, checked for Mail Send before it is stored.
+        "sendgrid" | "sendgrid-custom" => {
+            if !is_valid_email(&from) {
+                return Err(ApiError::validation("Please enter a valid email address"));
+            }
+            let key = text(&request.sendgrid_api_key)
+                .ok_or_else(|| ApiError::validation("SendGrid API key is required"))?;
+            let sendgrid = SendGrid {
+                api_url: state.ctx.settings.sendgrid.api_url.clone(),
+                api_key: outreach_core::platform::config::Secret::new(key.clone()),
+            };
+            sendgrid.check_key().await.map_err(|error| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "sendgrid_key_refused",
+                    error.to_string(),
+                )
+            })?;
+            let name = text(&request.business_name).unwrap_or(name);
+            if name.is_empty() {
+                return Err(ApiError::validation("Sender name is required"));
+            }
+            NewEmailConfig {
+                provider: "sendgrid-custom".into(),
+                send_from: from,
+                send_from_name: name,
+                reply_to,
+                secret: Some(encrypt_secret(key_for_secrets, &key)),
+                daily_cap,
+                // Sending works now; the domain's SPF, DKIM and DMARC are checked by verify-email-config.
+                is_verified: false,
+                status_message: text(&request.custom_domain)
+                    .map(|domain| format!("Custom domain {domain}")),
+                ..NewEmailConfig::default()
+            }
+        }
+        "" => return Err(ApiError::validation("Email provider is required")),
+        _ => {
+            return Err(ApiError::validation(
+                "Email provider must be gmail, sendgrid, smtp or outbox",
+            ));
+        }
+    };
+    let id = state
+        .ctx
+        .db
+        .insert_email_config(user.id, &config, state.ctx.now_ms())
+        .await?;
+    let saved = state
+        .ctx
+        .db
+        .find_email_config(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
+    Ok(Json(json!({ "success": true, "config": saved.view() })).into_response())
+}

@@ -1,0 +1,379 @@
+//! Sending campaigns (A §7 Campaigns send/launch): a launch queues one message row per recipient (written before
+//! any `SendCampaignEmail` job is enqueued), its live progress, and test sends that wait for their outcome.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
+use outreach_core::sending::senders::EmailConfig;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::senders::configs::{default_sender, owned_config};
+use crate::senders::request::text;
+use crate::session::SignedIn;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+/// The endpoints of this module, behind the account gate.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/campaigns/send", post(launch))
+        .route("/api/campaigns/launch", post(launch))
+        .route("/api/campaigns/{id}/progress", get(progress))
+        .route("/api/campaigns/send-test-email", post(send_test_email))
+        .route("/api/campaigns/test", post(test_copies))
+        .route("/api/test-campaign", post(test_campaign))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LaunchRequest {
+    campaign_id: Option<i64>,
+    template_id: Option<i64>,
+    business_ids: Vec<i64>,
+    /// The sender configuration to use; the default one (else the outbox) when absent.
+    email_config_id: Option<i64>,
+}
+
+/// `POST /api/campaigns/send` and `POST /api/campaigns/launch`: queues one message per business of the campaign
+/// (businesses without an address are recorded as skipped), then enqueues the sending jobs.
+pub async fn launch(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<LaunchRequest>,
+) -> ApiResult<Json<Value>> {
+    let db = &state.ctx.db;
+    let template_id = request
+        .template_id
+        .ok_or_else(|| ApiError::validation("Template Required"))?;
+    if request.business_ids.is_empty() {
+        return Err(ApiError::validation("No Recipients"));
+    }
+    let campaign_id = request
+        .campaign_id
+        .ok_or_else(|| ApiError::validation("Campaign Required"))?;
+    db.find_campaign(campaign_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    db.template_content(template_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    let config = match request.email_config_id {
+        Some(id) => Some(owned_config(&state, id, user.id).await?),
+        None => db
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.is_default && config.is_active),
+    };
+    if config.as_ref().is_some_and(|config| !config.is_active) {
+        return Err(ApiError::validation(
+            "This sender is not active; choose another one",
+        ));
+    }
+    // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
+    let ids = outreach_core::platform::limits::distinct(&request.business_ids);
+    let businesses = db.find_businesses(&ids, user.id).await?;
+    if businesses.len() != ids.len() {
+        return Err(ApiError::not_found("Business not found"));
+    }
+    let launched = launch_campaign(
+        &state.ctx,
+        user.id,
+        campaign_id,
+        template_id,
+        config.as_ref().map(|config| config.id),
+        &businesses,
+    )
+    .await?;
+    let Launched { queued, skipped } = launched;
+    Ok(Json(json!({
+        "success": true,
+        "emailsSent": queued,
+        "skipped": skipped,
+        "message": format!(
+            "{} emails are being sent{}. You can launch another campaign anytime.",
+            queued,
+            if skipped > 0 { format!(" ({skipped} businesses without an email address skipped)") } else { String::new() }
+        ),
+    })))
+}
+
+/// `GET /api/campaigns/{id}/progress`: queued, sending, sent, failed and skipped counts, the status and why it
+/// paused.
+pub async fn progress(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Value>> {
+    let campaign = state
+        .ctx
+        .db
+        .find_campaign(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    let progress = state.ctx.db.campaign_progress(id).await?;
+    let reason = state.ctx.db.campaign_status_reason(id).await?;
+    Ok(Json(json!({
+        "campaignId": id,
+        "status": campaign.status,
+        "statusReason": reason,
+        "progress": progress,
+    })))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TestSendRequest {
+    /// `send-test-email` names the recipient `to`; the other test forms `testEmail`.
+    to: Option<String>,
+    test_email: Option<String>,
+    subject: Option<String>,
+    body: Option<String>,
+    template_id: Option<i64>,
+    quantity: Option<i64>,
+    business_ids: Vec<i64>,
+}
+
+impl TestSendRequest {
+    fn recipient(&self) -> ApiResult<String> {
+        let to = self
+            .to
+            .as_deref()
+            .or(self.test_email.as_deref())
+            .map(normalize_email)
+            .unwrap_or_default();
+        if is_valid_email(&to) {
+            Ok(to)
+        } else {
+            Err(ApiError::validation("Please enter a valid email address"))
+        }
+    }
+
+    /// The template (one of `user_id`'s: another user's, or none, is 404), or the custom subject and body (A §5
+    /// Standalone test-email form).
+    async fn content(
+        &self,
+        state: &AppState,
+        user_id: i64,
+    ) -> ApiResult<(Option<i64>, String, Option<String>)> {
+        if let Some(template_id) = self.template_id {
+            state
+                .ctx
+                .db
+                .template_content(template_id, user_id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("Template not found"))?;
+            return Ok((Some(template_id), String::new(), None));
+        }
+        match (text(&self.subject), text(&self.body)) {
+            (Some(subject), Some(body)) => Ok((
+                None,
+                subject,
+                Some(outreach_core::campaigns::personalise::sanitize_html(&body)),
+            )),
+            _ => Err(ApiError::validation(
+                "Missing Content: Please select a template or enter custom subject and body.",
+            )),
+        }
+    }
+}
+
+/// `POST /api/campaigns/send-test-email {to, subject, body}`: one email now, through the default sender.
+pub async fn send_test_email(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    let (template_id, subject, body) = request.content(&state, user.id).await?;
+    let outcome = send_tests(
+        &state,
+        &user,
+        default_sender(&state, user.id).await?,
+        &to,
+        vec![TestMessage {
+            template_id,
+            business_id: None,
+            subject,
+            body,
+        }],
+    )
+    .await?;
+    Ok(Json(outcome.answer(&to)))
+}
+
+/// `POST /api/campaigns/test {testEmail, quantity, templateId}`: 1 to 10 copies (default 3) to one address.
+pub async fn test_copies(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    let quantity = request.quantity.unwrap_or(3);
+    if !(1..=10).contains(&quantity) {
+        return Err(ApiError::validation("Quantity must be between 1 and 10"));
+    }
+    let (template_id, subject, body) = request.content(&state, user.id).await?;
+    let messages = (0..quantity)
+        .map(|_| TestMessage {
+            template_id,
+            business_id: None,
+            subject: subject.clone(),
+            body: body.clone(),
+        })
+        .collect();
+    let outcome = send_tests(
+        &state,
+        &user,
+        default_sender(&state, user.id).await?,
+        &to,
+        messages,
+    )
+    .await?;
+    let mut answer = outcome.answer(&to);
+    answer["sent"] = json!(outcome.sent);
+    Ok(Json(answer))
+}
+
+/// `POST /api/test-campaign {testEmail, businessIds, templateId}`: the campaign's email as each of up to five
+/// businesses would get it, to the test address.
+pub async fn test_campaign(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<TestSendRequest>,
+) -> ApiResult<Json<Value>> {
+    let to = request.recipient()?;
+    if request.business_ids.is_empty() {
+        return Err(ApiError::validation(
+            "Please select at least one business for testing.",
+        ));
+    }
+    if request.business_ids.len() > 5 {
+        return Err(ApiError::validation(
+            "Please select a maximum of 5 businesses for testing.",
+        ));
+    }
+    let template_id = request
+        .template_id
+        .ok_or_else(|| ApiError::validation("Template Required"))?;
+    state
+        .ctx
+        .db
+        .template_content(template_id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    for id in &request.business_ids {
+        state
+            .ctx
+            .db
+            .find_business(*id, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Business not found"))?;
+    }
+    let sender = default_sender(&state, user.id).await?;
+    // A Gmail sender whose grant is gone: the user meant to test through Gmail, not the outbox.
+    if sender.is_none()
+        && let Some(revoked) = state
+            .ctx
+            .db
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.provider == "gmail" && !config.is_active)
+    {
+        return Ok(Json(json!({
+            "success": false,
+            "errorType": "gmail_oauth_not_configured",
+            "message": format!("Gmail access for {} was revoked or has expired", revoked.send_from),
+            "troubleshooting": "Open Email Settings, Level 1 Gmail, and connect this address again, or make another sender the default.",
+        })));
+    }
+    let messages = request
+        .business_ids
+        .iter()
+        .map(|id| TestMessage {
+            template_id: Some(template_id),
+            business_id: Some(*id),
+            subject: String::new(),
+            body: None,
+        })
+        .collect();
+    let outcome = send_tests(&state, &user, sender, &to, messages).await?;
+    Ok(Json(outcome.answer(&to)))
+}
+
+/// What happened to a set of test messages.
+pub(crate) struct TestOutcome {
+    sent: usize,
+    waiting: usize,
+    errors: Vec<String>,
+    provider: String,
+}
+
+impl TestOutcome {
+    pub(crate) fn answer(&self, to: &str) -> Value {
+        if let Some(error) = self.errors.first() {
+            return json!({
+                "success": false,
+                "sent": self.sent,
+                "message": format!("Test email failed: {error}"),
+                "errorType": "send_failed",
+                "troubleshooting": "Check the sender in Email Settings: its server, password or key, and that it is active.",
+            });
+        }
+        let place = if self.provider == "outbox" {
+            " (kept in the local outbox)"
+        } else {
+            ""
+        };
+        let message = if self.waiting > 0 {
+            format!(
+                "{} test emails sent to {to}{place}; {} still sending",
+                self.sent, self.waiting
+            )
+        } else {
+            format!("{} test emails sent to {to}{place}", self.sent)
+        };
+        json!({ "success": true, "sent": self.sent, "message": message })
+    }
+}
+
+/// Queues test messages through `config` (None: the outbox), then waits for their outcome.
+pub(crate) async fn send_tests(
+    state: &AppState,
+    user: &outreach_core::accounts::User,
+    config: Option<EmailConfig>,
+    to: &str,
+    items: Vec<TestMessage>,
+) -> ApiResult<TestOutcome> {
+    let db = &state.ctx.db;
+    let config_id = config.as_ref().map(|config| config.id);
+    let ids = queue_tests(&state.ctx, user.id, config_id, to, &items).await?;
+    let load = || async {
+        let mut rows = Vec::new();
+        for id in &ids {
+            rows.extend(db.load_message(*id).await?);
+        }
+        Ok::<_, ApiError>(rows)
+    };
+    let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
+        rows.iter()
+            .all(|row| !matches!(row.status.as_str(), "queued" | "sending"))
+    })
+    .await?;
+    let errors = db.message_errors(&ids).await?;
+    Ok(TestOutcome {
+        sent: rows.iter().filter(|row| row.status == "sent").count(),
+        waiting: rows
+            .iter()
+            .filter(|row| matches!(row.status.as_str(), "queued" | "sending"))
+            .count(),
+        errors,
+        provider: config.map_or_else(|| "outbox".to_string(), |config| config.provider),
+    })
+}

@@ -1,0 +1,242 @@
+//! Accounts as stored: users and their subscriptions, sessions, pending OAuth sign-ins and Gmail connections,
+//! invite codes, and the count of emails in the quota window.
+
+use serde::Serialize;
+
+use super::{Subscription, User};
+use crate::on_db;
+use crate::platform::clock::{as_iso, as_iso_opt};
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::queries::*;
+
+/// An invite code as the admin API lists it.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteRow {
+    pub id: i64,
+    pub code: String,
+    pub note: Option<String>,
+    #[serde(serialize_with = "as_iso")]
+    pub created_at: i64,
+    #[serde(serialize_with = "as_iso_opt")]
+    pub redeemed_at: Option<i64>,
+    pub redeemed_by_email: Option<String>,
+}
+
+/// What a pending sign-in remembered between the redirect and the provider's answer.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OAuthFlow {
+    pub pkce_verifier: String,
+    pub invite_code: Option<String>,
+    /// Set for a Gmail connection: the signed-in user who started it, and the sender to save.
+    pub user_id: Option<i64>,
+    pub gmail_address: Option<String>,
+    pub sender_name: Option<String>,
+    pub reply_to: Option<String>,
+    /// The connection also asks to read the mailbox (for replies).
+    pub gmail_read: bool,
+}
+
+/// A Gmail connection on its way to Google's consent screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GmailFlow<'a> {
+    pub user_id: i64,
+    pub gmail_address: &'a str,
+    pub sender_name: &'a str,
+    pub reply_to: &'a str,
+    /// Ask for Google's read permission too (the optional second consent, for replies).
+    pub read: bool,
+}
+
+/// Outcome of redeeming an invite code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redemption {
+    Redeemed(Box<User>),
+    UnknownOrUsed,
+}
+
+/// Binds `users/set_subscription.sql`'s parameters: the email, the subscription columns and the time.
+macro_rules! bind_subscription {
+    ($query:expr, $email:expr, $subscription:expr, $now:expr) => {
+        $query
+            .bind($email)
+            .bind($subscription.status)
+            .bind($subscription.plan)
+            .bind($subscription.email_limit)
+            .bind($subscription.ends_at)
+            .bind($now)
+    };
+}
+
+impl Db {
+    pub async fn upsert_user_on_sign_in(
+        &self,
+        email: &str,
+        first_name: Option<&str>,
+        last_name: Option<&str>,
+        now: i64,
+    ) -> StoreResult<User> {
+        let sql = USER_UPSERT_ON_SIGN_IN.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(email).bind(first_name).bind(last_name).bind(now)
+            .fetch_one(pool).await)
+    }
+
+    pub async fn find_user_by_email(&self, email: &str) -> StoreResult<Option<User>> {
+        let sql = USER_FIND_BY_EMAIL.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(email).fetch_optional(pool).await)
+    }
+
+    pub async fn find_user(&self, id: i64) -> StoreResult<Option<User>> {
+        let sql = USER_FIND_BY_ID.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Activates the account of `email` with a subscription, creating the account if needed.
+    pub async fn set_subscription(
+        &self,
+        email: &str,
+        subscription: &Subscription,
+        now: i64,
+    ) -> StoreResult<User> {
+        let sql = USER_SET_SUBSCRIPTION.sql(self);
+        on_db!(self, pool => bind_subscription!(sqlx::query_as(sql), email, subscription, now)
+            .fetch_one(pool).await)
+    }
+
+    /// Marks every subscription whose period ended as expired; returns how many.
+    pub async fn expire_subscriptions(&self, now: i64) -> StoreResult<u64> {
+        let sql = USER_EXPIRE_SUBSCRIPTIONS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(now).execute(pool).await.map(|done| done.rows_affected()))
+    }
+
+    pub async fn insert_session(
+        &self,
+        id_hash: &str,
+        user_id: i64,
+        now: i64,
+        expires_at: i64,
+    ) -> StoreResult<()> {
+        let sql = SESSION_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id_hash).bind(user_id).bind(now).bind(expires_at)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn find_session_user(&self, id_hash: &str, now: i64) -> StoreResult<Option<User>> {
+        let sql = SESSION_FIND_USER.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id_hash).bind(now).fetch_optional(pool).await)
+    }
+
+    pub async fn delete_session(&self, id_hash: &str) -> StoreResult<()> {
+        let sql = SESSION_DELETE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id_hash).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn delete_expired_sessions(&self, now: i64) -> StoreResult<u64> {
+        let sql = SESSION_DELETE_EXPIRED.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(now).execute(pool).await.map(|done| done.rows_affected()))
+    }
+
+    pub async fn insert_oauth_flow(
+        &self,
+        state: &str,
+        pkce_verifier: &str,
+        invite_code: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = OAUTH_FLOW_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(state).bind(pkce_verifier).bind(invite_code).bind(now)
+            .execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn insert_gmail_flow(
+        &self,
+        state: &str,
+        pkce_verifier: &str,
+        flow: &GmailFlow<'_>,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = OAUTH_FLOW_INSERT_GMAIL.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(state).bind(pkce_verifier).bind(now).bind(flow.user_id)
+            .bind(flow.gmail_address).bind(flow.sender_name).bind(flow.reply_to).bind(flow.read).execute(pool).await.map(|_| ()))
+    }
+
+    /// Consumes the flow of `state` if it started after `not_before`.
+    pub async fn take_oauth_flow(
+        &self,
+        state: &str,
+        not_before: i64,
+    ) -> StoreResult<Option<OAuthFlow>> {
+        let sql = OAUTH_FLOW_TAKE.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(state).bind(not_before).fetch_optional(pool).await)
+    }
+
+    pub async fn delete_stale_oauth_flows(&self, before: i64) -> StoreResult<u64> {
+        let sql = OAUTH_FLOW_DELETE_STALE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(before).execute(pool).await.map(|done| done.rows_affected()))
+    }
+
+    pub async fn insert_invite(
+        &self,
+        code: &str,
+        note: Option<&str>,
+        created_by: i64,
+        now: i64,
+    ) -> StoreResult<InviteRow> {
+        let sql = INVITE_INSERT.sql(self);
+        let id: i64 = on_db!(self, pool => sqlx::query_scalar::<_, i64>(sql)
+            .bind(code).bind(note).bind(created_by).bind(now).fetch_one(pool).await)?;
+        Ok(InviteRow {
+            id,
+            code: code.to_string(),
+            note: note.map(str::to_string),
+            created_at: now,
+            redeemed_at: None,
+            redeemed_by_email: None,
+        })
+    }
+
+    pub async fn list_invites(&self) -> StoreResult<Vec<InviteRow>> {
+        let sql = INVITE_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).fetch_all(pool).await)
+    }
+
+    /// Claims an unused code for `email` and activates the account in one transaction: a used code changes nothing.
+    pub async fn redeem_invite(
+        &self,
+        code: &str,
+        email: &str,
+        user_id: i64,
+        subscription: &Subscription,
+        now: i64,
+    ) -> StoreResult<Redemption> {
+        let (redeem, activate) = (INVITE_REDEEM.sql(self), USER_SET_SUBSCRIPTION.sql(self));
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let claimed: Option<i64> = sqlx::query_scalar(redeem)
+                .bind(code).bind(user_id).bind(now).fetch_optional(&mut *tx).await?;
+            if claimed.is_none() {
+                return Ok(Redemption::UnknownOrUsed);
+            }
+            let user: User = bind_subscription!(sqlx::query_as(activate), email, subscription, now)
+                .fetch_one(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(Redemption::Redeemed(Box::new(user)))
+        })
+    }
+
+    /// Emails a user sent since `since` (the quota window).
+    pub async fn count_sent_emails_since(&self, user_id: i64, since: i64) -> StoreResult<i64> {
+        let sql = SENT_EMAILS_COUNT_SINCE.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(since).fetch_one(pool).await)
+    }
+
+    pub async fn set_postal_address(
+        &self,
+        user_id: i64,
+        address: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = USER_SET_POSTAL_ADDRESS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(address).bind(now).execute(pool).await.map(|_| ()))
+    }
+}

@@ -1,0 +1,299 @@
+//! Campaigns: their statuses (A §4, B §3), the stored row, and how each `PUT` body variant changes it.
+
+pub mod education;
+pub mod personalise;
+pub mod store;
+pub mod templates;
+
+use serde::{Deserialize, Serialize};
+
+use crate::platform::clock::iso;
+
+/// Every status a campaign can have, in the builder's order, with its label (A §4; B §3 adds archived).
+pub const STATUSES: &[(&str, &str)] = &[
+    ("draft", "Draft"),
+    ("searching", "Searching for businesses"),
+    ("businesses_selected", "Businesses selected"),
+    ("template_selected", "Template ready"),
+    ("active", "Active"),
+    ("paused", "Paused"),
+    ("completed", "Completed"),
+    ("archived", "Archived"),
+];
+
+pub fn is_status(status: &str) -> bool {
+    STATUSES.iter().any(|(known, _)| *known == status)
+}
+
+/// New drafts search 25 miles around the area for at most 50 businesses (A §7).
+pub const DEFAULT_RADIUS: i32 = 25;
+pub const DEFAULT_MAX_RESULTS: i32 = 50;
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct CampaignRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub status: String,
+    pub category: String,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    pub radius: i32,
+    pub max_results: i32,
+    pub business_ids: String,
+    pub ai_education_text: Option<String>,
+    pub email_from_name: Option<String>,
+    pub email_from_address: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub emails_sent: i64,
+}
+
+/// A file of AI education, with the text extracted from it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EducationFile {
+    pub name: String,
+    pub size_bytes: i64,
+    pub extracted_text: String,
+}
+
+/// The campaign as the API answers (A §3 Campaign).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignView {
+    pub id: i64,
+    pub name: String,
+    pub status: String,
+    pub created_at: String,
+    pub emails_sent: i64,
+    pub category: String,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    pub radius: i32,
+    pub max_results: i32,
+    pub business_ids: Vec<i64>,
+    pub ai_education_text: Option<String>,
+    pub ai_education_files: Vec<String>,
+    pub email_from_name: Option<String>,
+    pub email_from_address: Option<String>,
+}
+
+impl CampaignRow {
+    pub fn business_id_list(&self) -> Vec<i64> {
+        serde_json::from_str(&self.business_ids).unwrap_or_default()
+    }
+
+    pub fn view(&self, files: &[EducationFile]) -> CampaignView {
+        CampaignView {
+            id: self.id,
+            name: self.name.clone(),
+            status: self.status.clone(),
+            created_at: iso(self.created_at),
+            emails_sent: self.emails_sent,
+            category: self.category.clone(),
+            business_type: self.business_type.clone(),
+            geographic_area: self.geographic_area.clone(),
+            radius: self.radius,
+            max_results: self.max_results,
+            business_ids: self.business_id_list(),
+            ai_education_text: self.ai_education_text.clone(),
+            ai_education_files: files.iter().map(|file| file.name.clone()).collect(),
+            email_from_name: self.email_from_name.clone(),
+            email_from_address: self.email_from_address.clone(),
+        }
+    }
+}
+
+/// Any of the `PUT /api/campaigns/{id}` bodies (A §7): only the fields present change.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CampaignPatch {
+    pub name: Option<String>,
+    pub status: Option<String>,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    pub radius: Option<i32>,
+    pub max_results: Option<i32>,
+    pub business_ids: Option<Vec<i64>>,
+    pub ai_education_text: Option<String>,
+    /// The names of the uploaded files to keep; others are removed.
+    pub ai_education_files: Option<Vec<String>>,
+    pub email_from_name: Option<String>,
+    pub email_from_address: Option<String>,
+}
+
+/// Why a campaign change is refused, in the spec's words where it has them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CampaignError {
+    #[error("Campaign name is required")]
+    NameRequired,
+    #[error("Unknown campaign status: {0}")]
+    UnknownStatus(String),
+    #[error("Search radius must be between 1 and 100 miles")]
+    Radius,
+    #[error("Max results must be between 1 and 200")]
+    MaxResults,
+    #[error("Please enter a valid email address")]
+    FromAddress,
+}
+
+impl CampaignPatch {
+    /// Applies the patch to a stored campaign, validating each present field.
+    pub fn apply(&self, row: &mut CampaignRow) -> Result<(), CampaignError> {
+        if let Some(name) = &self.name {
+            row.name = valid_name(name)?;
+        }
+        if let Some(status) = &self.status {
+            if !is_status(status) {
+                return Err(CampaignError::UnknownStatus(status.clone()));
+            }
+            row.status = status.clone();
+        }
+        if let Some(business_type) = &self.business_type {
+            row.business_type =
+                Some(business_type.trim().to_string()).filter(|text| !text.is_empty());
+        }
+        if let Some(area) = &self.geographic_area {
+            row.geographic_area = Some(area.trim().to_string()).filter(|text| !text.is_empty());
+        }
+        if let Some(radius) = self.radius {
+            row.radius = valid_radius(radius)?;
+        }
+        if let Some(max_results) = self.max_results {
+            row.max_results = valid_max_results(max_results)?;
+        }
+        if let Some(ids) = &self.business_ids {
+            row.business_ids = serde_json::to_string(&crate::platform::limits::distinct(ids))
+                .expect("a list of numbers serialises");
+        }
+        if let Some(text) = &self.ai_education_text {
+            row.ai_education_text = Some(text.trim().to_string()).filter(|text| !text.is_empty());
+        }
+        if let Some(name) = &self.email_from_name {
+            row.email_from_name = Some(name.trim().to_string()).filter(|text| !text.is_empty());
+        }
+        if let Some(address) = &self.email_from_address {
+            let address = address.trim();
+            if !address.is_empty() && !crate::accounts::is_valid_email(address) {
+                return Err(CampaignError::FromAddress);
+            }
+            row.email_from_address = Some(address.to_string()).filter(|text| !text.is_empty());
+        }
+        Ok(())
+    }
+}
+
+/// At least one character after trimming (A §5).
+pub fn valid_name(name: &str) -> Result<String, CampaignError> {
+    let name = name.trim();
+    if name.is_empty() {
+        Err(CampaignError::NameRequired)
+    } else {
+        Ok(name.to_string())
+    }
+}
+
+pub fn valid_radius(radius: i32) -> Result<i32, CampaignError> {
+    if (1..=100).contains(&radius) {
+        Ok(radius)
+    } else {
+        Err(CampaignError::Radius)
+    }
+}
+
+pub fn valid_max_results(max_results: i32) -> Result<i32, CampaignError> {
+    if (1..=200).contains(&max_results) {
+        Ok(max_results)
+    } else {
+        Err(CampaignError::MaxResults)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> CampaignRow {
+        CampaignRow {
+            id: 1,
+            user_id: 1,
+            name: "Cafés".into(),
+            status: "draft".into(),
+            category: "General".into(),
+            business_type: None,
+            geographic_area: None,
+            radius: 25,
+            max_results: 50,
+            business_ids: "[]".into(),
+            ai_education_text: None,
+            email_from_name: None,
+            email_from_address: None,
+            created_at: 0,
+            updated_at: 0,
+            emails_sent: 0,
+        }
+    }
+
+    #[test]
+    fn patches_change_only_what_they_carry() {
+        let mut campaign = row();
+        let patch = CampaignPatch {
+            business_ids: Some(vec![3, 4]),
+            status: Some("businesses_selected".into()),
+            ..Default::default()
+        };
+        patch.apply(&mut campaign).unwrap();
+        assert_eq!(
+            (
+                campaign.business_id_list(),
+                campaign.status.as_str(),
+                campaign.name.as_str()
+            ),
+            (vec![3, 4], "businesses_selected", "Cafés")
+        );
+    }
+
+    #[test]
+    fn invalid_fields_are_refused_with_the_spec_words() {
+        let cases = [
+            (
+                CampaignPatch {
+                    name: Some("   ".into()),
+                    ..Default::default()
+                },
+                "Campaign name is required",
+            ),
+            (
+                CampaignPatch {
+                    status: Some("launched".into()),
+                    ..Default::default()
+                },
+                "Unknown campaign status: launched",
+            ),
+            (
+                CampaignPatch {
+                    radius: Some(0),
+                    ..Default::default()
+                },
+                "Search radius must be between 1 and 100 miles",
+            ),
+            (
+                CampaignPatch {
+                    max_results: Some(201),
+                    ..Default::default()
+                },
+                "Max results must be between 1 and 200",
+            ),
+            (
+                CampaignPatch {
+                    email_from_address: Some("nope".into()),
+                    ..Default::default()
+                },
+                "Please enter a valid email address",
+            ),
+        ];
+        for (patch, message) in cases {
+            assert_eq!(patch.apply(&mut row()).unwrap_err().to_string(), message);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Finding businesses: local and topic searches run in chunks over the search sources, lead imports, the offline
+//! directory and gazetteer, and enrichment from a business's own website.
+
+pub mod businesses;
+pub mod crawler;
+pub mod directory;
+pub mod enrich;
+pub mod gazetteer;
+pub mod import;
+pub mod search;
+pub mod sources;

@@ -1,0 +1,383 @@
+//! What comes back about sent messages, applied to them (B §3 Sent email, §4): deliveries, opens and clicks reported
+//! by a provider, hard and soft bounces, spam reports, unsubscribes and replies move a message's state and stamp its times (the first time counts), each
+//! is kept as an event, and the consequences follow: a reply stops that prospect's queued follow-ups, a hard bounce
+//! or spam report suppresses the address for the user, and a campaign whose last 200 sends show 5% hard bounces or
+//! 0.3% spam reports pauses itself with the reason.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::on_db;
+use crate::platform::db::StoreResult;
+use crate::platform::db::{Db, json_list};
+use crate::platform::queries::*;
+
+/// A sent message, as events find it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SentRef {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub to_email: String,
+    pub token: Option<String>,
+    pub status: String,
+}
+
+/// What happened to a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Delivered,
+    Opened,
+    /// The link that was followed.
+    Clicked(String),
+    /// A permanent failure suppresses the address; a temporary one is only recorded.
+    Bounced {
+        hard: bool,
+        reason: String,
+    },
+    Spam,
+    Unsubscribed,
+    Replied,
+}
+
+/// A campaign pauses when its last sends show this share of hard bounces or spam reports.
+pub const BOUNCE_PAUSE_RATE: f64 = 0.05;
+pub const SPAM_PAUSE_RATE: f64 = 0.003;
+/// Below this many sends a rate says little (one early bounce is not 5% of a campaign).
+pub const HEALTH_MIN_SENDS: i64 = 20;
+
+/// Mail received for a user, to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewInbound<'a> {
+    pub user_id: i64,
+    pub message_id: Option<i64>,
+    /// `reply`, `auto_reply` or `bounce`.
+    pub kind: &'a str,
+    pub from_email: Option<&'a str>,
+    pub subject: &'a str,
+    pub body: &'a str,
+    pub detail: Option<&'a str>,
+    /// Where it came from: `sendgrid-inbound`, `imap`, `gmail`, `outbox`.
+    pub source: &'a str,
+}
+
+/// A sent email as the user sees it (B §3 Sent email), with its events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct SentEmail {
+    pub id: i64,
+    pub campaign_id: Option<i64>,
+    pub business_id: Option<i64>,
+    /// 0 for a campaign's first message, n for its n-th follow-up.
+    pub step: i32,
+    pub to_email: String,
+    pub subject: String,
+    #[serde(rename = "body")]
+    pub html_body: Option<String>,
+    pub status: String,
+    pub sent_at: Option<i64>,
+    pub created_at: i64,
+    pub opened_at: Option<i64>,
+    pub replied_at: Option<i64>,
+    pub delivered_at: Option<i64>,
+    pub clicked_at: Option<i64>,
+    pub bounced_at: Option<i64>,
+    pub bounce_reason: Option<String>,
+    pub spam_reported_at: Option<i64>,
+    pub unsubscribed_at: Option<i64>,
+    #[serde(skip)]
+    pub token: Option<String>,
+    #[sqlx(skip)]
+    pub events: Vec<SentEvent>,
+}
+
+/// One event of a sent email: `open` (machine or manual ones flagged), `click`, `reply`, `delivered`, `bounce`,
+/// `spam`, `unsubscribe`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SentEvent {
+    pub event_type: String,
+    pub occurred_at: i64,
+    pub url: Option<String>,
+    pub machine: bool,
+    pub manual: bool,
+}
+
+/// Whether a manual open was recorded, or the message was opened already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManualOpen {
+    Marked,
+    AlreadyOpened,
+    NotFound,
+}
+
+impl Db {
+    /// A page of the user's sent emails, newest first, each with its events.
+    pub async fn sent_emails(
+        &self,
+        user_id: i64,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<Vec<SentEmail>> {
+        let list = FEEDBACK_SENT_LIST.sql(self);
+        let mut emails: Vec<SentEmail> = on_db!(self, pool => sqlx::query_as(list).bind(user_id).bind(limit)
+            .bind(offset).fetch_all(pool).await)?;
+        self.attach_events(&mut emails).await?;
+        Ok(emails)
+    }
+
+    /// One of the user's messages with its body and events.
+    pub async fn sent_email(&self, id: i64, user_id: i64) -> StoreResult<Option<SentEmail>> {
+        let sql = FEEDBACK_SENT_ONE.sql(self);
+        let email: Option<SentEmail> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id)
+            .fetch_optional(pool).await)?;
+        let Some(email) = email else { return Ok(None) };
+        let mut emails = vec![email];
+        self.attach_events(&mut emails).await?;
+        Ok(emails.pop())
+    }
+
+    /// Fills each message's events, in one query for all of them.
+    pub(crate) async fn attach_events(&self, emails: &mut [SentEmail]) -> StoreResult<()> {
+        let tokens: Vec<&str> = emails
+            .iter()
+            .filter_map(|email| email.token.as_deref())
+            .collect();
+        let mut by_token = self.events_of_tokens(&tokens).await?;
+        for email in emails {
+            if let Some(token) = &email.token {
+                email.events = by_token.remove(token).unwrap_or_default();
+            }
+        }
+        Ok(())
+    }
+
+    /// The events of these messages (by token), oldest first.
+    pub(crate) async fn events_of_tokens(
+        &self,
+        tokens: &[&str],
+    ) -> StoreResult<HashMap<String, Vec<SentEvent>>> {
+        let sql = FEEDBACK_EVENTS_OF_TOKENS.sql(self);
+        type Row = (String, String, Option<String>, Option<String>, bool, i64);
+        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(sql).bind(json_list(tokens))
+            .fetch_all(pool).await)?;
+        let mut by_token: HashMap<String, Vec<SentEvent>> = HashMap::new();
+        for (token, kind, url, agent, machine, occurred_at) in rows {
+            by_token.entry(token).or_default().push(SentEvent {
+                event_type: kind,
+                occurred_at,
+                url,
+                machine,
+                manual: agent.as_deref() == Some("manual"),
+            });
+        }
+        Ok(by_token)
+    }
+
+    /// Marks one of the user's sent messages opened by hand (B §2.10 Mark Opened).
+    pub async fn mark_opened_manually(
+        &self,
+        id: i64,
+        user_id: i64,
+        at: i64,
+    ) -> StoreResult<ManualOpen> {
+        let (find, opened, event) = (
+            FEEDBACK_OWNED_SENT.sql(self),
+            FEEDBACK_OPENED.sql(self),
+            FEEDBACK_MANUAL_OPEN.sql(self),
+        );
+        type Row = (
+            i64,
+            i64,
+            Option<i64>,
+            Option<i64>,
+            String,
+            Option<String>,
+            String,
+            Option<i64>,
+        );
+        let row: Option<Row> = on_db!(self, pool => sqlx::query_as(find).bind(id).bind(user_id)
+            .fetch_optional(pool).await)?;
+        let Some((_, _, _, _, _, token, _, opened_at)) = row else {
+            return Ok(ManualOpen::NotFound);
+        };
+        if opened_at.is_some() {
+            return Ok(ManualOpen::AlreadyOpened);
+        }
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(opened).bind(id).bind(at).execute(&mut *tx).await?;
+            sqlx::query(event).bind(token.unwrap_or_default()).bind(at).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(())
+        })?;
+        Ok(ManualOpen::Marked)
+    }
+
+    pub async fn find_sent_by_message_id(&self, message_id: &str) -> StoreResult<Option<SentRef>> {
+        let sql = FEEDBACK_FIND_BY_MESSAGE_ID.sql(self);
+        let id = message_id.trim().trim_matches(['<', '>']);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// The user's latest sent message to `email` (normalised).
+    pub async fn latest_sent_to(&self, user_id: i64, email: &str) -> StoreResult<Option<SentRef>> {
+        let sql = FEEDBACK_LATEST_TO.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(email).fetch_optional(pool).await)
+    }
+
+    /// One of the user's outbox messages that went out (a reply can be typed for it in the app).
+    pub async fn find_outbox_sent(&self, id: i64, user_id: i64) -> StoreResult<Option<SentRef>> {
+        let sql = FEEDBACK_OUTBOX_SENT.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// The owner of the sender that uses `address`.
+    pub async fn sender_owner(&self, address: &str) -> StoreResult<Option<i64>> {
+        let sql = FEEDBACK_SENDER_OWNER.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(address).fetch_optional(pool).await)
+    }
+
+    /// Applies what happened to a message, its event and its consequences. Returns the campaign's pause reason
+    /// when this outcome paused it.
+    pub async fn apply_outcome(
+        &self,
+        message: &SentRef,
+        outcome: &Outcome,
+        at: i64,
+    ) -> StoreResult<Option<String>> {
+        let token = message.token.clone().unwrap_or_default();
+        let (update, kind, detail): (Option<&str>, &str, Option<&str>) = match outcome {
+            Outcome::Delivered => (Some(FEEDBACK_DELIVERED.sql(self)), "delivered", None),
+            Outcome::Opened => (Some(FEEDBACK_OPENED.sql(self)), "open", None),
+            Outcome::Clicked(url) => (
+                Some(FEEDBACK_CLICKED.sql(self)),
+                "click",
+                Some(url.as_str()),
+            ),
+            Outcome::Bounced { hard: true, reason } => (
+                Some(FEEDBACK_BOUNCED.sql(self)),
+                "bounce",
+                Some(reason.as_str()),
+            ),
+            Outcome::Bounced {
+                hard: false,
+                reason,
+            } => (None, "bounce", Some(reason.as_str())),
+            Outcome::Spam => (Some(FEEDBACK_SPAM.sql(self)), "spam", None),
+            Outcome::Unsubscribed => (Some(FEEDBACK_UNSUBSCRIBED.sql(self)), "unsubscribe", None),
+            Outcome::Replied => (Some(FEEDBACK_REPLIED.sql(self)), "reply", None),
+        };
+        let event = FEEDBACK_EVENT.sql(self);
+        let email = crate::accounts::normalize_email(&message.to_email);
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            if let Some(update) = update {
+                let query = sqlx::query(update).bind(message.id).bind(at);
+                let query = if matches!(outcome, Outcome::Bounced { .. }) { query.bind(detail) } else { query };
+                query.execute(&mut *tx).await?;
+            }
+            sqlx::query(event).bind(&token).bind(kind).bind(detail).bind(at).execute(&mut *tx).await?;
+            match outcome {
+                Outcome::Bounced { hard: true, .. } | Outcome::Spam => {
+                    let reason = if matches!(outcome, Outcome::Spam) { "spam" } else { "bounce" };
+                    sqlx::query(FEEDBACK_SUPPRESS.sql(self)).bind(message.user_id).bind(&email).bind(reason).bind(at)
+                        .execute(&mut *tx).await?;
+                }
+                Outcome::Unsubscribed => {
+                    sqlx::query(UNSUBSCRIBE_INSERT.sql(self)).bind(&email).bind("provider").bind(at)
+                        .execute(&mut *tx).await?;
+                }
+                Outcome::Replied => {
+                    if let (Some(campaign_id), Some(business_id)) = (message.campaign_id, message.business_id) {
+                        sqlx::query(FEEDBACK_STOP_FOLLOW_UPS.sql(self)).bind(campaign_id).bind(business_id)
+                            .execute(&mut *tx).await?;
+                    }
+                }
+                _ => {}
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(())
+        })?;
+        match (outcome, message.campaign_id) {
+            (Outcome::Bounced { hard: true, .. } | Outcome::Spam, Some(campaign_id)) => {
+                self.pause_if_unhealthy(campaign_id, at).await
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Pauses a campaign whose recent sends bounce or draw complaints too often; returns the reason.
+    async fn pause_if_unhealthy(&self, campaign_id: i64, at: i64) -> StoreResult<Option<String>> {
+        let sql = FEEDBACK_HEALTH.sql(self);
+        let (sends, bounced, spam): (i64, i64, i64) =
+            on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_one(pool).await)?;
+        if sends < HEALTH_MIN_SENDS {
+            return Ok(None);
+        }
+        let (bounce_rate, spam_rate) = (bounced as f64 / sends as f64, spam as f64 / sends as f64);
+        let reason = if bounce_rate >= BOUNCE_PAUSE_RATE {
+            format!(
+                "Paused: {bounced} of the last {sends} emails bounced ({:.1}%). Check the addresses before resuming.",
+                bounce_rate * 100.0
+            )
+        } else if spam_rate >= SPAM_PAUSE_RATE {
+            format!(
+                "Paused: {spam} of the last {sends} emails were reported as spam ({:.1}%). Review the message before resuming.",
+                spam_rate * 100.0
+            )
+        } else {
+            return Ok(None);
+        };
+        self.set_campaign_status(campaign_id, "paused", Some(&reason), at)
+            .await?;
+        Ok(Some(reason))
+    }
+
+    /// Keeps mail received for a user.
+    pub async fn insert_inbound(&self, inbound: &NewInbound<'_>, at: i64) -> StoreResult<()> {
+        let sql = FEEDBACK_INBOUND.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(inbound.user_id).bind(inbound.message_id).bind(inbound.kind)
+            .bind(inbound.from_email.map(str::to_ascii_lowercase)).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
+            .bind(inbound.source).bind(at).execute(pool).await.map(|_| ()))
+    }
+
+    /// Records a webhook request's signed payload (`sendgrid_webhook::payload_hash`); false when it was seen before
+    /// (a replay).
+    pub async fn first_receipt(
+        &self,
+        payload_hash: &str,
+        at: i64,
+        forget_before: i64,
+    ) -> StoreResult<bool> {
+        let (insert, forget) = (
+            FEEDBACK_RECEIPT.sql(self),
+            FEEDBACK_FORGET_RECEIPTS.sql(self),
+        );
+        on_db!(self, pool => {
+            let fresh = sqlx::query(insert).bind(payload_hash).bind(at).execute(pool).await?.rows_affected() > 0;
+            sqlx::query(forget).bind(forget_before).execute(pool).await?;
+            Ok(fresh)
+        })
+    }
+
+    /// Lets a request's payload be accepted again (its events could not be applied; SendGrid will retry).
+    pub async fn forget_receipt(&self, payload_hash: &str) -> StoreResult<()> {
+        let sql = FEEDBACK_FORGET_RECEIPT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(payload_hash).execute(pool).await.map(|_| ()))
+    }
+
+    /// Which of these normalised addresses the user may not send to after bounces and spam reports.
+    pub async fn suppressed_for_user(
+        &self,
+        user_id: i64,
+        emails: &[String],
+    ) -> StoreResult<HashSet<String>> {
+        let sql = FEEDBACK_SUPPRESSED_FOR_USER.sql(self);
+        let list = json_list(emails);
+        let found: Vec<String> = on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&list).fetch_all(pool).await)?;
+        Ok(found.into_iter().collect())
+    }
+}

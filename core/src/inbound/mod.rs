@@ -1,0 +1,8 @@
+//! Mail that comes back: the reader that tells replies, bounces and automatic answers apart, the IMAP mailbox
+//! reader, SendGrid's signed event webhook, replies matched to what was sent, and the feedback they apply.
+
+pub mod feedback;
+pub mod imap;
+pub mod mail;
+pub mod replies;
+pub mod sendgrid_webhook;

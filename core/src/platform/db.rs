@@ -1,0 +1,313 @@
+//! The database: `Db` over PostgreSQL or SQLite, picked by the URL scheme, with migrations (ours and apalis's).
+
+use std::ffi::{c_int, c_void};
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+
+use crate::platform::queries::{self, Query};
+
+static PG_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// One of the two supported backends. Each method runs the same SQL file through a concrete driver.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Postgres(PgPool),
+    /// SQLite writes one transaction at a time. The busiest writers (sending's claims and sent marks, tracking
+    /// events, new jobs) take turns on one `writer` connection, in order and without polling the file lock, and
+    /// that connection's page cache stays valid between its writes. Everything else runs on `readers`: reads
+    /// never wait for a writer (WAL), and their other writes wait for the lock in `wait_for_write_lock`.
+    Sqlite {
+        readers: SqlitePool,
+        writer: SqlitePool,
+    },
+}
+
+/// Expands `$body` once per backend with `$pool` bound to the concrete pool, so both arms are type-checked.
+#[macro_export]
+macro_rules! on_db {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::platform::db::Db::Postgres($pool) => $body,
+            $crate::platform::db::Db::Sqlite { readers: $pool, .. } => $body,
+        }
+    };
+}
+
+/// `on_db!` for the busiest writes: on SQLite they go through the one writer connection (see `Db`).
+#[macro_export]
+macro_rules! on_writer {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::platform::db::Db::Postgres($pool) => $body,
+            $crate::platform::db::Db::Sqlite { writer: $pool, .. } => $body,
+        }
+    };
+}
+
+/// What every read and write of the application returns.
+pub type StoreError = sqlx::Error;
+pub type StoreResult<T> = Result<T, StoreError>;
+
+impl Query {
+    /// The statement's text for `db`'s backend.
+    pub fn sql(&self, db: &Db) -> &'static str {
+        match db {
+            Db::Postgres(_) => self.postgres,
+            Db::Sqlite { .. } => self.sqlite,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("unsupported database URL (use sqlite://PATH or postgres://...): {0}")]
+    UnsupportedUrl(String),
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("cannot create the database folder {0}: {1}")]
+    Folder(String, std::io::Error),
+}
+
+/// SQLite's reader connections beside its writer: beyond a few, more only add waits for the write lock and empty
+/// each other's page caches. Measured with the sending benchmark: 4 connections sent about 15% more per second
+/// than 20, with less CPU per message.
+const SQLITE_READERS: u32 = 3;
+
+/// How long a write waits for another connection's transaction before it gives up with "database is locked".
+const SQLITE_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+/// A waiting write tries again this often for its first `SQLITE_QUICK_RETRIES` tries (transactions here take
+/// well under a few milliseconds), and every millisecond after that.
+const SQLITE_QUICK_RETRY: Duration = Duration::from_micros(100);
+const SQLITE_QUICK_RETRIES: u32 = 2_000;
+
+/// How long a write that found the database locked `tries` times sleeps before it tries again; `None` once it
+/// has waited `SQLITE_LOCK_TIMEOUT` in all.
+fn pause_before_retry(tries: u32) -> Option<Duration> {
+    let quick_total = SQLITE_QUICK_RETRY * SQLITE_QUICK_RETRIES;
+    let slow_tries = (SQLITE_LOCK_TIMEOUT - quick_total).as_millis() as u32;
+    if tries < SQLITE_QUICK_RETRIES {
+        Some(SQLITE_QUICK_RETRY)
+    } else if tries < SQLITE_QUICK_RETRIES + slow_tries {
+        Some(Duration::from_millis(1))
+    } else {
+        None
+    }
+}
+
+/// SQLite's busy handler, called on the connection's own thread while another connection holds the write lock;
+/// non-zero means "try again". SQLite's default handler (what `busy_timeout` installs) sleeps 1, 2, 5, 10... up to
+/// 100 ms between tries: a write that waited for a transaction of a few hundred microseconds slept for
+/// milliseconds while the lock stood free. Concurrent sending batches, whose claims and sent marks follow each
+/// other closely, lost a third of their throughput that way (sending benchmark, see README).
+extern "C" fn wait_for_write_lock(_: *mut c_void, tries: c_int) -> c_int {
+    match pause_before_retry(u32::try_from(tries).unwrap_or(0)) {
+        Some(pause) => {
+            std::thread::sleep(pause);
+            1
+        }
+        None => 0,
+    }
+}
+
+impl Db {
+    /// Connects to the URL's backend. SQLite files (and their folder) are created on first use.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await?;
+            Ok(Db::Postgres(pool))
+        } else if let Some(path) = url.strip_prefix("sqlite://") {
+            let file = path.split('?').next().unwrap_or(path);
+            if let Some(folder) = std::path::Path::new(file)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| DbError::Folder(folder.display().to_string(), e))?;
+            }
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // NORMAL is durable under WAL except for the last transactions before a power loss.
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                // Replaced by `wait_for_write_lock` once connected; covers opening the file.
+                .busy_timeout(SQLITE_LOCK_TIMEOUT)
+                // Every write by one connection empties the others' page caches; reading pages through a memory
+                // map instead of copying them in again cut the sending pipeline's CPU per message (see README).
+                .pragma("mmap_size", "268435456");
+            let pool = |connections: u32| {
+                SqlitePoolOptions::new()
+                    .max_connections(connections)
+                    .after_connect(|connection, _| {
+                        Box::pin(async move {
+                            let mut handle = connection.lock_handle().await?;
+                            // SAFETY: the handle is locked out of the connection's thread for this call, and the
+                            // handler is a plain function that keeps no state.
+                            unsafe {
+                                libsqlite3_sys::sqlite3_busy_handler(
+                                    handle.as_raw_handle().as_ptr(),
+                                    Some(wait_for_write_lock),
+                                    std::ptr::null_mut(),
+                                );
+                            }
+                            Ok(())
+                        })
+                    })
+            };
+            let readers = pool(max_connections.clamp(1, SQLITE_READERS))
+                .connect_with(options.clone())
+                .await?;
+            let writer = pool(1).connect_with(options).await?;
+            Ok(Db::Sqlite { readers, writer })
+        } else {
+            Err(DbError::UnsupportedUrl(
+                url.split('@').next_back().unwrap_or(url).to_string(),
+            ))
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Db::Postgres(_) => "postgres",
+            Db::Sqlite { .. } => "sqlite",
+        }
+    }
+
+    /// Applies apalis's queue migrations and ours. They share the migrations table, so each ignores the other's rows.
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        match self {
+            Db::Postgres(pool) => {
+                let mut queue = apalis_postgres::PostgresStorage::migrations();
+                queue.set_ignore_missing(true).run(pool).await?;
+                ignoring_missing(&PG_MIGRATIONS).run(pool).await?;
+            }
+            Db::Sqlite { writer: pool, .. } => {
+                let mut queue = apalis_sqlite::SqliteStorage::migrations();
+                queue.set_ignore_missing(true).run(pool).await?;
+                ignoring_missing(&SQLITE_MIGRATIONS).run(pool).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies our migrations up to `version` only: tests of a later migration over rows written before it.
+    #[cfg(any(test, feature = "testing"))]
+    pub async fn migrate_until(&self, version: i64) -> Result<(), DbError> {
+        let until = |source: &Migrator| {
+            let mut migrator = Migrator::with_migrations(
+                source
+                    .iter()
+                    .filter(|m| m.version <= version)
+                    .cloned()
+                    .collect(),
+            );
+            migrator.set_ignore_missing(true);
+            migrator
+        };
+        match self {
+            Db::Postgres(pool) => until(&PG_MIGRATIONS).run(pool).await?,
+            Db::Sqlite { writer: pool, .. } => until(&SQLITE_MIGRATIONS).run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// True when the database answers and our latest migration is applied.
+    pub async fn is_ready(&self) -> bool {
+        let latest = match self {
+            Db::Postgres(_) => PG_MIGRATIONS.iter().map(|m| m.version).max(),
+            Db::Sqlite { .. } => SQLITE_MIGRATIONS.iter().map(|m| m.version).max(),
+        };
+        let Some(latest) = latest else { return false };
+        let sql = queries::MIGRATION_APPLIED.sql(self);
+        let applied: Result<i64, sqlx::Error> =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(latest).fetch_one(pool).await);
+        matches!(applied, Ok(count) if count > 0)
+    }
+
+    /// Prepares a query without running it (used by the guard test that every query is valid on both backends).
+    pub async fn prepare(&self, query: &Query) -> Result<(), sqlx::Error> {
+        use sqlx::{Executor, SqlSafeStr};
+        let sql = query.sql(self);
+        on_db!(self, pool => pool.prepare(sql.into_sql_str()).await.map(|_| ()))
+    }
+
+    /// Runs a `delete ... where id = $1 and user_id = $2`; false when the owner has no such row.
+    pub(crate) async fn delete_owned(
+        &self,
+        query: &Query,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<bool> {
+        let sql = query.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Db::Postgres(pool) => pool.close().await,
+            Db::Sqlite { readers, writer } => {
+                readers.close().await;
+                writer.close().await;
+            }
+        }
+    }
+}
+
+/// The names of the migrations of one dialect, for the guard test that the two listings are paired.
+pub fn migration_names(backend: &str) -> Vec<(i64, String)> {
+    let migrator = if backend == "postgres" {
+        &PG_MIGRATIONS
+    } else {
+        &SQLITE_MIGRATIONS
+    };
+    migrator
+        .iter()
+        .map(|m| (m.version, m.description.to_string()))
+        .collect()
+}
+
+/// A copy of an embedded migrator that tolerates the other migrator's rows in the shared table.
+fn ignoring_missing(source: &Migrator) -> Migrator {
+    let mut migrator = Migrator::with_migrations(source.iter().cloned().collect());
+    migrator.set_ignore_missing(true);
+    migrator
+}
+
+/// A JSON array: the one list parameter both databases read (`json_each`, `jsonb_array_elements_text`).
+pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).expect("plain values serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_locked_write_retries_quickly_then_each_millisecond_and_gives_up_after_the_timeout() {
+        assert_eq!(pause_before_retry(0), Some(SQLITE_QUICK_RETRY));
+        assert_eq!(
+            pause_before_retry(SQLITE_QUICK_RETRIES - 1),
+            Some(SQLITE_QUICK_RETRY)
+        );
+        assert_eq!(
+            pause_before_retry(SQLITE_QUICK_RETRIES),
+            Some(Duration::from_millis(1))
+        );
+        let waited: Duration = (0..).map_while(pause_before_retry).sum();
+        assert_eq!(waited, SQLITE_LOCK_TIMEOUT);
+    }
+}

@@ -1,0 +1,13 @@
+//! What every capability stands on: settings, the clock, secrets, size limits, the outbound network policy, DNS,
+//! the database with its SQL files, job payloads and the queue.
+
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod dns;
+pub mod jobs;
+pub mod limits;
+pub mod net;
+pub mod queries;
+pub mod queue;
+pub mod security;

@@ -1,0 +1,200 @@
+//! Every SQL statement of the application, loaded from `core/queries/<entity>/<op>.sql` at compile time.
+//! A statement that differs by dialect has `<op>.pg.sql` and `<op>.sqlite.sql` instead.
+
+/// One statement, with its text for each backend.
+#[derive(Debug)]
+pub struct Query {
+    pub name: &'static str,
+    pub(crate) postgres: &'static str,
+    pub(crate) sqlite: &'static str,
+}
+
+/// `query!("users/find")` for portable SQL; `query!("jobs/list", per_dialect)` for a pair of overrides.
+macro_rules! query {
+    ($name:literal) => {
+        Query {
+            name: $name,
+            postgres: include_str!(concat!("../../queries/", $name, ".sql")),
+            sqlite: include_str!(concat!("../../queries/", $name, ".sql")),
+        }
+    };
+    ($name:literal, per_dialect) => {
+        Query {
+            name: $name,
+            postgres: include_str!(concat!("../../queries/", $name, ".pg.sql")),
+            sqlite: include_str!(concat!("../../queries/", $name, ".sqlite.sql")),
+        }
+    };
+}
+
+/// Declares each query as a constant and lists them all in `ALL` for the guard test.
+macro_rules! queries {
+    ($($constant:ident = $query:expr;)*) => {
+        $(pub const $constant: Query = $query;)*
+        pub const ALL: &[Query] = &[$($constant),*];
+    };
+}
+
+queries! {
+    MIGRATION_APPLIED = query!("migrations/applied");
+    USER_UPSERT_ON_SIGN_IN = query!("users/upsert_on_sign_in");
+    USER_FIND_BY_EMAIL = query!("users/find_by_email");
+    USER_FIND_BY_ID = query!("users/find_by_id");
+    USER_SET_SUBSCRIPTION = query!("users/set_subscription");
+    USER_EXPIRE_SUBSCRIPTIONS = query!("users/expire_subscriptions");
+    SESSION_INSERT = query!("sessions/insert");
+    SESSION_FIND_USER = query!("sessions/find_user");
+    SESSION_DELETE = query!("sessions/delete");
+    SESSION_DELETE_EXPIRED = query!("sessions/delete_expired");
+    OAUTH_FLOW_INSERT = query!("oauth_flows/insert");
+    OAUTH_FLOW_TAKE = query!("oauth_flows/take");
+    OAUTH_FLOW_INSERT_GMAIL = query!("oauth_flows/insert_gmail");
+    OAUTH_FLOW_DELETE_STALE = query!("oauth_flows/delete_stale");
+    INVITE_INSERT = query!("invites/insert");
+    INVITE_LIST = query!("invites/list");
+    INVITE_REDEEM = query!("invites/redeem");
+    SENT_EMAILS_COUNT_SINCE = query!("sent_emails/count_since");
+    UNSUBSCRIBE_INSERT = query!("unsubscribes/insert");
+    UNSUBSCRIBE_FIND = query!("unsubscribes/find");
+    UNSUBSCRIBE_LIST = query!("unsubscribes/list");
+    UNSUBSCRIBE_COUNT = query!("unsubscribes/count");
+    CAMPAIGN_LIST = query!("campaigns/list");
+    CAMPAIGN_FIND = query!("campaigns/find");
+    CAMPAIGN_INSERT = query!("campaigns/insert");
+    CAMPAIGN_UPDATE = query!("campaigns/update");
+    CAMPAIGN_DELETE = query!("campaigns/delete");
+    EDUCATION_FILE_UPSERT = query!("education_files/upsert");
+    EDUCATION_FILE_LIST = query!("education_files/list");
+    EDUCATION_FILE_DELETE = query!("education_files/delete");
+    TEMPLATE_LIST = query!("templates/list");
+    TEMPLATE_FIND = query!("templates/find");
+    TEMPLATE_CONTENT = query!("templates/content");
+    TEMPLATE_INSERT = query!("templates/insert");
+    TEMPLATE_UPDATE = query!("templates/update");
+    TEMPLATE_DELETE = query!("templates/delete");
+    TEMPLATE_LOCK = query!("templates/lock", per_dialect);
+    FOLLOW_UP_LIST = query!("follow_ups/list");
+    FOLLOW_UP_FIND = query!("follow_ups/find");
+    FOLLOW_UP_INSERT = query!("follow_ups/insert");
+    FOLLOW_UP_UPDATE = query!("follow_ups/update");
+    FOLLOW_UP_DELETE = query!("follow_ups/delete");
+    GENERATION_INSERT = query!("generations/insert");
+    GENERATION_FIND = query!("generations/find");
+    GENERATION_LOAD = query!("generations/load");
+    GENERATION_FINISH = query!("generations/finish");
+    RATES_OWN_RESULTS = query!("rates/own_results");
+    DIRECTORY_UPSERT_PLACE = query!("directory/upsert_place");
+    DIRECTORY_UPSERT_LOCALITY = query!("directory/upsert_locality");
+    DIRECTORY_FIND_LOCALITY = query!("directory/find_locality");
+    DIRECTORY_WITHIN_BOX = query!("directory/within_box", per_dialect);
+    DIRECTORY_COUNTS = query!("directory/counts");
+    BUSINESS_FIND_DUPLICATE = query!("businesses/find_duplicate");
+    BUSINESS_INSERT = query!("businesses/insert");
+    BUSINESS_LIST = query!("businesses/list");
+    BUSINESS_OF_SEARCH = query!("businesses/of_search");
+    BUSINESS_LOAD = query!("businesses/load");
+    BUSINESS_FIND_OWNED = query!("businesses/find_owned");
+    BUSINESS_SET_EMAIL_STATUS = query!("businesses/set_email_status");
+    BUSINESS_ENRICHED = query!("businesses/enriched");
+    SEARCH_INSERT = query!("searches/insert");
+    SEARCH_FIND = query!("searches/find");
+    SEARCH_LOAD = query!("searches/load");
+    SEARCH_ADD_RESULT = query!("searches/add_result");
+    SEARCH_CHUNK_DONE = query!("searches/chunk_done");
+    SEARCH_HOLD_RUNNING = query!("searches/hold_running");
+    SEARCH_STOP = query!("searches/stop");
+    SEARCH_LOG_INSERT = query!("searches/log_insert");
+    SEARCH_LOGS = query!("searches/logs");
+    JOB_LIST = query!("jobs/list", per_dialect);
+    JOB_SHOW = query!("jobs/show", per_dialect);
+    JOB_RETRY = query!("jobs/retry", per_dialect);
+    JOB_DEFER = query!("jobs/defer", per_dialect);
+    JOB_DEPTH = query!("jobs/depth", per_dialect);
+    JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
+    EMAIL_CONFIG_INSERT = query!("email_configs/insert");
+    EMAIL_CONFIG_LIST = query!("email_configs/list");
+    EMAIL_CONFIG_LOAD = query!("email_configs/load");
+    EMAIL_CONFIG_SET_DEFAULT = query!("email_configs/set_default");
+    EMAIL_CONFIG_DELETE = query!("email_configs/delete");
+    EMAIL_CONFIG_PROMOTE_DEFAULT = query!("email_configs/promote_default");
+    EMAIL_CONFIG_DEACTIVATE = query!("email_configs/deactivate");
+    EMAIL_CONFIG_ADDRESS_TAKEN = query!("email_configs/address_taken");
+    EMAIL_CONFIG_RECONNECT = query!("email_configs/reconnect");
+    EMAIL_CONFIG_SET_VERIFIED = query!("email_configs/set_verified");
+    EMAIL_CONFIG_UPDATE_IDENTITY = query!("email_configs/update_identity");
+    OUTGOING_ENQUEUE = query!("outgoing/enqueue");
+    OUTGOING_LOAD = query!("outgoing/load");
+    OUTGOING_FAILED = query!("outgoing/failed");
+    OUTGOING_REQUEUE = query!("outgoing/requeue");
+    OUTGOING_PROGRESS = query!("outgoing/progress");
+    OUTGOING_QUEUED_IDS = query!("outgoing/queued_ids");
+    OUTGOING_OUTBOX = query!("outgoing/outbox");
+    OUTGOING_RECONCILE = query!("outgoing/reconcile");
+    LEASE_RENEW = query!("leases/renew");
+    LEASE_RELEASE = query!("leases/release");
+    OUTGOING_ERRORS = query!("outgoing/errors");
+    COUNTER_GIVE_BACK = query!("counters/give_back");
+    USER_LOCK = query!("users/lock", per_dialect);
+    FEEDBACK_FIND_BY_MESSAGE_ID = query!("feedback/find_by_message_id");
+    FEEDBACK_LATEST_TO = query!("feedback/latest_to");
+    FEEDBACK_SENT_LIST = query!("feedback/sent_list");
+    FEEDBACK_OWNED_SENT = query!("feedback/owned_sent");
+    FEEDBACK_SENT_ONE = query!("feedback/sent_one");
+    ANALYTICS_TOTALS = query!("analytics/totals");
+    ANALYTICS_DAILY = query!("analytics/daily");
+    ANALYTICS_RECENT_EMAILS = query!("analytics/recent_emails", per_dialect);
+    ANALYTICS_CAMPAIGN_EMAILS = query!("analytics/campaign_emails");
+    CONTACTS_LIST = query!("contacts/list");
+    CONTACTS_STATS = query!("contacts/stats");
+    CONTACTS_MESSAGES = query!("contacts/messages");
+    CONTACTS_INBOUND = query!("contacts/inbound");
+    CONTACTS_NOTES = query!("contacts/notes");
+    CONTACTS_NOTE_INSERT = query!("contacts/note_insert");
+    CONTACTS_NOTE_UPDATE = query!("contacts/note_update");
+    CONTACTS_NOTE_DELETE = query!("contacts/note_delete");
+    CONTACTS_KNOWN = query!("contacts/known");
+    REPLIES_MAILBOXES = query!("replies/mailboxes");
+    REPLIES_MAILBOX = query!("replies/mailbox");
+    REPLIES_MARK = query!("replies/mark");
+    REPLIES_CHECKED = query!("replies/checked");
+    REPLIES_GMAIL_ACCESS = query!("replies/gmail_access");
+    REPLIES_GMAIL_MAILBOX = query!("replies/gmail_mailbox");
+    REPLIES_GMAIL_MARK = query!("replies/gmail_mark");
+    FEEDBACK_MANUAL_OPEN = query!("feedback/manual_open");
+    FEEDBACK_EVENTS_OF_TOKENS = query!("feedback/events_of_tokens", per_dialect);
+    FEEDBACK_OUTBOX_SENT = query!("feedback/outbox_sent");
+    FEEDBACK_DELIVERED = query!("feedback/delivered");
+    FEEDBACK_OPENED = query!("feedback/opened");
+    FEEDBACK_CLICKED = query!("feedback/clicked");
+    FEEDBACK_BOUNCED = query!("feedback/bounced");
+    FEEDBACK_SPAM = query!("feedback/spam");
+    FEEDBACK_UNSUBSCRIBED = query!("feedback/unsubscribed");
+    FEEDBACK_REPLIED = query!("feedback/replied");
+    FEEDBACK_STOP_FOLLOW_UPS = query!("feedback/stop_follow_ups");
+    FEEDBACK_SUPPRESS = query!("feedback/suppress");
+    FEEDBACK_HEALTH = query!("feedback/health");
+    FEEDBACK_EVENT = query!("feedback/event");
+    FEEDBACK_INBOUND = query!("feedback/inbound");
+    FEEDBACK_RECEIPT = query!("feedback/receipt");
+    FEEDBACK_FORGET_RECEIPTS = query!("feedback/forget_receipts");
+    FEEDBACK_FORGET_RECEIPT = query!("feedback/forget_receipt");
+    FEEDBACK_SENDER_OWNER = query!("feedback/sender_owner");
+    FEEDBACK_SUPPRESSED_FOR_USER = query!("feedback/suppressed_for_user", per_dialect);
+    OUTGOING_LOAD_BATCH = query!("outgoing/load_batch", per_dialect);
+    OUTGOING_CLAIM_BATCH = query!("outgoing/claim_batch", per_dialect);
+    OUTGOING_UNCLAIM_BATCH = query!("outgoing/unclaim_batch", per_dialect);
+    OUTGOING_SENT_BATCH = query!("outgoing/sent_batch", per_dialect);
+    COUNTER_ROOM = query!("counters/room");
+    COUNTER_ADD = query!("counters/add");
+    UNSUBSCRIBE_AMONG = query!("unsubscribes/among", per_dialect);
+    BUSINESS_RECIPIENTS = query!("businesses/recipients", per_dialect);
+    BUSINESS_FIND_OWNED_MANY = query!("businesses/find_owned_many", per_dialect);
+    USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
+    CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
+    CAMPAIGN_RESUME = query!("campaigns/resume");
+    CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
+    CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
+    EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
+    EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);
+    EVENT_OF_TOKEN = query!("events/of_token");
+}

@@ -1,0 +1,251 @@
+//! The job queue on apalis's PostgreSQL or SQLite storage (picked by the database URL), and the operator's view of
+//! it: list, show, retry, and the backoff a failing handler sets before it gives the job back.
+
+use std::time::Duration;
+
+use apalis::prelude::{TaskBuilder, TaskSink};
+use serde::Serialize;
+
+use crate::on_db;
+use crate::platform::clock::{SECOND_MS, iso};
+use crate::platform::config::QueueSettings;
+use crate::platform::db::Db;
+use crate::platform::jobs::Job;
+use crate::platform::queries::*;
+
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    #[error("could not enqueue a {kind} job: {message}")]
+    Push { kind: &'static str, message: String },
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+}
+
+/// Enqueues jobs; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    db: Db,
+    settings: QueueSettings,
+}
+
+/// A queue row as operators see it. Times are unix seconds as apalis stores them.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRow {
+    pub id: String,
+    pub job_type: String,
+    pub status: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub run_at: Option<i64>,
+    pub done_at: Option<i64>,
+    pub last_result: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct JobDetail {
+    #[sqlx(flatten)]
+    #[serde(flatten)]
+    pub row: JobRow,
+    pub payload: Option<String>,
+    pub lock_by: Option<String>,
+}
+
+impl JobRow {
+    /// One line for `outreach jobs list`.
+    pub fn summary(&self) -> String {
+        let when = self.run_at.map(|s| iso(s * SECOND_MS)).unwrap_or_default();
+        let error = self
+            .last_result
+            .as_deref()
+            .filter(|_| self.status == "Failed")
+            .unwrap_or("");
+        format!(
+            "{}  {:<22} {:<8} {}/{}  {}  {}",
+            self.id, self.job_type, self.status, self.attempts, self.max_attempts, when, error
+        )
+    }
+}
+
+/// The apalis status names, accepted case-insensitively on the command line.
+pub const STATUSES: &[&str] = &["Pending", "Queued", "Running", "Done", "Failed", "Killed"];
+
+pub fn parse_status(text: &str) -> Option<&'static str> {
+    STATUSES
+        .iter()
+        .copied()
+        .find(|status| status.eq_ignore_ascii_case(text))
+}
+
+impl Queue {
+    pub fn new(db: Db, settings: QueueSettings) -> Self {
+        Self { db, settings }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub fn settings(&self) -> &QueueSettings {
+        &self.settings
+    }
+
+    /// The apalis PostgreSQL storage config of one job kind.
+    pub fn postgres_config(&self, kind: &str) -> apalis_postgres::Config {
+        apalis_postgres::Config::default()
+            .queue(kind)
+            .batch_size(self.settings.batch_size.max(1))
+            .heartbeat_interval(Duration::from_secs(self.settings.heartbeat_seconds.max(1)))
+            .missed_heartbeats(3)
+    }
+
+    /// The apalis SQLite storage config of one job kind.
+    pub fn sqlite_config(&self, kind: &str) -> apalis_sqlite::Config {
+        apalis_sqlite::Config::default()
+            .queue(kind)
+            .batch_size(self.settings.batch_size.max(1))
+            .heartbeat_interval(Duration::from_secs(self.settings.heartbeat_seconds.max(1)))
+            .missed_heartbeats(3)
+    }
+
+    /// Enqueues a job. With an idempotency key, a second job with the same kind and key is not added
+    /// (returns `false`): the scheduler keys ticks this way so two schedulers never double-fire.
+    pub async fn enqueue<J: Job>(
+        &self,
+        job: J,
+        idempotency_key: Option<&str>,
+    ) -> Result<bool, QueueError> {
+        self.enqueue_at(job, idempotency_key, None).await
+    }
+
+    /// Like [`Queue::enqueue`], not to run before `run_at_ms` (epoch milliseconds) when given.
+    pub async fn enqueue_at<J: Job>(
+        &self,
+        job: J,
+        idempotency_key: Option<&str>,
+        run_at_ms: Option<i64>,
+    ) -> Result<bool, QueueError> {
+        let mut builder = TaskBuilder::new(job).max_attempts(self.settings.max_attempts.max(1));
+        if let Some(at) = run_at_ms {
+            builder = builder.run_at_timestamp((at / SECOND_MS).max(0) as u64);
+        }
+        if let Some(key) = idempotency_key {
+            // SQLite skips a duplicate key silently, so look first; the unique index still settles any race.
+            let sql = JOB_KEY_EXISTS.sql(&self.db);
+            let existing: i64 = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(key).fetch_one(pool).await)?;
+            if existing > 0 {
+                return Ok(false);
+            }
+            builder = builder.idempotency_key(key);
+        }
+        let task = builder.build();
+        let pushed = match &self.db {
+            Db::Postgres(pool) => {
+                let mut storage = apalis_postgres::PostgresStorage::<J>::new(pool)
+                    .with_config(self.postgres_config(J::KIND));
+                storage
+                    .push_task(task)
+                    .await
+                    .map_err(|error| error.to_string())
+            }
+            Db::Sqlite { writer: pool, .. } => {
+                let mut storage = apalis_sqlite::SqliteStorage::<J>::new(pool)
+                    .with_config(self.sqlite_config(J::KIND));
+                storage
+                    .push_task(task)
+                    .await
+                    .map_err(|error| error.to_string())
+            }
+        };
+        match pushed {
+            Ok(()) => {
+                metrics::counter!("outreach_jobs_enqueued_total", "job" => J::KIND).increment(1);
+                Ok(true)
+            }
+            // PostgreSQL reports the idempotency key's unique index; SQLite skips the row silently.
+            Err(message) if message.contains("idx_jobs_idempotency_key") => Ok(false),
+            Err(message) => Err(QueueError::Push {
+                kind: J::KIND,
+                message,
+            }),
+        }
+    }
+
+    pub async fn list(
+        &self,
+        status: Option<&str>,
+        kind: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<JobRow>, QueueError> {
+        let sql = JOB_LIST.sql(&self.db);
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_as(sql).bind(status).bind(kind).bind(limit).fetch_all(pool).await)?,
+        )
+    }
+
+    pub async fn show(&self, id: &str) -> Result<Option<JobDetail>, QueueError> {
+        let sql = JOB_SHOW.sql(&self.db);
+        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)?)
+    }
+
+    /// Puts failed (or killed) jobs back as pending with a fresh attempt count: one by id, or all of a kind.
+    /// Returns the ids re-enqueued.
+    pub async fn retry(
+        &self,
+        id: Option<&str>,
+        kind: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Vec<String>, QueueError> {
+        let sql = JOB_RETRY.sql(&self.db);
+        let now = now_ms / SECOND_MS;
+        Ok(
+            on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(id).bind(kind).bind(now).fetch_all(pool).await)?,
+        )
+    }
+
+    /// Keeps a failing job out of the fetch until `run_at_ms`; apalis then marks it failed and refetches it later.
+    pub async fn defer(&self, id: &str, run_at_ms: i64) -> Result<(), QueueError> {
+        let sql = JOB_DEFER.sql(&self.db);
+        let run_at = run_at_ms / SECOND_MS;
+        on_db!(&self.db, pool => sqlx::query(sql).bind(id).bind(run_at).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Jobs waiting, running or due for a retry, per kind.
+    pub async fn depth(&self) -> Result<Vec<(String, i64)>, QueueError> {
+        let sql = JOB_DEPTH.sql(&self.db);
+        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).fetch_all(pool).await)?)
+    }
+}
+
+/// Exponential backoff of the retry after `attempt` failures (1-based), capped at a day.
+pub fn retry_delay_ms(settings: &QueueSettings, attempt: usize) -> i64 {
+    let base = settings.retry_base_seconds as i64 * SECOND_MS;
+    let factor = 1i64 << attempt.saturating_sub(1).min(16);
+    (base * factor).min(86_400 * SECOND_MS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let settings = QueueSettings {
+            retry_base_seconds: 30,
+            ..QueueSettings::default()
+        };
+        assert_eq!(retry_delay_ms(&settings, 1), 30_000);
+        assert_eq!(retry_delay_ms(&settings, 2), 60_000);
+        assert_eq!(retry_delay_ms(&settings, 3), 120_000);
+        assert_eq!(retry_delay_ms(&settings, 40), 86_400_000);
+    }
+
+    #[test]
+    fn statuses_parse_case_insensitively() {
+        assert_eq!(parse_status("failed"), Some("Failed"));
+        assert_eq!(parse_status("DONE"), Some("Done"));
+        assert_eq!(parse_status("broken"), None);
+    }
+}

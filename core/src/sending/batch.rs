@@ -1,0 +1,545 @@
+//! The `SendCampaignEmail` job: a batch of up to `SendCampaignEmail::BATCH` messages of one campaign (or test send) is read in one query,
+//! suppressed recipients are skipped, the rest are claimed under the limits in one transaction per sender, composed,
+//! handed to their sender (one SMTP connection per sender and batch), and the accepted ones are marked sent in one
+//! statement. A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice.
+//! When a limit is reached the campaign pauses with the reason and the rest of the batch is scheduled again later.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::Context;
+use crate::accounts::{User, normalize_email};
+use crate::campaigns::personalise::Recipient;
+use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::security::random_token;
+use crate::sending::SendError;
+use crate::sending::compose::{Composed, Envelope, compose};
+use crate::sending::messages::{Delivered, Limits, MessageRow};
+use crate::sending::sender::Sender;
+use crate::sending::senders::EmailConfig;
+use crate::sending::slots::SenderSlots;
+
+/// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
+pub type Stopping<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Messages composed and handed to their sender together (one pipelined run over an SMTP connection); the
+/// batch checks for a stopping worker between them.
+const HANDED_OVER_TOGETHER: usize = 25;
+
+/// Accepted messages are recorded together, at the latest after this long.
+const RECORD_EVERY: Duration = Duration::from_millis(250);
+
+/// Why a message to an address that bounced or complained before is not sent.
+const SUPPRESSED_FOR_USER: &str = "The address bounced or reported spam earlier";
+
+/// How long a batch waits for a slot of its sender before it goes back to the queue.
+const SENDER_SLOT_WAIT: Duration = Duration::from_secs(1);
+
+/// How long a batch whose sender has every slot taken waits in the queue before it is tried again.
+const SENDER_BUSY_RETRY_MS: i64 = 2_000;
+
+/// Why a claimed message goes back to the queue when its batch ends early.
+const HANDED_BACK: &str = "The send was interrupted before this message; it will be sent later";
+
+/// One batch's state: caches, open connections, and what is claimed but not yet sent or recorded.
+struct Batch<'a> {
+    ctx: &'a Context,
+    job: &'a SendCampaignEmail,
+    /// Senders opened by this batch, by configuration (None: the outbox).
+    senders: HashMap<Option<i64>, Sender>,
+    templates: HashMap<i64, Option<(String, String)>>,
+    /// Accepted by their sender, to be marked sent together.
+    accepted: Vec<(i64, Composed, String)>,
+    /// Claimed and not yet handed to a sender.
+    claimed: Vec<i64>,
+    /// Ids this batch has finished with (sent, failed, skipped, or handed back).
+    done: Vec<i64>,
+    last_record: Instant,
+}
+
+/// How a batch ended before its last message.
+enum Stop {
+    /// The worker is stopping: the rest goes to a new job.
+    HandOver,
+    /// The sender's slots in this process are all taken: the rest goes to a new job a little later.
+    SenderBusy,
+    /// A limit is reached: the campaign pauses and the rest waits.
+    NoRoom,
+    /// The sender was refused for good: it is turned off and the campaign pauses.
+    SenderRefused(String),
+}
+
+/// Sends one batch; the worker's `SendCampaignEmail` handler delegates here.
+pub async fn send_campaign_email(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    stopping: Stopping<'_>,
+    slots: &SenderSlots,
+) -> anyhow::Result<()> {
+    let mut batch = Batch {
+        ctx,
+        job,
+        senders: HashMap::new(),
+        templates: HashMap::new(),
+        accepted: Vec::new(),
+        claimed: Vec::new(),
+        done: Vec::new(),
+        last_record: Instant::now(),
+    };
+    let outcome = batch.run(stopping, slots).await;
+    // Whatever happened, accepted messages are recorded and unsent claims go back to the queue.
+    let recorded = batch.settle().await;
+    for sender in batch.senders.values_mut() {
+        sender.close().await;
+    }
+    recorded?;
+    let now = ctx.now_ms();
+    match outcome? {
+        None => {}
+        Some(stop @ (Stop::HandOver | Stop::SenderBusy)) => {
+            let rest = batch.rest();
+            if let Some(first) = rest.first() {
+                // Unique: a batch fetched during the stop hands over the same messages again.
+                let key = format!(
+                    "send:{:?}:{first}:handed-over:{}",
+                    job.campaign_id,
+                    random_token(8)
+                );
+                let next = SendCampaignEmail {
+                    campaign_id: job.campaign_id,
+                    message_ids: rest,
+                };
+                let at = matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS);
+                ctx.queue.enqueue_at(next, Some(&key), at).await?;
+            }
+            return Ok(());
+        }
+        Some(Stop::NoRoom) => {
+            let rest = batch.rest();
+            if !rest.is_empty() {
+                pause_for_room(ctx, job, &rest, now).await?;
+            }
+            return Ok(());
+        }
+        Some(Stop::SenderRefused(reason)) => {
+            if let Some(campaign_id) = job.campaign_id {
+                ctx.db
+                    .set_campaign_status(
+                        campaign_id,
+                        "paused",
+                        Some(&format!("Paused: {reason}")),
+                        now,
+                    )
+                    .await?;
+            }
+            return Ok(());
+        }
+    }
+    if let Some(campaign_id) = job.campaign_id {
+        ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+    }
+    Ok(())
+}
+
+impl Batch<'_> {
+    async fn run(
+        &mut self,
+        stopping: Stopping<'_>,
+        slots: &SenderSlots,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        // A batch fetched while the worker stops claims nothing: all of it goes to a new job.
+        if stopping() {
+            return Ok(Some(Stop::HandOver));
+        }
+        let rows = ctx.db.load_messages(&self.job.message_ids).await?;
+        let mut rows: Vec<MessageRow> = rows
+            .into_iter()
+            .filter(|row| row.status == "queued")
+            .collect();
+        let emails: Vec<String> = rows
+            .iter()
+            .map(|row| normalize_email(&row.to_email))
+            .collect();
+        let suppressed = ctx.db.suppressed_among(&emails).await?;
+        if !suppressed.is_empty() {
+            let (skip, keep): (Vec<_>, Vec<_>) = rows
+                .into_iter()
+                .partition(|row| suppressed.contains(&normalize_email(&row.to_email)));
+            for row in skip {
+                ctx.db
+                    .mark_unsent(row.id, "skipped", "The recipient unsubscribed", None)
+                    .await?;
+                self.done.push(row.id);
+            }
+            rows = keep;
+        }
+        let mut resumed = false;
+        // A batch normally has one user and one sender; consecutive runs of each are claimed together.
+        for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
+            let first = &group[0];
+            // Nothing is claimed for a sender whose slots stay taken (its server may hang): after a short wait the
+            // batch waits its turn in the queue, not in a worker.
+            let _slot = match first.config_id {
+                Some(config_id) => match slots.acquire(config_id, SENDER_SLOT_WAIT).await {
+                    Some(slot) => Some(slot),
+                    None => return Ok(Some(Stop::SenderBusy)),
+                },
+                None => None,
+            };
+            let Some(user) = ctx.db.find_user(first.user_id).await? else {
+                continue;
+            };
+            let config = match first.config_id {
+                Some(config_id) => ctx.db.load_email_config(config_id).await?,
+                None => None,
+            };
+            let limits = Limits {
+                monthly_limit: user.email_limit(&ctx.settings.auth, &ctx.settings.accounts),
+                daily_cap: config
+                    .as_ref()
+                    .map_or(i64::MAX, |config| i64::from(config.daily_cap)),
+            };
+            // Addresses that bounced hard or complained to this user are never sent to again.
+            let emails: Vec<String> = group
+                .iter()
+                .map(|row| normalize_email(&row.to_email))
+                .collect();
+            let blocked = ctx.db.suppressed_for_user(user.id, &emails).await?;
+            let mut ids = Vec::with_capacity(group.len());
+            for row in group {
+                if blocked.contains(&normalize_email(&row.to_email)) {
+                    ctx.db
+                        .mark_unsent(row.id, "skipped", SUPPRESSED_FOR_USER, None)
+                        .await?;
+                    self.done.push(row.id);
+                } else {
+                    ids.push(row.id);
+                }
+            }
+            let claim = ctx
+                .db
+                .claim_messages(
+                    user.id,
+                    first.config_id,
+                    &ids,
+                    limits,
+                    slots.lease(),
+                    ctx.now_ms(),
+                )
+                .await?;
+            self.claimed = claim.claimed.clone();
+            if let Some(campaign_id) = self.job.campaign_id
+                && !resumed
+                && !claim.claimed.is_empty()
+            {
+                ctx.db
+                    .resume_campaign_if_paused(campaign_id, ctx.now_ms())
+                    .await?;
+                resumed = true;
+            }
+            let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+            let recipients = ctx.db.recipients(&business_ids, user.id).await?;
+            let claimed: Vec<&MessageRow> = group
+                .iter()
+                .filter(|row| claim.claimed.contains(&row.id))
+                .collect();
+            for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
+                if stopping() {
+                    return Ok(Some(Stop::HandOver));
+                }
+                if let Some(stop) = self
+                    .send_chunk(chunk, &user, config.as_ref(), &recipients, stopping)
+                    .await?
+                {
+                    return Ok(Some(stop));
+                }
+            }
+            // The unclaimed rest waits for room (messages another worker took are passed over then).
+            if claim.no_room {
+                return Ok(Some(Stop::NoRoom));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Composes a few claimed messages and hands them to their sender (SMTP pipelines them over one connection).
+    /// `Some` ends the batch.
+    async fn send_chunk(
+        &mut self,
+        rows: &[&MessageRow],
+        user: &User,
+        config: Option<&EmailConfig>,
+        recipients: &HashMap<i64, Recipient>,
+        stopping: Stopping<'_>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let mut ready = Vec::with_capacity(rows.len());
+        for row in rows {
+            let recipient = row
+                .business_id
+                .and_then(|id| recipients.get(&id))
+                .cloned()
+                .unwrap_or_default();
+            match compose_message(ctx, row, user, config, &recipient, &mut self.templates).await? {
+                Ok(composed) => ready.push((row.id, composed)),
+                Err(reason) => {
+                    self.finished(row.id);
+                    ctx.db.mark_unsent(row.id, "failed", &reason, None).await?;
+                }
+            }
+        }
+        let provider = config.map_or("outbox", |config| config.provider.as_str());
+        let key = config.map(|config| config.id);
+        if let std::collections::hash_map::Entry::Vacant(entry) = self.senders.entry(key) {
+            match Sender::open(config, &ctx.settings) {
+                Ok(sender) => {
+                    entry.insert(sender);
+                }
+                Err(error) => {
+                    for (id, composed) in ready {
+                        let outcome = Err(error.clone());
+                        if let Some(stop) =
+                            self.handle(id, composed, config, provider, outcome).await?
+                        {
+                            return Ok(Some(stop));
+                        }
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        let (ids, mut composed): (Vec<i64>, Vec<Composed>) = ready.into_iter().unzip();
+        let mut next = 0;
+        while next < ids.len() {
+            // A run pauses after RECORD_EVERY so a slow sender's messages are recorded as they go (SMTP pipelines
+            // a run over one connection; the mail APIs take one message at a time).
+            let started = Instant::now();
+            let pause = || stopping() || started.elapsed() >= RECORD_EVERY;
+            let sender = self.senders.get_mut(&key).expect("opened above");
+            let outcomes = sender.send_all(&composed[next..], &pause).await;
+            // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
+            for outcome in outcomes {
+                let message = std::mem::take(&mut composed[next]);
+                let id = ids[next];
+                next += 1;
+                if let Some(stop) = self.handle(id, message, config, provider, outcome).await? {
+                    return Ok(Some(stop));
+                }
+            }
+            if next < ids.len() && stopping() {
+                return Ok(Some(Stop::HandOver));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Records what the sender said about one message. `Some` ends the batch.
+    async fn handle(
+        &mut self,
+        id: i64,
+        composed: Composed,
+        config: Option<&EmailConfig>,
+        provider: &str,
+        outcome: Result<(), SendError>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        self.finished(id);
+        match outcome {
+            Ok(()) => {
+                metrics::counter!("outreach_emails_sent_total", "provider" => provider.to_string())
+                    .increment(1);
+                self.accepted.push((id, composed, provider.to_string()));
+                // Slow senders still show progress (and leave little to reconcile after a crash).
+                if self.last_record.elapsed() >= RECORD_EVERY {
+                    self.record_accepted().await?;
+                }
+                Ok(None)
+            }
+            // Not handed over: back to the queue, and the job retries with backoff (sent ones are passed over).
+            Err(SendError::Unreachable(reason)) => {
+                ctx.db.requeue_message(id, &reason).await?;
+                anyhow::bail!("message {id}: {reason}");
+            }
+            // The sender itself stopped working: it is turned off with the reason, the message waits, and the
+            // campaign pauses until the user connects the sender again.
+            Err(SendError::Revoked(reason)) => {
+                if let Some(config) = config {
+                    ctx.db
+                        .deactivate_email_config(config.id, &reason, ctx.now_ms())
+                        .await?;
+                }
+                if self.job.campaign_id.is_none() {
+                    // A test send has no campaign to wait in: it fails with the reason.
+                    ctx.db
+                        .mark_unsent(id, "failed", &reason, Some(provider))
+                        .await?;
+                    return Ok(None);
+                }
+                ctx.db.requeue_message(id, &reason).await?;
+                Ok(Some(Stop::SenderRefused(reason)))
+            }
+            // Refused or unbuildable, or handed over with no answer (it may have arrived): never sent again.
+            Err(
+                SendError::Refused(reason)
+                | SendError::Invalid(reason)
+                | SendError::Uncertain(reason),
+            ) => {
+                tracing::info!(message = id, %reason, "message refused");
+                ctx.db
+                    .mark_unsent(id, "failed", &reason, Some(provider))
+                    .await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The batch is done with this message (whatever happens to it next is recorded by the caller).
+    fn finished(&mut self, id: i64) {
+        self.claimed.retain(|claimed| *claimed != id);
+        self.done.push(id);
+    }
+
+    /// Records the accepted messages in one statement and hands unsent claims back to the queue.
+    async fn settle(&mut self) -> anyhow::Result<()> {
+        self.record_accepted().await?;
+        for id in std::mem::take(&mut self.claimed) {
+            self.ctx.db.requeue_message(id, HANDED_BACK).await?;
+        }
+        Ok(())
+    }
+
+    /// Marks the messages accepted so far sent, in one statement.
+    async fn record_accepted(&mut self) -> anyhow::Result<()> {
+        let delivered: Vec<Delivered> = self
+            .accepted
+            .iter()
+            .map(|(id, composed, provider)| {
+                // The outbox view shows what would have gone out; a sent message keeps only its body (B §3's
+                // email dialog shows it), which also keeps each row small for a fast batch write.
+                let outbox = provider == "outbox";
+                Delivered {
+                    id: *id,
+                    subject: &composed.subject,
+                    html: if outbox {
+                        &composed.html
+                    } else {
+                        &composed.body
+                    },
+                    text: outbox.then_some(composed.text.as_str()),
+                    message_id: &composed.message_id,
+                    provider,
+                }
+            })
+            .collect();
+        self.ctx
+            .db
+            .mark_sent_batch(&delivered, self.ctx.now_ms())
+            .await?;
+        self.accepted.clear();
+        self.last_record = Instant::now();
+        Ok(())
+    }
+
+    /// The batch's messages it did not finish, in order.
+    fn rest(&self) -> Vec<i64> {
+        self.job
+            .message_ids
+            .iter()
+            .copied()
+            .filter(|id| !self.done.contains(id))
+            .collect()
+    }
+}
+
+/// The message for its recipient: the campaign's template personalised with the business's details, or the
+/// reason it cannot be written.
+async fn compose_message(
+    ctx: &Context,
+    message: &MessageRow,
+    user: &User,
+    config: Option<&EmailConfig>,
+    recipient: &Recipient,
+    templates: &mut HashMap<i64, Option<(String, String)>>,
+) -> anyhow::Result<Result<Composed, String>> {
+    // A test email may bring its own subject and body instead of a template.
+    let (subject, body) = match (message.template_id, &message.html_body) {
+        (Some(template_id), _) => {
+            if let std::collections::hash_map::Entry::Vacant(entry) = templates.entry(template_id) {
+                entry.insert(ctx.db.template_content(template_id, user.id).await?);
+            }
+            match templates[&template_id].clone() {
+                Some(template) => template,
+                None => return Ok(Err("The template was deleted".into())),
+            }
+        }
+        (None, Some(body)) => (message.subject.clone(), body.clone()),
+        (None, None) => return Ok(Err("The message has no template".into())),
+    };
+    let outbox_address = format!("outbox@{}", ctx.settings.sending_domain());
+    let sender_name = [user.first_name.as_deref(), user.last_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (from_name, from_email, reply_to) = match config {
+        Some(config) => (
+            config.send_from_name.clone(),
+            config.send_from.clone(),
+            config.reply_to.clone(),
+        ),
+        None => (sender_name, outbox_address, Some(user.email.clone())),
+    };
+    let token = message.token.clone().unwrap_or_default();
+    let envelope = Envelope {
+        from_name: &from_name,
+        from_email: &from_email,
+        reply_to: reply_to.as_deref(),
+        to_email: &message.to_email,
+        postal_address: user.postal_address.as_deref().unwrap_or_default(),
+        token: &token,
+    };
+    Ok(Ok(compose(
+        &ctx.settings,
+        &envelope,
+        &subject,
+        &body,
+        recipient,
+    )))
+}
+
+/// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
+async fn pause_for_room(
+    ctx: &Context,
+    job: &SendCampaignEmail,
+    remaining: &[i64],
+    now: i64,
+) -> anyhow::Result<()> {
+    let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
+                  Sending resumes by itself when there is room.";
+    let Some(campaign_id) = job.campaign_id else {
+        // A test send is not kept waiting: the user hears that the limit is reached.
+        for &id in remaining {
+            ctx.db
+                .mark_unsent(id, "failed", "The monthly email limit is reached", None)
+                .await?;
+        }
+        return Ok(());
+    };
+    ctx.db
+        .set_campaign_status(campaign_id, "paused", Some(reason), now)
+        .await?;
+    let resume_at = now + RESUME_AFTER_MS;
+    let next = SendCampaignEmail {
+        campaign_id: job.campaign_id,
+        message_ids: remaining.to_vec(),
+    };
+    let key = format!("send:{campaign_id}:{}:at:{resume_at}", remaining[0]);
+    ctx.queue
+        .enqueue_at(next, Some(&key), Some(resume_at))
+        .await?;
+    Ok(())
+}
+
+/// How long a paused campaign waits before trying again.
+const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;

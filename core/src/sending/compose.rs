@@ -1,0 +1,373 @@
+//! One outgoing email composed for its recipient: the template personalised (`templates::render_html`: values as
+//! text, unsafe links dropped), links rewritten to signed click-tracking URLs, an open pixel, a footer with the
+//! sender's postal address and the unsubscribe link (CAN-SPAM), a plain-text alternative, a Message-ID on the
+//! sender's domain, and the RFC 8058 one-click `List-Unsubscribe` headers. Pure: the same message row composes the same bytes on a retry.
+
+use crate::Settings;
+use crate::campaigns::personalise::{Recipient, render, render_html};
+use crate::tracking::links::{click_url, open_pixel_url, unsubscribe_url};
+
+/// What a provider is handed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Composed {
+    pub from_name: String,
+    pub from_email: String,
+    pub reply_to: Option<String>,
+    pub to_email: String,
+    pub subject: String,
+    /// The personalised body as the user wrote it: no tracking links, pixel or footer. This is what the app keeps
+    /// and shows of a sent message (showing `html` would fetch its open pixel and count an open).
+    pub body: String,
+    pub html: String,
+    pub text: String,
+    /// Without angle brackets: `token@domain`.
+    pub message_id: String,
+    /// `List-Unsubscribe` and `List-Unsubscribe-Post`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// Who sends, to whom, and the message's tracking token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope<'a> {
+    pub from_name: &'a str,
+    pub from_email: &'a str,
+    pub reply_to: Option<&'a str>,
+    pub to_email: &'a str,
+    /// The sender's postal address for the footer (empty: the line is left out).
+    pub postal_address: &'a str,
+    /// The message's random token: tracking links and the Message-ID carry it.
+    pub token: &'a str,
+}
+
+/// Composes the template's subject and HTML body for `recipient`.
+pub fn compose(
+    settings: &Settings,
+    envelope: &Envelope<'_>,
+    subject: &str,
+    body_html: &str,
+    recipient: &Recipient,
+) -> Composed {
+    let seed = envelope.to_email;
+    let subject = render(subject, recipient, seed)
+        .text
+        .replace(['\r', '\n'], " ");
+    let personal = render_html(body_html, recipient, seed).text;
+    let body = rewrite_links(&personal, |url| click_url(settings, envelope.token, url));
+    let unsubscribe = unsubscribe_url(settings, envelope.to_email);
+    let postal = envelope.postal_address.trim();
+    let mut footer_html = String::new();
+    let mut footer_text = String::new();
+    if !postal.is_empty() {
+        footer_html.push_str(&format!("{}<br>", escape(postal).replace('\n', "<br>")));
+        footer_text.push_str(&format!("{postal}\n"));
+    }
+    footer_html.push_str(&format!(
+        r#"<a href="{}">Unsubscribe</a>"#,
+        escape(&unsubscribe)
+    ));
+    footer_text.push_str(&format!("Unsubscribe: {unsubscribe}\n"));
+    let html = format!(
+        "<!doctype html><html><body>{body}<p style=\"margin-top:24px;font-size:12px;color:#666\">{footer_html}</p>\
+         <img src=\"{}\" width=\"1\" height=\"1\" alt=\"\" style=\"display:block\"></body></html>",
+        escape(&open_pixel_url(settings, envelope.token))
+    );
+    let text = format!("{}\n\n--\n{footer_text}", html_to_text(&personal));
+    let domain = envelope
+        .from_email
+        .rsplit_once('@')
+        .map_or("localhost", |(_, domain)| domain);
+    let mailto = format!(
+        "mailto:unsubscribe@{}?subject=unsubscribe",
+        settings.sending_domain()
+    );
+    Composed {
+        from_name: envelope.from_name.to_string(),
+        from_email: envelope.from_email.to_string(),
+        reply_to: envelope.reply_to.map(str::to_string),
+        to_email: envelope.to_email.to_string(),
+        subject,
+        body: personal,
+        html,
+        text,
+        message_id: format!("{}@{domain}", envelope.token),
+        headers: vec![
+            (
+                "List-Unsubscribe".to_string(),
+                format!("<{unsubscribe}>, <{mailto}>"),
+            ),
+            (
+                "List-Unsubscribe-Post".to_string(),
+                "List-Unsubscribe=One-Click".to_string(),
+            ),
+        ],
+    }
+}
+
+/// Every `href="http(s)://..."` replaced by `rewrite(url)`; mailto and other links stay.
+fn rewrite_links(html: &str, rewrite: impl Fn(&str) -> String) -> String {
+    let mut output = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("href=\"") {
+        let value_start = start + "href=\"".len();
+        output.push_str(&rest[..value_start]);
+        let Some(length) = rest[value_start..].find('"') else {
+            rest = &rest[value_start..];
+            break;
+        };
+        let url = unescape(&rest[value_start..value_start + length]);
+        if url.starts_with("http://") || url.starts_with("https://") {
+            output.push_str(&escape(&rewrite(&url)));
+        } else {
+            output.push_str(&rest[value_start..value_start + length]);
+        }
+        rest = &rest[value_start + length..];
+    }
+    output.push_str(rest);
+    output
+}
+
+/// Readable text of the HTML body: paragraphs and breaks become new lines, list items dashes, links keep their
+/// address after the label; other tags, comments, and the content of `script` and `style` are dropped. One pass
+/// (each message of a campaign goes through it), then entities are decoded.
+fn html_to_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut links: Vec<Option<&str>> = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        rest = &rest[open..];
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            rest = comment.find("-->").map_or("", |end| &comment[end + 3..]);
+            continue;
+        }
+        let Some(length) = tag_length(rest) else {
+            // A lone '<' is text.
+            text.push('<');
+            rest = &rest[1..];
+            continue;
+        };
+        let tag = &rest[1..length - 1];
+        rest = &rest[length..];
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match (name.as_str(), closing) {
+            ("br", _) => text.push('\n'),
+            ("p", true) => text.push_str("\n\n"),
+            ("li", false) => text.push_str("- "),
+            ("li", true) => text.push('\n'),
+            ("a", false) => links.push(attribute(tag, "href")),
+            ("a", true) => {
+                if let Some(Some(url)) = links.pop() {
+                    text.push_str(" (");
+                    text.push_str(url);
+                    text.push(')');
+                }
+            }
+            ("script" | "style", false) => {
+                let end = format!("</{name}");
+                rest = rest
+                    .to_ascii_lowercase()
+                    .find(&end)
+                    .map_or("", |at| &rest[at..]);
+            }
+            _ => {}
+        }
+    }
+    text.push_str(rest);
+    let decoded = unescape(&text);
+    let mut lines = String::with_capacity(decoded.len());
+    for line in decoded.lines() {
+        lines.push_str(line.trim_end());
+        lines.push('\n');
+    }
+    lines.trim().to_string()
+}
+
+/// The length of the tag at the start of `html` (up to and including its '>'), quotes respected; `None` when it is
+/// not a tag.
+fn tag_length(html: &str) -> Option<usize> {
+    let bytes = html.as_bytes();
+    if !bytes
+        .get(1)
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/')
+    {
+        return None;
+    }
+    let mut quote = None;
+    for (index, &byte) in bytes.iter().enumerate().skip(1) {
+        match (quote, byte) {
+            (None, b'"' | b'\'') => quote = Some(byte),
+            (Some(open), _) if byte == open => quote = None,
+            (None, b'>') => return Some(index + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A double- or single-quoted attribute's value inside a tag (still entity-encoded).
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let lower = tag.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(name) {
+        let start = from + found;
+        from = start + name.len();
+        let before = lower[..start].chars().next_back();
+        if !before.is_some_and(char::is_whitespace) {
+            continue;
+        }
+        let after = lower[from..].trim_start();
+        let Some(value) = after.strip_prefix('=') else {
+            continue;
+        };
+        let value_start = lower.len() - value.trim_start().len();
+        let quote = tag[value_start..].chars().next()?;
+        if quote != '"' && quote != '\'' {
+            return None;
+        }
+        let value = &tag[value_start + 1..];
+        return value.find(quote).map(|end| &value[..end]);
+    }
+    None
+}
+
+fn escape(text: &str) -> String {
+    html_escape::encode_double_quoted_attribute(text).into_owned()
+}
+
+fn unescape(text: &str) -> String {
+    html_escape::decode_html_entities(text).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::config::Secret;
+    use crate::tracking::links::verify_click;
+
+    fn settings() -> Settings {
+        let mut settings = Settings::default();
+        settings.security.secret_key = Secret::new("k".repeat(64));
+        settings.http.public_url = "https://out.example.com".into();
+        settings
+    }
+
+    fn envelope() -> Envelope<'static> {
+        Envelope {
+            from_name: "Ada Baker",
+            from_email: "ada@bakery.example",
+            reply_to: Some("replies@bakery.example"),
+            to_email: "owner@cafe.example",
+            postal_address: "Bakery Street 1\n00100 Helsinki",
+            token: "tok123",
+        }
+    }
+
+    #[test]
+    fn personalises_escapes_tracks_and_adds_the_footer_and_headers() {
+        let recipient = Recipient {
+            business_name: Some("Ben & Jerry's <Cafe>".into()),
+            ..Recipient::default()
+        };
+        let composed = compose(
+            &settings(),
+            &envelope(),
+            "Hello {{businessName}}",
+            r#"<p>Hi [business name],</p><p>See <a href="https://bakery.example/menu?a=1&amp;b=2">our menu</a> or <a href="mailto:ada@bakery.example">write</a>.</p>"#,
+            &recipient,
+        );
+        assert_eq!(composed.subject, "Hello Ben & Jerry's <Cafe>");
+        assert!(
+            composed.html.contains("Hi Ben &amp; Jerry's &lt;Cafe&gt;,"),
+            "{}",
+            composed.html
+        );
+        // The web link goes through the signed click URL, which takes back exactly the original address.
+        let start = composed
+            .html
+            .find("https://out.example.com/t/c/tok123?")
+            .expect(&composed.html);
+        let href = &composed.html[start..start + composed.html[start..].find('"').unwrap()];
+        let href = unescape(href);
+        let query: std::collections::HashMap<String, String> = url::Url::parse(&href)
+            .unwrap()
+            .query_pairs()
+            .into_owned()
+            .collect();
+        assert_eq!(query["u"], "https://bakery.example/menu?a=1&b=2");
+        assert!(verify_click(
+            &settings(),
+            "tok123",
+            &query["u"],
+            &query["s"]
+        ));
+        assert!(!verify_click(
+            &settings(),
+            "tok123",
+            "https://evil.example/",
+            &query["s"]
+        ));
+        assert!(
+            composed
+                .html
+                .contains(r#"href="mailto:ada@bakery.example""#)
+        );
+        assert!(
+            composed
+                .html
+                .contains("https://out.example.com/t/o/tok123.gif?s=")
+        );
+        assert!(composed.html.contains("Bakery Street 1<br>00100 Helsinki<br><a href=\"https://out.example.com/unsubscribe?email=owner%40cafe.example&amp;signature="));
+        assert!(composed.text.starts_with("Hi Ben & Jerry's <Cafe>,\n\nSee our menu (https://bakery.example/menu?a=1&b=2) or write (mailto:ada@bakery.example)."), "{}", composed.text);
+        assert!(composed.text.contains("\n--\nBakery Street 1\n00100 Helsinki\nUnsubscribe: https://out.example.com/unsubscribe?email=owner%40cafe.example&signature="));
+        assert_eq!(composed.message_id, "tok123@bakery.example");
+        assert_eq!(composed.headers[0].0, "List-Unsubscribe");
+        assert!(composed.headers[0].1.starts_with(
+            "<https://out.example.com/unsubscribe?email=owner%40cafe.example&signature="
+        ));
+        assert!(
+            composed.headers[0]
+                .1
+                .ends_with(", <mailto:unsubscribe@hello.out.example.com?subject=unsubscribe>")
+        );
+        assert_eq!(
+            composed.headers[1],
+            (
+                "List-Unsubscribe-Post".into(),
+                "List-Unsubscribe=One-Click".into()
+            )
+        );
+    }
+
+    #[test]
+    fn the_text_part_reads_like_the_html() {
+        let html = "<!-- note --><style>p { color: red }</style><p>Hi <b>Ben</b> &amp; co,</p>\
+            <ul><li>Bread</li><li>Buns &lt;3</li></ul><p>See <a class='x' href='https://a.example/?q=1&amp;r=2'>our \
+            <i>menu</i></a>.<br>1 < 2</p>";
+        assert_eq!(
+            html_to_text(html),
+            "Hi Ben & co,\n\n- Bread\n- Buns <3\nSee our menu (https://a.example/?q=1&r=2).\n1 < 2"
+        );
+    }
+
+    #[test]
+    fn header_injection_through_a_subject_is_impossible() {
+        let recipient = Recipient {
+            business_name: Some("Evil\r\nBcc: victim@example.com".into()),
+            ..Recipient::default()
+        };
+        let composed = compose(
+            &settings(),
+            &envelope(),
+            "Hi {{businessName}}",
+            "<p>x</p>",
+            &recipient,
+        );
+        assert!(!composed.subject.contains('\n') && !composed.subject.contains('\r'));
+    }
+}

@@ -1,0 +1,131 @@
+//! Queuing messages for sending. A campaign launch writes one row per business (a business without a valid address
+//! is recorded as skipped) and enqueues the send jobs once the rows are committed; a test send writes its rows and
+//! one job. Rows are written before any job, with their unique key, so a job only ever sends rows still queued.
+
+use crate::Context;
+use crate::accounts::{is_valid_email, normalize_email};
+use crate::discovery::businesses::BusinessRow;
+use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::queue::QueueError;
+use crate::platform::security::random_token;
+use crate::sending::messages::NewMessage;
+
+/// What a launch queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Launched {
+    pub queued: usize,
+    pub skipped: usize,
+}
+
+/// One test message: a template (personalised for a business when given) or a subject and body of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestMessage {
+    pub template_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub subject: String,
+    pub body: Option<String>,
+}
+
+/// Queues the campaign's first email to each business through `config_id` (None: the outbox), marks the campaign
+/// active, and completes it at once when nothing was queued.
+pub async fn launch_campaign(
+    ctx: &Context,
+    user_id: i64,
+    campaign_id: i64,
+    template_id: i64,
+    config_id: Option<i64>,
+    businesses: &[BusinessRow],
+) -> Result<Launched, QueueError> {
+    let db = &ctx.db;
+    let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
+    let addresses: Vec<Option<String>> = businesses
+        .iter()
+        .map(|business| {
+            business
+                .email
+                .as_deref()
+                .map(normalize_email)
+                .filter(|email| is_valid_email(email))
+        })
+        .collect();
+    let messages: Vec<NewMessage> = businesses
+        .iter()
+        .zip(&addresses)
+        .zip(&tokens)
+        .map(|((business, address), token)| NewMessage {
+            user_id,
+            to_email: address.as_deref().unwrap_or(""),
+            status: if address.is_some() {
+                "queued"
+            } else {
+                "skipped"
+            },
+            campaign_id: Some(campaign_id),
+            template_id: Some(template_id),
+            business_id: Some(business.id),
+            step: 0,
+            config_id,
+            token,
+            error: address.is_none().then_some("No email address"),
+            is_test: false,
+            subject: "",
+            html_body: None,
+        })
+        .collect();
+    let now = ctx.now_ms();
+    db.enqueue_messages(&messages, now).await?;
+    db.set_campaign_status(campaign_id, "active", None, now)
+        .await?;
+    let queued = db.queued_message_ids(campaign_id).await?;
+    for batch in queued.chunks(SendCampaignEmail::BATCH) {
+        let key = format!("send:{campaign_id}:{}", batch[0]);
+        let job = SendCampaignEmail {
+            campaign_id: Some(campaign_id),
+            message_ids: batch.to_vec(),
+        };
+        ctx.queue.enqueue(job, Some(&key)).await?;
+    }
+    db.complete_campaign_if_done(campaign_id, now).await?;
+    Ok(Launched {
+        queued: queued.len(),
+        skipped: addresses.iter().filter(|address| address.is_none()).count(),
+    })
+}
+
+/// Queues test messages to `to` through `config_id` (None: the outbox) in one job; returns their ids.
+pub async fn queue_tests(
+    ctx: &Context,
+    user_id: i64,
+    config_id: Option<i64>,
+    to: &str,
+    items: &[TestMessage],
+) -> Result<Vec<i64>, QueueError> {
+    let tokens: Vec<String> = items.iter().map(|_| random_token(16)).collect();
+    let messages: Vec<NewMessage> = items
+        .iter()
+        .zip(&tokens)
+        .enumerate()
+        .map(|(index, (item, token))| NewMessage {
+            user_id,
+            to_email: to,
+            status: "queued",
+            campaign_id: None,
+            template_id: item.template_id,
+            business_id: item.business_id,
+            step: index as i32,
+            config_id,
+            token,
+            error: None,
+            is_test: true,
+            subject: &item.subject,
+            html_body: item.body.as_deref(),
+        })
+        .collect();
+    let ids = ctx.db.enqueue_messages(&messages, ctx.now_ms()).await?;
+    let job = SendCampaignEmail {
+        campaign_id: None,
+        message_ids: ids.clone(),
+    };
+    ctx.queue.enqueue(job, None).await?;
+    Ok(ids)
+}

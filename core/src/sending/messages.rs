@@ -1,0 +1,332 @@
+//! Outgoing messages as stored. A message row is written (queued) before
+//! any provider is called, one per (campaign, business, step); the worker claims it (sending) only while the
+//! monthly quota and the sender's daily cap have room, then marks it sent or failed. Claims serialise per user, so
+//! the limits hold across any number of workers, and a claimed row is never claimed again.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::platform::clock::DAY_MS;
+use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::queries::*;
+use crate::{on_db, on_writer};
+
+/// A message to queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMessage<'a> {
+    pub user_id: i64,
+    pub to_email: &'a str,
+    /// `queued`, or `skipped` (with `error` saying why) for a recipient that cannot be sent to.
+    pub status: &'a str,
+    pub campaign_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub step: i32,
+    pub config_id: Option<i64>,
+    pub token: &'a str,
+    pub error: Option<&'a str>,
+    pub is_test: bool,
+    /// A test email's own subject and body, when it has no template.
+    pub subject: &'a str,
+    pub html_body: Option<&'a str>,
+}
+
+/// A message as the sending worker reads it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MessageRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub config_id: Option<i64>,
+    pub to_email: String,
+    pub status: String,
+    pub token: Option<String>,
+    pub step: i32,
+    pub is_test: bool,
+    pub subject: String,
+    pub html_body: Option<String>,
+}
+
+/// What a provider accepted, for the message row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivered<'a> {
+    pub id: i64,
+    pub subject: &'a str,
+    pub html: &'a str,
+    pub text: Option<&'a str>,
+    pub message_id: &'a str,
+    pub provider: &'a str,
+}
+
+/// What a batch claim took: the ids now sending, in batch order, and whether the limits left no room for more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchClaim {
+    pub claimed: Vec<i64>,
+    pub no_room: bool,
+}
+
+/// A campaign's messages by state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub queued: i64,
+    pub sending: i64,
+    pub sent: i64,
+    pub failed: i64,
+    pub skipped: i64,
+    pub total: i64,
+}
+
+/// An outbox entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxMessage {
+    pub id: i64,
+    pub campaign_id: Option<i64>,
+    pub to_email: String,
+    pub subject: String,
+    pub html_body: Option<String>,
+    pub text_body: Option<String>,
+    pub status: String,
+    pub sent_at: Option<i64>,
+    pub created_at: i64,
+    pub message_id: Option<String>,
+}
+
+/// Limits a claim checks: the user's monthly quota over the last 30 days (today and the 29 days before, as UTC
+/// days) and the sender's daily cap (today, UTC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub monthly_limit: i64,
+    pub daily_cap: i64,
+}
+
+/// Days in the monthly quota's window.
+const QUOTA_DAYS: i64 = 30;
+
+impl Db {
+    /// Queues messages in one transaction; returns the ids of the rows added (a recipient already queued for the
+    /// same campaign and step adds none).
+    pub async fn enqueue_messages(
+        &self,
+        messages: &[NewMessage<'_>],
+        now: i64,
+    ) -> StoreResult<Vec<i64>> {
+        let sql = OUTGOING_ENQUEUE.sql(self);
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut ids = Vec::new();
+            for message in messages {
+                let id: Option<i64> = sqlx::query_scalar(sql).bind(message.user_id).bind(message.to_email)
+                    .bind(message.status).bind(now).bind(message.campaign_id).bind(message.template_id)
+                    .bind(message.business_id).bind(message.step).bind(message.config_id).bind(message.token)
+                    .bind(message.error).bind(message.is_test).bind(message.subject).bind(message.html_body)
+                    .fetch_optional(&mut *tx).await?;
+                ids.extend(id);
+            }
+            tx.commit().await?;
+            Ok(ids)
+        })
+    }
+
+    pub async fn load_message(&self, id: i64) -> StoreResult<Option<MessageRow>> {
+        let sql = OUTGOING_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// The messages of a batch, in the order of `ids` (ids not found are left out).
+    pub async fn load_messages(&self, ids: &[i64]) -> StoreResult<Vec<MessageRow>> {
+        let sql = OUTGOING_LOAD_BATCH.sql(self);
+        let list = json_list(ids);
+        let mut rows: Vec<MessageRow> =
+            on_db!(self, pool => sqlx::query_as(sql).bind(&list).fetch_all(pool).await)?;
+        let position: HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+        rows.sort_by_key(|row| position.get(&row.id).copied());
+        Ok(rows)
+    }
+
+    /// Claims the still queued messages among `ids` (one user's, through one sender) as far as the limits have
+    /// room: the user's counter (last 30 days) and the sender's (today) are taken and the messages move to sending
+    /// in one transaction, under the claiming worker's `lease`. Earlier ids are claimed first.
+    pub async fn claim_messages(
+        &self,
+        user_id: i64,
+        config_id: Option<i64>,
+        ids: &[i64],
+        limits: Limits,
+        lease: &str,
+        now: i64,
+    ) -> StoreResult<BatchClaim> {
+        let (lock, claim, unclaim, room, add) = (
+            USER_LOCK.sql(self),
+            OUTGOING_CLAIM_BATCH.sql(self),
+            OUTGOING_UNCLAIM_BATCH.sql(self),
+            COUNTER_ROOM.sql(self),
+            COUNTER_ADD.sql(self),
+        );
+        let day = now.div_euclid(DAY_MS);
+        let list = json_list(ids);
+        let position: HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+        on_writer!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
+            // statement and a write, so it never has to upgrade from a read lock.
+            if matches!(self, Db::Postgres(_)) {
+                sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
+            }
+            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
+                .fetch_all(&mut *tx).await?;
+            claimed.sort_by_key(|id| position.get(id).copied());
+            let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
+                .fetch_one(&mut *tx).await?;
+            let mut allowed = (limits.monthly_limit - user_used).max(0);
+            if let Some(config_id) = config_id {
+                let sender_used: i64 = sqlx::query_scalar(room).bind("config").bind(config_id).bind(day).bind(1i64)
+                    .fetch_one(&mut *tx).await?;
+                allowed = allowed.min((limits.daily_cap - sender_used).max(0));
+            }
+            let allowed = usize::try_from(allowed).unwrap_or(0).min(claimed.len());
+            let over = claimed.split_off(allowed);
+            if !over.is_empty() {
+                sqlx::query(unclaim).bind(json_list(&over)).execute(&mut *tx).await?;
+            }
+            if !claimed.is_empty() {
+                let count = claimed.len() as i64;
+                sqlx::query(add).bind("user").bind(user_id).bind(day).bind(count).execute(&mut *tx).await?;
+                if let Some(config_id) = config_id {
+                    sqlx::query(add).bind("config").bind(config_id).bind(day).bind(count).execute(&mut *tx).await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(BatchClaim { claimed, no_room: !over.is_empty() })
+        })
+    }
+
+    /// Which of these normalised addresses are suppressed.
+    pub async fn suppressed_among(&self, emails: &[String]) -> StoreResult<HashSet<String>> {
+        let sql = UNSUBSCRIBE_AMONG.sql(self);
+        let list = json_list(emails);
+        let found: Vec<String> =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(&list).fetch_all(pool).await)?;
+        Ok(found.into_iter().collect())
+    }
+
+    /// Marks a batch's accepted messages sent in one statement.
+    pub async fn mark_sent_batch(&self, sent: &[Delivered<'_>], now: i64) -> StoreResult<()> {
+        if sent.is_empty() {
+            return Ok(());
+        }
+        let sql = OUTGOING_SENT_BATCH.sql(self);
+        let rows = serde_json::to_string(sent).expect("plain values serialise");
+        on_writer!(self, pool => sqlx::query(sql).bind(rows).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    /// Gives a claim back to the counters of the day it was taken.
+    async fn give_back(&self, claim: Option<(i64, Option<i64>, Option<i64>)>) -> StoreResult<()> {
+        let Some((user_id, config_id, Some(claimed_at))) = claim else {
+            return Ok(());
+        };
+        let sql = COUNTER_GIVE_BACK.sql(self);
+        let day = claimed_at.div_euclid(DAY_MS);
+        let scopes = [("user", Some(user_id)), ("config", config_id)];
+        for (scope, id) in scopes {
+            if let Some(id) = id {
+                on_writer!(self, pool => sqlx::query(sql).bind(scope).bind(id).bind(day).execute(pool).await.map(|_| ()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `failed` or `skipped`, with the reason.
+    pub async fn mark_unsent(
+        &self,
+        id: i64,
+        status: &str,
+        reason: &str,
+        provider: Option<&str>,
+    ) -> StoreResult<()> {
+        let sql = OUTGOING_FAILED.sql(self);
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
+            .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
+        self.give_back(claim).await
+    }
+
+    pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
+        let sql = OUTGOING_REQUEUE.sql(self);
+        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
+        self.give_back(claim).await
+    }
+
+    /// The failure reasons of those messages that failed.
+    pub async fn message_errors(&self, ids: &[i64]) -> StoreResult<Vec<String>> {
+        let sql = OUTGOING_ERRORS.sql(self);
+        let mut errors = Vec::new();
+        for id in ids {
+            let error: Option<String> =
+                on_db!(self, pool => sqlx::query_scalar(sql).bind(id).fetch_optional(pool).await)?;
+            errors.extend(error);
+        }
+        Ok(errors)
+    }
+
+    pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {
+        let sql = OUTGOING_PROGRESS.sql(self);
+        let rows: Vec<(String, i64)> =
+            on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_all(pool).await)?;
+        let mut progress = Progress::default();
+        for (status, count) in rows {
+            match status.as_str() {
+                "queued" => progress.queued += count,
+                "sending" => progress.sending += count,
+                "failed" | "bounced" => progress.failed += count,
+                "skipped" => progress.skipped += count,
+                _ => progress.sent += count,
+            }
+            progress.total += count;
+        }
+        Ok(progress)
+    }
+
+    pub async fn queued_message_ids(&self, campaign_id: i64) -> StoreResult<Vec<i64>> {
+        let sql = OUTGOING_QUEUED_IDS.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).fetch_all(pool).await)
+    }
+
+    pub async fn outbox(&self, user_id: i64, limit: i64) -> StoreResult<Vec<OutboxMessage>> {
+        let sql = OUTGOING_OUTBOX.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+
+    /// Marks failed (never resent) the messages left in sending by a worker whose lease expired before `now` (or,
+    /// claimed before leases, before `before`), completes the campaigns they leave with nothing to send, and returns
+    /// how many messages.
+    pub async fn reconcile_interrupted_sends(&self, before: i64, now: i64) -> StoreResult<usize> {
+        let sql = OUTGOING_RECONCILE.sql(self);
+        let campaigns: Vec<Option<i64>> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(before).bind(now)
+            .fetch_all(pool).await)?;
+        let interrupted = campaigns.len();
+        let campaigns: std::collections::BTreeSet<i64> = campaigns.into_iter().flatten().collect();
+        for campaign_id in campaigns {
+            self.complete_campaign_if_done(campaign_id, now).await?;
+        }
+        Ok(interrupted)
+    }
+
+    /// Takes or renews a worker process's lease until `until`.
+    pub async fn renew_lease(&self, worker: &str, until: i64) -> StoreResult<()> {
+        let sql = LEASE_RENEW.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(until).execute(pool).await.map(|_| ()))
+    }
+
+    /// Gives a stopping worker's lease back, and forgets leases that expired before `now`.
+    pub async fn release_lease(&self, worker: &str, now: i64) -> StoreResult<()> {
+        let sql = LEASE_RELEASE.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(now).execute(pool).await.map(|_| ()))
+    }
+}

@@ -1,0 +1,108 @@
+//! A sender opened for one send batch: the local outbox, an SMTP session, the Gmail API or SendGrid. Its stored
+//! credential is decrypted once when it opens, and it hands messages over in order until told to pause.
+
+use crate::Settings;
+use crate::platform::config::Secret;
+use crate::platform::security::decrypt_secret;
+use crate::sending::SendError;
+use crate::sending::compose::Composed;
+use crate::sending::mail_apis::{Gmail, SendGrid};
+use crate::sending::senders::EmailConfig;
+use crate::sending::smtp::{SmtpServer, SmtpSession};
+
+pub enum Sender {
+    /// Nothing leaves the machine: the message row keeps what would have gone out.
+    Outbox,
+    /// One connection for the batch, with PIPELINING when the server offers it.
+    Smtp(Box<SmtpSession>),
+    /// The access token is refreshed on the first send (and again on a 401).
+    Gmail {
+        gmail: Gmail,
+        token: Option<Secret>,
+    },
+    SendGrid(SendGrid),
+}
+
+impl Sender {
+    /// The sender of `config` (None: the local outbox).
+    pub fn open(config: Option<&EmailConfig>, settings: &Settings) -> Result<Self, SendError> {
+        let Some(config) = config else {
+            return Ok(Sender::Outbox);
+        };
+        match config.provider.as_str() {
+            "outbox" => Ok(Sender::Outbox),
+            "smtp" => Ok(Sender::Smtp(Box::new(SmtpSession::new(
+                SmtpServer::from_config(config, settings)?,
+            )))),
+            "gmail" => Ok(Sender::Gmail {
+                gmail: Gmail::of(&settings.google, stored_secret(settings, config)?),
+                token: None,
+            }),
+            // Branded senders use the user's own key, basic addresses the operator's.
+            "sendgrid-custom" => Ok(Sender::SendGrid(SendGrid {
+                api_url: settings.sendgrid.api_url.clone(),
+                api_key: stored_secret(settings, config)?,
+            })),
+            "sendgrid-basic" => Ok(Sender::SendGrid(SendGrid {
+                api_url: settings.sendgrid.api_url.clone(),
+                api_key: settings.sendgrid.api_key.clone(),
+            })),
+            other => Err(SendError::Refused(format!(
+                "Sending through {other} is not available on this instance"
+            ))),
+        }
+    }
+
+    /// Hands messages over in order; one result per message attempted. A run ends before the next message once
+    /// `pause` says so, and after a message that stopped the sender (deferred, unreachable, revoked, or with no
+    /// answer): nothing after the last result was handed over, so the rest can wait in the queue.
+    pub async fn send_all(
+        &mut self,
+        messages: &[Composed],
+        pause: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<Result<(), SendError>> {
+        if let Sender::Smtp(session) = self {
+            return session.send_all(messages, pause).await;
+        }
+        let mut results = Vec::with_capacity(messages.len());
+        for message in messages {
+            if !results.is_empty() && pause() {
+                break;
+            }
+            let outcome = match self {
+                Sender::Outbox => Ok(()),
+                Sender::Gmail { gmail, token } => gmail.send(token, message).await.map(|_| ()),
+                Sender::SendGrid(sendgrid) => sendgrid.send(message).await.map(|_| ()),
+                Sender::Smtp(_) => unreachable!("SMTP sends its messages above"),
+            };
+            let goes_on = matches!(
+                outcome,
+                Ok(()) | Err(SendError::Refused(_) | SendError::Invalid(_))
+            );
+            results.push(outcome);
+            if !goes_on {
+                break;
+            }
+        }
+        results
+    }
+
+    /// Says goodbye to an SMTP server; the other senders hold no connection.
+    pub async fn close(&mut self) {
+        if let Sender::Smtp(session) = self {
+            session.close().await;
+        }
+    }
+}
+
+fn stored_secret(settings: &Settings, config: &EmailConfig) -> Result<Secret, SendError> {
+    config
+        .secret
+        .as_deref()
+        .and_then(|stored| decrypt_secret(&settings.security.secret_key, stored))
+        .ok_or_else(|| {
+            SendError::Refused(
+                "the sender's stored credential cannot be read; set the sender up again".into(),
+            )
+        })
+}

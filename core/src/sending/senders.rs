@@ -1,0 +1,274 @@
+//! The user's senders: SMTP servers, Gmail connections, SendGrid addresses and the local outbox, as stored
+//! (credentials encrypted), with the username rule of basic addresses.
+
+use serde_json::{Value, json};
+
+use crate::on_db;
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::queries::*;
+
+/// A §5 Sender identity: the rule for the username of a basic address.
+pub const USERNAME_RULE: &str =
+    "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
+
+/// Whether a basic address's username follows [`USERNAME_RULE`].
+pub fn valid_username(username: &str) -> bool {
+    (3..=30).contains(&username.chars().count())
+        && username
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A username made from a name or an address: lowercase letters, digits and hyphens, 3 to 30 characters.
+pub fn username_from(text: &str) -> String {
+    let mut username: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    while username.contains("--") {
+        username = username.replace("--", "-");
+    }
+    let mut username = username.trim_matches('-').to_string();
+    username.truncate(30);
+    while username.chars().count() < 3 {
+        username.push('x');
+    }
+    username
+}
+
+/// Providers a configuration may have.
+pub const PROVIDERS: &[&str] = &[
+    "outbox",
+    "smtp",
+    "gmail",
+    "sendgrid-basic",
+    "sendgrid-custom",
+];
+
+/// A stored sender configuration. `secret` is the encrypted credential and never leaves the server.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EmailConfig {
+    pub id: i64,
+    pub user_id: i64,
+    pub provider: String,
+    pub send_from: String,
+    pub send_from_name: String,
+    pub reply_to: Option<String>,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<i32>,
+    pub smtp_security: Option<String>,
+    pub smtp_username: Option<String>,
+    pub secret: Option<String>,
+    pub imap_host: Option<String>,
+    pub imap_port: Option<i32>,
+    pub imap_security: Option<String>,
+    pub imap_username: Option<String>,
+    pub daily_cap: i32,
+    pub is_active: bool,
+    pub is_default: bool,
+    pub is_verified: bool,
+    pub status_message: Option<String>,
+    pub created_at: i64,
+    /// When the sender's own mailbox (IMAP or Gmail) was last read for replies, and why it could not be.
+    pub replies_checked_at: Option<i64>,
+    pub replies_error: Option<String>,
+    /// A Gmail sender whose mailbox may be read for replies.
+    pub gmail_read: bool,
+}
+
+impl EmailConfig {
+    /// The list entry of A §3 (Email config), plus the SMTP details a form edits (never the password).
+    pub fn view(&self) -> Value {
+        json!({
+            "id": self.id,
+            "configName": format!("{} <{}>", self.send_from_name, self.send_from),
+            "sendFromName": self.send_from_name,
+            "displayName": self.send_from_name,
+            "emailAddress": self.send_from,
+            "replyTo": self.reply_to,
+            "provider": self.provider,
+            "isActive": self.is_active,
+            "isDefault": self.is_default,
+            "isVerified": self.is_verified,
+            "statusMessage": self.status_message,
+            "dailyCap": self.daily_cap,
+            "smtpHost": self.smtp_host,
+            "smtpPort": self.smtp_port,
+            "smtpSecurity": self.smtp_security,
+            "smtpUsername": self.smtp_username,
+            "imapHost": self.imap_host,
+            "imapPort": self.imap_port,
+            "imapSecurity": self.imap_security,
+            "imapUsername": self.imap_username,
+            "repliesCheckedAt": self.replies_checked_at,
+            "repliesError": self.replies_error,
+            "gmailRead": self.gmail_read,
+        })
+    }
+}
+
+/// A configuration to store; `secret` and `imap_secret` are already encrypted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewEmailConfig {
+    pub provider: String,
+    pub send_from: String,
+    pub send_from_name: String,
+    pub reply_to: Option<String>,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<i32>,
+    pub smtp_security: Option<String>,
+    pub smtp_username: Option<String>,
+    pub secret: Option<String>,
+    pub imap_host: Option<String>,
+    pub imap_port: Option<i32>,
+    pub imap_security: Option<String>,
+    pub imap_username: Option<String>,
+    pub imap_secret: Option<String>,
+    /// Where INBOX ended when the IMAP login was checked: reading replies starts after it.
+    pub imap_start: Option<crate::inbound::imap::Mark>,
+    pub daily_cap: i32,
+    pub is_verified: bool,
+    pub status_message: Option<String>,
+}
+
+impl Db {
+    pub async fn insert_email_config(
+        &self,
+        user_id: i64,
+        config: &NewEmailConfig,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = EMAIL_CONFIG_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&config.provider).bind(&config.send_from)
+            .bind(&config.send_from_name).bind(&config.reply_to).bind(&config.smtp_host).bind(config.smtp_port)
+            .bind(&config.smtp_security).bind(&config.smtp_username).bind(&config.secret).bind(&config.imap_host)
+            .bind(config.imap_port).bind(&config.imap_security).bind(&config.imap_username).bind(&config.imap_secret)
+            .bind(config.daily_cap).bind(config.is_verified).bind(&config.status_message).bind(now)
+            .bind(config.imap_start.map(|mark| i64::from(mark.uid_validity)))
+            .bind(config.imap_start.map(|mark| i64::from(mark.last_uid)))
+            .fetch_one(pool).await)
+    }
+
+    pub async fn list_email_configs(&self, user_id: i64) -> StoreResult<Vec<EmailConfig>> {
+        let sql = EMAIL_CONFIG_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+    }
+
+    pub async fn load_email_config(&self, id: i64) -> StoreResult<Option<EmailConfig>> {
+        let sql = EMAIL_CONFIG_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// One of the user's configurations (None for another user's).
+    pub async fn find_email_config(
+        &self,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<Option<EmailConfig>> {
+        Ok(self
+            .load_email_config(id)
+            .await?
+            .filter(|config| config.user_id == user_id))
+    }
+
+    pub async fn set_default_email_config(
+        &self,
+        user_id: i64,
+        id: i64,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_SET_DEFAULT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(id).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    /// Removes a configuration; another becomes the default if it was. False when it is not the user's or messages
+    /// still wait to go out through it.
+    pub async fn delete_email_config(&self, user_id: i64, id: i64) -> StoreResult<bool> {
+        let (delete, promote) = (
+            EMAIL_CONFIG_DELETE.sql(self),
+            EMAIL_CONFIG_PROMOTE_DEFAULT.sql(self),
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let removed = sqlx::query(delete).bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected() > 0;
+            sqlx::query(promote).bind(user_id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(removed)
+        })
+    }
+
+    /// Whether a sender of any user has this address.
+    pub async fn email_address_taken(&self, address: &str) -> StoreResult<bool> {
+        let sql = EMAIL_CONFIG_ADDRESS_TAKEN.sql(self);
+        let count: i64 =
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(address).fetch_one(pool).await)?;
+        Ok(count > 0)
+    }
+
+    /// Stores a new refresh token for a Gmail address the user connected before; false when there is none.
+    pub async fn reconnect_gmail_config(
+        &self,
+        user_id: i64,
+        config: &NewEmailConfig,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = EMAIL_CONFIG_RECONNECT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(&config.send_from).bind(&config.secret)
+            .bind(&config.send_from_name).bind(&config.reply_to).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() > 0))
+    }
+
+    /// Changes a configuration's name, address and reply-to (a no-op for another user's id).
+    pub async fn update_email_identity(
+        &self,
+        id: i64,
+        user_id: i64,
+        identity: (&str, &str, Option<&str>),
+        now: i64,
+    ) -> StoreResult<()> {
+        let (name, address, reply_to) = identity;
+        let sql = EMAIL_CONFIG_UPDATE_IDENTITY.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(name).bind(address).bind(reply_to)
+            .bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn set_email_config_verified(
+        &self,
+        id: i64,
+        verified: bool,
+        summary: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_SET_VERIFIED.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(verified).bind(summary).bind(now).execute(pool).await
+            .map(|_| ()))
+    }
+
+    pub async fn deactivate_email_config(
+        &self,
+        id: i64,
+        reason: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_DEACTIVATE.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(reason).bind(now).execute(pool).await.map(|_| ()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_follow_the_rule_and_suggestions_are_valid() {
+        assert!(valid_username("ada_baker-1"));
+        assert!(!valid_username("ab"));
+        assert!(!valid_username("ada.baker"));
+        assert!(!valid_username(&"a".repeat(31)));
+        assert_eq!(username_from("Ada Lovelace"), "ada-lovelace");
+        assert_eq!(username_from("ö"), "xxx");
+        assert_eq!(username_from("  Ada..Baker!! "), "ada-baker");
+        assert!(valid_username(&username_from(&"long name ".repeat(10))));
+    }
+}

@@ -1,0 +1,98 @@
+//! Per-sender concurrency of one process, and the lease its claims are made under. A sender whose server hangs
+//! holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full hands its messages
+//! back for a little later instead of waiting, so every other sender keeps its workers.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use crate::platform::security::random_token;
+
+/// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
+/// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
+/// `sending.sender_concurrency` workers; a batch that finds its sender full hands its messages back for a little
+/// later instead of waiting, so every other sender keeps its workers).
+#[derive(Debug, Clone)]
+pub struct SenderSlots {
+    lease: Arc<str>,
+    limit: usize,
+    running: Arc<Mutex<HashMap<i64, usize>>>,
+    /// Woken whenever a slot is given back.
+    released: Arc<Notify>,
+}
+
+impl SenderSlots {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
+            limit: limit.max(1),
+            running: Arc::default(),
+            released: Arc::default(),
+        }
+    }
+
+    /// The lease this process claims messages under.
+    pub fn lease(&self) -> &str {
+        &self.lease
+    }
+
+    /// A slot of `config_id`, held until the guard is dropped. When the sender's slots are all taken this waits up
+    /// to `wait` for one: a working sender gives one back within milliseconds, so its batches queue up here rather
+    /// than going back to the queue, while a sender whose server hangs keeps them for at most `wait`. None when no
+    /// slot came free in time.
+    pub async fn acquire(&self, config_id: i64, wait: Duration) -> Option<SenderSlot> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let released = self.released.notified();
+            tokio::pin!(released);
+            // Registered before the check, so a slot given back in between still wakes this wait.
+            released.as_mut().enable();
+            if let Some(slot) = self.take(config_id) {
+                return Some(slot);
+            }
+            if tokio::time::timeout_at(deadline, released).await.is_err() {
+                return None;
+            }
+        }
+    }
+
+    fn take(&self, config_id: i64) -> Option<SenderSlot> {
+        let mut running = self
+            .running
+            .lock()
+            .expect("the slot table is never poisoned");
+        let count = running.entry(config_id).or_default();
+        if *count >= self.limit {
+            return None;
+        }
+        *count += 1;
+        Some(SenderSlot {
+            slots: self.clone(),
+            config_id,
+        })
+    }
+}
+
+pub struct SenderSlot {
+    slots: SenderSlots,
+    config_id: i64,
+}
+
+impl Drop for SenderSlot {
+    fn drop(&mut self) {
+        let mut running = self
+            .slots
+            .running
+            .lock()
+            .expect("the slot table is never poisoned");
+        if let Some(count) = running.get_mut(&self.config_id) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.config_id);
+            }
+        }
+        self.slots.released.notify_waiters();
+    }
+}

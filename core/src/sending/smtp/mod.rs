@@ -1,0 +1,370 @@
+//! Handing composed messages to a sender's SMTP server. The session is ours, on lettre's command and authentication
+//! types: lettre's own connection has no read deadline, knows no HELO, and keeps only the extensions it uses itself
+//! (it needed a second EHLO to learn of PIPELINING, which some servers refuse). Here every network step (lookup,
+//! connect, TLS, greeting, each command, each answer) has a deadline; the connection goes only to an address the
+//! policy allows (`net::AddressPolicy`: no loopback or private hosts unless the operator lists them); the extensions
+//! come from the one EHLO, and a server that answers EHLO with 5xx is spoken to with HELO; a server that closes
+//! after a message gets a new connection for the rest. Errors say whether the sender refused the message, could not
+//! take it now (it stays queued), or may have it (its answer never came: it is not sent again). What a server says
+//! is repeated only when it is an SMTP reply, cut short; anything else is never echoed.
+
+mod connection;
+
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
+use lettre::transport::smtp::extension::{MailBodyParameter, MailParameter};
+
+use crate::sending::SendError;
+use crate::sending::compose::Composed;
+use crate::sending::mime;
+
+pub use connection::SmtpServer;
+use connection::{Connection, Extensions, Failure, Reply};
+
+/// One SMTP connection kept open for a batch of messages (TCP_NODELAY: without it, Nagle's algorithm and the
+/// server's delayed ACK hold every message's last segment for about 40 ms). No NOOP is sent between messages; a
+/// broken connection is opened again. When the server offers PIPELINING (RFC 2920), each message costs one write and
+/// one round trip: its content goes out together with the next message's MAIL, RCPT and DATA.
+pub struct SmtpSession {
+    server: SmtpServer,
+    connection: Option<Connection>,
+}
+
+/// The messages of a run, each built for the wire when the run reaches it (a run may end early).
+struct Wires<'a> {
+    messages: &'a [Composed],
+    extensions: Extensions,
+    built: Vec<Result<Wire, SendError>>,
+}
+
+impl Wires<'_> {
+    fn get(&mut self, index: usize) -> Option<&Result<Wire, SendError>> {
+        while self.built.len() <= index && self.built.len() < self.messages.len() {
+            let composed = &self.messages[self.built.len()];
+            self.built.push(Wire::of(composed, &self.extensions));
+        }
+        self.built.get(index)
+    }
+}
+
+/// A message ready for the wire: its envelope commands and its dot-stuffed content with the final dot.
+struct Wire {
+    commands: String,
+    content: String,
+}
+
+/// How a run over one connection ended.
+#[derive(Debug, PartialEq, Eq)]
+enum End {
+    /// Every message has its result, or the worker is stopping: the connection stays open.
+    Done,
+    /// A deferral or a broken exchange: the connection is dropped and the rest waits.
+    Broken,
+    /// The server closed the connection (or said 421) before taking the next message, which can go over a new one.
+    Closed,
+}
+
+impl SmtpSession {
+    pub fn new(server: SmtpServer) -> Self {
+        Self {
+            server,
+            connection: None,
+        }
+    }
+
+    /// Sends messages in order (connecting when needed). Returns one result per message attempted, in order. It
+    /// stops after the first message the server deferred (4xx) or the connection failed on, or before the next
+    /// message once `stopping` says so: nothing after the last result was handed over, so the rest can wait in the
+    /// queue. A message the server refused (5xx) or that cannot be built fails alone. A server that closes the
+    /// connection between messages gets a new one, as long as each connection takes a message.
+    pub async fn send_all(
+        &mut self,
+        messages: &[Composed],
+        stopping: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<Result<(), SendError>> {
+        let mut results = Vec::with_capacity(messages.len());
+        // Whether the last connection closed before taking anything: a second such close ends the run.
+        let mut closed_idle = false;
+        while results.len() < messages.len() {
+            if self.connection.is_none() {
+                match Connection::open(&self.server).await {
+                    Ok(connection) => self.connection = Some(connection),
+                    // Nothing can be handed over: a refusal (authentication, TLS, policy) fails every message, an
+                    // unreachable server the first, which stops the rest.
+                    Err(error @ SendError::Unreachable(_)) => {
+                        results.push(Err(error));
+                        return results;
+                    }
+                    Err(error) => {
+                        results.resize(messages.len(), Err(error));
+                        return results;
+                    }
+                }
+            }
+            let connection = self.connection.as_mut().expect("connected above");
+            let start = results.len();
+            let mut wires = Wires {
+                messages: &messages[start..],
+                extensions: connection.extensions.clone(),
+                built: Vec::new(),
+            };
+            let (run, end) = if connection.extensions.pipelining {
+                send_pipelined(connection, &mut wires, stopping).await
+            } else {
+                send_one_by_one(connection, &mut wires, stopping).await
+            };
+            let took_one = run.iter().any(Result::is_ok);
+            results.extend(run);
+            match end {
+                End::Done => return results,
+                End::Broken => {
+                    self.connection = None;
+                    return results;
+                }
+                End::Closed => {
+                    self.connection = None;
+                    if !took_one && closed_idle {
+                        results.push(Err(SendError::Unreachable(format!(
+                            "the SMTP server at {} closes the connection before taking a message",
+                            self.server.place()
+                        ))));
+                        return results;
+                    }
+                    closed_idle = !took_one;
+                }
+            }
+        }
+        results
+    }
+
+    /// Says goodbye to the server.
+    pub async fn close(&mut self) {
+        if let Some(mut connection) = self.connection.take() {
+            connection.quit().await;
+        }
+    }
+}
+
+impl Wire {
+    fn of(composed: &Composed, extensions: &Extensions) -> Result<Self, SendError> {
+        let rendered = mime::render(composed, chrono::Utc::now())?;
+        let mut parameters = Vec::new();
+        if [&rendered.from, &rendered.to]
+            .iter()
+            .any(|address| !AsRef::<str>::as_ref(address).is_ascii())
+        {
+            if !extensions.smtp_utf8 {
+                return Err(SendError::Invalid(
+                    "the address has characters the SMTP server does not accept (no SMTPUTF8)"
+                        .into(),
+                ));
+            }
+            parameters.push(MailParameter::SmtpUtfEight);
+        }
+        if !rendered.text.is_ascii() {
+            if !extensions.eight_bit_mime {
+                return Err(SendError::Invalid(
+                    "the message has characters the SMTP server does not accept (no 8BITMIME)"
+                        .into(),
+                ));
+            }
+            parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+        }
+        let mut commands = Mail::new(Some(rendered.from), parameters).to_string();
+        commands.push_str(&Rcpt::new(rendered.to, Vec::new()).to_string());
+        commands.push_str(&Data.to_string());
+        Ok(Self {
+            commands,
+            content: dot_stuffed(&rendered.text),
+        })
+    }
+}
+
+/// The message content as DATA carries it: a line that starts with a dot gets a second one (RFC 5321 4.5.2),
+/// and the content ends with the lone dot.
+fn dot_stuffed(content: &str) -> String {
+    let mut wire = String::with_capacity(content.len() + 16);
+    for line in content.split_inclusive("\r\n") {
+        if line.starts_with('.') {
+            wire.push('.');
+        }
+        wire.push_str(line);
+    }
+    if !wire.ends_with("\r\n") {
+        wire.push_str("\r\n");
+    }
+    wire.push_str(".\r\n");
+    wire
+}
+
+/// The server's answer to a message's content: the message is taken, refused, deferred, or its fate unknown.
+fn content_outcome(
+    connection: &Connection,
+    answer: Result<Reply, Failure>,
+) -> (Result<(), SendError>, bool) {
+    match answer {
+        Ok(reply) if reply.is_positive() => (Ok(()), true),
+        Ok(reply) if reply.code >= 500 => (Err(connection.error(Failure::Reply(reply))), true),
+        Ok(reply) => (Err(connection.error(Failure::Reply(reply))), false),
+        Err(failure) => {
+            let reason = match connection.error(failure) {
+                SendError::Unreachable(reason) | SendError::Refused(reason) => reason,
+                other => other.to_string(),
+            };
+            (
+                Err(SendError::Uncertain(format!(
+                    "The message was handed over but the server's answer never came ({reason}); it is not sent \
+                     again in case it was delivered"
+                ))),
+                false,
+            )
+        }
+    }
+}
+
+/// One write per message: the previous message's content and this message's MAIL, RCPT and DATA go together
+/// (RFC 2920 allows content as the first "command" of a group and DATA as its last).
+async fn send_pipelined(
+    connection: &mut Connection,
+    wires: &mut Wires<'_>,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> (Vec<Result<(), SendError>>, End) {
+    let mut results = Vec::with_capacity(wires.messages.len());
+    let mut buffer = String::new();
+    // The last message's content is written and its answer not read yet.
+    let mut awaiting_content = false;
+    let mut index = 0;
+    loop {
+        // A message that cannot be built fails alone (after the answer before it, to keep the order).
+        if !awaiting_content {
+            while let (Some(Err(error)), false) = (wires.get(index), stopping()) {
+                results.push(Err(error.clone()));
+                index += 1;
+            }
+        }
+        let next = match wires.get(index) {
+            Some(Ok(wire)) if !stopping() => Some(wire),
+            _ => None,
+        };
+        if let Some(wire) = next {
+            buffer.push_str(&wire.commands);
+        }
+        if buffer.is_empty() {
+            return (results, End::Done);
+        }
+        let written = connection.write(&buffer).await;
+        buffer.clear();
+        if std::mem::take(&mut awaiting_content) {
+            let answer = match written {
+                Ok(()) => connection.read_reply().await,
+                Err(failure) => Err(failure),
+            };
+            let (outcome, usable) = content_outcome(connection, answer);
+            results.push(outcome);
+            // Deferred or cut off: the next message may be waiting for its content, and dropping the connection
+            // abandons it.
+            if !usable {
+                return (results, End::Broken);
+            }
+        } else if written.is_err() {
+            // Only this message's envelope was in the write: the server is gone before taking it.
+            return (results, End::Closed);
+        }
+        let Some(wire) = next else {
+            if stopping() {
+                return (results, End::Done);
+            }
+            continue;
+        };
+        let mut refusal = None;
+        let mut data_accepted = false;
+        for command in 0..3 {
+            match connection.read_reply().await {
+                Ok(reply) if reply.is_closing() && command == 0 => return (results, End::Closed),
+                Ok(reply) if reply.is_positive() => data_accepted = command == 2,
+                Ok(reply) if reply.code >= 500 => {
+                    refusal.get_or_insert(connection.error(Failure::Reply(reply)));
+                }
+                Err(Failure::Closed) if command == 0 => return (results, End::Closed),
+                Ok(reply) => {
+                    results.push(Err(connection.error(Failure::Reply(reply))));
+                    return (results, End::Broken);
+                }
+                Err(failure) => {
+                    results.push(Err(connection.error(failure)));
+                    return (results, End::Broken);
+                }
+            }
+        }
+        match refusal {
+            None => {
+                buffer.push_str(&wire.content);
+                awaiting_content = true;
+            }
+            Some(error) => {
+                results.push(Err(error));
+                // A server that takes DATA after refusing the envelope waits for content: start afresh.
+                if data_accepted {
+                    return (results, End::Broken);
+                }
+            }
+        }
+        index += 1;
+    }
+}
+
+/// Without PIPELINING: each command waits for its answer.
+async fn send_one_by_one(
+    connection: &mut Connection,
+    wires: &mut Wires<'_>,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> (Vec<Result<(), SendError>>, End) {
+    let mut results = Vec::with_capacity(wires.messages.len());
+    for index in 0..wires.messages.len() {
+        if stopping() {
+            break;
+        }
+        let (commands, content) = match wires.get(index).expect("within the run") {
+            Ok(wire) => (wire.commands.clone(), wire.content.clone()),
+            Err(error) => {
+                results.push(Err(error.clone()));
+                continue;
+            }
+        };
+        let mut refused = None;
+        for (step, command) in commands.split_inclusive("\r\n").enumerate() {
+            match connection.command(command).await {
+                Ok(_) => {}
+                Err(Failure::Closed) if step == 0 => return (results, End::Closed),
+                Err(Failure::Reply(reply)) if step == 0 && reply.is_closing() => {
+                    return (results, End::Closed);
+                }
+                Err(Failure::Reply(reply)) if reply.code >= 500 => {
+                    refused = Some(connection.error(Failure::Reply(reply)));
+                    break;
+                }
+                Err(failure) => {
+                    results.push(Err(connection.error(failure)));
+                    return (results, End::Broken);
+                }
+            }
+        }
+        if let Some(error) = refused {
+            // A refused MAIL or RCPT leaves a transaction open: start clean for the next message.
+            results.push(Err(error));
+            if connection.command(&Rset.to_string()).await.is_err() {
+                return (results, End::Broken);
+            }
+            continue;
+        }
+        let answer = match connection.write(&content).await {
+            Ok(()) => connection.read_reply().await,
+            Err(failure) => Err(failure),
+        };
+        let (outcome, usable) = content_outcome(connection, answer);
+        results.push(outcome);
+        if !usable {
+            return (results, End::Broken);
+        }
+    }
+    (results, End::Done)
+}

@@ -1,0 +1,671 @@
+//! Test support: a fresh, migrated database per test on SQLite, and on PostgreSQL too when `TEST_DATABASE_URL`
+//! names a server (a new database is created there for each test and dropped by `cleanup`).
+
+use crate::platform::db::Db;
+
+/// Connections per test database: two worker processes in one test each hold one listening connection per job
+/// kind on PostgreSQL, besides the ones jobs use.
+const TEST_POOL: u32 = 24;
+
+pub struct TestDb {
+    pub db: Db,
+    pub url: String,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    /// Held so the folder lives as long as the database.
+    Sqlite {
+        _dir: tempfile::TempDir,
+    },
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
+}
+
+async fn migrate(db: &Db, version: Option<i64>) {
+    match version {
+        Some(version) => db.migrate_until(version).await,
+        None => db.migrate().await,
+    }
+    .expect("the database migrates");
+}
+
+/// Runs `test` once on every backend under test, each time on a fresh database (see `TestDb::all`).
+pub async fn each_backend<Test, Run>(test: Test)
+where
+    Test: Fn(TestDb) -> Run,
+    Run: std::future::Future<Output = ()>,
+{
+    for test_db in TestDb::all().await {
+        test(test_db).await;
+    }
+}
+
+impl TestDb {
+    /// Every backend under test: SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set.
+    pub async fn all() -> Vec<TestDb> {
+        Self::all_until(None).await
+    }
+
+    /// Every backend, migrated only up to `version` (None: fully), for testing a migration over existing rows.
+    pub async fn all_until(version: Option<i64>) -> Vec<TestDb> {
+        let mut dbs = vec![Self::sqlite_until(version).await];
+        if let Ok(url) = std::env::var("TEST_DATABASE_URL")
+            && !url.is_empty()
+        {
+            dbs.push(Self::postgres_until(&url, version).await);
+        }
+        dbs
+    }
+
+    pub async fn sqlite() -> TestDb {
+        Self::sqlite_until(None).await
+    }
+
+    async fn sqlite_until(version: Option<i64>) -> TestDb {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let url = format!("sqlite://{}/outreach.db", dir.path().display());
+        let db = Db::connect(&url, TEST_POOL).await.expect("sqlite opens");
+        migrate(&db, version).await;
+        TestDb {
+            db,
+            url,
+            cleanup: Cleanup::Sqlite { _dir: dir },
+        }
+    }
+
+    pub async fn postgres(admin_url: &str) -> TestDb {
+        Self::postgres_until(admin_url, None).await
+    }
+
+    async fn postgres_until(admin_url: &str, version: Option<i64>) -> TestDb {
+        let name = format!(
+            "outreach_test_{}",
+            crate::platform::security::random_token(9)
+                .to_lowercase()
+                .replace(['-', '_'], "x")
+        );
+        let admin = Db::connect(admin_url, 1)
+            .await
+            .expect("TEST_DATABASE_URL answers");
+        if let Db::Postgres(pool) = &admin {
+            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
+                .execute(pool)
+                .await
+                .expect("create database");
+        }
+        admin.close().await;
+        let url = with_database(admin_url, &name);
+        let db = Db::connect(&url, TEST_POOL)
+            .await
+            .expect("test database opens");
+        migrate(&db, version).await;
+        TestDb {
+            db,
+            url,
+            cleanup: Cleanup::Postgres {
+                admin_url: admin_url.to_string(),
+                name,
+            },
+        }
+    }
+
+    /// Runs a statement outside the store, e.g. to break a table so a job fails.
+    pub async fn execute(&self, sql: &'static str) {
+        crate::on_db!(&self.db, pool => sqlx::query(sql).execute(pool).await.map(|_| ()))
+            .unwrap_or_else(|error| panic!("{sql}: {error}"));
+    }
+
+    /// Closes the pools and drops a PostgreSQL test database.
+    pub async fn cleanup(self) {
+        self.db.close().await;
+        if let Cleanup::Postgres { admin_url, name } = self.cleanup
+            && let Ok(Db::Postgres(pool)) = Db::connect(&admin_url, 1).await
+        {
+            let drop = format!("drop database if exists {name} with (force)");
+            sqlx::query(sqlx::AssertSqlSafe(drop))
+                .execute(&pool)
+                .await
+                .ok();
+            pool.close().await;
+        }
+    }
+}
+
+/// The same server URL pointing at another database.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(base, query)| (base, Some(query)));
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let server = match base[scheme_end..].find('/') {
+        Some(slash) => &base[..scheme_end + slash],
+        None => base,
+    };
+    match query {
+        Some(query) => format!("{server}/{name}?{query}"),
+        None => format!("{server}/{name}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_is_swapped_in_the_url() {
+        assert_eq!(
+            super::with_database("postgres://u@h:5432/test", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            super::with_database("postgres://u@h:5432", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            super::with_database("postgres://h/db?sslmode=disable", "x"),
+            "postgres://h/x?sslmode=disable"
+        );
+    }
+}
+
+/// What the fake DNS server answers for a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DnsAnswer {
+    /// MX records with these exchanges.
+    Exchanges(Vec<&'static str>),
+    /// RFC 7505: the domain takes no mail.
+    NullMx,
+    /// NXDOMAIN: the domain does not exist.
+    NoDomain,
+    /// No answer at all: the resolver times out.
+    Silent,
+    /// TXT records, one string each (SPF, DKIM, DMARC).
+    Txt(Vec<&'static str>),
+    /// A CNAME record pointing at this name.
+    Cname(&'static str),
+}
+
+impl DnsAnswer {
+    /// Whether this answer is for queries of `kind`; NXDOMAIN and silence answer every kind.
+    fn answers(&self, kind: hickory_resolver::proto::rr::RecordType) -> bool {
+        use hickory_resolver::proto::rr::RecordType;
+        match self {
+            DnsAnswer::Exchanges(_) | DnsAnswer::NullMx => kind == RecordType::MX,
+            DnsAnswer::Txt(_) => kind == RecordType::TXT,
+            DnsAnswer::Cname(_) => kind == RecordType::CNAME,
+            DnsAnswer::NoDomain | DnsAnswer::Silent => true,
+        }
+    }
+}
+
+/// A DNS server on a loopback UDP port answering from `zones` (a name may have several entries, one per record
+/// type; an existing name answers other types with no records, an unknown one with NXDOMAIN), so DNS checks are
+/// tested without the network. Lives as long as the test's runtime.
+pub async fn fake_dns(zones: Vec<(&'static str, DnsAnswer)>) -> std::net::SocketAddr {
+    use hickory_resolver::proto::op::{Message, ResponseCode};
+    use hickory_resolver::proto::rr::rdata::{CNAME, MX, TXT};
+    use hickory_resolver::proto::rr::{Name, RData, Record};
+
+    let socket = tokio::net::UdpSocket::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback UDP port");
+    let address = socket.local_addr().expect("bound");
+    tokio::spawn(async move {
+        let mut buffer = [0u8; 1500];
+        while let Ok((size, peer)) = socket.recv_from(&mut buffer).await {
+            let Ok(query) = Message::from_vec(&buffer[..size]) else {
+                continue;
+            };
+            let Some(question) = query.queries.first().cloned() else {
+                continue;
+            };
+            let asked = question
+                .name()
+                .to_ascii()
+                .trim_end_matches('.')
+                .to_lowercase();
+            let entries: Vec<&DnsAnswer> = zones
+                .iter()
+                .filter(|(zone, _)| *zone == asked)
+                .map(|(_, answer)| answer)
+                .collect();
+            let answer = if entries.is_empty() {
+                Some(DnsAnswer::NoDomain)
+            } else {
+                entries
+                    .into_iter()
+                    .find(|answer| answer.answers(question.query_type()))
+                    .cloned()
+            };
+            let mut reply = Message::response(query.metadata.id, query.metadata.op_code);
+            reply.metadata.recursion_desired = query.metadata.recursion_desired;
+            reply.metadata.recursion_available = true;
+            reply.add_query(question.clone());
+            let name = question.name().clone();
+            let records: Vec<RData> = match answer {
+                Some(DnsAnswer::Silent) => continue,
+                Some(DnsAnswer::NoDomain) => {
+                    reply.metadata.response_code = ResponseCode::NXDomain;
+                    vec![]
+                }
+                None => vec![],
+                Some(DnsAnswer::NullMx) => vec![RData::MX(MX::new(0, Name::root()))],
+                Some(DnsAnswer::Exchanges(exchanges)) => exchanges
+                    .into_iter()
+                    .enumerate()
+                    .map(|(preference, exchange)| {
+                        let exchange = Name::from_ascii(exchange).expect("a valid exchange name");
+                        RData::MX(MX::new(10 * preference as u16, exchange))
+                    })
+                    .collect(),
+                Some(DnsAnswer::Txt(texts)) => texts
+                    .into_iter()
+                    .map(|text| RData::TXT(TXT::new(vec![text.to_string()])))
+                    .collect(),
+                Some(DnsAnswer::Cname(target)) => vec![RData::CNAME(CNAME(
+                    Name::from_ascii(target).expect("a valid CNAME target"),
+                ))],
+            };
+            for record in records {
+                reply.add_answer(Record::from_rdata(name.clone(), 300, record));
+            }
+            if let Ok(bytes) = reply.to_vec() {
+                socket.send_to(&bytes, peer).await.ok();
+            }
+        }
+    });
+    address
+}
+
+/// Postfix's `smtp-sink` (Debian package postfix; the daemon is never started) on a loopback port, keeping every
+/// message it receives as a file in a temporary folder: a real SMTP server for tests. `extra` adds options, e.g.
+/// `["-w", "1"]` to wait a second before answering each message.
+pub struct SmtpSink {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: std::process::Child,
+}
+
+impl SmtpSink {
+    pub fn start(extra: &[&str]) -> Self {
+        Self::launch(extra, true)
+    }
+
+    /// A sink that only counts (no files): for benchmarks.
+    pub fn start_counting() -> Self {
+        Self::launch(&[], false)
+    }
+
+    fn launch(extra: &[&str], keep: bool) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let mut command = std::process::Command::new("smtp-sink");
+        // As root it must be told whom to run as.
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
+        if root {
+            command.args(["-u", "root"]);
+        }
+        command.args(extra);
+        if keep {
+            command
+                .arg("-d")
+                .arg(format!("{}/%M.", dir.path().display()));
+        }
+        command.arg(format!("127.0.0.1:{port}")).arg("100");
+        let child = command
+            .spawn()
+            .expect("smtp-sink runs (Debian package postfix; .ci/run installs it)");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Self { port, dir, child }
+    }
+
+    /// The messages received so far, in the order of their files' names.
+    pub fn messages(&self) -> Vec<String> {
+        let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
+            .expect("the sink's folder")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|path| std::fs::read_to_string(path).ok())
+            .collect()
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+/// Dovecot's IMAP server (Debian package dovecot-imapd; the system service is never used) on a loopback port, with
+/// its own configuration, a passwd-file of `users` (login, password) and a Maildir each: a real IMAP server for
+/// tests. [`Dovecot::deliver`] drops a message into a mailbox as a delivery agent would.
+pub struct Dovecot {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    /// The owner of the mailboxes' files: Dovecot's own user when the tests run as root (Dovecot will not read mail
+    /// as root), else the current user.
+    owner: Option<(u32, u32)>,
+    child: std::process::Child,
+    delivered: std::sync::atomic::AtomicUsize,
+}
+
+impl Dovecot {
+    pub fn start(users: &[(&str, &str)]) -> Self {
+        use std::fmt::Write as _;
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        // Dovecot's processes must reach the mailboxes under it.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).ok();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let id = |args: &[&str]| {
+            std::process::Command::new("id")
+                .args(args)
+                .output()
+                .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+                .unwrap_or_default()
+        };
+        let root = id(&["-u"]) == "0";
+        let (owner, login_user, internal_user) = if root {
+            let uid = id(&["-u", "dovecot"]).parse().expect("the dovecot user");
+            let gid = id(&["-g", "dovecot"]).parse().expect("the dovecot group");
+            (
+                Some((uid, gid)),
+                "dovenull".to_string(),
+                "dovecot".to_string(),
+            )
+        } else {
+            (None, id(&["-un"]), id(&["-un"]))
+        };
+        let (uid, gid) = owner.unwrap_or_else(|| {
+            (
+                id(&["-u"]).parse().unwrap_or(1000),
+                id(&["-g"]).parse().unwrap_or(1000),
+            )
+        });
+        let root_dir = dir.path().display().to_string();
+        let mut passwd = String::new();
+        for (login, password) in users {
+            writeln!(passwd, "{login}:{{PLAIN}}{password}").ok();
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(
+                    dir.path()
+                        .join("home")
+                        .join(login)
+                        .join("Maildir")
+                        .join(sub),
+                )
+                .expect("a Maildir");
+            }
+        }
+        std::fs::write(dir.path().join("passwd"), passwd).expect("the passwd-file");
+        for sub in ["run", "state"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("Dovecot's folders");
+        }
+        let config = format!(
+            "base_dir = {root_dir}/run\nstate_dir = {root_dir}/state\nlog_path = {root_dir}/log\n\
+             instance_name = outreach-test-{port}\nprotocols = imap\nlisten = 127.0.0.1\nssl = no\n\
+             disable_plaintext_auth = no\nauth_mechanisms = plain login\nmail_location = maildir:~/Maildir\n\
+             first_valid_uid = 1\ndefault_login_user = {login_user}\ndefault_internal_user = {internal_user}\n\
+             passdb {{\n  driver = passwd-file\n  args = scheme=PLAIN username_format=%u {root_dir}/passwd\n}}\n\
+             userdb {{\n  driver = static\n  args = uid={uid} gid={gid} home={root_dir}/home/%u\n}}\n\
+             service imap-login {{\n  inet_listener imap {{\n    address = 127.0.0.1\n    port = {port}\n  }}\n\
+             \x20 inet_listener imaps {{\n    port = 0\n  }}\n}}\n"
+        );
+        std::fs::write(dir.path().join("dovecot.conf"), config).expect("the configuration");
+        let dovecot = Self {
+            port,
+            owner,
+            child: std::process::Command::new("dovecot")
+                .arg("-F")
+                .arg("-c")
+                .arg(dir.path().join("dovecot.conf"))
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("dovecot runs (Debian package dovecot-imapd; .ci/run installs it)"),
+            dir,
+            delivered: std::sync::atomic::AtomicUsize::new(0),
+        };
+        dovecot.chown(&dovecot.dir.path().join("home"));
+        for _ in 0..150 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return dovecot;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!(
+            "dovecot did not listen: {}",
+            std::fs::read_to_string(dovecot.dir.path().join("log")).unwrap_or_default()
+        );
+    }
+
+    /// Puts a raw message into `login`'s INBOX (a new Maildir file).
+    pub fn deliver(&self, login: &str, raw: &str) {
+        let count = self
+            .delivered
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let name = format!(
+            "{}.M{count}P{}.outreach-test",
+            1_700_000_000 + count,
+            std::process::id()
+        );
+        let maildir = self.dir.path().join("home").join(login).join("Maildir");
+        let staged = maildir.join("tmp").join(&name);
+        std::fs::write(&staged, raw.replace('\n', "\r\n").replace("\r\r\n", "\r\n"))
+            .expect("a message file");
+        self.chown(&staged);
+        std::fs::rename(&staged, maildir.join("new").join(&name)).expect("delivered");
+    }
+
+    /// How many of `login`'s messages carry the \Seen flag (Maildir's `S` in the file name's info part).
+    pub fn seen(&self, login: &str) -> usize {
+        let cur = self
+            .dir
+            .path()
+            .join("home")
+            .join(login)
+            .join("Maildir")
+            .join("cur");
+        std::fs::read_dir(cur)
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok())
+                    .filter(|entry| {
+                        let name = entry.file_name().to_string_lossy().to_string();
+                        name.rsplit_once(":2,")
+                            .is_some_and(|(_, flags)| flags.contains('S'))
+                    })
+                    .count()
+            })
+            .unwrap_or(0)
+    }
+
+    fn chown(&self, path: &std::path::Path) {
+        if let Some((uid, gid)) = self.owner {
+            std::process::Command::new("chown")
+                .arg("-R")
+                .arg(format!("{uid}:{gid}"))
+                .arg(path)
+                .status()
+                .expect("chown");
+        }
+    }
+}
+
+impl Drop for Dovecot {
+    fn drop(&mut self) {
+        // SIGTERM lets the master stop its login and mail processes too.
+        std::process::Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status()
+            .ok();
+        self.child.wait().ok();
+    }
+}
+
+/// Settings whose senders may be test servers on loopback, as an operator lists a local relay in
+/// `sending.allow_hosts` (loopback is refused otherwise).
+pub fn loopback_senders_allowed(mut settings: crate::Settings) -> crate::Settings {
+    settings.sending.allow_hosts = vec!["127.0.0.1/32".into()];
+    settings
+}
+
+/// A sender configuration for a loopback SMTP server without TLS or password (an [`SmtpSink`]).
+pub fn loopback_smtp_sender(port: u16) -> crate::sending::senders::NewEmailConfig {
+    crate::sending::senders::NewEmailConfig {
+        provider: "smtp".into(),
+        send_from: "ada@bakery.example".into(),
+        send_from_name: "Ada".into(),
+        smtp_host: Some("127.0.0.1".into()),
+        smtp_port: Some(i32::from(port)),
+        smtp_security: Some("none".into()),
+        daily_cap: 10_000_000,
+        is_verified: true,
+        ..crate::sending::senders::NewEmailConfig::default()
+    }
+}
+
+/// A campaign ready to send, for sending tests and benchmarks: `email`'s account with a monthly `limit`, an active
+/// campaign, a template with `body`, and `recipients` queued messages (to `owner{i}@cafe{i}.example`) through
+/// `config_id` (None: the outbox). Returns (user id, campaign id, message ids).
+pub async fn seed_campaign(
+    db: &Db,
+    email: &str,
+    limit: i64,
+    recipients: usize,
+    config_id: Option<i64>,
+    body: &str,
+) -> (i64, i64, Vec<i64>) {
+    use crate::accounts::Grant;
+    use crate::campaigns::store::NewCampaign;
+    use crate::campaigns::templates::TemplateContent;
+    use crate::platform::config::AccountSettings;
+    use crate::sending::messages::NewMessage;
+
+    let now = crate::platform::clock::Clock::now_ms(&crate::platform::clock::SystemClock);
+    let grant =
+        Grant::Premium { email_limit: limit }.subscription(now, &AccountSettings::default());
+    let user = db
+        .set_subscription(email, &grant, now)
+        .await
+        .expect("the account");
+    let campaign = NewCampaign {
+        name: "Seeded",
+        status: "active",
+        business_type: None,
+        geographic_area: None,
+        radius: 25,
+        max_results: 50,
+    };
+    let campaign = db
+        .insert_campaign(user.id, &campaign, now)
+        .await
+        .expect("the campaign");
+    let template = TemplateContent {
+        name: "Seeded".into(),
+        subject: "Fresh bread for {{businessName | you}}".into(),
+        body: body.into(),
+        objective: "Partnership Proposal".into(),
+        tone: "friendly".into(),
+        email_signature: None,
+    };
+    let template = db
+        .insert_template(user.id, &template, now)
+        .await
+        .expect("the template");
+    let addresses: Vec<String> = (0..recipients)
+        .map(|index| format!("owner{index}@cafe{index}.example"))
+        .collect();
+    let tokens: Vec<String> = (0..recipients)
+        .map(|_| crate::platform::security::random_token(16))
+        .collect();
+    let mut ids = Vec::with_capacity(recipients);
+    // Distinct steps keep the (campaign, business, step) key apart without business rows.
+    for chunk in (0..recipients).collect::<Vec<_>>().chunks(5_000) {
+        let messages: Vec<NewMessage> = chunk
+            .iter()
+            .map(|&index| NewMessage {
+                user_id: user.id,
+                to_email: &addresses[index],
+                status: "queued",
+                campaign_id: Some(campaign),
+                template_id: Some(template),
+                business_id: None,
+                step: index as i32,
+                config_id,
+                token: &tokens[index],
+                error: None,
+                is_test: false,
+                subject: "",
+                html_body: None,
+            })
+            .collect();
+        ids.extend(db.enqueue_messages(&messages, now).await.expect("queued"));
+    }
+    (user.id, campaign, ids)
+}
+
+/// Every tag of `html` is one the sanitiser allows, with no attribute but a link's `href` (http, https or mailto)
+/// and `rel`.
+pub fn assert_only_safe_markup(html: &str) {
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        let close = rest[open..].find('>').map(|at| at + open);
+        let close = close.unwrap_or_else(|| panic!("an unclosed tag in {html}"));
+        let tag = &rest[open + 1..close];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        assert!(
+            [
+                "p", "br", "strong", "b", "em", "i", "u", "a", "ul", "ol", "li"
+            ]
+            .contains(&name.as_str()),
+            "<{tag}> in {html}"
+        );
+        let mut remaining = tag[tag.find(' ').unwrap_or(tag.len())..].trim();
+        while !remaining.is_empty() {
+            let (attribute, after) = remaining
+                .split_once("=\"")
+                .unwrap_or_else(|| panic!("an unquoted attribute in <{tag}>"));
+            let (value, after) = after
+                .split_once('"')
+                .unwrap_or_else(|| panic!("an unclosed value in <{tag}>"));
+            match attribute.trim() {
+                "rel" if name == "a" => {}
+                "href" if name == "a" => {
+                    let url = html_escape::decode_html_entities(value).to_ascii_lowercase();
+                    assert!(
+                        ["http://", "https://", "mailto:"]
+                            .iter()
+                            .any(|scheme| url.trim().starts_with(scheme)),
+                        "href {value} in {html}"
+                    );
+                }
+                other => panic!("attribute {other} in <{tag}> of {html}"),
+            }
+            remaining = after.trim();
+        }
+        rest = &rest[close + 1..];
+    }
+}

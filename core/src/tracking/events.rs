@@ -1,0 +1,144 @@
+//! Tracking events (opens, clicks) as the tracking endpoints record them, in batches. Opens by image proxies and
+//! link scanners, or within seconds of sending, are flagged as machine events rather than dropped, so analytics can
+//! count people.
+
+use serde::Serialize;
+
+use crate::platform::db::Db;
+use crate::platform::db::StoreResult;
+use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
+use crate::{on_db, on_writer};
+
+/// User-Agent fragments of mail image proxies, security scanners and scripts.
+const MACHINE_AGENTS: &[&str] = &[
+    "googleimageproxy",
+    "yahoomailproxy",
+    "ymailproxy",
+    "barracuda",
+    "mimecast",
+    "proofpoint",
+    "symantec",
+    "trendmicro",
+    "msoffice",
+    "bingpreview",
+    "python-requests",
+    "curl/",
+    "wget/",
+    "go-http-client",
+    "headlesschrome",
+];
+
+/// One event, as an endpoint saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackingEvent {
+    pub token: String,
+    /// `open` or `click`.
+    pub kind: &'static str,
+    pub url: Option<String>,
+    pub user_agent: Option<String>,
+    pub occurred_at: i64,
+}
+
+/// A stored event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct EventRow {
+    pub kind: String,
+    pub url: Option<String>,
+    pub is_machine: bool,
+    pub occurred_at: i64,
+}
+
+/// Whether a User-Agent is a proxy, scanner or script rather than a person's mail client.
+pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
+    let Some(agent) = user_agent else {
+        return true;
+    };
+    let agent = agent.to_ascii_lowercase();
+    agent.trim().is_empty() || MACHINE_AGENTS.iter().any(|known| agent.contains(known))
+}
+
+impl Db {
+    /// Stores a batch of events (one statement on PostgreSQL, arrays; one transaction on SQLite), then moves their
+    /// messages' first open and click times and state in one more statement.
+    pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
+        self.insert_event_rows(events).await?;
+        let mut tokens: Vec<&str> = events.iter().map(|event| event.token.as_str()).collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        let sql = EVENT_TOUCH_MESSAGES.sql(self);
+        let list = crate::platform::db::json_list(&tokens);
+        on_writer!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
+    }
+
+    async fn insert_event_rows(&self, events: &[TrackingEvent]) -> StoreResult<()> {
+        let sql = EVENT_INSERT_BATCH.sql(self);
+        match self {
+            Db::Postgres(pool) => {
+                let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
+                    events.iter().map(pick).collect()
+                };
+                sqlx::query(sql)
+                    .bind(column(|event| Some(event.token.clone())))
+                    .bind(column(|event| Some(event.kind.to_string())))
+                    .bind(column(|event| event.url.clone()))
+                    .bind(column(|event| event.user_agent.clone()))
+                    .bind(
+                        events
+                            .iter()
+                            .map(|event| event.occurred_at)
+                            .collect::<Vec<_>>(),
+                    )
+                    .bind(
+                        events
+                            .iter()
+                            .map(|event| is_machine_agent(event.user_agent.as_deref()))
+                            .collect::<Vec<_>>(),
+                    )
+                    .execute(pool)
+                    .await?;
+                Ok(())
+            }
+            Db::Sqlite { writer: pool, .. } => {
+                let rows: Vec<_> = events
+                    .iter()
+                    .map(|event| {
+                        (
+                            &event.token,
+                            event.kind,
+                            &event.url,
+                            &event.user_agent,
+                            event.occurred_at,
+                            is_machine_agent(event.user_agent.as_deref()),
+                        )
+                    })
+                    .collect();
+                let rows = serde_json::to_string(&rows).expect("plain values serialise");
+                sqlx::query(sql).bind(rows).execute(pool).await.map(|_| ())
+            }
+        }
+    }
+
+    pub async fn events_of(&self, token: &str) -> StoreResult<Vec<EventRow>> {
+        let sql = EVENT_OF_TOKEN.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(token).fetch_all(pool).await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxies_scanners_and_scripts_are_machines_mail_clients_are_not() {
+        assert!(is_machine_agent(Some(
+            "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)"
+        )));
+        assert!(is_machine_agent(Some("python-requests/2.31")));
+        assert!(is_machine_agent(None));
+        assert!(!is_machine_agent(Some(
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        )));
+        assert!(!is_machine_agent(Some("Thunderbird/128.0")));
+    }
+}

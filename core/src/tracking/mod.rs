@@ -1,0 +1,7 @@
+//! What recipients did: signed tracking and unsubscribe links, open and click events, analytics and contacts.
+
+pub mod analytics;
+pub mod contacts;
+pub mod events;
+pub mod links;
+pub mod suppression;

@@ -1,0 +1,52 @@
+//! The suppression list: addresses that unsubscribed, bounced hard or reported spam, never written to again.
+
+use serde::Serialize;
+
+use crate::on_db;
+use crate::platform::clock::as_iso;
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::queries::*;
+
+/// A suppressed address.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Unsubscribe {
+    pub email: String,
+    pub source: String,
+    #[serde(serialize_with = "as_iso")]
+    pub created_at: i64,
+}
+
+impl Db {
+    /// Suppresses an address; returns false when it already was.
+    pub async fn insert_unsubscribe(
+        &self,
+        email: &str,
+        source: &str,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = UNSUBSCRIBE_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(email).bind(source).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn find_unsubscribe(&self, email: &str) -> StoreResult<Option<Unsubscribe>> {
+        let sql = UNSUBSCRIBE_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(email).fetch_optional(pool).await)
+    }
+
+    /// A page of suppressed addresses containing `filter` (all with ""), and how many match.
+    pub async fn list_unsubscribes(
+        &self,
+        filter: &str,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<Unsubscribe>, i64)> {
+        let (list, count) = (UNSUBSCRIBE_LIST.sql(self), UNSUBSCRIBE_COUNT.sql(self));
+        on_db!(self, pool => {
+            let rows = sqlx::query_as(list).bind(filter).bind(limit).bind(offset).fetch_all(pool).await?;
+            let total = sqlx::query_scalar(count).bind(filter).fetch_one(pool).await?;
+            Ok((rows, total))
+        })
+    }
+}

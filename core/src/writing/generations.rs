@@ -1,0 +1,69 @@
+//! Generation requests as stored: the request, and once the job ran its result or error; and the user's own
+//! results by objective and tone, which the writer's advice reads.
+
+use crate::on_db;
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::queries::*;
+
+/// A generation request as stored: the request and, once the job ran, its result or error (JSON text).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GenerationRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub status: String,
+    pub request: String,
+    pub result: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Db {
+    pub async fn insert_generation(
+        &self,
+        user_id: i64,
+        request: &str,
+        now: i64,
+    ) -> StoreResult<i64> {
+        let sql = GENERATION_INSERT.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(request).bind(now).fetch_one(pool).await)
+    }
+
+    pub async fn find_generation(
+        &self,
+        id: i64,
+        user_id: i64,
+    ) -> StoreResult<Option<GenerationRow>> {
+        let sql = GENERATION_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// The job's read of its request (no owner check: the job carries the id the API created).
+    pub async fn load_generation(&self, id: i64) -> StoreResult<Option<GenerationRow>> {
+        let sql = GENERATION_LOAD.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+    }
+
+    /// Records a generation's outcome once; a retried job does not overwrite a finished one.
+    pub async fn finish_generation(
+        &self,
+        id: i64,
+        status: &str,
+        result: Option<&str>,
+        error: Option<&str>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = GENERATION_FINISH.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).bind(result).bind(error).bind(now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
+    }
+
+    /// (sends, opened, replied) of a user's emails from templates with this objective and tone.
+    pub async fn own_results(
+        &self,
+        user_id: i64,
+        objective: &str,
+        tone: &str,
+    ) -> StoreResult<(i64, i64, i64)> {
+        let sql = RATES_OWN_RESULTS.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(objective).bind(tone).fetch_one(pool).await)
+    }
+}

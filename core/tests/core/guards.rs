@@ -1,0 +1,725 @@
+//! Guard tests of the database layer, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: the migration listings
+//! are paired, every query prepares on every backend, and every store method behaves the same on each.
+
+use outreach_core::accounts::store::Redemption;
+use outreach_core::accounts::{Grant, User};
+use outreach_core::platform::clock::DAY_MS;
+use outreach_core::platform::config::AccountSettings;
+use outreach_core::platform::db::migration_names;
+use outreach_core::platform::queries::ALL;
+use outreach_core::testing::{TestDb, each_backend};
+
+fn listing(dialect: &str) -> Vec<String> {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/");
+    let mut names: Vec<String> = std::fs::read_dir(format!("{folder}{dialect}"))
+        .expect("migrations folder")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn migrations_are_paired_by_version_and_name() {
+    let postgres = listing("postgres");
+    assert!(!postgres.is_empty());
+    assert_eq!(
+        postgres,
+        listing("sqlite"),
+        "every migration needs a twin of the same version and name"
+    );
+    assert_eq!(migration_names("postgres"), migration_names("sqlite"));
+}
+
+#[tokio::test]
+async fn every_query_prepares_on_every_backend() {
+    each_backend(|test_db| async move {
+        for query in ALL {
+            if let Err(error) = test_db.db.prepare(query).await {
+                panic!(
+                    "{} does not prepare on {}: {error}",
+                    query.name,
+                    test_db.db.backend()
+                );
+            }
+        }
+        assert!(test_db.db.is_ready().await);
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_conformance() {
+    each_backend(|test_db| async move {
+        let accounts = AccountSettings::default();
+        let db = &test_db.db;
+        let backend = db.backend();
+        let now = 1_800_000_000_000;
+
+        // Sign-in creates an inactive account, and a later sign-in keeps names it does not replace.
+        let user = db
+            .upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), now)
+            .await
+            .unwrap();
+        assert_eq!(
+            (
+                user.account_status.as_str(),
+                user.subscription_status.as_str()
+            ),
+            ("inactive", "none"),
+            "{backend}"
+        );
+        let again = db
+            .upsert_user_on_sign_in("ada@example.org", None, Some("King"), now + 1)
+            .await
+            .unwrap();
+        assert_eq!(again.id, user.id);
+        assert_eq!(
+            (again.first_name.as_deref(), again.last_name.as_deref()),
+            (Some("Ada"), Some("King"))
+        );
+        assert_eq!(db.find_user(user.id).await.unwrap().as_ref(), Some(&again));
+        assert_eq!(
+            db.find_user_by_email("ada@example.org").await.unwrap(),
+            Some(again.clone())
+        );
+        assert_eq!(
+            db.find_user_by_email("nobody@example.org").await.unwrap(),
+            None
+        );
+
+        // Sessions: found while live, gone after sign-out or expiry.
+        db.insert_session("hash-1", user.id, now, now + DAY_MS)
+            .await
+            .unwrap();
+        db.insert_session("hash-2", user.id, now, now + 10)
+            .await
+            .unwrap();
+        assert_eq!(
+            db.find_session_user("hash-1", now)
+                .await
+                .unwrap()
+                .map(|u| u.id),
+            Some(user.id)
+        );
+        assert_eq!(
+            db.find_session_user("hash-2", now + 10).await.unwrap(),
+            None,
+            "{backend}: expired"
+        );
+        assert_eq!(db.delete_expired_sessions(now + 10).await.unwrap(), 1);
+        db.delete_session("hash-1").await.unwrap();
+        assert_eq!(db.find_session_user("hash-1", now).await.unwrap(), None);
+
+        // OAuth flows are consumed once and only while recent.
+        db.insert_oauth_flow("state-1", "verifier-1", Some("CODE"), now)
+            .await
+            .unwrap();
+        db.insert_oauth_flow("state-2", "verifier-2", None, now - 100)
+            .await
+            .unwrap();
+        let flow = db
+            .take_oauth_flow("state-1", now - 50)
+            .await
+            .unwrap()
+            .expect("flow");
+        assert_eq!(
+            (flow.pkce_verifier.as_str(), flow.invite_code.as_deref()),
+            ("verifier-1", Some("CODE"))
+        );
+        assert!(
+            db.take_oauth_flow("state-1", now - 50)
+                .await
+                .unwrap()
+                .is_none(),
+            "{backend}: single use"
+        );
+        assert!(
+            db.take_oauth_flow("state-2", now - 50)
+                .await
+                .unwrap()
+                .is_none(),
+            "{backend}: stale"
+        );
+        assert_eq!(db.delete_stale_oauth_flows(now).await.unwrap(), 1);
+
+        // Invites: single use, and redemption activates a trial atomically.
+        let invite = db
+            .insert_invite("AAAA-BBBB-CCCC", Some("for Ada"), user.id, now)
+            .await
+            .unwrap();
+        let trial = Grant::FreeTrial.subscription(now, &accounts);
+        let redeemed = db
+            .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
+            .await
+            .unwrap();
+        let Redemption::Redeemed(active) = redeemed else {
+            panic!("{backend}: first redemption")
+        };
+        assert_eq!(
+            (
+                active.account_status.as_str(),
+                active.subscription_status.as_str()
+            ),
+            ("active", "trial")
+        );
+        assert_eq!(active.subscription_ends_at, trial.ends_at);
+        let second = db
+            .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
+            .await
+            .unwrap();
+        assert_eq!(second, Redemption::UnknownOrUsed);
+        let listed = db.list_invites().await.unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(
+            (listed[0].id, listed[0].redeemed_by_email.as_deref()),
+            (invite.id, Some("ada@example.org"))
+        );
+
+        // Grants create accounts that do not exist yet, and expiry ends them.
+        let premium = Grant::Premium { email_limit: 1000 }.subscription(now, &accounts);
+        let grace: User = db
+            .set_subscription("grace@example.org", &premium, now)
+            .await
+            .unwrap();
+        assert_eq!(
+            (grace.email_limit, grace.subscription_plan.as_deref()),
+            (1000, Some("premium"))
+        );
+        assert_eq!(db.expire_subscriptions(now + DAY_MS).await.unwrap(), 0);
+        assert_eq!(
+            db.expire_subscriptions(now + 30 * DAY_MS).await.unwrap(),
+            2,
+            "{backend}: trial and premium"
+        );
+        let expired = db
+            .find_user_by_email("grace@example.org")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(expired.subscription_status, "expired");
+
+        assert_eq!(db.count_sent_emails_since(user.id, 0).await.unwrap(), 0);
+
+        // The suppression list: one row per address, newest first, filtered by substring.
+        assert!(
+            db.insert_unsubscribe("a@example.org", "form", now)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !db.insert_unsubscribe("a@example.org", "link", now + 1)
+                .await
+                .unwrap(),
+            "{backend}: once"
+        );
+        assert!(
+            db.insert_unsubscribe("b@example.net", "link", now + 2)
+                .await
+                .unwrap()
+        );
+        let found = db
+            .find_unsubscribe("a@example.org")
+            .await
+            .unwrap()
+            .expect("suppressed");
+        assert_eq!(
+            (found.source.as_str(), found.created_at),
+            ("form", now),
+            "{backend}: the first request stands"
+        );
+        assert_eq!(db.find_unsubscribe("c@example.org").await.unwrap(), None);
+        let (page, total) = db.list_unsubscribes("", 1, 0).await.unwrap();
+        assert_eq!(
+            (page.len(), total, page[0].email.as_str()),
+            (1, 2, "b@example.net")
+        );
+        let (page, total) = db.list_unsubscribes("example.org", 10, 0).await.unwrap();
+        assert_eq!((page.len(), total), (1, 1));
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn campaign_and_template_store_conformance() {
+    use outreach_core::campaigns::store::NewCampaign;
+    use outreach_core::campaigns::templates::{FollowUpInput, TemplateInput};
+    use outreach_core::campaigns::{CampaignPatch, EducationFile};
+
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let backend = db.backend();
+        let now = 1_800_000_000_000;
+        let owner = db
+            .upsert_user_on_sign_in("ada@example.org", None, None, now)
+            .await
+            .unwrap()
+            .id;
+        let other = db
+            .upsert_user_on_sign_in("eve@example.org", None, None, now)
+            .await
+            .unwrap()
+            .id;
+
+        let new = NewCampaign {
+            name: "Cafés",
+            status: "draft",
+            business_type: None,
+            geographic_area: Some("Helsinki"),
+            radius: 25,
+            max_results: 50,
+        };
+        let id = db.insert_campaign(owner, &new, now).await.unwrap();
+        let mut campaign = db
+            .find_campaign(id, owner)
+            .await
+            .unwrap()
+            .expect("own campaign");
+        assert_eq!(
+            (
+                campaign.geographic_area.as_deref(),
+                campaign.emails_sent,
+                campaign.business_ids.as_str()
+            ),
+            (Some("Helsinki"), 0, "[]")
+        );
+        assert_eq!(
+            db.find_campaign(id, other).await.unwrap(),
+            None,
+            "{backend}: owner only"
+        );
+        CampaignPatch {
+            business_ids: Some(vec![1, 2]),
+            status: Some("businesses_selected".into()),
+            ..Default::default()
+        }
+        .apply(&mut campaign)
+        .unwrap();
+        assert!(db.update_campaign(&campaign, now + 1).await.unwrap());
+        assert_eq!(
+            db.list_campaigns(owner).await.unwrap()[0].business_id_list(),
+            vec![1, 2]
+        );
+        assert!(db.list_campaigns(other).await.unwrap().is_empty());
+
+        let file = EducationFile {
+            name: "about.pdf".into(),
+            size_bytes: 10,
+            extracted_text: "Since 1989.".into(),
+        };
+        db.upsert_education_file(id, &file, now).await.unwrap();
+        db.upsert_education_file(
+            id,
+            &EducationFile {
+                extracted_text: "Replaced.".into(),
+                ..file.clone()
+            },
+            now,
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            db.list_education_files(id).await.unwrap()[0].extracted_text,
+            "Replaced.",
+            "{backend}: same name replaces"
+        );
+        db.delete_education_file(id, "about.pdf").await.unwrap();
+        assert!(db.list_education_files(id).await.unwrap().is_empty());
+
+        let content = TemplateInput {
+            name: Some("Intro".into()),
+            subject: Some("Hi".into()),
+            body: Some("<p>Hi</p>".into()),
+            ..Default::default()
+        }
+        .validate()
+        .unwrap();
+        let template = db.insert_template(owner, &content, now).await.unwrap();
+        assert_eq!(
+            db.find_template(template, owner)
+                .await
+                .unwrap()
+                .unwrap()
+                .tone,
+            "professional"
+        );
+        assert_eq!(db.find_template(template, other).await.unwrap(), None);
+        assert!(
+            !db.update_template(template, other, &content, now)
+                .await
+                .unwrap(),
+            "{backend}: not another user's"
+        );
+        assert!(
+            db.update_template(template, owner, &content, now)
+                .await
+                .unwrap()
+        );
+
+        let follow = |n: i32| {
+            FollowUpInput {
+                subject: Some(format!("F{n}")),
+                body: Some("<p>x</p>".into()),
+                ..Default::default()
+            }
+            .validate(n)
+            .unwrap()
+        };
+        let first = db
+            .insert_follow_up(template, owner, &follow(1), now)
+            .await
+            .unwrap()
+            .expect("position 1 is free");
+        assert_eq!(
+            db.insert_follow_up(template, owner, &follow(1), now)
+                .await
+                .unwrap(),
+            None,
+            "{backend}: a position is held once"
+        );
+        assert!(
+            db.sync_follow_ups(template, owner, &[follow(1), follow(2), follow(3)], now)
+                .await
+                .unwrap()
+        );
+        let listed = db.list_follow_ups(template, owner).await.unwrap();
+        assert_eq!(
+            (listed.len(), listed[0].id),
+            (3, first),
+            "{backend}: updated by position"
+        );
+        assert!(!db.sync_follow_ups(template, other, &[], now).await.unwrap());
+        assert_eq!(
+            db.update_follow_up(first, owner, &follow(1), now)
+                .await
+                .unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            db.update_follow_up(first, owner, &follow(2), now)
+                .await
+                .unwrap(),
+            None,
+            "{backend}: moving onto a taken position is refused"
+        );
+        assert!(db.find_follow_up(first, other).await.unwrap().is_none());
+        assert!(db.delete_follow_up(first, owner).await.unwrap());
+        assert_eq!(
+            db.own_results(owner, "Lead Generation", "professional")
+                .await
+                .unwrap(),
+            (0, 0, 0)
+        );
+
+        let generation = db.insert_generation(owner, "{}", now).await.unwrap();
+        assert_eq!(
+            db.load_generation(generation)
+                .await
+                .unwrap()
+                .unwrap()
+                .status,
+            "pending"
+        );
+        assert!(
+            db.finish_generation(generation, "done", Some("{\"subject\":\"x\"}"), None, now)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !db.finish_generation(generation, "failed", None, Some("late"), now)
+                .await
+                .unwrap(),
+            "{backend}: finished once"
+        );
+        assert_eq!(
+            db.find_generation(generation, owner)
+                .await
+                .unwrap()
+                .unwrap()
+                .status,
+            "done"
+        );
+        assert!(
+            db.find_generation(generation, other)
+                .await
+                .unwrap()
+                .is_none()
+        );
+
+        assert!(db.delete_template(template, owner).await.unwrap());
+        assert!(
+            db.list_follow_ups(template, owner)
+                .await
+                .unwrap()
+                .is_empty(),
+            "{backend}: follow-ups go with the template"
+        );
+        assert!(!db.delete_campaign(id, other).await.unwrap());
+        assert!(db.delete_campaign(id, owner).await.unwrap());
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+/// Rows of every kind, written the way the app writes them (queued first, then one update), in SQL both backends
+/// read: a user, 5 campaigns, 2,000 messages to 700 addresses over 20 days (sent, failed, skipped, bounced,
+/// replied, opened, clicked, spam, unsubscribed, test sends) and their open and click events.
+const HISTORY: &[&str] = &[
+    "insert into users (email, created_at, updated_at) values ('history@bakery.example', 0, 0)",
+    "with recursive g(n) as (select 1 union all select n + 1 from g where n < 5)
+     insert into campaigns (user_id, name, status, created_at, updated_at)
+     select (select min(id) from users), 'Campaign ' || n, 'completed', 0, 0 from g",
+    "with recursive g(n) as (select 1 union all select n + 1 from g where n < 2000)
+     insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, step, token, is_test)
+     select (select min(id) from users), 'owner' || (n % 700) || '@cafe.example', 'Hi', 'queued',
+         cast(1795219200000 as bigint) - cast(n % 20 as bigint) * 86400000, (select min(id) from campaigns) + n % 5,
+         n / 5, 'token-' || n, n % 97 = 0
+     from g",
+    "update sent_emails set
+         status = case when id % 50 = 1 then 'bounced' when id % 50 = 2 then 'replied' when id % 50 = 3 then 'failed'
+             when id % 50 = 4 then 'skipped' when id % 50 = 5 then 'queued' when id % 10 < 3 then 'opened'
+             else 'delivered' end,
+         sent_at = case when id % 50 in (3, 4, 5) then null else created_at + 60000 end,
+         delivered_at = case when id % 50 not in (1, 3, 4, 5) then created_at + 61000 end,
+         opened_at = case when id % 10 < 3 and id % 50 not in (1, 3, 4, 5) then created_at + 86400000 end,
+         clicked_at = case when id % 20 = 0 and id % 50 not in (3, 4, 5) then created_at + 90000000 end,
+         replied_at = case when id % 50 = 2 then created_at + 7200000 end,
+         bounced_at = case when id % 50 = 1 then created_at + 62000 end,
+         bounce_reason = case when id % 50 = 1 then '550 5.1.1 unknown user' end,
+         spam_reported_at = case when id % 300 = 7 then created_at + 9000000 end,
+         unsubscribed_at = case when id % 200 = 9 then created_at + 9000000 end",
+    "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
+     select token, 'open', 'none', 'x', id % 4 = 0, opened_at from sent_emails where opened_at is not null
+     union all
+     select token, 'click', 'https://bakery.example', 'x', id % 4 = 0, clicked_at from sent_emails
+     where clicked_at is not null",
+];
+
+/// What the analytics and contacts screens read for the history's user.
+async fn analytics_of(db: &outreach_core::Db) -> serde_json::Value {
+    let user = db
+        .find_user_by_email("history@bakery.example")
+        .await
+        .unwrap()
+        .unwrap();
+    let campaigns: Vec<_> = db
+        .campaigns_analytics(user.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|campaign| (campaign.campaign.id, campaign.summary))
+        .collect();
+    serde_json::json!({
+        "campaigns": campaigns,
+        "daily": db.daily_activity(user.id, None, 30, 1_795_219_200_000).await.unwrap(),
+        "contacts": db.contacts(user.id).await.unwrap(),
+        "stats": db.contact_stats(user.id).await.unwrap(),
+    })
+}
+
+#[tokio::test]
+async fn the_analytics_migration_counts_what_was_written_before_it_as_the_triggers_count_it_after()
+{
+    let before = TestDb::all_until(Some(20261121000012)).await;
+    let after = TestDb::all().await;
+    for (old, new) in before.into_iter().zip(after) {
+        for statement in HISTORY {
+            old.execute(statement).await;
+            new.execute(statement).await;
+        }
+        old.db.migrate().await.unwrap();
+        let (backfilled, counted) = (analytics_of(&old.db).await, analytics_of(&new.db).await);
+        assert_eq!(backfilled, counted, "{}", old.db.backend());
+        // The history has every kind of fact, so an empty or partial backfill cannot pass.
+        for field in [
+            "totalSent",
+            "failed",
+            "skipped",
+            "opened",
+            "clicked",
+            "replied",
+            "bounced",
+            "spamReported",
+            "unsubscribed",
+            "totalOpens",
+            "machineOpens",
+            "totalClicks",
+            "queued",
+        ] {
+            let total: i64 = counted["campaigns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|campaign| campaign[1][field].as_i64().unwrap())
+                .sum();
+            assert!(total > 0, "{field} in {}", counted["campaigns"]);
+        }
+        // 700 addresses, less those that only had queued, skipped or test messages.
+        assert!(counted["contacts"].as_array().unwrap().len() > 600);
+        old.cleanup().await;
+        new.cleanup().await;
+    }
+}
+
+#[tokio::test]
+async fn follow_ups_written_before_unique_positions_keep_their_first_four_in_order() {
+    for old in TestDb::all_until(Some(20261121000016)).await {
+        old.execute(
+            "insert into users (email, created_at, updated_at) values ('racer@bakery.example', 0, 0)",
+        )
+        .await;
+        old.execute(
+            "insert into email_templates (user_id, name, subject, body, objective, tone, email_signature, created_at,
+                 updated_at)
+             select min(id), 'Main', 'Hi', '<p>Hi</p>', 'Lead Generation', 'friendly', 'Ada', 0, 0 from users",
+        )
+        .await;
+        // What racing creates left: six follow-ups, five of them numbered 1 (subjects say their order).
+        old.execute(
+            "with recursive g(n) as (select 1 union all select n + 1 from g where n < 6)
+             insert into follow_up_templates (main_template_id, user_id, name, subject, body, objective, tone,
+                 sequence_number, delay_days, created_at, updated_at)
+             select (select min(id) from email_templates), (select min(id) from users), 'F', 'Subject ' || n, 'b',
+                 'Follow-up', 'professional', case when n = 2 then 2 else 1 end, 3, 0, 0 from g",
+        )
+        .await;
+        old.db.migrate().await.unwrap();
+        let (template, user): (i64, i64) = outreach_core::on_db!(&old.db, pool => sqlx::query_as(
+            "select id, user_id from email_templates").fetch_one(pool).await)
+        .unwrap();
+        let rows = old.db.list_follow_ups(template, user).await.unwrap();
+        let kept: Vec<(i32, &str)> = rows
+            .iter()
+            .map(|row| (row.sequence_number, row.subject.as_str()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (1, "Subject 1"),
+                (2, "Subject 3"),
+                (3, "Subject 4"),
+                (4, "Subject 5")
+            ],
+            "{}",
+            old.db.backend()
+        );
+        old.cleanup().await;
+    }
+}
+
+#[tokio::test]
+async fn the_duplicate_rule_in_memory_is_the_one_in_sql() {
+    use outreach_core::discovery::businesses::Candidate;
+    let lead = |name: &str,
+                email: Option<&str>,
+                website: Option<&str>,
+                phone: Option<&str>,
+                place: Option<&str>| {
+        Candidate {
+            name: name.into(),
+            email: email.map(str::to_string),
+            website: website.map(str::to_string),
+            phone: phone.map(str::to_string),
+            address: Some("Main Street 1".into()),
+            provider_place_id: place.map(str::to_string),
+            provider: "import".into(),
+            ..Candidate::default()
+        }
+    };
+    let stored = lead(
+        "Acme Sales",
+        Some("anna@acme.test"),
+        Some("https://acme.test"),
+        Some("+358 9 123 456"),
+        Some("osm:1"),
+    );
+    let others = [
+        (
+            lead(
+                "Acme Support",
+                Some("bob@acme.test"),
+                Some("acme.test/support"),
+                None,
+                None,
+            ),
+            false,
+        ),
+        (
+            lead("Acme Desk", None, Some("www.acme.test"), None, None),
+            true,
+        ),
+        (
+            lead(
+                "Acme",
+                Some("ANNA@acme.test"),
+                Some("acme.test"),
+                None,
+                None,
+            ),
+            true,
+        ),
+        (
+            lead(
+                "Other",
+                Some("x@other.test"),
+                None,
+                Some("+358 9 123 456"),
+                None,
+            ),
+            false,
+        ),
+        (lead("Other", None, None, Some("09 123 456"), None), false),
+        (
+            lead("Renamed", Some("new@acme.test"), None, None, Some("osm:1")),
+            true,
+        ),
+        (
+            lead("Acme Sales", Some("carl@acme.test"), None, None, None),
+            false,
+        ),
+        (lead("Acme Sales", None, None, None, None), true),
+        (
+            lead("Unrelated", None, Some("unrelated.test"), None, None),
+            false,
+        ),
+    ];
+    each_backend(|test_db| {
+        let (stored, others) = (stored.clone(), others.clone());
+        async move {
+            let db = &test_db.db;
+            let user = db
+                .upsert_user_on_sign_in("dedupe@example.org", None, None, 0)
+                .await
+                .unwrap();
+            db.add_business(user.id, &stored, 0).await.unwrap();
+            for (other, same) in &others {
+                assert_eq!(
+                    stored.same_business(other),
+                    *same,
+                    "in memory: {}",
+                    other.name
+                );
+                assert_eq!(
+                    db.find_duplicate_business(user.id, other)
+                        .await
+                        .unwrap()
+                        .is_some(),
+                    *same,
+                    "{}: {}",
+                    db.backend(),
+                    other.name
+                );
+            }
+            test_db.cleanup().await;
+        }
+    })
+    .await;
+}

@@ -1,0 +1,14 @@
+//! The core crate's integration tests, one binary (link time is scarce): each module tests one capability from
+//! outside, through the crate's public API, against local fake servers or real ones on loopback.
+
+mod ai;
+mod crawler;
+mod directory;
+mod fuzz;
+mod guards;
+mod imap;
+mod mail_apis;
+mod smtp_pipelining;
+mod sources_google;
+mod sources_osm;
+mod sources_web_search;

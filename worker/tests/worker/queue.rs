@@ -1,0 +1,202 @@
+//! The queue end to end on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: scheduled jobs fire once per tick and
+//! run, failing jobs keep their error and back off, and two workers share a queue without running a job twice.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use outreach_core::accounts::Grant;
+use outreach_core::platform::clock::{Clock, DAY_MS, ManualClock, SystemClock};
+use outreach_core::platform::config::AccountSettings;
+use outreach_core::platform::jobs::{ExpireSubscriptions, Job};
+use outreach_core::testing::each_backend;
+use outreach_core::{Context, Db, Settings};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn context(db: &Db, clock: Arc<ManualClock>, max_attempts: usize) -> Context {
+    let mut settings = Settings::default();
+    settings.queue.max_attempts = max_attempts;
+    settings.queue.heartbeat_seconds = 1;
+    Context::new(db.clone(), settings, clock)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_expiry_fires_once_per_tick_and_ends_subscriptions() {
+    each_backend(|test_db| async move {
+        let clock = ManualClock::at(SystemClock.now_ms());
+        let ctx = context(&test_db.db, clock.clone(), 3);
+        let trial = Grant::FreeTrial
+            .subscription(clock.now_ms() - 15 * DAY_MS, &AccountSettings::default());
+        test_db
+            .db
+            .set_subscription("ada@example.org", &trial, clock.now_ms())
+            .await
+            .unwrap();
+
+        assert_eq!(outreach_scheduler::tick(&ctx).await, 1);
+        assert_eq!(
+            outreach_scheduler::tick(&ctx).await,
+            0,
+            "{}: same tick, no second job",
+            test_db.db.backend()
+        );
+        outreach_worker::run_until_idle(ctx.clone(), LIMIT)
+            .await
+            .unwrap();
+
+        let jobs = ctx
+            .queue
+            .list(None, Some(ExpireSubscriptions::KIND), 10)
+            .await
+            .unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!((jobs[0].status.as_str(), jobs[0].attempts), ("Done", 1));
+        let ada = test_db
+            .db
+            .find_user_by_email("ada@example.org")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(ada.subscription_status, "expired");
+
+        clock.advance(DAY_MS);
+        assert_eq!(
+            outreach_scheduler::tick(&ctx).await,
+            1,
+            "the next day is a new tick"
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_job_keeps_its_error_and_waits_before_a_retry() {
+    each_backend(|test_db| async move {
+        let clock = ManualClock::at(SystemClock.now_ms());
+        let ctx = context(&test_db.db, clock.clone(), 3);
+        test_db
+            .execute("alter table users rename to users_elsewhere")
+            .await;
+        ctx.queue
+            .enqueue(
+                ExpireSubscriptions {
+                    tick: "failing".into(),
+                },
+                None,
+            )
+            .await
+            .unwrap();
+
+        // The worker fails it once; the backoff (written before apalis marks it failed) keeps it out of the fetch.
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
+        let failed = loop {
+            let jobs = ctx.queue.list(Some("Failed"), None, 10).await.unwrap();
+            if let Some(job) = jobs.into_iter().next() {
+                break job;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        stop.send(()).ok();
+        worker.await.unwrap().unwrap();
+
+        let backend = test_db.db.backend();
+        let job = ctx.queue.show(&failed.id).await.unwrap().unwrap();
+        assert_eq!(
+            (
+                job.row.status.as_str(),
+                job.row.attempts,
+                job.row.max_attempts
+            ),
+            ("Failed", 1, 3),
+            "{backend}"
+        );
+        assert!(
+            job.row
+                .last_result
+                .as_deref()
+                .unwrap_or_default()
+                .contains("users"),
+            "{backend}: {:?}",
+            job.row.last_result
+        );
+        let wait = job.row.run_at.unwrap() * 1000 - clock.now_ms();
+        assert!(
+            (20_000..=31_000).contains(&wait),
+            "{backend}: first retry after ~30 s, got {wait} ms"
+        );
+        assert!(job.payload.unwrap().contains("failing"));
+
+        // Repaired and retried by the operator: it runs at once and succeeds.
+        test_db
+            .execute("alter table users_elsewhere rename to users")
+            .await;
+        assert_eq!(
+            ctx.queue
+                .retry(Some(&failed.id), None, clock.now_ms())
+                .await
+                .unwrap(),
+            vec![failed.id.clone()]
+        );
+        assert!(
+            ctx.queue
+                .retry(Some(&failed.id), None, clock.now_ms())
+                .await
+                .unwrap()
+                .is_empty(),
+            "only failed jobs"
+        );
+        outreach_worker::run_until_idle(ctx.clone(), LIMIT)
+            .await
+            .unwrap();
+        let done = ctx.queue.show(&failed.id).await.unwrap().unwrap();
+        assert_eq!(
+            (done.row.status.as_str(), done.row.attempts),
+            ("Done", 1),
+            "{backend}"
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_share_the_queue_and_run_each_job_once() {
+    each_backend(|test_db| async move {
+        let clock = ManualClock::at(SystemClock.now_ms());
+        let ctx = context(&test_db.db, clock, 3);
+        for index in 0..300 {
+            ctx.queue
+                .enqueue(
+                    ExpireSubscriptions {
+                        tick: format!("job-{index}"),
+                    },
+                    None,
+                )
+                .await
+                .unwrap();
+        }
+        let (first, second) = tokio::join!(
+            outreach_worker::run_until_idle(ctx.clone(), LIMIT),
+            outreach_worker::run_until_idle(ctx.clone(), LIMIT)
+        );
+        first.unwrap();
+        second.unwrap();
+        let jobs = ctx.queue.list(None, None, 1000).await.unwrap();
+        assert_eq!(jobs.len(), 300);
+        let odd: Vec<_> = jobs
+            .iter()
+            .filter(|job| job.status != "Done" || job.attempts != 1)
+            .collect();
+        assert!(
+            odd.is_empty(),
+            "{}: every job ran exactly once, but {odd:?}",
+            test_db.db.backend()
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}
