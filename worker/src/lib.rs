@@ -46,7 +46,7 @@ impl Stopping {
     }
 
     /// Counts a send batch as running until the guard is dropped; not one that starts after the stop began (it
-    /// hands its messages over at once, see `send_batch`).
+    /// hands its messages over at once, see `outreach_core::sending::batch`).
     fn sending(&self) -> Option<SendingGuard> {
         self.sending.fetch_add(1, Ordering::SeqCst);
         let guard = SendingGuard(self.sending.clone());

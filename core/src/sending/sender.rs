@@ -69,12 +69,7 @@ impl Sender {
             if !results.is_empty() && pause() {
                 break;
             }
-            let outcome = match self {
-                Sender::Outbox => Ok(()),
-                Sender::Gmail { gmail, token } => gmail.send(token, message).await.map(|_| ()),
-                Sender::SendGrid(sendgrid) => sendgrid.send(message).await.map(|_| ()),
-                Sender::Smtp(_) => unreachable!("SMTP sends its messages above"),
-            };
+            let outcome = self.send_one(message).await;
             let goes_on = matches!(
                 outcome,
                 Ok(()) | Err(SendError::Refused(_) | SendError::Invalid(_))
@@ -85,6 +80,24 @@ impl Sender {
             }
         }
         results
+    }
+
+    /// One message, now.
+    async fn send_one(&mut self, message: &Composed) -> Result<(), SendError> {
+        match self {
+            Sender::Outbox => Ok(()),
+            Sender::Gmail { gmail, token } => gmail.send(token, message).await.map(|_| ()),
+            Sender::SendGrid(sendgrid) => sendgrid.send(message).await.map(|_| ()),
+            Sender::Smtp(session) => session
+                .send_all(std::slice::from_ref(message), &|| false)
+                .await
+                .pop()
+                .unwrap_or_else(|| {
+                    Err(SendError::Unreachable(
+                        "the SMTP server took nothing".into(),
+                    ))
+                }),
+        }
     }
 
     /// Says goodbye to an SMTP server; the other senders hold no connection.

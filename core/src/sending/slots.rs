@@ -96,3 +96,30 @@ impl Drop for SenderSlot {
         self.slots.released.notify_waiters();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_sender_waits_for_a_slot_given_back_and_not_past_the_wait() {
+        let slots = SenderSlots::new(1);
+        let held = slots.acquire(7, Duration::ZERO).await.expect("a free slot");
+        // Another sender is not held up by this one.
+        assert!(slots.acquire(8, Duration::ZERO).await.is_some());
+        // Nothing given back: no slot within the wait.
+        assert!(slots.acquire(7, Duration::from_millis(50)).await.is_none());
+        // Given back during the wait: the waiting batch gets it.
+        let giving_back = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            drop(held);
+        });
+        let slot = slots.acquire(7, Duration::from_secs(5)).await;
+        assert!(slot.is_some());
+        giving_back.await.unwrap();
+        assert!(
+            slots.acquire(7, Duration::ZERO).await.is_none(),
+            "one slot only"
+        );
+    }
+}
