@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::CampaignPatch;
 use outreach_core::discovery::import::RowError;
-use outreach_core::discovery::search::{SearchRequest, SearchRow};
+use outreach_core::discovery::search::{SearchRequest, SearchRow, SearchStatus};
 use outreach_core::discovery::sources::attributions;
 use outreach_core::platform::jobs::RunSearchChunk;
 use serde_json::{Value, json};
@@ -98,7 +98,7 @@ pub async fn search(
     // The first chunk's outcome is the answer: its businesses (the UI polls for the rest, with progress), or why
     // the search cannot run.
     let row = wait_for(WAIT, find, |row| {
-        row.status != "running" || row.chunks_done >= 1
+        row.status != SearchStatus::Running || row.chunks_done >= 1
     })
     .await?;
     answer(&state, &row).await
@@ -134,7 +134,7 @@ pub async fn cancel(
     state
         .ctx
         .db
-        .stop_search(id, "cancelled", None, state.ctx.now_ms())
+        .stop_search(id, SearchStatus::Cancelled, None, state.ctx.now_ms())
         .await?;
     let row = state
         .ctx
@@ -148,7 +148,7 @@ pub async fn cancel(
 /// A failed search answers 422 with its reason ('Search failed' in the UI); otherwise the businesses so far, 202
 /// while chunks are still running.
 async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
-    if row.status == "failed" {
+    if row.status == SearchStatus::Failed {
         let message = row
             .error
             .clone()
@@ -172,7 +172,7 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
         "businesses": businesses,
         "attribution": attribution,
     });
-    let status = if row.status == "running" {
+    let status = if row.status == SearchStatus::Running {
         StatusCode::ACCEPTED
     } else {
         StatusCode::OK

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::education::MAX_FILE_BYTES;
 use outreach_core::campaigns::store::NewCampaign;
 use outreach_core::campaigns::{
-    CampaignPatch, CampaignRow, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile, is_status,
+    CampaignPatch, CampaignRow, CampaignStatus, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile,
     valid_max_results, valid_name, valid_radius,
 };
 use serde::Deserialize;
@@ -97,12 +97,14 @@ pub async fn create(
     let radius = valid_radius(form.radius.unwrap_or(DEFAULT_RADIUS)).map_err(invalid)?;
     let max_results =
         valid_max_results(form.max_results.unwrap_or(DEFAULT_MAX_RESULTS)).map_err(invalid)?;
-    let status = form.status.as_deref().unwrap_or("draft");
-    if !is_status(status) {
-        return Err(ApiError::validation(format!(
-            "Unknown campaign status: {status}"
-        )));
-    }
+    let status = match form.status.as_deref() {
+        None => CampaignStatus::Draft,
+        Some(text) => text.parse().map_err(|_| {
+            invalid(outreach_core::campaigns::CampaignError::UnknownStatus(
+                text.to_string(),
+            ))
+        })?,
+    };
     fn clean(text: &Option<String>) -> Option<&str> {
         text.as_deref()
             .map(str::trim)

@@ -5,7 +5,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
-use outreach_core::sending::senders::EmailConfig;
+use outreach_core::sending::messages::MessageStatus;
+use outreach_core::sending::senders::{EmailConfig, Provider};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -284,7 +285,7 @@ pub async fn test_campaign(
             .list_email_configs(user.id)
             .await?
             .into_iter()
-            .find(|config| config.provider == "gmail" && !config.is_active)
+            .find(|config| config.provider == Provider::Gmail && !config.is_active)
     {
         return Ok(Json(json!({
             "success": false,
@@ -312,7 +313,7 @@ pub(crate) struct TestOutcome {
     sent: usize,
     waiting: usize,
     errors: Vec<String>,
-    provider: String,
+    provider: Provider,
 }
 
 impl TestOutcome {
@@ -326,7 +327,7 @@ impl TestOutcome {
                 "troubleshooting": "Check the sender in Email Settings: its server, password or key, and that it is active.",
             });
         }
-        let place = if self.provider == "outbox" {
+        let place = if self.provider == Provider::Outbox {
             " (kept in the local outbox)"
         } else {
             ""
@@ -363,17 +364,20 @@ pub(crate) async fn send_tests(
     };
     let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
         rows.iter()
-            .all(|row| !matches!(row.status.as_str(), "queued" | "sending"))
+            .all(|row| !matches!(row.status, MessageStatus::Queued | MessageStatus::Sending))
     })
     .await?;
     let errors = db.message_errors(&ids).await?;
     Ok(TestOutcome {
-        sent: rows.iter().filter(|row| row.status == "sent").count(),
+        sent: rows
+            .iter()
+            .filter(|row| row.status == MessageStatus::Sent)
+            .count(),
         waiting: rows
             .iter()
-            .filter(|row| matches!(row.status.as_str(), "queued" | "sending"))
+            .filter(|row| matches!(row.status, MessageStatus::Queued | MessageStatus::Sending))
             .count(),
         errors,
-        provider: config.map_or_else(|| "outbox".to_string(), |config| config.provider),
+        provider: config.map_or(Provider::Outbox, |config| config.provider),
     })
 }

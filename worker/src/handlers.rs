@@ -11,7 +11,7 @@ use outreach_core::discovery::businesses::{Candidate, Enrichment};
 use outreach_core::discovery::crawler::Crawler;
 use outreach_core::discovery::directory;
 use outreach_core::discovery::enrich::FoundEmail;
-use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams};
+use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams, SearchStatus};
 use outreach_core::discovery::sources::{self, Exclusions, Source, Target};
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
@@ -112,7 +112,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     let Some(search) = ctx.db.load_search(job.search_id).await? else {
         return Ok(());
     };
-    if search.status != "running" || job.chunk_number <= search.chunks_done {
+    if search.status != SearchStatus::Running || job.chunk_number <= search.chunks_done {
         return Ok(());
     }
     let params: SearchParams = serde_json::from_str(&search.params)?;
@@ -121,7 +121,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         Ok(chosen) => chosen,
         Err(reason) => {
             ctx.db
-                .stop_search(search.id, "failed", Some(&reason), now)
+                .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
                 .await?;
             return Ok(());
         }
@@ -205,7 +205,11 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     let candidates: Vec<&Candidate> = new_hits.iter().map(|&at| &hits[at].candidate).collect();
     // The source has nothing more when a chunk comes back short.
     let last = job.chunk_number >= search.chunks_total || exhausted;
-    let status = if last { "complete" } else { "running" };
+    let status = if last {
+        SearchStatus::Complete
+    } else {
+        SearchStatus::Running
+    };
     // A gazetteer city the extract does not cover finds nothing: say how to fix it rather than "no results".
     let gazetteer_centre =
         matches!(&target, Target::Local { centre: Some(centre), .. } if centre.kind == "geonames");
@@ -214,7 +218,11 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         && exhausted
         && gazetteer_centre
         && matches!(source, Source::Directory);
-    let status = if uncovered { "running" } else { status };
+    let status = if uncovered {
+        SearchStatus::Running
+    } else {
+        status
+    };
     // The provider may take seconds: a search cancelled meanwhile records nothing.
     let Some(recorded) = ctx
         .db
@@ -233,7 +241,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
         );
         ctx.db
-            .stop_search(search.id, "failed", Some(&reason), now)
+            .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
             .await?;
         return Ok(());
     }

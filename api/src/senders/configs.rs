@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use outreach_core::sending::senders::EmailConfig;
+use outreach_core::sending::senders::{EmailConfig, Provider};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -38,12 +38,12 @@ pub async fn config_status(
     Ok(Json(match default {
         Some(config) => json!({
             "emailConfigured": true,
-            "tier": tier(&config.provider),
+            "tier": config.provider.tier(),
             "emailSendFrom": config.send_from,
             "emailSendFromName": config.send_from_name,
             "emailReplyTo": config.reply_to,
             "emailProvider": config.provider,
-            "useOAuth": config.provider == "gmail",
+            "useOAuth": config.provider == Provider::Gmail,
         }),
         None => json!({
             "emailConfigured": false,
@@ -55,17 +55,6 @@ pub async fn config_status(
             "useOAuth": false,
         }),
     }))
-}
-
-/// A §4 Email tiers: basic (Gmail), intermediate (basic SendGrid), advanced (branded SendGrid); SMTP and the
-/// outbox are tiers of their own.
-pub(crate) fn tier(provider: &str) -> &str {
-    match provider {
-        "gmail" => "basic",
-        "sendgrid-basic" => "intermediate",
-        "sendgrid-custom" => "advanced",
-        other => other,
-    }
 }
 
 /// `PUT /api/user/email-configs/{id}/set-default`.
@@ -152,7 +141,7 @@ pub async fn update_config(
     };
     let reply_to = reply_to_address(&request.reply_to)?;
     let mut address = config.send_from.clone();
-    if config.provider == "sendgrid-basic"
+    if config.provider == Provider::SendGridBasic
         && let Some(prefix) = text(&request.email_prefix)
     {
         if !outreach_core::sending::senders::valid_username(&prefix) {
@@ -202,10 +191,10 @@ pub async fn verify_config(
             .ok_or_else(|| ApiError::not_found("There is no email configuration to verify"))?,
     };
     let domain = config.send_from.rsplit('@').next().unwrap_or_default();
-    let report = match config.provider.as_str() {
+    let report = match config.provider {
         // Nothing leaves the machine, and Google signs consumer Gmail itself: nothing to publish.
-        "outbox" => None,
-        "gmail" if gmail::is_consumer_gmail(&config.send_from) => None,
+        Provider::Outbox => None,
+        Provider::Gmail if gmail::is_consumer_gmail(&config.send_from) => None,
         provider => Some(
             outreach_core::sending::domain_auth::check_domain(
                 &outreach_core::platform::dns::DnsLookup::new(&state.ctx.settings.crawler),

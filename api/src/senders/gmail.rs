@@ -14,7 +14,7 @@ use outreach_core::accounts::{User, is_valid_email, normalize_email};
 use outreach_core::platform::config::Secret;
 use outreach_core::platform::security::encrypt_secret;
 use outreach_core::sending::mail_apis::Gmail;
-use outreach_core::sending::senders::NewEmailConfig;
+use outreach_core::sending::senders::{NewEmailConfig, Provider};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -174,7 +174,7 @@ pub async fn read_access(
         .db
         .find_email_config(id, user.id)
         .await?
-        .filter(|config| config.provider == "gmail")
+        .filter(|config| config.provider == Provider::Gmail)
         .ok_or_else(|| ApiError::not_found("Gmail sender not found"))?;
     let identity = Identity {
         address: config.send_from.clone(),
@@ -287,7 +287,7 @@ async fn finish(
         .refresh_token()
         .ok_or_else(|| failed("token exchange", &"Google sent no refresh token"))?;
     let config = NewEmailConfig {
-        provider: "gmail".into(),
+        provider: Provider::Gmail,
         send_from: address.clone(),
         send_from_name: flow.sender_name.unwrap_or_else(|| address.clone()),
         reply_to: flow.reply_to,

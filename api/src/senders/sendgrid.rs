@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use outreach_core::sending::launch::TestMessage;
-use outreach_core::sending::senders::NewEmailConfig;
+use outreach_core::sending::senders::{NewEmailConfig, Provider};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -124,7 +124,7 @@ pub async fn create_basic_address(
     }
     let reply_to = reply_to_address(&request.reply_to)?.unwrap_or_else(|| user.email.clone());
     let config = NewEmailConfig {
-        provider: "sendgrid-basic".into(),
+        provider: Provider::SendGridBasic,
         send_from: address.clone(),
         send_from_name: format!("{first} {last}"),
         reply_to: Some(reply_to),
@@ -157,7 +157,7 @@ pub async fn send_basic_test(
         .list_email_configs(user.id)
         .await?
         .into_iter()
-        .find(|config| config.provider == "sendgrid-basic" && config.send_from == address)
+        .find(|config| config.provider == Provider::SendGridBasic && config.send_from == address)
         .ok_or_else(|| {
             ApiError::validation("Create the address first, then send a test email from it")
         })?;

@@ -7,9 +7,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::platform::net::Security;
 use outreach_core::platform::security::encrypt_secret;
 use outreach_core::sending::mail_apis::SendGrid;
-use outreach_core::sending::senders::NewEmailConfig;
+use outreach_core::sending::senders::{NewEmailConfig, Provider};
 use outreach_core::sending::smtp::SmtpServer;
 use serde::Deserialize;
 use serde_json::json;
@@ -51,7 +52,19 @@ pub async fn save_config(
     JsonBody(request): JsonBody<EmailConfigRequest>,
 ) -> ApiResult<Response> {
     let key_for_secrets = &state.ctx.settings.security.secret_key;
-    let provider = request.email_provider.trim().to_string();
+    let provider = match request.email_provider.trim() {
+        "" => return Err(ApiError::validation("Email provider is required")),
+        // The form's name for the branded tier (A §4 level 3).
+        "sendgrid" => Provider::SendGridCustom,
+        other => match other.parse() {
+            Ok(provider) if provider != Provider::SendGridBasic => provider,
+            _ => {
+                return Err(ApiError::validation(
+                    "Email provider must be gmail, sendgrid, smtp or outbox",
+                ));
+            }
+        },
+    };
     let name = request.email_send_from_name.trim().to_string();
     let from = normalize_email(&request.email_send_from);
     let reply_to = reply_to_address(&request.email_reply_to)?;
@@ -61,25 +74,25 @@ pub async fn save_config(
             "Daily cap must be between 1 and 100000",
         ));
     }
-    // Level 1: nothing is saved until Google answers; the browser goes to the consent screen (A §7).
-    if provider == "gmail" {
-        let address = if from.is_empty() {
-            user.email.clone()
-        } else {
-            from
-        };
-        if !is_valid_email(&address) {
-            return Err(ApiError::validation("Please enter a valid email address"));
+    let config = match provider {
+        // Level 1: nothing is saved until Google answers; the browser goes to the consent screen (A §7).
+        Provider::Gmail => {
+            let address = if from.is_empty() {
+                user.email.clone()
+            } else {
+                from
+            };
+            if !is_valid_email(&address) {
+                return Err(ApiError::validation("Please enter a valid email address"));
+            }
+            let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
+            let consent = gmail::consent_url(&state, &user, &identity, false).await?;
+            return Ok(with_cookie(
+                consent.cookie,
+                Json(json!({ "success": true, "requiresOAuth": true, "oauthUrl": consent.url })),
+            ));
         }
-        let identity = gmail::Identity::of(&user, address, Some(name), reply_to);
-        let consent = gmail::consent_url(&state, &user, &identity, false).await?;
-        return Ok(with_cookie(
-            consent.cookie,
-            Json(json!({ "success": true, "requiresOAuth": true, "oauthUrl": consent.url })),
-        ));
-    }
-    let config = match provider.as_str() {
-        "outbox" => NewEmailConfig {
+        Provider::Outbox => NewEmailConfig {
             provider,
             send_from: if is_valid_email(&from) {
                 from
@@ -96,7 +109,7 @@ pub async fn save_config(
             is_verified: true,
             ..NewEmailConfig::default()
         },
-        "smtp" => {
+        Provider::Smtp => {
             if !is_valid_email(&from) {
                 return Err(ApiError::validation("Please enter a valid email address"));
             }
@@ -111,26 +124,20 @@ pub async fn save_config(
                     "SMTP port must be between 1 and 65535",
                 ));
             }
-            let security = text(&request.smtp_security).unwrap_or_else(|| "starttls".into());
-            if !["none", "starttls", "tls"].contains(&security.as_str()) {
-                return Err(ApiError::validation(
-                    "SMTP security must be none, starttls or tls",
-                ));
-            }
-            let imap_security = text(&request.imap_security);
-            if imap_security
-                .as_deref()
-                .is_some_and(|security| !["none", "starttls", "tls"].contains(&security))
-            {
-                return Err(ApiError::validation(
-                    "IMAP security must be none, starttls or tls",
-                ));
-            }
+            let security: Security = text(&request.smtp_security)
+                .map(|security| security.parse())
+                .transpose()
+                .map_err(|_| ApiError::validation("SMTP security must be none, starttls or tls"))?
+                .unwrap_or_default();
+            let imap_security: Option<Security> = text(&request.imap_security)
+                .map(|security| security.parse())
+                .transpose()
+                .map_err(|_| ApiError::validation("IMAP security must be none, starttls or tls"))?;
             let imap_host = text(&request.imap_host);
             let imap_port = request.imap_port.unwrap_or(993);
             let imap_security = imap_host
                 .as_ref()
-                .map(|_| imap_security.unwrap_or_else(|| "tls".into()));
+                .map(|_| imap_security.unwrap_or(Security::Tls));
             let imap_username = imap_host.as_ref().map(|_| {
                 text(&request.imap_username)
                     .or_else(|| text(&request.smtp_username))
@@ -151,7 +158,7 @@ pub async fn save_config(
                     let mailbox = outreach_core::inbound::imap::ImapServer {
                         host: host.clone(),
                         port: imap_port as u16,
-                        security: imap_security.clone().unwrap_or_default(),
+                        security: imap_security.unwrap_or(Security::Tls),
                         username: imap_username.clone().unwrap_or_default(),
                         password: outreach_core::platform::config::Secret::new(password),
                         policy: state.ctx.settings.sending.policy(),
@@ -171,7 +178,7 @@ pub async fn save_config(
             let server = SmtpServer {
                 host: host.clone(),
                 port: port as u16,
-                security: security.clone(),
+                security,
                 username: text(&request.smtp_username),
                 password: password
                     .clone()
@@ -210,7 +217,7 @@ pub async fn save_config(
             }
         }
         // Level 3, branded SendGrid: the user's own key, checked for Mail Send before it is stored.
-        "sendgrid" | "sendgrid-custom" => {
+        Provider::SendGridCustom | Provider::SendGridBasic => {
             if !is_valid_email(&from) {
                 return Err(ApiError::validation("Please enter a valid email address"));
             }
@@ -232,7 +239,7 @@ pub async fn save_config(
                 return Err(ApiError::validation("Sender name is required"));
             }
             NewEmailConfig {
-                provider: "sendgrid-custom".into(),
+                provider: Provider::SendGridCustom,
                 send_from: from,
                 send_from_name: name,
                 reply_to,
@@ -244,12 +251,6 @@ pub async fn save_config(
                     .map(|domain| format!("Custom domain {domain}")),
                 ..NewEmailConfig::default()
             }
-        }
-        "" => return Err(ApiError::validation("Email provider is required")),
-        _ => {
-            return Err(ApiError::validation(
-                "Email provider must be gmail, sendgrid, smtp or outbox",
-            ));
         }
     };
     let id = state

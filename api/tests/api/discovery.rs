@@ -430,7 +430,7 @@ async fn searches_use_openstreetmap_online_when_configured_and_fall_back_to_the_
             .mount(&osm).await;
         let uri = osm.uri();
         let app = TestApp::start_with(test_db, move |settings| {
-            settings.search.providers = vec!["osm".into(), "directory".into()];
+            settings.search.providers = vec![SearchProvider::Osm, SearchProvider::Directory];
             settings.search.nominatim_url = uri.clone();
             settings.search.overpass_url = uri;
         })
@@ -502,11 +502,11 @@ async fn searches_use_google_places_and_online_searches_use_the_ai_web_search() 
             .mount(&fake).await;
         let uri = fake.uri();
         let app = TestApp::start_with(test_db, move |settings| {
-            settings.search.providers = vec!["google".into(), "directory".into()];
+            settings.search.providers = vec![SearchProvider::Google, SearchProvider::Directory];
             settings.search.google_places_url = uri.clone();
             settings.search.google_places_api_key =
                 outreach_core::platform::config::Secret::new("places-key");
-            settings.ai.provider = "openai".into();
+            settings.ai.provider = AiProvider::OpenAi;
             settings.ai.base_url = format!("{uri}/v1");
             settings.ai.api_key = outreach_core::platform::config::Secret::new("sk-test");
         })

@@ -79,7 +79,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
             |i: usize, token: &'static str| outreach_core::sending::messages::NewMessage {
                 user_id: me["id"].as_i64().unwrap(),
                 to_email: ["owner0@cafe0.example", "owner1@cafe1.example"][i],
-                status: "queued",
+                status: MessageStatus::Queued,
                 campaign_id: campaign["id"].as_i64(),
                 template_id: template["id"].as_i64(),
                 business_id: imported["businesses"]
@@ -248,12 +248,12 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         };
         assert_eq!(
             follow_up_status(follow_ups[0]).await,
-            "skipped",
+            MessageStatus::Skipped,
             "the reply stopped the follow-up"
         );
         assert_eq!(
             follow_up_status(follow_ups[1]).await,
-            "queued",
+            MessageStatus::Queued,
             "an out-of-office does not"
         );
         let imap = |kind: &str| vec![(kind.to_string(), "imap".to_string())];

@@ -7,6 +7,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use outreach_core::platform::clock::Clock as _;
 use outreach_core::platform::clock::{DAY_MS, ManualClock};
+use outreach_core::platform::config::{AiProvider, SearchProvider};
+use outreach_core::sending::messages::MessageStatus;
 use outreach_core::testing::{DnsAnswer, TestDb, each_backend, fake_dns};
 use outreach_core::{Context, Settings};
 use reqwest::StatusCode;

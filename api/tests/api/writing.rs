@@ -113,7 +113,7 @@ async fn a_refused_ai_key_reaches_the_composer_as_ai_service_unavailable() {
             .await;
         let uri = provider.uri();
         let app = TestApp::start_with(test_db, |settings| {
-            settings.ai.provider = "openai".into();
+            settings.ai.provider = AiProvider::OpenAi;
             settings.ai.base_url = uri;
             settings.ai.api_key = outreach_core::platform::config::Secret::new("sk-revoked");
         })

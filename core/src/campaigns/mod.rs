@@ -9,20 +9,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::platform::clock::iso;
 
-/// Every status a campaign can have, in the builder's order, with its label (A §4; B §3 adds archived).
-pub const STATUSES: &[(&str, &str)] = &[
-    ("draft", "Draft"),
-    ("searching", "Searching for businesses"),
-    ("businesses_selected", "Businesses selected"),
-    ("template_selected", "Template ready"),
-    ("active", "Active"),
-    ("paused", "Paused"),
-    ("completed", "Completed"),
-    ("archived", "Archived"),
-];
-
-pub fn is_status(status: &str) -> bool {
-    STATUSES.iter().any(|(known, _)| *known == status)
+crate::text_enum! {
+    /// Every status a campaign can have, in the builder's order (A §4; B §3 adds archived).
+    pub enum CampaignStatus ("campaign status") {
+        Draft = "draft",
+        Searching = "searching",
+        BusinessesSelected = "businesses_selected",
+        TemplateSelected = "template_selected",
+        Active = "active",
+        Paused = "paused",
+        Completed = "completed",
+        Archived = "archived",
+    }
 }
 
 /// New drafts search 25 miles around the area for at most 50 businesses (A §7).
@@ -34,7 +32,7 @@ pub struct CampaignRow {
     pub id: i64,
     pub user_id: i64,
     pub name: String,
-    pub status: String,
+    pub status: CampaignStatus,
     pub category: String,
     pub business_type: Option<String>,
     pub geographic_area: Option<String>,
@@ -63,7 +61,7 @@ pub struct EducationFile {
 pub struct CampaignView {
     pub id: i64,
     pub name: String,
-    pub status: String,
+    pub status: CampaignStatus,
     pub created_at: String,
     pub emails_sent: i64,
     pub category: String,
@@ -87,7 +85,7 @@ impl CampaignRow {
         CampaignView {
             id: self.id,
             name: self.name.clone(),
-            status: self.status.clone(),
+            status: self.status,
             created_at: iso(self.created_at),
             emails_sent: self.emails_sent,
             category: self.category.clone(),
@@ -144,10 +142,9 @@ impl CampaignPatch {
             row.name = valid_name(name)?;
         }
         if let Some(status) = &self.status {
-            if !is_status(status) {
-                return Err(CampaignError::UnknownStatus(status.clone()));
-            }
-            row.status = status.clone();
+            row.status = status
+                .parse()
+                .map_err(|_| CampaignError::UnknownStatus(status.clone()))?;
         }
         if let Some(business_type) = &self.business_type {
             row.business_type =
@@ -218,7 +215,7 @@ mod tests {
             id: 1,
             user_id: 1,
             name: "Cafés".into(),
-            status: "draft".into(),
+            status: CampaignStatus::Draft,
             category: "General".into(),
             business_type: None,
             geographic_area: None,

@@ -1,7 +1,7 @@
 //! Campaigns, their education files, templates and follow-up sequences as stored.
 
 use super::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRow};
-use super::{CampaignRow, EducationFile};
+use super::{CampaignRow, CampaignStatus, EducationFile};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
@@ -10,7 +10,7 @@ use crate::{on_db, on_writer};
 #[derive(Debug, Clone)]
 pub struct NewCampaign<'a> {
     pub name: &'a str,
-    pub status: &'a str,
+    pub status: CampaignStatus,
     pub business_type: Option<&'a str>,
     pub geographic_area: Option<&'a str>,
     pub radius: i32,
@@ -71,7 +71,7 @@ impl Db {
             .bind(row.id)
             .bind(row.user_id)
             .bind(&row.name)
-            .bind(&row.status)
+            .bind(row.status)
             .bind(&row.business_type)
             .bind(&row.geographic_area)
             .bind(row.radius)
@@ -277,7 +277,7 @@ impl Db {
     pub async fn set_campaign_status(
         &self,
         campaign_id: i64,
-        status: &str,
+        status: CampaignStatus,
         reason: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {

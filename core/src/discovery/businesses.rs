@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::campaigns::personalise::Recipient;
-use crate::discovery::search::{NewSearchLog, RecordedChunk};
+use crate::discovery::search::{NewSearchLog, RecordedChunk, SearchStatus};
 use crate::platform::clock::iso;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
@@ -282,7 +282,7 @@ impl Db {
         log: &NewSearchLog<'_>,
         candidates: &[&Candidate],
         found_before: i32,
-        status: &str,
+        status: SearchStatus,
         now: i64,
     ) -> StoreResult<Option<RecordedChunk>> {
         let search = log.search;
@@ -323,7 +323,7 @@ impl Db {
                 .bind(now)
                 .execute(&mut *tx).await?;
             let moved = sqlx::query(SEARCH_CHUNK_DONE.sql(self)).bind(search.id).bind(recorded.found).bind(status)
-                .bind((status != "running").then_some(now)).execute(&mut *tx).await?.rows_affected() == 1;
+                .bind((status != SearchStatus::Running).then_some(now)).execute(&mut *tx).await?.rows_affected() == 1;
             if !moved {
                 return Ok(None);
             }

@@ -143,6 +143,17 @@ impl SearchParams {
     }
 }
 
+crate::text_enum! {
+    /// A search runs chunk by chunk until it is complete, or stops: cancelled by a newer search of the campaign, or
+    /// failed with the reason.
+    pub enum SearchStatus ("search status") {
+        Running = "running",
+        Complete = "complete",
+        Cancelled = "cancelled",
+        Failed = "failed",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SearchRow {
     pub id: i64,
@@ -151,7 +162,7 @@ pub struct SearchRow {
     pub search_type: String,
     pub search_term: String,
     pub params: String,
-    pub status: String,
+    pub status: SearchStatus,
     pub chunks_total: i32,
     pub chunks_done: i32,
     pub businesses_found: i32,
@@ -237,7 +248,7 @@ impl Db {
     pub async fn stop_search(
         &self,
         id: i64,
-        status: &str,
+        status: SearchStatus,
         error: Option<&str>,
         now: i64,
     ) -> StoreResult<bool> {

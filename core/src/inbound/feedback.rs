@@ -8,10 +8,12 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use crate::campaigns::CampaignStatus;
 use crate::on_db;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
+use crate::sending::messages::MessageStatus;
 
 /// A sent message, as events find it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -22,7 +24,7 @@ pub struct SentRef {
     pub business_id: Option<i64>,
     pub to_email: String,
     pub token: Option<String>,
-    pub status: String,
+    pub status: MessageStatus,
 }
 
 /// What happened to a message.
@@ -76,7 +78,7 @@ pub struct SentEmail {
     pub subject: String,
     #[serde(rename = "body")]
     pub html_body: Option<String>,
-    pub status: String,
+    pub status: MessageStatus,
     pub sent_at: Option<i64>,
     pub created_at: i64,
     pub opened_at: Option<i64>,
@@ -331,7 +333,7 @@ impl Db {
         } else {
             return Ok(None);
         };
-        self.set_campaign_status(campaign_id, "paused", Some(&reason), at)
+        self.set_campaign_status(campaign_id, CampaignStatus::Paused, Some(&reason), at)
             .await?;
         Ok(Some(reason))
     }

@@ -13,7 +13,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 use crate::platform::config::Secret;
-use crate::platform::net::{AddressPolicy, NetError};
+use crate::platform::net::{AddressPolicy, NetError, Security};
 
 /// A session (connect, log in, read) may take this many network steps' deadlines in all.
 const SESSION_STEPS: u32 = 4;
@@ -23,8 +23,7 @@ const SESSION_STEPS: u32 = 4;
 pub struct ImapServer {
     pub host: String,
     pub port: u16,
-    /// `none`, `starttls` or `tls`.
-    pub security: String,
+    pub security: Security,
     pub username: String,
     pub password: Secret,
     /// Which addresses may be reached (no loopback or private hosts unless the operator lists them).
@@ -169,19 +168,19 @@ impl ImapServer {
                     )),
                     other => ImapError::Unreachable(other.to_string()),
                 })?;
-            let stream: Box<dyn ImapStream> = match self.security.as_str() {
-                "tls" => Box::new(self.tls(tcp).await?),
-                "starttls" => {
+            let stream: Box<dyn ImapStream> = match self.security {
+                Security::Tls => Box::new(self.tls(tcp).await?),
+                Security::StartTls => {
                     let mut client = async_imap::Client::new(tcp);
                     greeting(&mut client).await?;
                     client.run_command_and_check_ok("STARTTLS", None).await?;
                     Box::new(self.tls(client.into_inner()).await?)
                 }
-                _ => Box::new(tcp),
+                Security::None => Box::new(tcp),
             };
             let mut client = async_imap::Client::new(Stream(stream));
             // After STARTTLS there is no second greeting.
-            if self.security != "starttls" {
+            if self.security != Security::StartTls {
                 greeting(&mut client).await?;
             }
             let session = client

@@ -13,6 +13,7 @@ use crate::on_db;
 use crate::platform::clock::DAY_MS;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
+use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::platform::security::decrypt_secret;
 
@@ -26,7 +27,7 @@ pub struct ImapMailbox {
     pub user_id: i64,
     pub imap_host: String,
     pub imap_port: Option<i32>,
-    pub imap_security: Option<String>,
+    pub imap_security: Option<Security>,
     pub imap_username: Option<String>,
     pub imap_secret: String,
     pub imap_uid_validity: Option<i64>,
@@ -284,10 +285,7 @@ async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun
     let server = ImapServer {
         host: mailbox.imap_host.clone(),
         port: mailbox.imap_port.unwrap_or(993) as u16,
-        security: mailbox
-            .imap_security
-            .clone()
-            .unwrap_or_else(|| "tls".into()),
+        security: mailbox.imap_security.unwrap_or(Security::Tls),
         username: mailbox
             .imap_username
             .clone()

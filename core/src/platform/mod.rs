@@ -11,3 +11,4 @@ pub mod net;
 pub mod queries;
 pub mod queue;
 pub mod security;
+pub mod text_enum;

@@ -9,6 +9,17 @@ use std::time::Duration;
 
 use tokio::net::TcpStream;
 
+crate::text_enum! {
+    /// How a mail connection (SMTP or IMAP) is protected: not at all, upgraded with STARTTLS, or TLS from the start.
+    #[derive(Default)]
+    pub enum Security ("connection security") {
+        None = "none",
+        #[default]
+        StartTls = "starttls",
+        Tls = "tls",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     #[error(

@@ -9,14 +9,15 @@ use std::time::{Duration, Instant};
 
 use crate::Context;
 use crate::accounts::{User, normalize_email};
+use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::sending::SendError;
 use crate::sending::compose::{Composed, Envelope, compose};
-use crate::sending::messages::{Delivered, Limits, MessageRow};
+use crate::sending::messages::{Delivered, Limits, MessageRow, MessageStatus};
 use crate::sending::sender::Sender;
-use crate::sending::senders::EmailConfig;
+use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
 
 /// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
@@ -49,7 +50,7 @@ struct Batch<'a> {
     senders: HashMap<Option<i64>, Sender>,
     templates: HashMap<i64, Option<(String, String)>>,
     /// Accepted by their sender, to be marked sent together.
-    accepted: Vec<(i64, Composed, String)>,
+    accepted: Vec<(i64, Composed, Provider)>,
     /// Claimed and not yet handed to a sender.
     claimed: Vec<i64>,
     /// Ids this batch has finished with (sent, failed, skipped, or handed back).
@@ -126,7 +127,7 @@ pub async fn send_campaign_email(
                 ctx.db
                     .set_campaign_status(
                         campaign_id,
-                        "paused",
+                        CampaignStatus::Paused,
                         Some(&format!("Paused: {reason}")),
                         now,
                     )
@@ -155,7 +156,7 @@ impl Batch<'_> {
         let rows = ctx.db.load_messages(&self.job.message_ids).await?;
         let mut rows: Vec<MessageRow> = rows
             .into_iter()
-            .filter(|row| row.status == "queued")
+            .filter(|row| row.status == MessageStatus::Queued)
             .collect();
         let emails: Vec<String> = rows
             .iter()
@@ -168,7 +169,12 @@ impl Batch<'_> {
                 .partition(|row| suppressed.contains(&normalize_email(&row.to_email)));
             for row in skip {
                 ctx.db
-                    .mark_unsent(row.id, "skipped", "The recipient unsubscribed", None)
+                    .mark_unsent(
+                        row.id,
+                        MessageStatus::Skipped,
+                        "The recipient unsubscribed",
+                        None,
+                    )
                     .await?;
                 self.done.push(row.id);
             }
@@ -210,7 +216,7 @@ impl Batch<'_> {
             for row in group {
                 if blocked.contains(&normalize_email(&row.to_email)) {
                     ctx.db
-                        .mark_unsent(row.id, "skipped", SUPPRESSED_FOR_USER, None)
+                        .mark_unsent(row.id, MessageStatus::Skipped, SUPPRESSED_FOR_USER, None)
                         .await?;
                     self.done.push(row.id);
                 } else {
@@ -285,11 +291,13 @@ impl Batch<'_> {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
                     self.finished(row.id);
-                    ctx.db.mark_unsent(row.id, "failed", &reason, None).await?;
+                    ctx.db
+                        .mark_unsent(row.id, MessageStatus::Failed, &reason, None)
+                        .await?;
                 }
             }
         }
-        let provider = config.map_or("outbox", |config| config.provider.as_str());
+        let provider = config.map_or(Provider::Outbox, |config| config.provider);
         let key = config.map(|config| config.id);
         if let std::collections::hash_map::Entry::Vacant(entry) = self.senders.entry(key) {
             match Sender::open(config, &ctx.settings) {
@@ -340,16 +348,16 @@ impl Batch<'_> {
         id: i64,
         composed: Composed,
         config: Option<&EmailConfig>,
-        provider: &str,
+        provider: Provider,
         outcome: Result<(), SendError>,
     ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
         self.finished(id);
         match outcome {
             Ok(()) => {
-                metrics::counter!("outreach_emails_sent_total", "provider" => provider.to_string())
+                metrics::counter!("outreach_emails_sent_total", "provider" => provider.as_str())
                     .increment(1);
-                self.accepted.push((id, composed, provider.to_string()));
+                self.accepted.push((id, composed, provider));
                 // Slow senders still show progress (and leave little to reconcile after a crash).
                 if self.last_record.elapsed() >= RECORD_EVERY {
                     self.record_accepted().await?;
@@ -372,7 +380,7 @@ impl Batch<'_> {
                 if self.job.campaign_id.is_none() {
                     // A test send has no campaign to wait in: it fails with the reason.
                     ctx.db
-                        .mark_unsent(id, "failed", &reason, Some(provider))
+                        .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
                         .await?;
                     return Ok(None);
                 }
@@ -387,7 +395,7 @@ impl Batch<'_> {
             ) => {
                 tracing::info!(message = id, %reason, "message refused");
                 ctx.db
-                    .mark_unsent(id, "failed", &reason, Some(provider))
+                    .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
                     .await?;
                 Ok(None)
             }
@@ -417,7 +425,7 @@ impl Batch<'_> {
             .map(|(id, composed, provider)| {
                 // The outbox view shows what would have gone out; a sent message keeps only its body (B §3's
                 // email dialog shows it), which also keeps each row small for a fast batch write.
-                let outbox = provider == "outbox";
+                let outbox = *provider == Provider::Outbox;
                 Delivered {
                     id: *id,
                     subject: &composed.subject,
@@ -428,7 +436,7 @@ impl Batch<'_> {
                     },
                     text: outbox.then_some(composed.text.as_str()),
                     message_id: &composed.message_id,
-                    provider,
+                    provider: *provider,
                 }
             })
             .collect();
@@ -521,13 +529,18 @@ async fn pause_for_room(
         // A test send is not kept waiting: the user hears that the limit is reached.
         for &id in remaining {
             ctx.db
-                .mark_unsent(id, "failed", "The monthly email limit is reached", None)
+                .mark_unsent(
+                    id,
+                    MessageStatus::Failed,
+                    "The monthly email limit is reached",
+                    None,
+                )
                 .await?;
         }
         return Ok(());
     };
     ctx.db
-        .set_campaign_status(campaign_id, "paused", Some(reason), now)
+        .set_campaign_status(campaign_id, CampaignStatus::Paused, Some(reason), now)
         .await?;
     let resume_at = now + RESUME_AFTER_MS;
     let next = SendCampaignEmail {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::platform::dns::{DnsLookup, Records};
+use crate::sending::senders::Provider;
 
 /// DKIM selectors worth trying for an SMTP sender whose selector is unknown (cPanel, Microsoft 365, Google
 /// Workspace, Mailchimp and SendGrid, Fastmail, common defaults).
@@ -74,14 +75,14 @@ fn unanswered(name: &'static str, error: &str) -> Check {
     }
 }
 
-/// The domain's records, judged for a sender of `provider` (`sendgrid-basic`, `sendgrid-custom`, `smtp`, `gmail`).
-pub async fn check_domain(dns: &DnsLookup, domain: &str, provider: &str) -> Report {
+/// The domain's records, judged for a sender of `provider`.
+pub async fn check_domain(dns: &DnsLookup, domain: &str, provider: Provider) -> Report {
     let domain = domain.trim().trim_end_matches('.').to_lowercase();
-    let sendgrid = provider.starts_with("sendgrid");
+    let sendgrid = matches!(provider, Provider::SendGridBasic | Provider::SendGridCustom);
     let dkim = if sendgrid {
         check_sendgrid_dkim(dns, &domain).await
     } else {
-        let selectors: &[&str] = if provider == "gmail" {
+        let selectors: &[&str] = if provider == Provider::Gmail {
             &["google"]
         } else {
             COMMON_SELECTORS
@@ -291,7 +292,7 @@ mod tests {
             ),
         ])
         .await;
-        let report = check_domain(&lookup(dns), "Brand.Example", "sendgrid-custom").await;
+        let report = check_domain(&lookup(dns), "Brand.Example", Provider::SendGridCustom).await;
         assert_eq!(report.domain, "brand.example");
         assert!(report.verified(), "{report:?}");
         assert_eq!(report.checks[2].detail, "DMARC policy quarantine");
@@ -319,7 +320,7 @@ mod tests {
         ])
         .await;
         let dns = lookup(dns);
-        let report = check_domain(&dns, "bare.example", "sendgrid-custom").await;
+        let report = check_domain(&dns, "bare.example", Provider::SendGridCustom).await;
         assert_eq!(report.missing(), vec!["SPF", "DKIM", "DMARC"]);
         assert!(report.checks[0].detail.contains("include:sendgrid.net"));
         assert!(
@@ -329,10 +330,10 @@ mod tests {
         );
         assert_eq!(report.summary(), "bare.example is missing SPF, DKIM, DMARC");
         // For an SMTP sender the Google SPF is fine; the DKIM selector is searched for.
-        let smtp = check_domain(&dns, "bare.example", "smtp").await;
+        let smtp = check_domain(&dns, "bare.example", Provider::Smtp).await;
         assert_eq!(smtp.missing(), vec!["DMARC"]);
         assert_eq!(smtp.checks[1].detail, "DKIM key found for selector s1");
-        let twice = check_domain(&dns, "twice.example", "smtp").await;
+        let twice = check_domain(&dns, "twice.example", Provider::Smtp).await;
         assert!(twice.checks[0].detail.contains("more than one SPF record"));
     }
 
@@ -357,11 +358,11 @@ mod tests {
         .await;
         let dns = lookup(dns);
         assert!(
-            check_domain(&dns, "auto.example", "sendgrid-basic")
+            check_domain(&dns, "auto.example", Provider::SendGridBasic)
                 .await
                 .verified()
         );
-        let slow = check_domain(&dns, "slow.example", "smtp").await;
+        let slow = check_domain(&dns, "slow.example", Provider::Smtp).await;
         assert!(!slow.verified());
         assert!(
             slow.checks[0].detail.starts_with("DNS did not answer"),

@@ -4,11 +4,12 @@
 
 use crate::Context;
 use crate::accounts::{is_valid_email, normalize_email};
+use crate::campaigns::CampaignStatus;
 use crate::discovery::businesses::BusinessRow;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queue::QueueError;
 use crate::platform::security::random_token;
-use crate::sending::messages::NewMessage;
+use crate::sending::messages::{MessageStatus, NewMessage};
 
 /// What a launch queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,9 +57,9 @@ pub async fn launch_campaign(
             user_id,
             to_email: address.as_deref().unwrap_or(""),
             status: if address.is_some() {
-                "queued"
+                MessageStatus::Queued
             } else {
-                "skipped"
+                MessageStatus::Skipped
             },
             campaign_id: Some(campaign_id),
             template_id: Some(template_id),
@@ -74,7 +75,7 @@ pub async fn launch_campaign(
         .collect();
     let now = ctx.now_ms();
     db.enqueue_messages(&messages, now).await?;
-    db.set_campaign_status(campaign_id, "active", None, now)
+    db.set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
         .await?;
     let queued = db.queued_message_ids(campaign_id).await?;
     for batch in queued.chunks(SendCampaignEmail::BATCH) {
@@ -108,7 +109,7 @@ pub async fn queue_tests(
         .map(|(index, (item, token))| NewMessage {
             user_id,
             to_email: to,
-            status: "queued",
+            status: MessageStatus::Queued,
             campaign_id: None,
             template_id: item.template_id,
             business_id: item.business_id,

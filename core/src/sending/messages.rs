@@ -10,15 +10,33 @@ use serde::Serialize;
 use crate::platform::clock::DAY_MS;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
+use crate::sending::senders::Provider;
 use crate::{on_db, on_writer};
+
+crate::text_enum! {
+    /// Where a message is in its life: written `queued`, claimed `sending`, then `sent` (and later what tracking
+    /// learnt: `delivered`, `opened`, `replied`, `bounced`, `spam`), or `failed`/`skipped` with the reason.
+    pub enum MessageStatus ("message status") {
+        Queued = "queued",
+        Sending = "sending",
+        Sent = "sent",
+        Delivered = "delivered",
+        Opened = "opened",
+        Replied = "replied",
+        Failed = "failed",
+        Skipped = "skipped",
+        Bounced = "bounced",
+        Spam = "spam",
+    }
+}
 
 /// A message to queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewMessage<'a> {
     pub user_id: i64,
     pub to_email: &'a str,
-    /// `queued`, or `skipped` (with `error` saying why) for a recipient that cannot be sent to.
-    pub status: &'a str,
+    /// `Queued`, or `Skipped` (with `error` saying why) for a recipient that cannot be sent to.
+    pub status: MessageStatus,
     pub campaign_id: Option<i64>,
     pub template_id: Option<i64>,
     pub business_id: Option<i64>,
@@ -42,7 +60,7 @@ pub struct MessageRow {
     pub business_id: Option<i64>,
     pub config_id: Option<i64>,
     pub to_email: String,
-    pub status: String,
+    pub status: MessageStatus,
     pub token: Option<String>,
     pub step: i32,
     pub is_test: bool,
@@ -59,7 +77,7 @@ pub struct Delivered<'a> {
     pub html: &'a str,
     pub text: Option<&'a str>,
     pub message_id: &'a str,
-    pub provider: &'a str,
+    pub provider: Provider,
 }
 
 /// What a batch claim took: the ids now sending, in batch order, and whether the limits left no room for more.
@@ -91,7 +109,7 @@ pub struct OutboxMessage {
     pub subject: String,
     pub html_body: Option<String>,
     pub text_body: Option<String>,
-    pub status: String,
+    pub status: MessageStatus,
     pub sent_at: Option<i64>,
     pub created_at: i64,
     pub message_id: Option<String>,
@@ -247,9 +265,9 @@ impl Db {
     pub async fn mark_unsent(
         &self,
         id: i64,
-        status: &str,
+        status: MessageStatus,
         reason: &str,
-        provider: Option<&str>,
+        provider: Option<Provider>,
     ) -> StoreResult<()> {
         let sql = OUTGOING_FAILED.sql(self);
         let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
@@ -277,16 +295,20 @@ impl Db {
 
     pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {
         let sql = OUTGOING_PROGRESS.sql(self);
-        let rows: Vec<(String, i64)> =
+        let rows: Vec<(MessageStatus, i64)> =
             on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_all(pool).await)?;
         let mut progress = Progress::default();
         for (status, count) in rows {
-            match status.as_str() {
-                "queued" => progress.queued += count,
-                "sending" => progress.sending += count,
-                "failed" | "bounced" => progress.failed += count,
-                "skipped" => progress.skipped += count,
-                _ => progress.sent += count,
+            match status {
+                MessageStatus::Queued => progress.queued += count,
+                MessageStatus::Sending => progress.sending += count,
+                MessageStatus::Failed | MessageStatus::Bounced => progress.failed += count,
+                MessageStatus::Skipped => progress.skipped += count,
+                MessageStatus::Sent
+                | MessageStatus::Delivered
+                | MessageStatus::Opened
+                | MessageStatus::Replied
+                | MessageStatus::Spam => progress.sent += count,
             }
             progress.total += count;
         }

@@ -7,7 +7,7 @@ use crate::platform::security::decrypt_secret;
 use crate::sending::SendError;
 use crate::sending::compose::Composed;
 use crate::sending::mail_apis::{Gmail, SendGrid};
-use crate::sending::senders::EmailConfig;
+use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::smtp::{SmtpServer, SmtpSession};
 
 pub enum Sender {
@@ -29,28 +29,25 @@ impl Sender {
         let Some(config) = config else {
             return Ok(Sender::Outbox);
         };
-        match config.provider.as_str() {
-            "outbox" => Ok(Sender::Outbox),
-            "smtp" => Ok(Sender::Smtp(Box::new(SmtpSession::new(
-                SmtpServer::from_config(config, settings)?,
-            )))),
-            "gmail" => Ok(Sender::Gmail {
+        Ok(match config.provider {
+            Provider::Outbox => Sender::Outbox,
+            Provider::Smtp => Sender::Smtp(Box::new(SmtpSession::new(SmtpServer::from_config(
+                config, settings,
+            )?))),
+            Provider::Gmail => Sender::Gmail {
                 gmail: Gmail::of(&settings.google, stored_secret(settings, config)?),
                 token: None,
-            }),
+            },
             // Branded senders use the user's own key, basic addresses the operator's.
-            "sendgrid-custom" => Ok(Sender::SendGrid(SendGrid {
+            Provider::SendGridCustom => Sender::SendGrid(SendGrid {
                 api_url: settings.sendgrid.api_url.clone(),
                 api_key: stored_secret(settings, config)?,
-            })),
-            "sendgrid-basic" => Ok(Sender::SendGrid(SendGrid {
+            }),
+            Provider::SendGridBasic => Sender::SendGrid(SendGrid {
                 api_url: settings.sendgrid.api_url.clone(),
                 api_key: settings.sendgrid.api_key.clone(),
-            })),
-            other => Err(SendError::Refused(format!(
-                "Sending through {other} is not available on this instance"
-            ))),
-        }
+            }),
+        })
     }
 
     /// Hands messages over in order; one result per message attempted. A run ends before the next message once

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::on_db;
 use crate::platform::db::{Db, StoreResult};
+use crate::platform::net::Security;
 use crate::platform::queries::*;
 
 /// A §5 Sender identity: the rule for the username of a basic address.
@@ -37,32 +38,50 @@ pub fn username_from(text: &str) -> String {
     username
 }
 
-/// Providers a configuration may have.
-pub const PROVIDERS: &[&str] = &[
-    "outbox",
-    "smtp",
-    "gmail",
-    "sendgrid-basic",
-    "sendgrid-custom",
-];
+crate::text_enum! {
+    /// Who carries a sender's mail: the local outbox, an SMTP server, the Gmail API, or SendGrid (from a single
+    /// verified sender, or from an authenticated domain of the user's own).
+    #[derive(Default)]
+    pub enum Provider ("sender provider") {
+        #[default]
+        Outbox = "outbox",
+        Smtp = "smtp",
+        Gmail = "gmail",
+        SendGridBasic = "sendgrid-basic",
+        SendGridCustom = "sendgrid-custom",
+    }
+}
+
+impl Provider {
+    /// A §4 Email tiers: basic (Gmail), intermediate (basic SendGrid), advanced (branded SendGrid); SMTP and the
+    /// outbox are tiers of their own.
+    pub fn tier(self) -> &'static str {
+        match self {
+            Provider::Gmail => "basic",
+            Provider::SendGridBasic => "intermediate",
+            Provider::SendGridCustom => "advanced",
+            Provider::Smtp | Provider::Outbox => self.as_str(),
+        }
+    }
+}
 
 /// A stored sender configuration. `secret` is the encrypted credential and never leaves the server.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EmailConfig {
     pub id: i64,
     pub user_id: i64,
-    pub provider: String,
+    pub provider: Provider,
     pub send_from: String,
     pub send_from_name: String,
     pub reply_to: Option<String>,
     pub smtp_host: Option<String>,
     pub smtp_port: Option<i32>,
-    pub smtp_security: Option<String>,
+    pub smtp_security: Option<Security>,
     pub smtp_username: Option<String>,
     pub secret: Option<String>,
     pub imap_host: Option<String>,
     pub imap_port: Option<i32>,
-    pub imap_security: Option<String>,
+    pub imap_security: Option<Security>,
     pub imap_username: Option<String>,
     pub daily_cap: i32,
     pub is_active: bool,
@@ -111,18 +130,18 @@ impl EmailConfig {
 /// A configuration to store; `secret` and `imap_secret` are already encrypted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NewEmailConfig {
-    pub provider: String,
+    pub provider: Provider,
     pub send_from: String,
     pub send_from_name: String,
     pub reply_to: Option<String>,
     pub smtp_host: Option<String>,
     pub smtp_port: Option<i32>,
-    pub smtp_security: Option<String>,
+    pub smtp_security: Option<Security>,
     pub smtp_username: Option<String>,
     pub secret: Option<String>,
     pub imap_host: Option<String>,
     pub imap_port: Option<i32>,
-    pub imap_security: Option<String>,
+    pub imap_security: Option<Security>,
     pub imap_username: Option<String>,
     pub imap_secret: Option<String>,
     /// Where INBOX ended when the IMAP login was checked: reading replies starts after it.
@@ -140,10 +159,10 @@ impl Db {
         now: i64,
     ) -> StoreResult<i64> {
         let sql = EMAIL_CONFIG_INSERT.sql(self);
-        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&config.provider).bind(&config.send_from)
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(config.provider).bind(&config.send_from)
             .bind(&config.send_from_name).bind(&config.reply_to).bind(&config.smtp_host).bind(config.smtp_port)
-            .bind(&config.smtp_security).bind(&config.smtp_username).bind(&config.secret).bind(&config.imap_host)
-            .bind(config.imap_port).bind(&config.imap_security).bind(&config.imap_username).bind(&config.imap_secret)
+            .bind(config.smtp_security).bind(&config.smtp_username).bind(&config.secret).bind(&config.imap_host)
+            .bind(config.imap_port).bind(config.imap_security).bind(&config.imap_username).bind(&config.imap_secret)
             .bind(config.daily_cap).bind(config.is_verified).bind(&config.status_message).bind(now)
             .bind(config.imap_start.map(|mark| i64::from(mark.uid_validity)))
             .bind(config.imap_start.map(|mark| i64::from(mark.last_uid)))

@@ -531,12 +531,12 @@ pub fn loopback_senders_allowed(mut settings: crate::Settings) -> crate::Setting
 /// A sender configuration for a loopback SMTP server without TLS or password (an [`SmtpSink`]).
 pub fn loopback_smtp_sender(port: u16) -> crate::sending::senders::NewEmailConfig {
     crate::sending::senders::NewEmailConfig {
-        provider: "smtp".into(),
+        provider: crate::sending::senders::Provider::Smtp,
         send_from: "ada@bakery.example".into(),
         send_from_name: "Ada".into(),
         smtp_host: Some("127.0.0.1".into()),
         smtp_port: Some(i32::from(port)),
-        smtp_security: Some("none".into()),
+        smtp_security: Some(crate::platform::net::Security::None),
         daily_cap: 10_000_000,
         is_verified: true,
         ..crate::sending::senders::NewEmailConfig::default()
@@ -569,7 +569,7 @@ pub async fn seed_campaign(
         .expect("the account");
     let campaign = NewCampaign {
         name: "Seeded",
-        status: "active",
+        status: crate::campaigns::CampaignStatus::Active,
         business_type: None,
         geographic_area: None,
         radius: 25,
@@ -605,7 +605,7 @@ pub async fn seed_campaign(
             .map(|&index| NewMessage {
                 user_id: user.id,
                 to_email: &addresses[index],
-                status: "queued",
+                status: crate::sending::messages::MessageStatus::Queued,
                 campaign_id: Some(campaign),
                 template_id: Some(template),
                 business_id: None,

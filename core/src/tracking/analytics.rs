@@ -7,12 +7,14 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::campaigns::CampaignStatus;
 use crate::inbound::feedback::SentEvent;
 use crate::on_db;
 use crate::platform::clock::iso;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
+use crate::sending::messages::MessageStatus;
 
 const DAY_MS: i64 = 86_400_000;
 const KM_PER_MILE: f64 = 1.609_344;
@@ -22,7 +24,7 @@ const KM_PER_MILE: f64 = 1.609_344;
 pub struct CampaignTotals {
     pub id: i64,
     pub name: String,
-    pub status: String,
+    pub status: CampaignStatus,
     pub status_reason: Option<String>,
     pub business_type: Option<String>,
     pub geographic_area: Option<String>,
@@ -50,7 +52,7 @@ pub struct CampaignTotals {
 pub struct CampaignInfo {
     pub id: i64,
     pub name: String,
-    pub status: String,
+    pub status: CampaignStatus,
     pub status_reason: Option<String>,
     pub business_type: Option<String>,
     pub geographic_area: Option<String>,
@@ -106,7 +108,7 @@ impl CampaignTotals {
         CampaignInfo {
             id: self.id,
             name: self.name.clone(),
-            status: self.status.clone(),
+            status: self.status,
             status_reason: self.status_reason.clone(),
             business_type: self.business_type.clone(),
             geographic_area: self.geographic_area.clone(),
@@ -151,7 +153,7 @@ pub struct RecentEmail {
     pub campaign_id: i64,
     pub to_email: String,
     pub subject: String,
-    pub status: String,
+    pub status: MessageStatus,
     pub sent_at: Option<i64>,
     pub opened_at: Option<i64>,
     pub clicked_at: Option<i64>,
@@ -206,7 +208,7 @@ pub struct CampaignEmail {
     pub id: i64,
     pub email_id: i64,
     pub to_email: String,
-    pub status: String,
+    pub status: MessageStatus,
     pub subject: String,
     pub sent_at: Option<i64>,
     pub delivered: bool,
@@ -241,7 +243,7 @@ pub struct CampaignEmail {
 struct CampaignEmailRow {
     id: i64,
     to_email: String,
-    status: String,
+    status: MessageStatus,
     subject: String,
     sent_at: Option<i64>,
     delivered_at: Option<i64>,
@@ -289,9 +291,9 @@ impl CampaignEmailRow {
                 clicked_urls.push(url);
             }
         }
-        let bounced = self.bounced_at.is_some() || self.status == "bounced";
+        let bounced = self.bounced_at.is_some() || self.status == MessageStatus::Bounced;
         let spam_reported = self.spam_reported_at.is_some();
-        let has_issues = bounced || spam_reported || self.status == "failed";
+        let has_issues = bounced || spam_reported || self.status == MessageStatus::Failed;
         let (opened, clicked, delivered) = (
             self.opened_at.is_some(),
             self.clicked_at.is_some(),

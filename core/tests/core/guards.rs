@@ -271,7 +271,7 @@ async fn campaign_and_template_store_conformance() {
 
         let new = NewCampaign {
             name: "Cafés",
-            status: "draft",
+            status: outreach_core::campaigns::CampaignStatus::Draft,
             business_type: None,
             geographic_area: Some("Helsinki"),
             radius: 25,

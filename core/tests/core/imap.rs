@@ -11,7 +11,7 @@ fn mailbox(port: u16, password: &str) -> ImapServer {
     ImapServer {
         host: "127.0.0.1".into(),
         port,
-        security: "none".into(),
+        security: outreach_core::platform::net::Security::None,
         username: "ada@bakery.example".into(),
         password: Secret::new(password),
         policy: AddressPolicy {

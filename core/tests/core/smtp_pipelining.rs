@@ -172,7 +172,7 @@ fn server(port: u16) -> SmtpServer {
     SmtpServer {
         host: "127.0.0.1".into(),
         port,
-        security: "none".into(),
+        security: outreach_core::platform::net::Security::None,
         username: None,
         password: None,
         policy: AddressPolicy {

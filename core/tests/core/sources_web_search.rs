@@ -5,14 +5,14 @@
 use outreach_core::discovery::directory::Locality;
 use outreach_core::discovery::sources::web_search::WebSearch;
 use outreach_core::discovery::sources::{Exclusions, SourceError, Target};
-use outreach_core::platform::config::{AiSettings, Secret};
+use outreach_core::platform::config::{AiProvider, AiSettings, Secret};
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn settings(base_url: &str, key: &str) -> AiSettings {
     AiSettings {
-        provider: "openai".into(),
+        provider: AiProvider::OpenAi,
         base_url: base_url.into(),
         api_key: Secret::new(key),
         ..AiSettings::default()
@@ -234,7 +234,7 @@ fn the_web_search_needs_an_openai_provider_with_a_key_or_a_local_server() {
     assert!(WebSearch::from_settings(&settings("", "sk-live")).is_some());
     assert!(WebSearch::from_settings(&settings("http://127.0.0.1:11434/v1", "")).is_some());
     let anthropic = AiSettings {
-        provider: "anthropic".into(),
+        provider: AiProvider::Anthropic,
         api_key: Secret::new("k"),
         ..AiSettings::default()
     };

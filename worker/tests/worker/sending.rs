@@ -5,8 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use outreach_core::campaigns::CampaignStatus;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::sending::messages::MessageStatus;
 use outreach_core::testing::{
     SmtpSink, each_backend, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
 };
@@ -92,7 +94,9 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
                 .unwrap()
                 .unwrap()
                 .status;
-            if status == "paused" && progress.sending == 0 && progress.sent + progress.queued == 40
+            if status == CampaignStatus::Paused
+                && progress.sending == 0
+                && progress.sent + progress.queued == 40
             {
                 // Let any claim in flight finish before the count is read.
                 tokio::time::sleep(Duration::from_millis(300)).await;
@@ -277,7 +281,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
         let mut waiting = 0;
         for id in &eves {
             let message = db.load_message(*id).await.unwrap().unwrap();
-            waiting += usize::from(message.status == "sending");
+            waiting += usize::from(message.status == MessageStatus::Sending);
         }
         let errors: i64 = outreach_core::on_db!(db, pool => sqlx::query_scalar(
             "select count(*) from sent_emails where error is not null").fetch_one(pool).await)

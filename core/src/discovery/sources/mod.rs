@@ -16,7 +16,7 @@ use crate::discovery::businesses::{Candidate, website_domain};
 use crate::discovery::directory::{self, Found, Locality};
 use crate::discovery::gazetteer;
 use crate::discovery::search::SearchParams;
-use crate::platform::config::Settings;
+use crate::platform::config::{SearchProvider, Settings};
 use crate::platform::db::Db;
 
 use google::GooglePlaces;
@@ -284,8 +284,8 @@ pub async fn choose(
         radius_km,
     };
     for provider in &settings.search.providers {
-        let source = match provider.as_str() {
-            "osm" => {
+        let source = match provider {
+            SearchProvider::Osm => {
                 let osm = OsmOnline::new(&settings.search)?;
                 match osm.geocode(&area).await {
                     Ok(Some(found)) => {
@@ -298,7 +298,7 @@ pub async fn choose(
                     }
                 }
             }
-            "google" => match GooglePlaces::new(&settings.search) {
+            SearchProvider::Google => match GooglePlaces::new(&settings.search) {
                 Some(google) => match google.locate(&area).await {
                     Ok(Some(found)) => {
                         return Ok(Ok((Source::Google(google), local(Some(found)))));
@@ -314,7 +314,7 @@ pub async fn choose(
                     None
                 }
             },
-            "ai" => match WebSearch::from_settings(&settings.ai) {
+            SearchProvider::Ai => match WebSearch::from_settings(&settings.ai) {
                 Some(web) => {
                     let centre = locate_offline(db, &area).await?;
                     return Ok(Ok((Source::WebSearch(web), local(centre))));
@@ -324,7 +324,7 @@ pub async fn choose(
                     None
                 }
             },
-            _ => None,
+            SearchProvider::Directory => None,
         };
         if let Some(source) = source
             && let Some(centre) = locate_offline(db, &area).await?

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::{Exclusions, Hit, SourceError, Target, read_json, web_result_id};
 use crate::discovery::businesses::Candidate;
-use crate::platform::config::AiSettings;
+use crate::platform::config::{AiProvider, AiSettings};
 use crate::writing::ai::{Endpoint, prompt::fence};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -71,7 +71,7 @@ struct Found {
 impl WebSearch {
     /// The client when the AI provider is OpenAI-compatible and can be reached (a key, or a local server).
     pub fn from_settings(settings: &AiSettings) -> Option<Self> {
-        if settings.provider != "openai" {
+        if settings.provider != AiProvider::OpenAi {
             return None;
         }
         let http = reqwest::Client::builder()

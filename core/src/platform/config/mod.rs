@@ -336,8 +336,28 @@ impl SendingSettings {
     }
 }
 
-/// The names `search.providers` takes.
-pub const SEARCH_PROVIDERS: &[&str] = &["osm", "google", "ai", "directory"];
+crate::text_enum! {
+    /// The names `search.providers` takes.
+    pub enum SearchProvider ("search provider") {
+        Osm = "osm",
+        Google = "google",
+        Ai = "ai",
+        Directory = "directory",
+    }
+}
+
+crate::text_enum! {
+    /// The names `ai.provider` takes.
+    #[derive(Default)]
+    pub enum AiProvider ("ai.provider") {
+        /// The built-in deterministic writer (an empty setting means it too).
+        #[default]
+        #[serde(alias = "")]
+        Offline = "offline",
+        OpenAi = "openai",
+        Anthropic = "anthropic",
+    }
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -346,8 +366,8 @@ pub struct SearchSettings {
     /// `osm` is OpenStreetMap online (Nominatim geocoding, Overpass points of interest; keyless), `google` is
     /// Google Places (New) Text Search (needs `google_places_api_key`), `ai` is the AI web search (needs
     /// `ai.provider = "openai"`; online searches use it whatever this lists).
-    #[serde(deserialize_with = "comma_list")]
-    pub providers: Vec<String>,
+    #[serde(deserialize_with = "comma_list_of")]
+    pub providers: Vec<SearchProvider>,
     pub nominatim_url: String,
     pub overpass_url: String,
     pub google_places_url: String,
@@ -359,7 +379,7 @@ pub struct SearchSettings {
 impl Default for SearchSettings {
     fn default() -> Self {
         Self {
-            providers: vec!["directory".into()],
+            providers: vec![SearchProvider::Directory],
             nominatim_url: "https://nominatim.openstreetmap.org".into(),
             overpass_url: "https://overpass-api.de".into(),
             google_places_url: "https://places.googleapis.com".into(),
@@ -409,7 +429,7 @@ impl Default for CrawlerSettings {
 pub struct AiSettings {
     /// `offline` (the built-in deterministic writer), `openai` (any OpenAI-compatible chat API: OpenAI, Ollama,
     /// vLLM, llama.cpp) or `anthropic`.
-    pub provider: String,
+    pub provider: AiProvider,
     /// Empty means the provider's own API (`https://api.openai.com/v1`, `https://api.anthropic.com`).
     pub base_url: String,
     pub api_key: Secret,
@@ -423,7 +443,7 @@ pub struct AiSettings {
 impl Default for AiSettings {
     fn default() -> Self {
         Self {
-            provider: "offline".into(),
+            provider: AiProvider::Offline,
             base_url: String::new(),
             api_key: Secret::default(),
             model: String::new(),
@@ -528,23 +548,25 @@ fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>,
         .collect())
 }
 
+/// `comma_list` whose items are names of a closed set; an unknown name is an error that names it.
+fn comma_list_of<'de, D: Deserializer<'de>, T: std::str::FromStr>(
+    deserializer: D,
+) -> Result<Vec<T>, D::Error>
+where
+    T::Err: std::fmt::Display,
+{
+    comma_list(deserializer)?
+        .iter()
+        .map(|item| item.parse().map_err(serde::de::Error::custom))
+        .collect()
+}
+
 impl Settings {
     /// Loads defaults, then the TOML file if it exists, then the process environment.
     pub fn load(file: &Path) -> Result<Self, String> {
         let settings: Self = Self::figment(file)
             .extract()
             .map_err(|error| format!("configuration error: {error}"))?;
-        if let Some(unknown) = settings
-            .search
-            .providers
-            .iter()
-            .find(|provider| !SEARCH_PROVIDERS.contains(&provider.as_str()))
-        {
-            return Err(format!(
-                "configuration error: unknown search provider {unknown}: use {}",
-                SEARCH_PROVIDERS.join(", ")
-            ));
-        }
         // The server answers only to its public host and its listen address (DNS rebinding): on every interface,
         // the address is no name a browser uses.
         if settings.http.listen.ip().is_unspecified() && settings.http.public_url.is_empty() {

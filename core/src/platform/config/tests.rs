@@ -58,6 +58,43 @@ fn unknown_keys_are_rejected_by_name() {
 }
 
 #[test]
+fn unknown_providers_stop_the_start_by_name() {
+    Jail::expect_with(|jail| {
+        jail.set_env("OUTREACH_AI__PROVIDER", "opneai");
+        let error = Settings::load(Path::new("missing.toml")).expect_err("unknown AI provider");
+        assert!(
+            error.contains("opneai") && error.contains("anthropic"),
+            "{error}"
+        );
+        Ok(())
+    });
+    Jail::expect_with(|jail| {
+        jail.create_file(
+            "outreach.toml",
+            "[search]\nproviders = [\"osm\", \"gogle\"]\n",
+        )?;
+        let error =
+            Settings::load(Path::new("outreach.toml")).expect_err("unknown search provider");
+        assert!(
+            error.contains("gogle") && error.contains("directory"),
+            "{error}"
+        );
+        Ok(())
+    });
+    Jail::expect_with(|jail| {
+        jail.set_env("OUTREACH_SEARCH__PROVIDERS", "google, osm");
+        jail.set_env("OUTREACH_AI__PROVIDER", "anthropic");
+        let settings = Settings::load(Path::new("missing.toml")).expect("known names");
+        assert_eq!(
+            settings.search.providers,
+            [SearchProvider::Google, SearchProvider::Osm]
+        );
+        assert_eq!(settings.ai.provider, AiProvider::Anthropic);
+        Ok(())
+    });
+}
+
+#[test]
 fn instance_addresses_fall_back_sensibly() {
     let mut settings = Settings::default();
     assert_eq!(settings.sending_domain(), "hello.127.0.0.1");

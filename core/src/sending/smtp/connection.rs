@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 
 use crate::Settings;
 use crate::platform::config::Secret;
-use crate::platform::net::{AddressPolicy, NetError};
+use crate::platform::net::{AddressPolicy, NetError, Security};
 use crate::platform::security::decrypt_secret;
 use crate::sending::SendError;
 use crate::sending::senders::EmailConfig;
@@ -29,7 +29,7 @@ pub(super) const REPLY_TEXT: usize = 200;
 pub struct SmtpServer {
     pub host: String,
     pub port: u16,
-    pub security: String,
+    pub security: Security,
     pub username: Option<String>,
     pub password: Option<Secret>,
     pub policy: AddressPolicy,
@@ -54,10 +54,7 @@ impl SmtpServer {
         Ok(Self {
             host,
             port: config.smtp_port.unwrap_or(587).clamp(1, 65535) as u16,
-            security: config
-                .smtp_security
-                .clone()
-                .unwrap_or_else(|| "starttls".into()),
+            security: config.smtp_security.unwrap_or_default(),
             username: config.smtp_username.clone(),
             password,
             policy: settings.sending.policy(),
@@ -175,7 +172,7 @@ impl Connection {
                     SendError::Unreachable(format!("the SMTP server could not be reached: {other}"))
                 }
             })?;
-        let stream: Box<dyn Io> = if server.security == "tls" {
+        let stream: Box<dyn Io> = if server.security == Security::Tls {
             Box::new(tls(server, Box::new(tcp)).await?)
         } else {
             Box::new(tcp)
@@ -194,7 +191,7 @@ impl Connection {
             return Err(connection.error(Failure::Reply(greeting)));
         }
         connection.hello().await?;
-        if server.security == "starttls" {
+        if server.security == Security::StartTls {
             if !connection.extensions.starttls {
                 return Err(SendError::Refused(
                     "the SMTP server does not offer STARTTLS: choose the security it supports (none or tls)"

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::campaigns::templates::TONES;
 
 use crate::campaigns::personalise::sanitize_html;
-use crate::platform::config::AiSettings;
+use crate::platform::config::{AiProvider, AiSettings};
 
 /// What the composer form sends (A §7 `POST /api/emails/generate`), plus the campaign whose education to use
 /// and, for adjustments, the draft being revised.
@@ -191,16 +191,13 @@ impl Writer {
             .timeout(Duration::from_secs(settings.timeout_seconds.max(1)))
             .build()
             .map_err(|error| error.to_string())?;
-        match settings.provider.as_str() {
-            "offline" | "" => Ok(Writer::Offline),
-            "openai" => Ok(Writer::OpenAi(openai::OpenAiClient::new(http, settings))),
-            "anthropic" => Ok(Writer::Anthropic(anthropic::AnthropicClient::new(
-                http, settings,
-            ))),
-            other => Err(format!(
-                "unknown ai.provider {other}: use offline, openai or anthropic"
-            )),
-        }
+        Ok(match settings.provider {
+            AiProvider::Offline => Writer::Offline,
+            AiProvider::OpenAi => Writer::OpenAi(openai::OpenAiClient::new(http, settings)),
+            AiProvider::Anthropic => {
+                Writer::Anthropic(anthropic::AnthropicClient::new(http, settings))
+            }
+        })
     }
 
     /// What the UI shows as the author of a draft.
