@@ -42,6 +42,7 @@ system:
 lint: deps
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	python3 scripts/import-cycles.py
 	npm run typecheck
 	npx eslint web console
 

@@ -12,13 +12,13 @@ use oauth2::{
 };
 use outreach_core::accounts::store::Redemption;
 use outreach_core::accounts::{Grant, User, is_valid_email, normalize_email};
-use outreach_core::platform::clock::SECOND_MS;
+
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::session::{self, SignedIn, with_cookie};
+use crate::session::{self, FLOW_TTL_MS, SignedIn, with_cookie};
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -40,8 +40,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/auth/redeem-invite", post(redeem_invite))
 }
 
-/// A sign-in must come back from the provider within this time.
-pub(crate) const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;
 pub const CALLBACK_PATH: &str = "/auth/google/callback";
 
 #[derive(Debug, Deserialize)]

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::CampaignPatch;
 use outreach_core::discovery::import::RowError;
 use outreach_core::discovery::search::{SearchRequest, SearchRow, SearchStatus};
-use outreach_core::discovery::sources::attributions;
+use outreach_core::discovery::sources::provider::attributions;
 use outreach_core::platform::jobs::RunSearchChunk;
 use serde_json::{Value, json};
 

@@ -8,11 +8,14 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{INACTIVE_MESSAGE, User};
-use outreach_core::platform::clock::DAY_MS;
+use outreach_core::platform::clock::{DAY_MS, SECOND_MS};
 use outreach_core::platform::security::{hash_token, random_token};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+
+/// A sign-in must come back from the provider within this time.
+pub(crate) const FLOW_TTL_MS: i64 = 10 * 60 * SECOND_MS;
 
 pub const SESSION_COOKIE: &str = "outreach_session";
 /// Binds an OAuth flow (sign-in or a Gmail connection) to the browser that started it: its value is the flow's
@@ -72,12 +75,7 @@ fn http_only_cookie(
 
 /// The cookie that binds an OAuth flow with `flow_state` to this browser for as long as the flow may take.
 pub fn flow_cookie(state: &AppState, flow_state: &str) -> HeaderValue {
-    http_only_cookie(
-        state,
-        FLOW_COOKIE,
-        flow_state,
-        crate::auth::FLOW_TTL_MS / 1000,
-    )
+    http_only_cookie(state, FLOW_COOKIE, flow_state, FLOW_TTL_MS / 1000)
 }
 
 /// The cookie that forgets a finished flow.

@@ -5,20 +5,15 @@
 //! is RFC 8058 one-click: it suppresses at once, without a confirmation step; GET of the same URL is the page.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use outreach_core::Db;
 use outreach_core::accounts::normalize_email;
 use outreach_core::platform::security::verify;
 use outreach_core::tracking::events::TrackingEvent;
 use outreach_core::tracking::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
-use tokio::sync::{Mutex, mpsc};
-use tokio::task::JoinHandle;
 
 use crate::AppState;
 
@@ -37,114 +32,12 @@ pub fn routes() -> Router<AppState> {
         )
 }
 
-/// The most events one write holds, and the longest an event waits for its write.
-const BATCH_EVENTS: usize = 1_000;
-const BATCH_WAIT: Duration = Duration::from_millis(50);
-/// Batches written at once on PostgreSQL.
-const POSTGRES_WRITERS: usize = 4;
-
 /// A transparent 1×1 GIF.
 const PIXEL: &[u8] = &[
     0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
     0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
     0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
 ];
-
-/// The batched event writer: endpoints hand events over a channel; one task writes them.
-#[derive(Clone)]
-pub struct Recorder {
-    sender: mpsc::Sender<TrackingEvent>,
-    task: Arc<Mutex<Option<JoinHandle<()>>>>,
-}
-
-impl Recorder {
-    pub fn start(db: Db) -> Self {
-        let (sender, receiver) = mpsc::channel(BATCH_EVENTS * 10);
-        // PostgreSQL takes several batches at once (each write waits on a round trip and the server has cores of
-        // its own); SQLite has one writer at a time, so a second batch would only wait for the lock.
-        let writers = match db {
-            Db::Postgres(_) => POSTGRES_WRITERS,
-            Db::Sqlite { .. } => 1,
-        };
-        let receiver = Arc::new(Mutex::new(receiver));
-        let task = tokio::spawn(async move {
-            let writers: Vec<_> = (0..writers)
-                .map(|_| tokio::spawn(write_batches(db.clone(), receiver.clone())))
-                .collect();
-            for writer in writers {
-                writer.await.ok();
-            }
-        });
-        Self {
-            sender,
-            task: Arc::new(Mutex::new(Some(task))),
-        }
-    }
-
-    async fn record(&self, event: TrackingEvent) {
-        if self.sender.send(event).await.is_err() {
-            tracing::error!("tracking event after the writer stopped");
-        }
-    }
-
-    /// Waits until every event handed over so far is written; call after the server stopped (the router's
-    /// clones of the sender are gone, so the channel closes once this one is dropped).
-    pub async fn finish(self) {
-        let task = self.task.lock().await.take();
-        drop(self.sender);
-        if let Some(task) = task {
-            task.await.ok();
-        }
-    }
-}
-
-/// One writer: takes a batch off the channel (the next writer takes the one after while this one writes).
-async fn write_batches(db: Db, receiver: Arc<Mutex<mpsc::Receiver<TrackingEvent>>>) {
-    let mut batch = Vec::with_capacity(BATCH_EVENTS);
-    loop {
-        {
-            let mut receiver = receiver.lock().await;
-            let Some(first) = receiver.recv().await else {
-                break;
-            };
-            batch.push(first);
-            let deadline = tokio::time::Instant::now() + BATCH_WAIT;
-            while batch.len() < BATCH_EVENTS {
-                match tokio::time::timeout_at(deadline, receiver.recv()).await {
-                    Ok(Some(event)) => batch.push(event),
-                    Ok(None) | Err(_) => break,
-                }
-            }
-        }
-        write(&db, &mut batch).await;
-    }
-    write(&db, &mut batch).await;
-}
-
-async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
-    if batch.is_empty() {
-        return;
-    }
-    // A failed write is tried again a few times: the events are only in memory.
-    for attempt in 1..=5u64 {
-        match db.insert_events(batch).await {
-            Ok(()) => {
-                metrics::counter!("outreach_tracking_events_total").increment(batch.len() as u64);
-                batch.clear();
-                return;
-            }
-            Err(error) => {
-                tracing::warn!(%error, attempt, events = batch.len(), "tracking events not written yet");
-                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
-            }
-        }
-    }
-    tracing::error!(
-        events = batch.len(),
-        "tracking events dropped after repeated write failures"
-    );
-    batch.clear();
-}
 
 fn user_agent(headers: &HeaderMap) -> Option<String> {
     headers

@@ -3,15 +3,12 @@
 //! a signature so the page can pre-fill the address.
 
 use std::net::{IpAddr, SocketAddr};
-use std::num::NonZeroU32;
-use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use governor::clock::{Clock as _, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::security::verify;
 use outreach_core::tracking::links::UNSUBSCRIBE_PURPOSE;
@@ -29,14 +26,6 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/unsubscribe", post(unsubscribe))
         .route("/api/unsubscribe/verify", get(verify_link))
-}
-
-/// Per-client limits of the public write endpoints.
-pub type ClientLimiter = Arc<DefaultKeyedRateLimiter<IpAddr>>;
-
-pub fn client_limiter(per_minute: u32) -> ClientLimiter {
-    let quota = Quota::per_minute(NonZeroU32::new(per_minute.max(1)).expect("at least one"));
-    Arc::new(RateLimiter::keyed(quota))
 }
 
 /// The client's address: the configured proxy header's first entry, else the connection's peer.

@@ -2,7 +2,8 @@
 
 use outreach_core::Context;
 
-use outreach_core::writing::ai::{Brief, Material, Writer, rates};
+use outreach_core::writing::ai::writer::Writer;
+use outreach_core::writing::ai::{Brief, Material, rates};
 
 use std::collections::HashSet;
 
@@ -12,7 +13,8 @@ use outreach_core::discovery::crawler::Crawler;
 use outreach_core::discovery::directory;
 use outreach_core::discovery::enrich::FoundEmail;
 use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams, SearchStatus};
-use outreach_core::discovery::sources::{self, Exclusions, Source, Target};
+use outreach_core::discovery::sources::provider::{self, Source};
+use outreach_core::discovery::sources::{Exclusions, Hit, Target};
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, RunSearchChunk,
@@ -117,7 +119,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     }
     let params: SearchParams = serde_json::from_str(&search.params)?;
     let now = ctx.now_ms();
-    let (source, target) = match sources::choose(&ctx.db, &ctx.settings, &params).await? {
+    let (source, target) = match provider::choose(&ctx.db, &ctx.settings, &params).await? {
         Ok(chosen) => chosen,
         Err(reason) => {
             ctx.db
@@ -143,7 +145,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     // chunk is recorded whole, so a stop or a crash in between leaves nothing for the retry to trip over.
     let earlier_ids: HashSet<i64> = earlier.iter().map(|business| business.id).collect();
     let mut seen = exclude.clone();
-    let mut hits: Vec<sources::Hit> = Vec::new();
+    let mut hits: Vec<Hit> = Vec::new();
     let mut new_hits: Vec<usize> = Vec::new();
     let mut known_ids = HashSet::new();
     let mut exhausted = false;

@@ -19,9 +19,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::AppState;
-use crate::auth::{FLOW_TTL_MS, exchange_code, google_client};
+use crate::auth::{exchange_code, google_client};
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::session::{self, SignedIn, with_cookie};
+use crate::session::{self, FLOW_TTL_MS, SignedIn, with_cookie};
 
 /// Where Google sends the browser back after the consent screen.
 pub const CALLBACK_PATH: &str = "/api/gmail/callback";

@@ -4,4 +4,5 @@ pub mod analytics;
 pub mod contacts;
 pub mod events;
 pub mod links;
+pub mod recorder;
 pub mod suppression;

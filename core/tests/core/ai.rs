@@ -2,7 +2,8 @@
 //! schema, credentials; and every failure's mapping to the composer's messages.
 
 use outreach_core::platform::config::{AiProvider, AiSettings, Secret};
-use outreach_core::writing::ai::{AiError, Brief, Draft, Material, Writer};
+use outreach_core::writing::ai::writer::Writer;
+use outreach_core::writing::ai::{AiError, Brief, Draft, Material};
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};

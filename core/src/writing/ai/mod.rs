@@ -7,15 +7,13 @@ pub mod offline;
 pub mod openai;
 pub mod prompt;
 pub mod rates;
-
-use std::time::Duration;
+pub mod writer;
 
 use serde::{Deserialize, Serialize};
 
 use crate::campaigns::templates::TONES;
 
-use crate::campaigns::personalise::sanitize_html;
-use crate::platform::config::{AiProvider, AiSettings};
+use crate::platform::config::AiSettings;
 
 /// What the composer form sends (A §7 `POST /api/emails/generate`), plus the campaign whose education to use
 /// and, for adjustments, the draft being revised.
@@ -174,55 +172,6 @@ impl Endpoint {
     /// A server on this machine (Ollama, llama.cpp) needs no key.
     pub fn is_local(&self) -> bool {
         self.base_url.contains("://127.0.0.1") || self.base_url.contains("://localhost")
-    }
-}
-
-/// The configured writer.
-#[derive(Debug, Clone)]
-pub enum Writer {
-    Offline,
-    OpenAi(openai::OpenAiClient),
-    Anthropic(anthropic::AnthropicClient),
-}
-
-impl Writer {
-    pub fn from_settings(settings: &AiSettings) -> Result<Self, String> {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(settings.timeout_seconds.max(1)))
-            .build()
-            .map_err(|error| error.to_string())?;
-        Ok(match settings.provider {
-            AiProvider::Offline => Writer::Offline,
-            AiProvider::OpenAi => Writer::OpenAi(openai::OpenAiClient::new(http, settings)),
-            AiProvider::Anthropic => {
-                Writer::Anthropic(anthropic::AnthropicClient::new(http, settings))
-            }
-        })
-    }
-
-    /// What the UI shows as the author of a draft.
-    pub fn name(&self) -> String {
-        match self {
-            Writer::Offline => "offline".to_string(),
-            Writer::OpenAi(client) => format!("openai:{}", client.model()),
-            Writer::Anthropic(client) => format!("anthropic:{}", client.model()),
-        }
-    }
-
-    /// Writes a draft; the HTML body is sanitised whoever wrote it.
-    pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Written, AiError> {
-        let written = match self {
-            Writer::Offline => offline::write(brief, material),
-            Writer::OpenAi(client) => Written::from(client.write(brief, material).await?),
-            Writer::Anthropic(client) => Written::from(client.write(brief, material).await?),
-        };
-        Ok(Written {
-            draft: Draft {
-                subject: written.draft.subject.trim().to_string(),
-                body: sanitize_html(&written.draft.body),
-            },
-            ..written
-        })
     }
 }
 

@@ -1,0 +1,115 @@
+//! The batched tracking-event writer: the open, click and unsubscribe endpoints hand events over a channel and
+//! answer at once; writer tasks take up to 1,000 events (or what 50 ms brings) and write them in one statement.
+//! One job per event would cost a queue row and a worker round trip for each pixel (see docs/benchmarks.md).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Mutex, mpsc};
+use tokio::task::JoinHandle;
+
+use crate::platform::db::Db;
+use crate::tracking::events::TrackingEvent;
+
+/// The most events one write holds, and the longest an event waits for its write.
+const BATCH_EVENTS: usize = 1_000;
+const BATCH_WAIT: Duration = Duration::from_millis(50);
+/// Batches written at once on PostgreSQL.
+const POSTGRES_WRITERS: usize = 4;
+
+/// The batched event writer: endpoints hand events over a channel; one task writes them.
+#[derive(Clone)]
+pub struct Recorder {
+    sender: mpsc::Sender<TrackingEvent>,
+    task: Arc<Mutex<Option<JoinHandle<()>>>>,
+}
+
+impl Recorder {
+    pub fn start(db: Db) -> Self {
+        let (sender, receiver) = mpsc::channel(BATCH_EVENTS * 10);
+        // PostgreSQL takes several batches at once (each write waits on a round trip and the server has cores of
+        // its own); SQLite has one writer at a time, so a second batch would only wait for the lock.
+        let writers = match db {
+            Db::Postgres(_) => POSTGRES_WRITERS,
+            Db::Sqlite { .. } => 1,
+        };
+        let receiver = Arc::new(Mutex::new(receiver));
+        let task = tokio::spawn(async move {
+            let writers: Vec<_> = (0..writers)
+                .map(|_| tokio::spawn(write_batches(db.clone(), receiver.clone())))
+                .collect();
+            for writer in writers {
+                writer.await.ok();
+            }
+        });
+        Self {
+            sender,
+            task: Arc::new(Mutex::new(Some(task))),
+        }
+    }
+
+    /// Hands an event to the writer (waits only when the channel is full).
+    pub async fn record(&self, event: TrackingEvent) {
+        if self.sender.send(event).await.is_err() {
+            tracing::error!("tracking event after the writer stopped");
+        }
+    }
+
+    /// Waits until every event handed over so far is written; call after the server stopped (the router's
+    /// clones of the sender are gone, so the channel closes once this one is dropped).
+    pub async fn finish(self) {
+        let task = self.task.lock().await.take();
+        drop(self.sender);
+        if let Some(task) = task {
+            task.await.ok();
+        }
+    }
+}
+
+/// One writer: takes a batch off the channel (the next writer takes the one after while this one writes).
+async fn write_batches(db: Db, receiver: Arc<Mutex<mpsc::Receiver<TrackingEvent>>>) {
+    let mut batch = Vec::with_capacity(BATCH_EVENTS);
+    loop {
+        {
+            let mut receiver = receiver.lock().await;
+            let Some(first) = receiver.recv().await else {
+                break;
+            };
+            batch.push(first);
+            let deadline = tokio::time::Instant::now() + BATCH_WAIT;
+            while batch.len() < BATCH_EVENTS {
+                match tokio::time::timeout_at(deadline, receiver.recv()).await {
+                    Ok(Some(event)) => batch.push(event),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+        }
+        write(&db, &mut batch).await;
+    }
+    write(&db, &mut batch).await;
+}
+
+async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
+    if batch.is_empty() {
+        return;
+    }
+    // A failed write is tried again a few times: the events are only in memory.
+    for attempt in 1..=5u64 {
+        match db.insert_events(batch).await {
+            Ok(()) => {
+                metrics::counter!("outreach_tracking_events_total").increment(batch.len() as u64);
+                batch.clear();
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%error, attempt, events = batch.len(), "tracking events not written yet");
+                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
+            }
+        }
+    }
+    tracing::error!(
+        events = batch.len(),
+        "tracking events dropped after repeated write failures"
+    );
+    batch.clear();
+}
