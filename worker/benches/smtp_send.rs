@@ -53,7 +53,14 @@ async fn main() {
 }
 
 async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
-    let settings = loopback_senders_allowed(Settings::default());
+    let mut settings = loopback_senders_allowed(Settings::default());
+    // Batches of one sender that may send at once (the default leaves the others waiting for a slot).
+    if let Some(slots) = std::env::var("BENCH_SENDER_CONCURRENCY")
+        .ok()
+        .and_then(|value| value.parse().ok())
+    {
+        settings.sending.sender_concurrency = slots;
+    }
     let db = Db::connect(&test_db.url, settings.database.max_connections)
         .await
         .expect("connects");

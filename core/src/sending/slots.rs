@@ -1,6 +1,6 @@
 //! Per-sender concurrency of one process, and the lease its claims are made under. A sender whose server hangs
-//! holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full hands its messages
-//! back for a little later instead of waiting, so every other sender keeps its workers.
+//! holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full waits up to a second
+//! for a slot, then hands its messages back for a little later, so a hung sender never keeps every worker.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,8 +12,8 @@ use crate::platform::security::random_token;
 
 /// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
 /// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
-/// `sending.sender_concurrency` workers; a batch that finds its sender full hands its messages back for a little
-/// later instead of waiting, so every other sender keeps its workers).
+/// `sending.sender_concurrency` workers; a batch that finds its sender full waits briefly for a slot, then hands its
+/// messages back for a little later, so every other sender keeps its workers).
 #[derive(Debug, Clone)]
 pub struct SenderSlots {
     lease: Arc<str>,
