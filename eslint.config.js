@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import { featureBoundaries } from "./scripts/eslint-feature-boundaries.js";
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "target/**"] },
@@ -9,8 +10,8 @@ export default tseslint.config(
     files: ["web/**/*.{ts,tsx}", "console/**/*.{ts,tsx}"],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { globals: globals.browser },
-    plugins: { "react-hooks": reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    plugins: { "react-hooks": reactHooks, outreach: { rules: { "feature-boundaries": featureBoundaries } } },
+    rules: { ...reactHooks.configs.recommended.rules, "outreach/feature-boundaries": "error" },
   },
   {
     files: ["web/e2e/**/*.mjs"],

@@ -5,7 +5,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
+import { formatDate, formatDateTime } from "../../lib/format";
+import type { SentEmail } from "../../lib/serverTypes";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,
@@ -13,12 +16,9 @@ import {
   THIRTY_SECONDS,
   cardMetrics,
   followUps,
-  formatDate,
-  formatDateTime,
   type CampaignAnalytics,
-  type SentEmail,
 } from "./api";
-import { Badge, DailyCharts } from "./shared";
+import { DailyCharts } from "./shared";
 
 const INNER_TABS = ["Campaigns", "Sent Emails", "Automation Reports", "Follow-ups"] as const;
 type InnerTab = (typeof INNER_TABS)[number];

@@ -7,22 +7,23 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Dialog } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
+import { Badge } from "../../components/ui/badge";
+import { Tile } from "../../components/ui/tile";
+import { formatDate, formatDateTime } from "../../lib/format";
 import { apiRequest } from "../../lib/request";
+import type { SentEmail } from "../../lib/serverTypes";
 import {
   PAGE_SIZE,
   campaignDaysKey,
   canMarkOpened,
   detailsKey,
   emailCount,
-  formatDate,
-  formatDateTime,
   yesNo,
   type CampaignDetails,
   type CampaignEmail,
-  type SentEmail,
 } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
-import { Badge, DailyCharts, MessageBody, Tile } from "./shared";
+import { DailyCharts, MessageBody } from "./shared";
 
 export function CampaignAnalyticsPage() {
   const { id = "" } = useParams();

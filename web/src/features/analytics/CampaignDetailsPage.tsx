@@ -5,9 +5,11 @@ import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
-import { THIRTY_SECONDS, detailsKey, formatDateTime, type CampaignDetails, type CampaignEmail } from "./api";
+import { Badge } from "../../components/ui/badge";
+import { Tile } from "../../components/ui/tile";
+import { formatDateTime } from "../../lib/format";
+import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
-import { Badge, Tile } from "./shared";
 
 export function CampaignDetailsPage() {
   const { id = "" } = useParams();

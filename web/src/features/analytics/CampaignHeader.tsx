@@ -2,8 +2,9 @@
  * status badge; and their not-found state. */
 import type { ReactNode } from "react";
 import { Card } from "../../components/ui/card";
-import { formatDate, type CampaignInfo } from "./api";
-import { Badge } from "./shared";
+import { Badge } from "../../components/ui/badge";
+import { formatDate } from "../../lib/format";
+import type { CampaignInfo } from "./api";
 
 export function CampaignHeader({ campaign, created = false }: { campaign: CampaignInfo; created?: boolean }) {
   return (

@@ -1,4 +1,5 @@
 /** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
+import type { SentEmail } from "../../lib/serverTypes";
 
 export interface Summary {
   totalEmails: number;
@@ -94,36 +95,6 @@ export interface CampaignDetails {
   contactsTotal: number;
 }
 
-export interface SentEvent {
-  eventType: string;
-  occurredAt: number;
-  url: string | null;
-  machine: boolean;
-  manual: boolean;
-}
-
-export interface SentEmail {
-  id: number;
-  campaignId: number | null;
-  businessId: number | null;
-  step: number;
-  toEmail: string;
-  subject: string;
-  body: string | null;
-  status: string;
-  sentAt: number | null;
-  createdAt: number;
-  openedAt: number | null;
-  repliedAt: number | null;
-  deliveredAt: number | null;
-  clickedAt: number | null;
-  bouncedAt: number | null;
-  bounceReason: string | null;
-  spamReportedAt: number | null;
-  unsubscribedAt: number | null;
-  events: SentEvent[];
-}
-
 export interface DayPoint {
   date: string;
   sent: number;
@@ -145,14 +116,6 @@ export const PAGE_SIZE = 200;
 export const detailsKey = (id: number | string, offset = 0) => `/api/campaigns/${id}/details?limit=${PAGE_SIZE}&offset=${offset}`;
 export const campaignDaysKey = (id: number | string) => `/api/campaigns/${id}/daily?days=30`;
 
-/** Campaign status labels (B §3): capitalised. */
-export function statusLabel(status: string): string {
-  return status
-    .split("_")
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(" ");
-}
-
 /** A card's metrics (A §9): sent, opened and replies, with failed beside sent when above zero. */
 export function cardMetrics(summary: Summary): { label: string; value: string }[] {
   const sent = summary.failed > 0 ? `${summary.totalSent} (${summary.failed} failed)` : `${summary.totalSent}`;
@@ -171,15 +134,6 @@ export function canMarkOpened(email: { status: string; openedAt: number | null }
 /** B §2.10: a body with an html tag renders as HTML, anything else as plain text. */
 export function isHtmlBody(body: string | null | undefined): boolean {
   return /<\s*[a-z][a-z0-9]*(\s[^>]*)?>/i.test(body ?? "");
-}
-
-/** A date and time in the user's locale, or a dash. */
-export function formatDateTime(ms: number | null | undefined): string {
-  return ms ? new Date(ms).toLocaleString() : "—";
-}
-
-export function formatDate(ms: number | null | undefined): string {
-  return ms ? new Date(ms).toLocaleDateString() : "—";
 }
 
 /** "1 email", "3 emails". */

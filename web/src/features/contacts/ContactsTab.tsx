@@ -8,8 +8,9 @@ import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { formatDateTime } from "../analytics/api";
-import { Badge, Tile } from "../analytics/shared";
+import { Badge } from "../../components/ui/badge";
+import { Tile } from "../../components/ui/tile";
+import { formatDateTime } from "../../lib/format";
 import {
   BADGES,
   CONTACTS_KEY,

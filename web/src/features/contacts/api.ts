@@ -1,5 +1,5 @@
 /** Shapes and rules of the contacts screen (B §2.7, §3 Contact stats, §4 badge precedence). */
-import type { SentEmail } from "../analytics/api";
+import type { SentEmail } from "../../lib/serverTypes";
 
 export interface Contact {
   email: string;
