@@ -73,6 +73,11 @@ export async function apiRequest(method: string, path: string, body?: unknown): 
   return response;
 }
 
+/** A call whose answer is JSON: the one helper every screen uses for its requests. */
+export async function requestJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await (await apiRequest(method, path, body)).json()) as T;
+}
+
 type On401 = "returnNull" | "throw";
 
 /** The default loader: GET on the first element of the query key; 401 gives null when asked to. */

@@ -10,6 +10,7 @@ import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDate, formatDateTime } from "../../lib/format";
+import { useApiMutation } from "../../lib/mutation";
 import { apiRequest } from "../../lib/request";
 import type { SentEmail } from "../../lib/serverTypes";
 import {
@@ -122,15 +123,12 @@ export function CampaignAnalyticsPage() {
 /** The email dialog: dates, subject, body (fetched with the message) and flags; Mark Opened when it applies. */
 function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => void }) {
   const full = useQuery<SentEmail | null>({ queryKey: [`/api/emails/${email.id}`] });
-  const markOpened = async () => {
-    try {
-      await apiRequest("POST", `/api/emails/${email.id}/mark-opened`);
-      window.location.reload();
-    } catch (failure) {
-      // B §8: a failed mark is only logged.
-      console.error("Mark opened failed", failure);
-    }
-  };
+  const markOpened = useApiMutation({
+    mutationFn: () => apiRequest("POST", `/api/emails/${email.id}/mark-opened`),
+    onSuccess: () => window.location.reload(),
+    // B §8: a failed mark is only logged.
+    onError: (failure) => console.error("Mark opened failed", failure),
+  });
   return (
     <Dialog title={`Email to ${email.toEmail}`} onClose={onClose} wide>
       <dl className="grid grid-cols-2 gap-2 text-sm">
@@ -156,7 +154,7 @@ function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => 
       {full.data ? <MessageBody body={full.data.body} /> : <p className="text-sm text-slate-600">Loading message...</p>}
       {full.data?.events.some((event) => event.manual) ? <p className="mt-2 text-xs text-slate-500">Marked opened by hand.</p> : null}
       {canMarkOpened(email) ? (
-        <Button className="mt-3" onClick={() => void markOpened()}>
+        <Button className="mt-3" disabled={markOpened.isPending} onClick={() => markOpened.mutate()}>
           Mark Opened
         </Button>
       ) : null}

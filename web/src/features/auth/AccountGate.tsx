@@ -1,12 +1,12 @@
 /** Shows the beta screen instead of the app while the account is inactive (A §2 Account-inactive gate screen). */
 import { useEffect, useState, type ReactNode } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button, ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { ACCOUNT_STATUS_ERROR, type AccountStatusErrorDetail } from "../../lib/events";
+import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { USER_QUERY_KEY, useAuth, type User } from "../../lib/auth";
+import { useAuth, type User } from "../../lib/auth";
 import { useInstance } from "../../lib/instance";
 import { nextGateState, type GateState } from "./gate";
 
@@ -82,24 +82,17 @@ export function BetaScreen({ user, message }: { user: User | null; message: stri
 
 /** People who were sent an invite code enter it here; the server activates the account. */
 function InviteCodeForm() {
-  const queryClient = useQueryClient();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const redeem = async () => {
-    setBusy(true);
+  const redeeming = useApiMutation({
+    mutationFn: () => apiRequest("POST", "/api/auth/redeem-invite", { code }),
+    // The gate leaves "inactive" only through a fresh start, as the spec requires.
+    onSuccess: () => window.location.assign("/dashboard"),
+    onError: (failure) => setError(serverMessage(failure) ?? "The invite code could not be redeemed. Please try again."),
+  });
+  const redeem = () => {
     setError(null);
-    try {
-      await apiRequest("POST", "/api/auth/redeem-invite", { code });
-      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-      // The gate leaves "inactive" only through a fresh start, as the spec requires.
-      window.location.assign("/dashboard");
-    } catch (failure) {
-      setError(serverMessage(failure) ?? "The invite code could not be redeemed. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    redeeming.mutate();
   };
 
   return (
@@ -108,7 +101,7 @@ function InviteCodeForm() {
         className="flex flex-wrap gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          void redeem();
+          redeem();
         }}
       >
         <label className="sr-only" htmlFor="invite-code">
@@ -121,7 +114,7 @@ function InviteCodeForm() {
           placeholder="XXXX-XXXX-XXXX"
           className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 uppercase"
         />
-        <Button type="submit" disabled={busy || !code.trim()}>
+        <Button type="submit" disabled={redeeming.isPending || !code.trim()}>
           Activate
         </Button>
       </form>

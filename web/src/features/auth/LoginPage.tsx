@@ -2,10 +2,10 @@
  * client — a local sign-in by email. Errors from the provider round trip arrive as `?error=`. */
 import { useState } from "react";
 import { Navigate, useSearchParams } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button, ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
+import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, serverMessage } from "../../lib/request";
 import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
 
@@ -75,19 +75,17 @@ export function LoginPage() {
 
 /** Only offered by the server on loopback without a Google client: for trying a fresh install. */
 function LocalSignIn() {
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [firstName, setFirstName] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
-
-  const submit = async () => {
+  const signingIn = useApiMutation({
+    mutationFn: () => apiRequest("POST", "/auth/local", { email, firstName }),
+    invalidates: [USER_QUERY_KEY],
+    onError: (error) => setFailure(serverMessage(error) ?? "Sign-in failed. Please try again."),
+  });
+  const submit = () => {
     setFailure(null);
-    try {
-      await apiRequest("POST", "/auth/local", { email, firstName });
-      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-    } catch (error) {
-      setFailure(serverMessage(error) ?? "Sign-in failed. Please try again.");
-    }
+    signingIn.mutate();
   };
 
   return (
@@ -95,7 +93,7 @@ function LocalSignIn() {
       className="mt-6 border-t border-slate-200 pt-4"
       onSubmit={(event) => {
         event.preventDefault();
-        void submit();
+        submit();
       }}
     >
       <p className="mb-2 text-sm text-slate-600">
@@ -122,7 +120,7 @@ function LocalSignIn() {
           {failure}
         </p>
       ) : null}
-      <Button type="submit" variant="outline" className="w-full">
+      <Button type="submit" variant="outline" className="w-full" disabled={signingIn.isPending}>
         Sign in locally
       </Button>
     </form>

@@ -8,9 +8,10 @@ import { Card } from "../../components/ui/card";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CLEAR_SEARCH_DATA } from "../../lib/events";
-import { serverMessage } from "../../lib/request";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
 import { STORAGE_KEYS, aiEducationKeys, clearCampaignData } from "../../lib/storage";
-import { CAMPAIGNS_KEY, STATUS_LABELS, json, statusBadgeClass, useCampaigns, type Campaign, type Template } from "./api";
+import { CAMPAIGNS_KEY, STATUS_LABELS, statusBadgeClass, useCampaigns, type Campaign, type Template } from "./api";
 import { Composer } from "./Composer";
 import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
@@ -88,18 +89,15 @@ export function CampaignBuilder() {
     return () => handlers.forEach(([name, handler]) => window.removeEventListener(name, handler));
   }, []);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-
-  /** Updates the current campaign; a 403 drops the stale stored id (A §8). */
-  const update = async (patch: Record<string, unknown>) => {
-    if (!current) return;
-    try {
-      await json("PUT", `/api/campaigns/${current.id}`, patch);
-      await refresh();
-    } catch (failure) {
-      if (failure instanceof Error && failure.message.startsWith("403")) setCurrentId(null);
-      else console.error("Campaign update failed", failure);
-    }
+  const updating = useApiMutation({
+    mutationFn: ({ id, patch }: { id: number; patch: Record<string, unknown> }) => requestJson("PUT", `/api/campaigns/${id}`, patch),
+    invalidates: [CAMPAIGNS_KEY],
+    // A 403 means the stored campaign is not this user's any more: the stale stored id goes (A §8).
+    onError: (failure) => (failure.message.startsWith("403") ? setCurrentId(null) : console.error("Campaign update failed", failure)),
+  });
+  /** Updates the current campaign. */
+  const update = (patch: Record<string, unknown>) => {
+    if (current) updating.mutate({ id: current.id, patch });
   };
 
   const select = (campaign: Campaign) => {
@@ -121,20 +119,20 @@ export function CampaignBuilder() {
     window.dispatchEvent(new Event(CLEAR_SEARCH_DATA));
   };
 
-  const remove = async (campaign: Campaign) => {
-    if (!window.confirm(deleteCampaignConfirm(campaign.name))) return;
-    try {
-      await json("DELETE", `/api/campaigns/${campaign.id}`);
-      if (campaign.id === currentId) {
-        setCurrentId(null);
-        localStorage.removeItem(STORAGE_KEYS.selectedBusinesses);
-        setUnlocked(1);
-      }
-      await refresh();
-      toast({ title: "Campaign deleted" });
-    } catch (failure) {
-      toast({ title: "Failed to delete campaign", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
-    }
+  const removing = useApiMutation({
+    mutationFn: (campaign: Campaign) => requestJson("DELETE", `/api/campaigns/${campaign.id}`),
+    success: { title: "Campaign deleted" },
+    failure: { title: "Failed to delete campaign", description: "Please try again" },
+    invalidates: [CAMPAIGNS_KEY],
+    onSuccess: (_, campaign) => {
+      if (campaign.id !== currentId) return;
+      setCurrentId(null);
+      localStorage.removeItem(STORAGE_KEYS.selectedBusinesses);
+      setUnlocked(1);
+    },
+  });
+  const remove = (campaign: Campaign) => {
+    if (window.confirm(deleteCampaignConfirm(campaign.name))) removing.mutate(campaign);
   };
 
   return (
@@ -153,7 +151,7 @@ export function CampaignBuilder() {
                     Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
                   </span>
                 </button>
-                <Button variant="ghost" className="mt-1" onClick={() => void remove(campaign)} aria-label={`Delete ${campaign.name}`}>
+                <Button variant="ghost" className="mt-1" onClick={() => remove(campaign)} aria-label={`Delete ${campaign.name}`}>
                   Delete
                 </Button>
               </div>
@@ -174,7 +172,6 @@ export function CampaignBuilder() {
               setCreating(false);
               select(campaign);
             }}
-            onRenamed={refresh}
           />
         ) : null}
       </Card>
@@ -194,7 +191,7 @@ export function CampaignBuilder() {
             key={current.id}
             campaign={current}
             onProceed={(ids) => {
-              void update({ businessIds: ids, status: "businesses_selected" });
+              update({ businessIds: ids, status: "businesses_selected" });
               window.dispatchEvent(new Event(STEP_EVENTS.proceedToStep3));
             }}
           />
@@ -219,7 +216,7 @@ export function CampaignBuilder() {
               onSaved={(saved) => {
                 setComposing(false);
                 setTemplate(saved);
-                void update({ status: "template_selected" });
+                update({ status: "template_selected" });
                 setUnlocked((value) => Math.max(value, 5));
               }}
             />
@@ -228,7 +225,7 @@ export function CampaignBuilder() {
               selectedId={template?.id ?? null}
               onChoose={(chosen) => {
                 setTemplate(chosen);
-                void update({ status: "template_selected" });
+                update({ status: "template_selected" });
                 setUnlocked((value) => Math.max(value, 5));
               }}
               onCreate={() => setComposing(true)}
@@ -255,33 +252,32 @@ export function CampaignBuilder() {
 }
 
 /** The campaign-name step: unsaved, saved (locked view with Edit), editing (Cancel Changes). */
-function NameStep({ campaign, onCreated, onRenamed }: { campaign: Campaign | null; onCreated: (campaign: Campaign) => void; onRenamed: () => void }) {
+function NameStep({ campaign, onCreated }: { campaign: Campaign | null; onCreated: (campaign: Campaign) => void }) {
   const [name, setName] = useState(campaign?.name ?? "");
   const [editing, setEditing] = useState(!campaign);
   const [error, setError] = useState<string | null>(null);
 
-  const save = async () => {
+  const saving = useApiMutation({
+    mutationFn: (trimmed: string) =>
+      campaign ? requestJson<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { name: trimmed }) : requestJson<Campaign>("POST", "/api/campaigns", { name: trimmed }),
+    success: { title: campaign ? "Campaign updated" : "Campaign created" },
+    failure: campaign ? { title: "Failed to save campaign", description: "Please try again" } : { title: "Creation failed", description: "Failed to create campaign" },
+    // A new campaign goes into the cached list by onCreated; a renamed one is read again.
+    invalidates: campaign ? [CAMPAIGNS_KEY] : [],
+    onSuccess: (saved, trimmed) => {
+      setEditing(false);
+      if (campaign) localStorage.setItem(STORAGE_KEYS.campaignName, trimmed);
+      else onCreated(saved);
+    },
+  });
+
+  const save = () => {
     if (!name.trim()) {
       setError("Campaign name required: Please enter a descriptive name for your campaign");
       return;
     }
     setError(null);
-    try {
-      if (campaign) {
-        await json("PUT", `/api/campaigns/${campaign.id}`, { name: name.trim() });
-        localStorage.setItem(STORAGE_KEYS.campaignName, name.trim());
-        toast({ title: "Campaign updated" });
-        setEditing(false);
-        onRenamed();
-      } else {
-        const created = await json<Campaign>("POST", "/api/campaigns", { name: name.trim() });
-        toast({ title: "Campaign created" });
-        setEditing(false);
-        onCreated(created);
-      }
-    } catch (failure) {
-      toast({ title: campaign ? "Failed to save campaign" : "Creation failed", description: serverMessage(failure) ?? (campaign ? "Please try again" : "Failed to create campaign"), variant: "destructive" });
-    }
+    saving.mutate(name.trim());
   };
 
   if (!editing && campaign) {
@@ -299,12 +295,12 @@ function NameStep({ campaign, onCreated, onRenamed }: { campaign: Campaign | nul
       className="mt-4 space-y-2"
       onSubmit={(event) => {
         event.preventDefault();
-        void save();
+        save();
       }}
     >
       <TextField label="Campaign name" value={name} onChange={(e) => setName(e.target.value)} error={error} />
       <div className="flex gap-2">
-        <Button type="submit">Save Campaign Name</Button>
+        <Button type="submit" disabled={saving.isPending}>Save Campaign Name</Button>
         {campaign ? (
           <Button
             type="button"

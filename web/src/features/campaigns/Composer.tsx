@@ -1,14 +1,14 @@
 /** The AI email composer (A §2 step 4, §4 AI composer, §5 Template composer): the brief on the left, the
  * generated email on the right with Adjustments, and the save-template dialog. */
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import { TEMPLATES_KEY, json, type Template } from "./api";
+import { TEMPLATES_KEY, type Template } from "./api";
 import { generationError, templateSaveError } from "./messages";
 import { OBJECTIVES, TONES } from "./TemplateDialogs";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
 
 interface Generated {
   subject: string;
@@ -57,12 +57,10 @@ export function validateBrief(form: typeof EMPTY): Partial<Record<keyof typeof E
 }
 
 export function Composer({ campaignId, education, onSaved }: { campaignId: number | null; education: { text: string; files: string[] }; onSaved: (template: Template) => void }) {
-  const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<ReturnType<typeof validateBrief>>({});
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [adjustments, setAdjustments] = useState("");
-  const [busy, setBusy] = useState(false);
   const [saveOpen, setSaveOpen] = useState(false);
   const [saveName, setSaveName] = useState("");
 
@@ -72,14 +70,10 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
     onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
   });
 
-  const generate = async () => {
-    const found = validateBrief(form);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
+  const generating = useApiMutation({
+    mutationFn: () => {
       const previous = generated && adjustments.trim() ? { subject: generated.subject, body: generated.body } : undefined;
-      const result = await json<Generated>("POST", "/api/emails/generate", {
+      return requestJson<Generated>("POST", "/api/emails/generate", {
         ...form,
         adjustments: previous ? adjustments : "",
         aiEducationText: education.text,
@@ -87,35 +81,38 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
         campaignId,
         previous,
       });
-      setGenerated(result);
-    } catch (failure) {
-      toast({ ...generationError(failure), variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    },
+    failure: generationError,
+    onSuccess: setGenerated,
+  });
+  const busy = generating.isPending;
+
+  const generate = () => {
+    const found = validateBrief(form);
+    setErrors(found);
+    if (!Object.keys(found).length) generating.mutate();
   };
 
-  const save = async () => {
-    if (!generated) return;
-    try {
-      const template = await json<Template>("POST", "/api/email-templates", {
+  const saving = useApiMutation({
+    mutationFn: (draft: Generated) =>
+      requestJson<Template>("POST", "/api/email-templates", {
         name: saveName.trim(),
-        subject: generated.subject,
-        body: generated.body,
+        subject: draft.subject,
+        body: draft.body,
         objective: form.objective,
         tone: form.tone,
         emailSignature: form.emailSignature,
-      });
-      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
-      toast({ title: "Template saved", description: template.name });
+      }),
+    success: (template) => ({ title: "Template saved", description: template.name }),
+    failure: templateSaveError,
+    invalidates: [TEMPLATES_KEY],
+    onSuccess: (template) => {
       setAdjustments("");
       setSaveName("");
       setSaveOpen(false);
       onSaved(template);
-    } catch (failure) {
-      toast({ ...templateSaveError(failure), variant: "destructive" });
-    }
-  };
+    },
+  });
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -124,7 +121,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
         className="space-y-3"
         onSubmit={(event) => {
           event.preventDefault();
-          void generate();
+          generate();
         }}
       >
         <TextField label="Template name" {...field("templateName")} />
@@ -158,7 +155,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
             </p>
             <TextArea label="Adjustments" rows={2} placeholder="e.g. shorter, more friendly, no link" value={adjustments} onChange={(e) => setAdjustments(e.target.value)} />
             <div className="flex flex-wrap gap-2">
-              <Button variant="outline" disabled={busy || !adjustments.trim()} onClick={() => void generate()}>
+              <Button variant="outline" disabled={busy || !adjustments.trim()} onClick={generate}>
                 Apply Adjustments
               </Button>
               <Button onClick={() => { setSaveName(form.templateName); setSaveOpen(true); }}>Save as Template</Button>
@@ -178,7 +175,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
             </div>
             <div className="flex justify-end gap-2">
               <Button variant="outline" onClick={() => setSaveOpen(false)}>Cancel</Button>
-              <Button disabled={!saveName.trim()} onClick={() => void save()}>Save</Button>
+              <Button disabled={!saveName.trim() || saving.isPending} onClick={() => generated && saving.mutate(generated)}>Save</Button>
             </div>
           </div>
         </Dialog>

@@ -1,14 +1,16 @@
 /** Step 2, Business Discovery (A §2, §5, §8, §9): the search form, progress while chunks run, the results with
  * select-all, details, CSV export, and Proceed To Step 3. */
 import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Button, buttonClass } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CLEAR_SEARCH_DATA } from "../../lib/events";
-import { serverMessage } from "../../lib/request";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson, serverMessage } from "../../lib/request";
 import { STORAGE_KEYS } from "../../lib/storage";
-import { json, type Campaign } from "./api";
+import { type Campaign } from "./api";
 
 export interface Business {
   id: number;
@@ -38,6 +40,8 @@ interface SearchAnswer {
 
 export const RADIUS_OPTIONS = [5, 10, 25, 50, 100];
 export const ONLINE_TYPES = ["bloggers", "youtubers", "podcasters", "influencers", "other"];
+const SEARCH_POLL_MS = 1000;
+const ENRICHMENT_POLL_MS = 2000;
 const EMPTY_FORM = { searchType: "local", businessType: "", geographicArea: "", radius: "25", maxResults: "50", onlineBusinessType: "bloggers", topics: "" };
 type Form = typeof EMPTY_FORM;
 
@@ -95,7 +99,6 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   const [answer, setAnswer] = useState<SearchAnswer | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [details, setDetails] = useState<Business | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     const clear = () => {
@@ -107,61 +110,69 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     return () => window.removeEventListener(CLEAR_SEARCH_DATA, clear);
   }, []);
 
-  // Keep polling while chunks are still running.
+  // While chunks are still running, the search is read again every second (A §9).
+  const running = answer?.status === "running";
+  const progress = useQuery<SearchAnswer | null>({
+    queryKey: [`/api/businesses/search/${answer?.searchId}`],
+    enabled: running,
+    refetchInterval: (query) => (query.state.status === "error" ? false : SEARCH_POLL_MS),
+  });
+  // Each new reading replaces the answer (adjusted while rendering, as React advises for state that follows data).
+  const [readProgress, setReadProgress] = useState(progress.data);
+  if (progress.data !== readProgress) {
+    setReadProgress(progress.data);
+    if (running && progress.data) setAnswer(progress.data);
+  }
   useEffect(() => {
-    if (answer?.status !== "running") return;
-    const timer = setTimeout(() => {
-      json<SearchAnswer>("GET", `/api/businesses/search/${answer.searchId}`)
-        .then(setAnswer)
-        .catch((failure) => toast({ title: "Search failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" }));
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [answer]);
+    if (progress.error) toast({ title: "Search failed", description: serverMessage(progress.error) ?? String(progress.error), variant: "destructive" });
+  }, [progress.error]);
 
-  // Addresses being looked up on the businesses' websites: refresh until each lookup ends.
+  // Addresses being looked up on the businesses' websites: read again until each lookup ends.
   const pending = (answer?.businesses ?? []).some((business) => business.emailStatus === "pending");
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setTimeout(() => {
-      json<Business[]>("GET", "/api/businesses")
-        .then((latest) => {
-          const byId = new Map(latest.map((business) => [business.id, business]));
-          setAnswer((current) => current && { ...current, businesses: current.businesses.map((business) => byId.get(business.id) ?? business) });
-        })
-        .catch(() => undefined);
-    }, 2000);
-    return () => clearTimeout(timer);
-  }, [pending, answer]);
+  const latest = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: pending, refetchInterval: pending ? ENRICHMENT_POLL_MS : false });
+  const [readLatest, setReadLatest] = useState(latest.data);
+  if (latest.data !== readLatest) {
+    setReadLatest(latest.data);
+    const byId = new Map((latest.data ?? []).map((business) => [business.id, business]));
+    setAnswer((current) => current && { ...current, businesses: current.businesses.map((business) => byId.get(business.id) ?? business) });
+  }
 
-  const lookUpSocial = async (business: Business) => {
-    try {
-      const result = await json<{ business: Business }>("POST", `/api/businesses/${business.id}/social-media`);
+  const lookingUp = useApiMutation({
+    mutationFn: (business: Business) => requestJson<{ business: Business }>("POST", `/api/businesses/${business.id}/social-media`),
+    failure: (failure) => ({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure) }),
+    onSuccess: ({ business }) => {
       // Update the dialog only if it still shows this business (it may have been closed meanwhile).
-      setDetails((open) => (open && open.id === business.id ? result.business : open));
-      setAnswer((current) => current && { ...current, businesses: current.businesses.map((b) => (b.id === business.id ? result.business : b)) });
-    } catch (failure) {
-      toast({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
-    }
-  };
+      setDetails((open) => (open && open.id === business.id ? business : open));
+      setAnswer((current) => current && { ...current, businesses: current.businesses.map((b) => (b.id === business.id ? business : b)) });
+    },
+  });
 
-  const submit = async () => {
-    const problem = searchError(form);
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
-      const local = form.searchType === "local";
-      const body = local
-        ? { searchType: "local", businessType: form.businessType, geographicArea: form.geographicArea, radius: Number(form.radius), maxResults: Number(form.maxResults), campaignId: campaign.id }
-        : { searchType: "online", onlineBusinessType: form.onlineBusinessType, topics: form.topics, maxResults: Number(form.maxResults), campaignId: campaign.id };
-      const result = await json<SearchAnswer>("POST", "/api/businesses/search", body);
+  const searching = useApiMutation({
+    mutationFn: (sent: Form) => {
+      const body =
+        sent.searchType === "local"
+          ? { searchType: "local", businessType: sent.businessType, geographicArea: sent.geographicArea, radius: Number(sent.radius), maxResults: Number(sent.maxResults), campaignId: campaign.id }
+          : { searchType: "online", onlineBusinessType: sent.onlineBusinessType, topics: sent.topics, maxResults: Number(sent.maxResults), campaignId: campaign.id };
+      return requestJson<SearchAnswer>("POST", "/api/businesses/search", body);
+    },
+    failure: (failure) => ({ title: "Search failed", description: serverMessage(failure) ?? String(failure) }),
+    onSuccess: (result) => {
       setAnswer(result);
       setSelected(new Set());
-    } catch (failure) {
-      toast({ title: "Search failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const busy = searching.isPending;
+
+  const cancelling = useApiMutation({
+    mutationFn: (searchId: number) => requestJson<SearchAnswer>("POST", `/api/businesses/search/${searchId}/cancel`),
+    failure: { title: "Search not cancelled", description: "Please try again" },
+    onSuccess: setAnswer,
+  });
+
+  const submit = () => {
+    const problem = searchError(form);
+    setError(problem);
+    if (!problem) searching.mutate(form);
   };
 
   const businesses = answer?.businesses ?? [];
@@ -178,17 +189,21 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     link.download = "businesses.csv";
     link.click();
   };
-  const importCsv = async (file: File | undefined) => {
-    if (!file) return;
-    const form = new FormData();
-    form.append("file", file);
-    try {
-      type Skipped = { line: number; message: string };
-      const result = await json<{ imported: number; skipped: number; errors: Skipped[]; duplicates: Skipped[]; businesses: Business[] }>("POST", "/api/businesses/import", form);
+  type Skipped = { line: number; message: string };
+  const importing = useApiMutation({
+    mutationFn: (file: File) => {
+      const upload = new FormData();
+      upload.append("file", file);
+      return requestJson<{ imported: number; skipped: number; errors: Skipped[]; duplicates: Skipped[]; businesses: Business[] }>("POST", "/api/businesses/import", upload);
+    },
+    success: (result) => {
       // Why rows were skipped, in file order: bad rows and duplicates of businesses already in the list.
       const skipped = [...result.errors, ...result.duplicates].sort((a, b) => a.line - b.line);
       const problems = skipped.slice(0, 3).map((row) => `line ${row.line}: ${row.message}`).join("; ") + (skipped.length > 3 ? "; ..." : "");
-      toast({ title: `Imported ${result.imported} businesses`, description: `${result.skipped} skipped${problems ? ` (${problems})` : ""}` });
+      return { title: `Imported ${result.imported} businesses`, description: `${result.skipped} skipped${problems ? ` (${problems})` : ""}` };
+    },
+    failure: (failure) => ({ title: "Import failed", description: serverMessage(failure) ?? String(failure) }),
+    onSuccess: (result) =>
       setAnswer((current) => ({
         searchId: current?.searchId ?? 0,
         status: current?.status === "running" ? "running" : "complete",
@@ -196,11 +211,8 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
         chunksTotal: current?.chunksTotal ?? 0,
         attribution: current?.attribution ?? "",
         businesses: [...(current?.businesses ?? []), ...result.businesses],
-      }));
-    } catch (failure) {
-      toast({ title: "Import failed", description: serverMessage(failure) ?? String(failure), variant: "destructive" });
-    }
-  };
+      })),
+  });
 
   const proceed = () => {
     const ids = selected.size ? [...selected] : businesses.map((b) => b.id);
@@ -215,7 +227,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
         className="space-y-3"
         onSubmit={(event) => {
           event.preventDefault();
-          void submit();
+          submit();
         }}
       >
         <SelectField label="Search type" value={form.searchType} onChange={(e) => setForm({ ...form, searchType: e.target.value })} options={[{ value: "local", label: "Local businesses" }, { value: "online", label: "Online creators" }]} />
@@ -247,7 +259,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
               <div className="h-2 rounded bg-brand" style={{ width: `${Math.min(100, (answer.chunksDone / Math.max(1, answer.chunksTotal)) * 100)}%` }} />
             </div>
             {answer.status === "running" ? (
-              <Button variant="ghost" onClick={() => void json<SearchAnswer>("POST", `/api/businesses/search/${answer.searchId}/cancel`).then(setAnswer)}>Cancel search</Button>
+              <Button variant="ghost" onClick={() => cancelling.mutate(answer.searchId)}>Cancel search</Button>
             ) : null}
           </div>
         ) : (
@@ -285,7 +297,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
         <div className="flex flex-wrap gap-2">
           <label className={`${buttonClass("outline")} cursor-pointer`}>
             Import CSV
-            <input type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => void importCsv(e.target.files?.[0])} />
+            <input type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => e.target.files?.[0] && importing.mutate(e.target.files[0])} />
           </label>
           <Button onClick={proceed}>Proceed To Step 3</Button>
         </div>
@@ -310,7 +322,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
             </ul>
           ) : null}
           <div className="mt-3 flex gap-3">
-            {details.website ? <Button variant="outline" onClick={() => void lookUpSocial(details)}>Look up social media</Button> : null}
+            {details.website ? <Button variant="outline" onClick={() => lookingUp.mutate(details)}>Look up social media</Button> : null}
             {details.provenance.sourceUrl ? <a className="text-sm text-brand underline" href={details.provenance.sourceUrl} target="_blank" rel="noopener noreferrer">Source</a> : null}
           </div>
         </Dialog>

@@ -1,11 +1,12 @@
 /** Step 3, AI education (A §2, §5): free text and files, saved with the campaign and remembered locally. */
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { TextArea } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { aiEducationKeys } from "../../lib/storage";
-import { CAMPAIGNS_KEY, json, uploadEducationFile, type Campaign } from "./api";
+import { CAMPAIGNS_KEY, uploadEducationFile, type Campaign } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
 
 export const MAX_EDUCATION_BYTES = 10 * 1024 * 1024;
 const ACCEPTED = [".pdf", ".txt", ".doc", ".docx"];
@@ -20,13 +21,11 @@ export function educationFileError(file: { name: string; size: number }): string
 }
 
 export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null; onSaved: (education: { text: string; files: string[] }) => void }) {
-  const queryClient = useQueryClient();
   const keys = campaign ? aiEducationKeys(campaign.id) : null;
   const [text, setText] = useState(() => (keys ? (localStorage.getItem(keys.text) ?? campaign?.aiEducationText ?? "") : ""));
   const [files, setFiles] = useState<File[]>([]);
   const [saved, setSaved] = useState<string[]>(campaign?.aiEducationFiles ?? []);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const pick = (list: FileList | null) => {
     const chosen = Array.from(list ?? []);
@@ -35,29 +34,32 @@ export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null
     setFiles(refused ? [] : chosen);
   };
 
-  const save = async () => {
+  const saving = useApiMutation({
+    mutationFn: async (target: Campaign) => {
+      for (const file of files) await uploadEducationFile(target.id, file);
+      const names = Array.from(new Set([...saved, ...files.map((file) => file.name)]));
+      return requestJson<Campaign>("PUT", `/api/campaigns/${target.id}`, { aiEducationText: text, aiEducationFiles: names });
+    },
+    success: { title: "AI education saved" },
+    failure: () => ({ title: "Failed to save AI education" }),
+    invalidates: [CAMPAIGNS_KEY],
+    onSuccess: (updated) => {
+      localStorage.setItem(aiEducationKeys(updated.id).text, text);
+      localStorage.setItem(aiEducationKeys(updated.id).files, JSON.stringify(updated.aiEducationFiles));
+      setSaved(updated.aiEducationFiles);
+      setFiles([]);
+      onSaved({ text, files: updated.aiEducationFiles });
+    },
+  });
+
+  const save = () => {
     if (!campaign) {
       toast({ title: "No campaign selected", description: "Choose or create a campaign first.", variant: "destructive" });
       return;
     }
-    setBusy(true);
-    try {
-      for (const file of files) await uploadEducationFile(campaign.id, file);
-      const names = Array.from(new Set([...saved, ...files.map((file) => file.name)]));
-      const updated = await json<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { aiEducationText: text, aiEducationFiles: names });
-      localStorage.setItem(aiEducationKeys(campaign.id).text, text);
-      localStorage.setItem(aiEducationKeys(campaign.id).files, JSON.stringify(updated.aiEducationFiles));
-      setSaved(updated.aiEducationFiles);
-      setFiles([]);
-      await queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-      toast({ title: "AI education saved" });
-      onSaved({ text, files: updated.aiEducationFiles });
-    } catch {
-      toast({ title: "Failed to save AI education", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    saving.mutate(campaign);
   };
+
 
   return (
     <div className="space-y-3">
@@ -77,7 +79,7 @@ export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null
           ))}
         </ul>
       ) : null}
-      <Button disabled={busy || (!text.trim() && files.length === 0 && saved.length === 0)} onClick={() => void save()}>
+      <Button disabled={saving.isPending || (!text.trim() && files.length === 0 && saved.length === 0)} onClick={save}>
         Save AI Education
       </Button>
     </div>

@@ -7,8 +7,9 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
-import { serverMessage } from "../../lib/request";
-import { json, type Campaign, type Template } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
+import { type Campaign, type Template } from "./api";
 
 interface Sender {
   id: number;
@@ -38,7 +39,7 @@ export function launchError(templateId: number | null, businessIds: number[], ca
 
 /** Step 5: which sender the campaign uses; only active configurations are offered. */
 export function SenderStep({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => json<Sender[]>("GET", "/api/user/email-configs") });
+  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<Sender[]>("GET", "/api/user/email-configs") });
   const active = (senders.data ?? []).filter((sender) => sender.isActive);
   useEffect(() => {
     if (value) return;
@@ -55,28 +56,18 @@ export function SenderStep({ value, onChange }: { value: string; onChange: (valu
 /** Step 6: launch and watch. */
 export function LaunchStep({ campaign, template, sender }: { campaign: Campaign; template: Template; sender: string }) {
   const [confirming, setConfirming] = useState(false);
-  const [sending, setSending] = useState(false);
   const [launched, setLaunched] = useState<string | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
   const [testAddress, setTestAddress] = useState("");
-  const [testing, setTesting] = useState(false);
   const [testResult, setTestResult] = useState<string | null>(null);
   const businessIds = campaign.businessIds ?? [];
 
-  useEffect(() => {
-    if (!launched) return;
-    let stopped = false;
-    const poll = async () => {
-      const next = await json<Progress>("GET", `/api/campaigns/${campaign.id}/progress`);
-      if (stopped) return;
-      setProgress(next);
-      if (next.status === "active") setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-    };
-  }, [launched, campaign.id]);
+  // After launch, progress is read every two seconds until the campaign is no longer active.
+  const progressQuery = useQuery<Progress | null>({
+    queryKey: [`/api/campaigns/${campaign.id}/progress`],
+    enabled: launched !== null,
+    refetchInterval: (query) => (query.state.data?.status === "active" ? POLL_MS : false),
+  });
+  const progress = launched !== null ? progressQuery.data : null;
 
   const attempt = () => {
     const problem = launchError(template.id, businessIds, campaign.id);
@@ -87,26 +78,40 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
     setConfirming(true);
   };
 
-  const launch = async () => {
-    setConfirming(false);
-    setSending(true);
-    try {
-      const answer = await json<{ emailsSent: number; skipped: number; message: string }>("POST", "/api/campaigns/send", {
+  const launching = useApiMutation({
+    mutationFn: () =>
+      requestJson<{ emailsSent: number; skipped: number; message: string }>("POST", "/api/campaigns/send", {
         campaignId: campaign.id,
         templateId: template.id,
         businessIds,
         emailConfigId: sender && sender !== OUTBOX ? Number(sender) : null,
-      });
-      setLaunched(answer.message);
-      toast({ title: "Campaign launched", description: answer.message });
-    } catch (failure) {
-      toast({ title: "Launch failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
-    } finally {
-      setSending(false);
-    }
+      }),
+    success: (answer) => ({ title: "Campaign launched", description: answer.message }),
+    failure: { title: "Launch failed", description: "Please try again" },
+    invalidates: [[`/api/campaigns/${campaign.id}/progress`]],
+    onSuccess: (answer) => setLaunched(answer.message),
+  });
+  const launch = () => {
+    setConfirming(false);
+    launching.mutate();
   };
 
-  const sendTest = async () => {
+  const testing = useApiMutation({
+    // The email as the first (up to five) chosen businesses would get it, to the test address.
+    mutationFn: () =>
+      requestJson<{ success: boolean; message: string; errorType?: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
+        testEmail: testAddress.trim(),
+        businessIds: businessIds.slice(0, 5),
+        templateId: template.id,
+      }),
+    success: (answer) => {
+      const failed = answer.errorType === "gmail_oauth_not_configured" ? "Gmail OAuth Required" : "Test Campaign Failed";
+      return { title: answer.success ? "Test email sent" : failed, description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" };
+    },
+    failure: { title: "Test email failed", description: "Please try again" },
+    onSuccess: (answer) => setTestResult(answer.message),
+  });
+  const sendTest = () => {
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(testAddress.trim())) {
       toast({ title: "Invalid Email", description: "Please enter a valid email address", variant: "destructive" });
       return;
@@ -115,23 +120,9 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       toast({ title: "No Recipients", variant: "destructive" });
       return;
     }
-    setTesting(true);
-    try {
-      // The email as the first (up to five) chosen businesses would get it, to the test address.
-      const answer = await json<{ success: boolean; message: string; errorType?: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
-        testEmail: testAddress.trim(),
-        businessIds: businessIds.slice(0, 5),
-        templateId: template.id,
-      });
-      setTestResult(answer.message);
-      const failed = answer.errorType === "gmail_oauth_not_configured" ? "Gmail OAuth Required" : "Test Campaign Failed";
-      toast({ title: answer.success ? "Test email sent" : failed, description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" });
-    } catch (failure) {
-      toast({ title: "Test email failed", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
-    } finally {
-      setTesting(false);
-    }
+    testing.mutate();
   };
+  const sending = launching.isPending;
 
   const counts = progress?.progress;
   const done = counts ? counts.sent + counts.failed + counts.skipped : 0;
@@ -144,7 +135,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
         <div className="min-w-64 flex-1">
           <TextField label="Test email address" type="email" value={testAddress} onChange={(event) => setTestAddress(event.target.value)} />
         </div>
-        <Button variant="outline" onClick={() => void sendTest()} disabled={testing}>{testing ? "Sending Test..." : "Send Test Email"}</Button>
+        <Button variant="outline" onClick={sendTest} disabled={testing.isPending}>{testing.isPending ? "Sending Test..." : "Send Test Email"}</Button>
       </div>
       {testResult ? <p className="text-sm text-slate-600">{testResult}</p> : null}
       <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
@@ -166,7 +157,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
           <p>Send "{template.name}" to {businessIds.length} businesses? Businesses without an email address are skipped.</p>
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-            <Button onClick={() => void launch()}>Send Now</Button>
+            <Button onClick={launch}>Send Now</Button>
           </div>
         </Dialog>
       ) : null}

@@ -1,29 +1,27 @@
 /** Step 4 (A §2): choose a template from expandable cards with preview, edit and delete, or create one with the
  * AI composer. Also the Email Templates tab's card grid (B §2.8) with view, edit and follow-up dialogs. */
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
-import { toast } from "../../components/ui/toast-store";
-import { serverMessage } from "../../lib/request";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson, serverMessage } from "../../lib/request";
 import { switchTab } from "../../lib/events";
-import { TEMPLATES_KEY, json, useTemplates, type Template } from "./api";
+import { TEMPLATES_KEY, useTemplates, type Template } from "./api";
 import { EditTemplateDialog, FollowUpDialog, PreviewDialog, TemplateBody } from "./TemplateDialogs";
 
 export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this template?";
 
 type Open = { kind: "preview" | "edit" | "followUps"; template: Template } | null;
 
+/** Delete with the spec's confirmation (B §2.3). */
 function useDeleteTemplate() {
-  const queryClient = useQueryClient();
-  return async (template: Template) => {
-    if (!window.confirm(DELETE_TEMPLATE_CONFIRM)) return;
-    try {
-      await json("DELETE", `/api/email-templates/${template.id}`);
-      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
-      toast({ title: "Template deleted" });
-    } catch (failure) {
-      toast({ title: "Error", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
-    }
+  const deleting = useApiMutation({
+    mutationFn: (template: Template) => requestJson("DELETE", `/api/email-templates/${template.id}`),
+    success: { title: "Template deleted" },
+    failure: (failure) => ({ title: "Error", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}` }),
+    invalidates: [TEMPLATES_KEY],
+  });
+  return (template: Template) => {
+    if (window.confirm(DELETE_TEMPLATE_CONFIRM)) deleting.mutate(template);
   };
 }
 
@@ -52,7 +50,7 @@ export function TemplateChooser({ selectedId, onChoose, onCreate }: { selectedId
               <div className="flex flex-wrap gap-1">
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>Preview</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
-                <Button variant="ghost" onClick={() => void remove(template)}>Delete</Button>
+                <Button variant="ghost" onClick={() => remove(template)}>Delete</Button>
                 <Button variant={selectedId === template.id ? "secondary" : "primary"} onClick={() => onChoose(template)}>
                   {selectedId === template.id ? "Chosen" : "Use This Template"}
                 </Button>
@@ -102,7 +100,7 @@ export function TemplatesTab() {
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "followUps", template })}>Follow-ups</Button>
-                <Button variant="ghost" onClick={() => void remove(template)}>Delete</Button>
+                <Button variant="ghost" onClick={() => remove(template)}>Delete</Button>
               </div>
             </article>
           ))}

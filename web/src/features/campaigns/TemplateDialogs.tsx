@@ -1,13 +1,13 @@
 /** Template dialogs: preview, edit (rich text), and the follow-up sequence (B §2.8, §4, §5). */
 import { useEffect, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { HtmlFrame } from "../../components/ui/html-frame";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
-import { serverMessage } from "../../lib/request";
-import { TEMPLATES_KEY, json, type FollowUp, type Template } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson, serverMessage } from "../../lib/request";
+import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
 import { RichTextEditor } from "./RichTextEditor";
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
@@ -31,13 +31,11 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
   const [business, setBusiness] = useState({ businessName: "", city: "", website: "", category: "" });
   const [rendered, setRendered] = useState<Personalised | null>(null);
   const shown = rendered ?? { subject: template.subject, body: template.body, missing: [] };
-  const render = async () => {
-    try {
-      setRendered(await json<Personalised>("POST", `/api/email-templates/${template.id}/preview`, business));
-    } catch (failure) {
-      toast({ title: "Preview failed", description: serverMessage(failure) ?? "Please try again.", variant: "destructive" });
-    }
-  };
+  const rendering = useApiMutation({
+    mutationFn: () => requestJson<Personalised>("POST", `/api/email-templates/${template.id}/preview`, business),
+    failure: { title: "Preview failed", description: "Please try again." },
+    onSuccess: setRendered,
+  });
   return (
     <Dialog title={`Preview: ${template.name}`} onClose={onClose} wide>
       <form
@@ -45,7 +43,7 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
         className="mb-4 grid gap-2 sm:grid-cols-4"
         onSubmit={(event) => {
           event.preventDefault();
-          void render();
+          rendering.mutate();
         }}
       >
         <TextField label="Business name" value={business.businessName} onChange={(e) => setBusiness({ ...business, businessName: e.target.value })} />
@@ -68,22 +66,14 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
 }
 
 export function EditTemplateDialog({ template, onClose }: { template: Template; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [form, setForm] = useState({ name: template.name, subject: template.subject, body: template.body, objective: template.objective, tone: template.tone });
-  const [saving, setSaving] = useState(false);
-  const save = async () => {
-    setSaving(true);
-    try {
-      await json("PUT", `/api/email-templates/${template.id}`, form);
-      await queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
-      toast({ title: "Template updated" });
-      onClose();
-    } catch (failure) {
-      toast({ title: "Update failed", description: `Failed to update template: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
-    } finally {
-      setSaving(false);
-    }
-  };
+  const saving = useApiMutation({
+    mutationFn: () => requestJson("PUT", `/api/email-templates/${template.id}`, form),
+    success: { title: "Template updated" },
+    failure: (failure) => ({ title: "Update failed", description: `Failed to update template: ${serverMessage(failure) ?? "Please try again."}` }),
+    invalidates: [TEMPLATES_KEY],
+    onSuccess: onClose,
+  });
   return (
     <Dialog title="Edit template" onClose={onClose} wide>
       <div className="space-y-3">
@@ -100,7 +90,7 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
         </div>
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
-          <Button onClick={() => void save()} disabled={saving}>Save Changes</Button>
+          <Button onClick={() => saving.mutate()} disabled={saving.isPending}>Save Changes</Button>
         </div>
       </div>
     </Dialog>
@@ -115,10 +105,19 @@ const withKeys = (list: FollowUp[]): Row[] => list.map((item) => ({ ...item, key
 export function FollowUpDialog({ template, onClose }: { template: Template; onClose: () => void }) {
   const [followUps, setFollowUps] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = useApiMutation({
+    mutationFn: (rows: Row[]) =>
+      requestJson<FollowUp[]>("PUT", `/api/follow-up-templates/sequence/${template.id}`, rows.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" }))),
+    success: { title: "Follow-up emails saved" },
+    failure: (failure) => ({ title: "Error", description: `Failed to save follow-up emails: ${serverMessage(failure) ?? "Please try again."}` }),
+    onSuccess: (saved) => {
+      setFollowUps(withKeys(saved));
+      onClose();
+    },
+  });
 
   useEffect(() => {
-    json<FollowUp[]>("GET", `/api/follow-up-templates/${template.id}`)
+    requestJson<FollowUp[]>("GET", `/api/follow-up-templates/${template.id}`)
       .then((list) => setFollowUps(list.length ? withKeys(list) : [emptyFollowUp()]))
       // If the sequence cannot be fetched, start from one empty follow-up three days after the open (B §4).
       .catch(() => setFollowUps([emptyFollowUp()]));
@@ -127,7 +126,7 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
   if (!followUps) return null;
   const change = (index: number, patch: Partial<FollowUp>) => setFollowUps(followUps.map((item, i) => (i === index ? { ...item, ...patch } : item)));
 
-  const save = async () => {
+  const save = () => {
     const invalid = followUps.some((item) => !item.subject.trim() || !item.body.replace(/<[^>]*>/g, "").trim() || item.delayDays < 1 || item.delayDays > 7);
     if (invalid) {
       setError(FOLLOW_UP_INVALID);
@@ -135,17 +134,7 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
       return;
     }
     setError(null);
-    setSaving(true);
-    try {
-      const saved = await json<FollowUp[]>("PUT", `/api/follow-up-templates/sequence/${template.id}`, followUps.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" })));
-      setFollowUps(withKeys(saved));
-      toast({ title: "Follow-up emails saved" });
-      onClose();
-    } catch (failure) {
-      toast({ title: "Error", description: `Failed to save follow-up emails: ${serverMessage(failure) ?? "Please try again."}`, variant: "destructive" });
-    } finally {
-      setSaving(false);
-    }
+    saving.mutate(followUps);
   };
 
   return (
@@ -178,7 +167,7 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
         <Button variant="outline" disabled={followUps.length >= 4} onClick={() => setFollowUps([...followUps, emptyFollowUp()])}>
           Add Follow-up
         </Button>
-        <Button onClick={() => void save()} disabled={saving}>
+        <Button onClick={save} disabled={saving.isPending}>
           Save Follow-ups
         </Button>
       </div>

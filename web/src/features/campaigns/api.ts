@@ -70,10 +70,6 @@ export function useTemplates() {
   return useQuery<Template[] | null>({ queryKey: TEMPLATES_KEY });
 }
 
-export async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await (await apiRequest(method, path, body)).json()) as T;
-}
-
 /** Uploads one AI education file; the server extracts its text. */
 export async function uploadEducationFile(campaignId: number, file: File): Promise<void> {
   const form = new FormData();

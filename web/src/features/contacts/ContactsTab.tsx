@@ -1,13 +1,13 @@
 /** The Contacts tab (B §2.7, A §1): six stat cards, search, status filter, the table (scrolls at 500 px) and the
  * details dialog with the contact's full history and the user's notes. Refetched every 30 s. */
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import { apiRequest, serverMessage } from "../../lib/request";
+import { useApiMutation } from "../../lib/mutation";
+import { apiRequest } from "../../lib/request";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
@@ -156,19 +156,14 @@ function ContactDialog({ contact, onClose }: { contact: Contact; onClose: () => 
 
 /** The user's notes on a contact: add, edit, delete. */
 function Notes({ email, notes }: { email: string; notes: Note[] }) {
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState("");
   const [editing, setEditing] = useState<{ id: number; body: string } | null>(null);
-  const reload = () => queryClient.invalidateQueries({ queryKey: [historyKey(email)] });
-  const save = async (method: string, path: string, body: unknown, done: () => void) => {
-    try {
-      await apiRequest(method, path, body);
-      done();
-      await reload();
-    } catch (failure) {
-      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to save the note", variant: "destructive" });
-    }
-  };
+  const saving = useApiMutation({
+    mutationFn: ({ method, path, body }: { method: "POST" | "PUT" | "DELETE"; path: string; body?: unknown }) => apiRequest(method, path, body),
+    failure: { title: "Error", description: "Failed to save the note" },
+    invalidates: [[historyKey(email)]],
+    onSuccess: (_, { method }) => (method === "POST" ? setDraft("") : method === "PUT" ? setEditing(null) : undefined),
+  });
   return (
     <section>
       <h3 className="mb-2 font-semibold">Notes</h3>
@@ -179,7 +174,7 @@ function Notes({ email, notes }: { email: string; notes: Note[] }) {
             <li key={note.id} className="flex flex-col gap-2">
               <TextArea label="Edit note" value={editing.body} onChange={(event) => setEditing({ id: note.id, body: event.target.value })} />
               <div className="flex gap-2">
-                <Button onClick={() => void save("PUT", `/api/contacts/notes/${note.id}`, { body: editing.body }, () => setEditing(null))}>Save</Button>
+                <Button disabled={saving.isPending} onClick={() => saving.mutate({ method: "PUT", path: `/api/contacts/notes/${note.id}`, body: { body: editing.body } })}>Save</Button>
                 <Button variant="outline" onClick={() => setEditing(null)}>
                   Cancel
                 </Button>
@@ -196,7 +191,7 @@ function Notes({ email, notes }: { email: string; notes: Note[] }) {
                 <button className="text-brand underline" onClick={() => setEditing({ id: note.id, body: note.body })}>
                   Edit
                 </button>
-                <button className="text-red-700 underline" onClick={() => void save("DELETE", `/api/contacts/notes/${note.id}`, undefined, () => undefined)}>
+                <button className="text-red-700 underline" onClick={() => saving.mutate({ method: "DELETE", path: `/api/contacts/notes/${note.id}` })}>
                   Delete
                 </button>
               </div>
@@ -205,7 +200,7 @@ function Notes({ email, notes }: { email: string; notes: Note[] }) {
         )}
       </ul>
       <TextArea label="Add a note" value={draft} onChange={(event) => setDraft(event.target.value)} />
-      <Button className="mt-2" disabled={!draft.trim()} onClick={() => void save("POST", "/api/contacts/notes", { email, body: draft }, () => setDraft(""))}>
+      <Button className="mt-2" disabled={!draft.trim() || saving.isPending} onClick={() => saving.mutate({ method: "POST", path: "/api/contacts/notes", body: { email, body: draft } })}>
         Add Note
       </Button>
     </section>

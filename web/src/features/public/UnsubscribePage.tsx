@@ -3,8 +3,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
-import { toast } from "../../components/ui/toast-store";
-import { apiRequest, serverMessage } from "../../lib/request";
+import { useApiMutation } from "../../lib/mutation";
+import { apiRequest, requestJson } from "../../lib/request";
 import { PublicPage } from "./PublicLayout";
 
 const VALID_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -14,16 +14,18 @@ export function UnsubscribePage() {
   const [email, setEmail] = useState("");
   const [signature, setSignature] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
+  const unsubscribing = useApiMutation({
+    mutationFn: (address: string) => apiRequest("POST", "/api/unsubscribe", { email: address, signature }),
+    failure: { title: "Error", description: "Failed to unsubscribe. Please try again." },
+  });
+  const done = unsubscribing.isSuccess;
 
   useEffect(() => {
     const linkEmail = params.get("email");
     const linkSignature = params.get("signature");
     if (!linkEmail || !linkSignature) return;
     const query = new URLSearchParams({ email: linkEmail, signature: linkSignature });
-    apiRequest("GET", `/api/unsubscribe/verify?${query}`)
-      .then((response) => response.json() as Promise<{ email: string }>)
+    requestJson<{ email: string }>("GET", `/api/unsubscribe/verify?${query}`)
       .then((verified) => {
         setEmail(verified.email);
         setSignature(linkSignature);
@@ -31,22 +33,14 @@ export function UnsubscribePage() {
       .catch(() => undefined); // an invalid link simply leaves the field for the visitor to fill
   }, [params]);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!VALID_EMAIL.test(email.trim())) {
       setError("Please enter a valid email address");
       return;
     }
     setError(null);
-    setBusy(true);
-    try {
-      await apiRequest("POST", "/api/unsubscribe", { email: email.trim(), signature });
-      setDone(true);
-    } catch (failure) {
-      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to unsubscribe. Please try again.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    unsubscribing.mutate(email.trim());
   };
 
   return (
@@ -86,7 +80,7 @@ export function UnsubscribePage() {
                 {error}
               </p>
             ) : null}
-            <Button type="submit" disabled={busy} className="mt-4 w-full">
+            <Button type="submit" disabled={unsubscribing.isPending} className="mt-4 w-full">
               Unsubscribe
             </Button>
           </form>

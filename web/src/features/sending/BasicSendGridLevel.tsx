@@ -2,20 +2,19 @@
  * instance's sending domain, the username checked as it is typed (debounced, from 3 characters; a failed check
  * counts as available), Create Address, then Send Test to the user's own address. */
 import { useEffect, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { useAuth } from "../../lib/auth";
-import { serverMessage } from "../../lib/request";
-import { CONFIGS_KEY, type EmailConfig, json } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
+import { CONFIGS_KEY, type EmailConfig } from "./api";
 import { isBasicAddress, USERNAME_CHECK_DELAY_MS, USERNAME_CHECK_MIN, USERNAME_RULE, validUsername } from "./rules";
 
 type Availability = "idle" | "checking" | "available" | "unavailable";
 
 export function BasicSendGridLevel({ available, sendingDomain, configs }: { available: boolean; sendingDomain: string; configs: EmailConfig[] }) {
   const user = useAuth().user;
-  const queryClient = useQueryClient();
   const existing = configs.find((config) => config.provider === "sendgrid-basic" && isBasicAddress(config.emailAddress, sendingDomain));
   const [first, setFirst] = useState(user?.firstName ?? "");
   const [last, setLast] = useState(user?.lastName ?? "");
@@ -23,14 +22,13 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
   const [replyTo, setReplyTo] = useState("");
   // The last answer, for the username it was about; what the user sees is derived from it.
   const [checked, setChecked] = useState<{ username: string; available: boolean; reason: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
   const availability: Availability = prefix.length < USERNAME_CHECK_MIN ? "idle" : checked?.username !== prefix ? "checking" : checked.available ? "available" : "unavailable";
   const reason = checked?.reason ?? null;
 
   useEffect(() => {
     if (prefix.length < USERNAME_CHECK_MIN) return;
     const timer = window.setTimeout(() => {
-      json<{ available: boolean; reason: string | null }>("POST", "/api/user/check-username", { username: prefix })
+      requestJson<{ available: boolean; reason: string | null }>("POST", "/api/user/check-username", { username: prefix })
         .then((answer) => setChecked({ username: prefix, available: answer.available, reason: answer.reason }))
         // The check is advice: when it fails, creating the address decides.
         .catch(() => setChecked({ username: prefix, available: true, reason: null }));
@@ -38,15 +36,22 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
     return () => window.clearTimeout(timer);
   }, [prefix]);
 
-  const suggest = async () => {
-    try {
-      setPrefix((await json<{ username: string }>("GET", "/api/user/suggest-username")).username);
-    } catch (failure) {
-      toast({ title: "No suggestion", description: serverMessage(failure) ?? "Please choose a username", variant: "destructive" });
-    }
-  };
+  const suggest = useApiMutation({
+    mutationFn: () => requestJson<{ username: string }>("GET", "/api/user/suggest-username"),
+    failure: { title: "No suggestion", description: "Please choose a username" },
+    onSuccess: (answer) => setPrefix(answer.username),
+  });
 
-  const create = async () => {
+  const creating = useApiMutation({
+    mutationFn: () => requestJson<{ emailAddress: string }>("POST", "/api/sendgrid/create-basic-address", { firstName: first, lastName: last, emailPrefix: prefix, replyTo: replyTo || null }),
+    success: (answer) => ({ title: "Address Created Successfully!", description: `${answer.emailAddress} is ready to send.` }),
+    failure: { title: "Error Creating Address", description: "Failed to create SendGrid address. Please try again." },
+    invalidates: [CONFIGS_KEY],
+    // The name is taken now: the field starts over rather than showing it as available.
+    onSuccess: () => setPrefix(""),
+  });
+
+  const create = () => {
     if (!first.trim() || !last.trim() || !prefix.trim()) {
       toast({ title: "Missing Information", description: "Please enter your first name, last name and email username.", variant: "destructive" });
       return;
@@ -55,33 +60,18 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
       toast({ title: "Invalid Username", description: USERNAME_RULE, variant: "destructive" });
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await json<{ emailAddress: string }>("POST", "/api/sendgrid/create-basic-address", { firstName: first, lastName: last, emailPrefix: prefix, replyTo: replyTo || null });
-      toast({ title: "Address Created Successfully!", description: `${answer.emailAddress} is ready to send.` });
-      // The name is taken now: the field starts over rather than showing it as available.
-      setPrefix("");
-      void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
-    } catch (failure) {
-      toast({ title: "Error Creating Address", description: serverMessage(failure) ?? "Failed to create SendGrid address. Please try again.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    creating.mutate();
   };
 
-  const sendTest = async () => {
-    if (!existing) return;
-    setBusy(true);
-    try {
-      const answer = await json<{ success: boolean; fromEmail: string; message: string }>("POST", "/api/sendgrid/send-test", { emailPrefix: existing.emailAddress.split("@")[0] });
-      if (answer.success) toast({ title: "Test Email Sent Successfully!", description: `From ${answer.fromEmail} to ${user?.email ?? "you"}.` });
-      else toast({ title: "Test Email Failed", description: answer.message, variant: "destructive" });
-    } catch (failure) {
-      toast({ title: "Test Email Failed", description: serverMessage(failure) ?? "Failed to send test email. Please try again.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const testing = useApiMutation({
+    mutationFn: (address: string) => requestJson<{ success: boolean; fromEmail: string; message: string }>("POST", "/api/sendgrid/send-test", { emailPrefix: address.split("@")[0] }),
+    success: (answer) =>
+      answer.success
+        ? { title: "Test Email Sent Successfully!", description: `From ${answer.fromEmail} to ${user?.email ?? "you"}.` }
+        : { title: "Test Email Failed", description: answer.message, variant: "destructive" },
+    failure: { title: "Test Email Failed", description: "Failed to send test email. Please try again." },
+  });
+  const busy = creating.isPending || testing.isPending;
 
   if (!available && !existing) {
     return (
@@ -97,7 +87,7 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
       {existing ? (
         <p data-testid="basic-address" className="rounded-md bg-green-50 p-3 text-sm text-green-800">Your address: <strong>{existing.emailAddress}</strong></p>
       ) : null}
-      <form aria-label="Basic address" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); void create(); }}>
+      <form aria-label="Basic address" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); create(); }}>
         <TextField label="First name" value={first} onChange={(event) => setFirst(event.target.value)} />
         <TextField label="Last name" value={last} onChange={(event) => setLast(event.target.value)} />
         <div>
@@ -107,12 +97,12 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
             {availability === "available" ? <span className="text-green-700">{prefix}@{sendingDomain} is available</span> : null}
             {availability === "unavailable" ? <span className="text-red-600">{reason ?? "This username is not available"}</span> : null}
           </p>
-          <button type="button" className="mt-1 text-xs underline" onClick={() => void suggest()}>Suggest a username</button>
+          <button type="button" className="mt-1 text-xs underline" onClick={() => suggest.mutate()}>Suggest a username</button>
         </div>
         <TextField label="Reply-To (optional)" type="email" value={replyTo} placeholder={user?.email ?? ""} onChange={(event) => setReplyTo(event.target.value)} />
         <div className="sm:col-span-2 flex gap-2">
           <Button type="submit" disabled={busy || availability === "unavailable"}>Create Address</Button>
-          <Button type="button" variant="outline" disabled={busy || !existing} onClick={() => void sendTest()}>Send Test</Button>
+          <Button type="button" variant="outline" disabled={busy || !existing} onClick={() => existing && testing.mutate(existing.emailAddress)}>Send Test</Button>
         </div>
       </form>
     </div>

@@ -1,13 +1,12 @@
 /** Level 3, branded SendGrid (A §2 four-step guide, §7 Email setup): the user's own SendGrid key (checked for Mail
  * Send by the server, stored encrypted) and their own domain, whose SPF, DKIM and DMARC are checked afterwards. */
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
 import { useAuth } from "../../lib/auth";
-import { serverMessage } from "../../lib/request";
-import { CONFIGS_KEY, json } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson, serverMessage } from "../../lib/request";
+import { CONFIGS_KEY } from "./api";
 
 export const SENDGRID_GUIDE = [
   { title: "Create a SendGrid account", body: "Sign up at sendgrid.com; the free plan sends 100 emails a day." },
@@ -20,29 +19,26 @@ const EMPTY = { emailSendFrom: "", emailSendFromName: "", businessName: "", emai
 
 export function BrandedSendGridLevel() {
   const user = useAuth().user;
-  const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useApiMutation({
+    mutationFn: (sent: typeof EMPTY) => {
+      const domain = sent.customDomain.trim() || sent.emailSendFrom.split("@")[1];
+      return requestJson("POST", "/api/user/email-config", { ...sent, customDomain: domain, emailReplyTo: sent.emailReplyTo || user?.email, emailProvider: "sendgrid", tier: "advanced" });
+    },
+    success: { title: "Email Configuration Saved", description: "SendGrid accepted the key. Verify your domain's records next." },
+    invalidates: [CONFIGS_KEY],
+    onSuccess: () => setForm(EMPTY),
+    onError: (failure) => setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again."),
+  });
   const field = (key: keyof typeof EMPTY) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
 
-  const save = async () => {
+  const save = () => {
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailSendFrom.trim())) return setError("Please enter a valid email address");
     if (!form.emailSendFromName.trim() && !form.businessName.trim()) return setError("Sender name is required");
     if (!form.sendgridApiKey.trim()) return setError("SendGrid API key is required");
     setError(null);
-    setBusy(true);
-    try {
-      const domain = form.customDomain.trim() || form.emailSendFrom.split("@")[1];
-      await json("POST", "/api/user/email-config", { ...form, customDomain: domain, emailReplyTo: form.emailReplyTo || user?.email, emailProvider: "sendgrid", tier: "advanced" });
-      toast({ title: "Email Configuration Saved", description: "SendGrid accepted the key. Verify your domain's records next." });
-      setForm(EMPTY);
-      void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
-    } catch (failure) {
-      setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    saving.mutate(form);
   };
 
   return (
@@ -55,7 +51,7 @@ export function BrandedSendGridLevel() {
           </li>
         ))}
       </ol>
-      <form aria-label="Branded SendGrid sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <form aria-label="Branded SendGrid sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); save(); }}>
         <TextField label="Sender email" type="email" {...field("emailSendFrom")} />
         <TextField label="Sender name" {...field("emailSendFromName")} />
         <TextField label="Business name (optional)" {...field("businessName")} />
@@ -64,7 +60,7 @@ export function BrandedSendGridLevel() {
         <TextField label="SendGrid API key" type="password" autoComplete="off" {...field("sendgridApiKey")} />
         {error ? <p role="alert" className="text-sm text-red-600 sm:col-span-2">{error}</p> : null}
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={busy}>{busy ? "Checking the key..." : "Save Branded Sender"}</Button>
+          <Button type="submit" disabled={saving.isPending}>{saving.isPending ? "Checking the key..." : "Save Branded Sender"}</Button>
         </div>
       </form>
     </div>

@@ -3,16 +3,16 @@
  * branded SendGrid) and SMTP, the 'Currently Available Features' dialog, the postal address of the footer, and the
  * local outbox, which keeps messages when no sender is set up: nothing leaves the machine. */
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Dialog } from "../../components/ui/dialog";
 import { TextArea, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
 import { useInstance } from "../../lib/instance";
+import { useApiMutation } from "../../lib/mutation";
 import { HtmlFrame } from "../../components/ui/html-frame";
-import { serverMessage } from "../../lib/request";
-import { CONFIGS_KEY, type EmailConfig, json, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
+import { requestJson, serverMessage } from "../../lib/request";
+import { CONFIGS_KEY, type EmailConfig, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
 import { BasicSendGridLevel } from "./BasicSendGridLevel";
 import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
 import { GmailLevel } from "./GmailLevel";
@@ -39,11 +39,10 @@ const LEVELS = [
 type Level = (typeof LEVELS)[number]["id"];
 
 export function EmailSettings() {
-  const queryClient = useQueryClient();
   const instance = useInstance().data;
-  const configs = useQuery({ queryKey: CONFIGS_KEY, queryFn: () => json<EmailConfig[]>("GET", "/api/user/email-configs") });
-  const outbox = useQuery({ queryKey: OUTBOX_KEY, queryFn: () => json<OutboxMessage[]>("GET", "/api/outbox") });
-  const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => json<{ postalAddress: string | null }>("GET", "/api/user/profile") });
+  const configs = useQuery({ queryKey: CONFIGS_KEY, queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
+  const outbox = useQuery({ queryKey: OUTBOX_KEY, queryFn: () => requestJson<OutboxMessage[]>("GET", "/api/outbox") });
+  const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => requestJson<{ postalAddress: string | null }>("GET", "/api/user/profile") });
   const [level, setLevel] = useState<Level>("gmail");
   const [removing, setRemoving] = useState<EmailConfig | null>(null);
   const [allowingRead, setAllowingRead] = useState<EmailConfig | null>(null);
@@ -54,53 +53,43 @@ export function EmailSettings() {
   const [postal, setPostal] = useState<string | null>(null);
   const list = configs.data ?? [];
   const current = list.find((config) => config.isDefault && config.isActive);
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
-    void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
-  };
+  const senderKeys = [CONFIGS_KEY, STATUS_KEY];
 
-  const setDefault = async (config: EmailConfig) => {
-    try {
-      await json("PUT", `/api/user/email-configs/${config.id}/set-default`);
-      toast({ title: "Default Email Updated", description: `${config.emailAddress} now sends your campaigns.` });
-      refresh();
-    } catch (failure) {
-      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to update default email configuration.", variant: "destructive" });
-    }
-  };
+  const settingDefault = useApiMutation({
+    mutationFn: (config: EmailConfig) => requestJson("PUT", `/api/user/email-configs/${config.id}/set-default`),
+    success: (_, config) => ({ title: "Default Email Updated", description: `${config.emailAddress} now sends your campaigns.` }),
+    failure: { title: "Error", description: "Failed to update default email configuration." },
+    invalidates: senderKeys,
+  });
 
-  const remove = async (config: EmailConfig) => {
+  const removingSender = useApiMutation({
+    mutationFn: (config: EmailConfig) => requestJson("DELETE", `/api/user/email-configs/${config.id}`),
+    success: { title: "Configuration Removed" },
+    failure: { title: "Error", description: "Failed to remove email configuration." },
+    invalidates: senderKeys,
+  });
+  const remove = (config: EmailConfig) => {
     setRemoving(null);
-    try {
-      await json("DELETE", `/api/user/email-configs/${config.id}`);
-      toast({ title: "Configuration Removed" });
-      refresh();
-    } catch (failure) {
-      toast({ title: "Error", description: serverMessage(failure) ?? "Failed to remove email configuration.", variant: "destructive" });
-    }
+    removingSender.mutate(config);
   };
 
-  const verify = async (config?: EmailConfig) => {
-    try {
-      const answer = await json<Verification>("POST", "/api/user/verify-email-config", config ? { configId: config.id } : undefined);
-      setVerification(answer);
-      if (answer.verified) toast({ title: "Email Verified", description: answer.message });
-      else toast({ title: "Verification Failed", description: answer.message || "Please check your email configuration and try again", variant: "destructive" });
-      refresh();
-    } catch (failure) {
-      toast({ title: "Verification Failed", description: serverMessage(failure) ?? "Please check your email configuration and try again", variant: "destructive" });
-    }
-  };
+  const verifying = useApiMutation({
+    mutationFn: (config?: EmailConfig) => requestJson<Verification>("POST", "/api/user/verify-email-config", config ? { configId: config.id } : undefined),
+    success: (answer) =>
+      answer.verified
+        ? { title: "Email Verified", description: answer.message }
+        : { title: "Verification Failed", description: answer.message || "Please check your email configuration and try again", variant: "destructive" },
+    failure: { title: "Verification Failed", description: "Please check your email configuration and try again" },
+    invalidates: senderKeys,
+    onSuccess: setVerification,
+  });
 
-  const savePostal = async () => {
-    try {
-      await json("PUT", "/api/user/profile", { postalAddress: postal ?? "" });
-      toast({ title: "Postal address saved" });
-      void queryClient.invalidateQueries({ queryKey: ["/api/user/profile"] });
-    } catch (failure) {
-      toast({ title: "Failed to save", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
-    }
-  };
+  const savingPostal = useApiMutation({
+    mutationFn: (postalAddress: string) => requestJson("PUT", "/api/user/profile", { postalAddress }),
+    success: { title: "Postal address saved" },
+    failure: { title: "Failed to save", description: "Please try again" },
+    invalidates: [["/api/user/profile"]],
+  });
 
   return (
     <div className="space-y-4">
@@ -113,7 +102,7 @@ export function EmailSettings() {
           <p data-testid="sender-status">No sender is set up: messages go to the local outbox below and nothing leaves this machine.</p>
         )}
         <div className="mt-3 flex flex-wrap gap-2">
-          {current ? <Button variant="outline" onClick={() => void verify()}>Verify Domain Records</Button> : null}
+          {current ? <Button variant="outline" onClick={() => verifying.mutate(undefined)}>Verify Domain Records</Button> : null}
           <Button variant="ghost" onClick={() => setFeatures(true)}>Currently Available Features</Button>
         </div>
         {verification ? (
@@ -143,9 +132,9 @@ export function EmailSettings() {
                   {repliesNote(config) ? <span className="block text-xs text-slate-500">{repliesNote(config)}</span> : null}
                 </span>
                 <span className="flex flex-wrap gap-2">
-                  {!config.isDefault ? <Button variant="outline" onClick={() => void setDefault(config)}>Set Default</Button> : null}
+                  {!config.isDefault ? <Button variant="outline" onClick={() => settingDefault.mutate(config)}>Set Default</Button> : null}
                   {config.provider !== "outbox" && config.provider !== "smtp" ? <Button variant="ghost" onClick={() => setEditing(config)}>Edit</Button> : null}
-                  {config.provider !== "outbox" ? <Button variant="ghost" onClick={() => void verify(config)}>Verify</Button> : null}
+                  {config.provider !== "outbox" ? <Button variant="ghost" onClick={() => verifying.mutate(config)}>Verify</Button> : null}
                   {config.provider === "gmail" && !config.gmailRead ? <Button variant="outline" onClick={() => setAllowingRead(config)}>Allow Reading Replies</Button> : null}
                   <Button variant="ghost" onClick={() => setRemoving(config)}>Remove</Button>
                 </span>
@@ -174,7 +163,7 @@ export function EmailSettings() {
       <Card title="Postal Address">
         <p className="mb-2 text-sm text-slate-600">Every email's footer carries your postal address and an unsubscribe link, as anti-spam laws (CAN-SPAM) ask.</p>
         <TextArea label="Postal address" rows={3} value={postal ?? profile.data?.postalAddress ?? ""} onChange={(event) => setPostal(event.target.value)} />
-        <Button className="mt-2" variant="outline" onClick={() => void savePostal()}>Save Postal Address</Button>
+        <Button className="mt-2" variant="outline" onClick={() => savingPostal.mutate(postal ?? "")}>Save Postal Address</Button>
       </Card>
 
       <Card title="Local Outbox">
@@ -198,19 +187,19 @@ export function EmailSettings() {
           <p>{REMOVE_CONFIRM}</p>
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setRemoving(null)}>Cancel</Button>
-            <Button onClick={() => void remove(removing)}>Remove</Button>
+            <Button onClick={() => remove(removing)}>Remove</Button>
           </div>
         </Dialog>
       ) : null}
       {allowingRead ? <GmailReadDialog config={allowingRead} onClose={() => setAllowingRead(null)} /> : null}
-      {editing ? <EditIdentity config={editing} onClose={() => setEditing(null)} onSaved={refresh} /> : null}
+      {editing ? <EditIdentity config={editing} onClose={() => setEditing(null)} /> : null}
       {features ? <FeaturesDialog gmail={instance?.gmailAvailable ?? false} basic={instance?.basicAddressesAvailable ?? false} onClose={() => setFeatures(false)} /> : null}
       {reading ? (
         <Dialog title={reading.subject} wide onClose={() => setReading(null)}>
           <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
           {/* The stored message as sent: shown in a sandboxed frame, scripts off, nothing fetched (not its pixel). */}
           <HtmlFrame title="Message" html={reading.htmlBody ?? ""} className="h-96" />
-          <OutboxReply message={reading} onReplied={() => void queryClient.invalidateQueries({ queryKey: OUTBOX_KEY })} />
+          <OutboxReply message={reading} />
         </Dialog>
       ) : null}
     </div>
@@ -242,24 +231,21 @@ function FeaturesDialog({ gmail, basic, onClose }: { gmail: boolean; basic: bool
 }
 
 /** The sender identity of a Gmail or SendGrid configuration: name, reply-to, and a basic address's username. */
-function EditIdentity({ config, onClose, onSaved }: { config: EmailConfig; onClose: () => void; onSaved: () => void }) {
+function EditIdentity({ config, onClose }: { config: EmailConfig; onClose: () => void }) {
   const [first, ...rest] = config.sendFromName.split(" ");
   const [form, setForm] = useState({ firstName: first ?? "", lastName: rest.join(" "), emailPrefix: config.emailAddress.split("@")[0], replyTo: config.replyTo ?? "" });
   const [error, setError] = useState<string | null>(null);
   const field = (key: keyof typeof form) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
-  const save = async () => {
-    try {
-      await json("PUT", `/api/user/email-configs/${config.id}`, form);
-      toast({ title: "Email Configuration Saved" });
-      onSaved();
-      onClose();
-    } catch (failure) {
-      setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again.");
-    }
-  };
+  const saving = useApiMutation({
+    mutationFn: () => requestJson("PUT", `/api/user/email-configs/${config.id}`, form),
+    success: { title: "Email Configuration Saved" },
+    invalidates: [CONFIGS_KEY, STATUS_KEY],
+    onSuccess: onClose,
+    onError: (failure) => setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again."),
+  });
   return (
     <Dialog title="Edit sender" onClose={onClose}>
-      <form className="grid gap-3" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <form className="grid gap-3" onSubmit={(event) => { event.preventDefault(); saving.mutate(); }}>
         <TextField label="First name" {...field("firstName")} />
         <TextField label="Last name" {...field("lastName")} />
         {config.provider === "sendgrid-basic" ? <TextField label="Email username" {...field("emailPrefix")} /> : null}
@@ -267,7 +253,7 @@ function EditIdentity({ config, onClose, onSaved }: { config: EmailConfig; onClo
         {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit">Save</Button>
+          <Button type="submit" disabled={saving.isPending}>Save</Button>
         </div>
       </form>
     </Dialog>
@@ -275,42 +261,35 @@ function EditIdentity({ config, onClose, onSaved }: { config: EmailConfig; onClo
 }
 
 /** A reply typed as the recipient, to try reply handling without a mailbox (nothing leaves the machine). */
-function OutboxReply({ message, onReplied }: { message: OutboxMessage; onReplied: () => void }) {
+function OutboxReply({ message }: { message: OutboxMessage }) {
   const [body, setBody] = useState("");
   const [replied, setReplied] = useState(message.status === "replied");
-  const send = async () => {
-    try {
-      await json("POST", `/api/outbox/${message.id}/reply`, { body });
-      toast({ title: "Reply recorded", description: `${message.toEmail} now counts as replied; their follow-ups stop.` });
+  const sending = useApiMutation({
+    mutationFn: () => requestJson("POST", `/api/outbox/${message.id}/reply`, { body }),
+    success: { title: "Reply recorded", description: `${message.toEmail} now counts as replied; their follow-ups stop.` },
+    failure: { title: "Reply not recorded", description: "Please try again" },
+    invalidates: [OUTBOX_KEY],
+    onSuccess: () => {
       setReplied(true);
       setBody("");
-      onReplied();
-    } catch (failure) {
-      toast({ title: "Reply not recorded", description: serverMessage(failure) ?? "Please try again", variant: "destructive" });
-    }
-  };
+    },
+  });
   return (
     <div className="mt-3 space-y-2">
       {replied ? <p className="text-sm text-green-700">This recipient replied.</p> : null}
       <TextArea label={`Reply as ${message.toEmail} (for trying the product)`} rows={3} value={body} onChange={(event) => setBody(event.target.value)} />
-      <Button variant="outline" disabled={!body.trim()} onClick={() => void send()}>Record Reply</Button>
+      <Button variant="outline" disabled={!body.trim() || sending.isPending} onClick={() => sending.mutate()}>Record Reply</Button>
     </div>
   );
 }
 
 /** The optional second Gmail consent: what reading the mailbox is for and what it is not, then Google's screen. */
 function GmailReadDialog({ config, onClose }: { config: EmailConfig; onClose: () => void }) {
-  const [asking, setAsking] = useState(false);
-  const allow = async () => {
-    setAsking(true);
-    try {
-      const { authUrl } = await json<{ authUrl: string }>("POST", `/api/user/email-configs/${config.id}/gmail-read`);
-      window.location.href = authUrl;
-    } catch (failure) {
-      toast({ title: "Error", description: serverMessage(failure) ?? "The permission request could not be started.", variant: "destructive" });
-      setAsking(false);
-    }
-  };
+  const asking = useApiMutation({
+    mutationFn: () => requestJson<{ authUrl: string }>("POST", `/api/user/email-configs/${config.id}/gmail-read`),
+    failure: { title: "Error", description: "The permission request could not be started." },
+    onSuccess: ({ authUrl }) => window.location.assign(authUrl),
+  });
   return (
     <Dialog title="Allow reading replies" onClose={onClose}>
       <div className="space-y-2 text-sm">
@@ -323,7 +302,7 @@ function GmailReadDialog({ config, onClose }: { config: EmailConfig; onClose: ()
       </div>
       <div className="mt-4 flex justify-end gap-2">
         <Button variant="outline" onClick={onClose}>Not Now</Button>
-        <Button disabled={asking} onClick={() => void allow()}>{asking ? "Opening Google..." : "Continue to Google"}</Button>
+        <Button disabled={asking.isPending || asking.isSuccess} onClick={() => asking.mutate()}>{asking.isPending || asking.isSuccess ? "Opening Google..." : "Continue to Google"}</Button>
       </div>
     </Dialog>
   );

@@ -6,8 +6,9 @@ import { Dialog } from "../../components/ui/dialog";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { useAuth } from "../../lib/auth";
-import { serverMessage } from "../../lib/request";
-import { goToGoogle, json } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
+import { goToGoogle } from "./api";
 import { differentEmailProblem, gmailAddressProblem, googleAccountKind } from "./rules";
 
 type Step = "provider-check" | "email-choice" | "identity" | "complete";
@@ -21,9 +22,30 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
   const [last, setLast] = useState(user?.lastName ?? "");
   const [replyTo, setReplyTo] = useState("");
   const [consent, setConsent] = useState(false);
-  const [busy, setBusy] = useState(false);
   const login = user?.email ?? "";
   const target = different ? address.trim().toLowerCase() : login;
+
+  // Accepting asks the server for Google's URL; the browser goes there after a second.
+  const accepting = useApiMutation({
+    mutationFn: async () => {
+      const name = `${first.trim()} ${last.trim()}`;
+      const answer = different
+        ? await requestJson<{ authUrl?: string }>("POST", "/api/auth/gmail/additional", { email: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login })
+        : await requestJson<{ oauthUrl?: string }>("POST", "/api/user/email-config", { emailProvider: "gmail", emailSendFrom: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login, useOAuth: true, tier: "basic" });
+      return "authUrl" in answer ? answer.authUrl : "oauthUrl" in answer ? answer.oauthUrl : undefined;
+    },
+    success: (url) =>
+      url
+        ? { title: "Redirecting to Google", description: `Grant sending permission for ${target}.` }
+        : { title: "OAuth Setup Error", description: "OAuth URL not prepared. Please try the setup process again.", variant: "destructive" },
+    failure: { title: "Setup Failed", description: "Failed to configure Gmail integration. Please try again." },
+    onSuccess: (url) => {
+      if (!url) return;
+      setStep("complete");
+      setConsent(false);
+      goToGoogle(url, 1000);
+    },
+  });
 
   if (!available) {
     return (
@@ -49,30 +71,6 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
       return;
     }
     setConsent(true);
-  };
-
-  // Accepting asks the server for Google's URL; the browser goes there after a second.
-  const accept = async () => {
-    setBusy(true);
-    try {
-      const name = `${first.trim()} ${last.trim()}`;
-      const answer = different
-        ? await json<{ authUrl?: string }>("POST", "/api/auth/gmail/additional", { email: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login })
-        : await json<{ oauthUrl?: string }>("POST", "/api/user/email-config", { emailProvider: "gmail", emailSendFrom: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login, useOAuth: true, tier: "basic" });
-      const url = "authUrl" in answer ? answer.authUrl : "oauthUrl" in answer ? answer.oauthUrl : undefined;
-      if (!url) {
-        toast({ title: "OAuth Setup Error", description: "OAuth URL not prepared. Please try the setup process again.", variant: "destructive" });
-        return;
-      }
-      toast({ title: "Redirecting to Google", description: `Grant sending permission for ${target}.` });
-      setStep("complete");
-      setConsent(false);
-      goToGoogle(url, 1000);
-    } catch (failure) {
-      toast({ title: "Setup Failed", description: serverMessage(failure) ?? "Failed to configure Gmail integration. Please try again.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
   };
 
   return (
@@ -122,7 +120,7 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
           <p className="mt-2 text-sm text-slate-600">You can revoke this permission at any time in your Google account settings (Security → Third-party access).</p>
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setConsent(false)}>Cancel</Button>
-            <Button disabled={busy} onClick={() => void accept()}>{busy ? "Preparing..." : "Continue to Google"}</Button>
+            <Button disabled={accepting.isPending} onClick={() => accepting.mutate()}>{accepting.isPending ? "Preparing..." : "Continue to Google"}</Button>
           </div>
         </Dialog>
       ) : null}

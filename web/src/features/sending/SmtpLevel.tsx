@@ -1,42 +1,37 @@
 /** An SMTP sender (beyond the spec, expected by every peer): saved only after the server accepts a connection and
  * sign-in; the password is stored encrypted. */
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import { serverMessage } from "../../lib/request";
-import { CONFIGS_KEY, json } from "./api";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson, serverMessage } from "../../lib/request";
+import { CONFIGS_KEY } from "./api";
 import { EMPTY_SMTP, type SmtpForm, smtpFormError, smtpPayload } from "./rules";
 
 export function SmtpLevel() {
-  const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY_SMTP);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = useApiMutation({
+    mutationFn: (sent: SmtpForm) => requestJson("POST", "/api/user/email-config", smtpPayload(sent)),
+    success: (_, sent) => ({
+      title: "Email Configuration Saved",
+      description: sent.imapHost.trim() ? "The SMTP and IMAP servers accepted the connection; replies are read every 5 minutes." : "The SMTP server accepted the connection.",
+    }),
+    invalidates: [CONFIGS_KEY],
+    onSuccess: () => setForm(EMPTY_SMTP),
+    onError: (failure) => setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again."),
+  });
   const field = (key: keyof SmtpForm) => ({ value: form[key], onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }) });
 
-  const save = async () => {
+  const save = () => {
     const problem = smtpFormError(form);
     setError(problem);
-    if (problem) return;
-    setSaving(true);
-    try {
-      await json("POST", "/api/user/email-config", smtpPayload(form));
-      const description = form.imapHost.trim() ? "The SMTP and IMAP servers accepted the connection; replies are read every 5 minutes." : "The SMTP server accepted the connection.";
-      toast({ title: "Email Configuration Saved", description });
-      setForm(EMPTY_SMTP);
-      void queryClient.invalidateQueries({ queryKey: CONFIGS_KEY });
-    } catch (failure) {
-      setError(serverMessage(failure) ?? "Failed to save email configuration. Please try again.");
-    } finally {
-      setSaving(false);
-    }
+    if (!problem) saving.mutate(form);
   };
 
   return (
     <div>
-      <form aria-label="SMTP sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <form aria-label="SMTP sender" className="grid gap-3 sm:grid-cols-2" onSubmit={(event) => { event.preventDefault(); save(); }}>
         <TextField label="Sender name" {...field("emailSendFromName")} />
         <TextField label="Sender email" type="email" {...field("emailSendFrom")} />
         <TextField label="Reply-To (optional)" type="email" {...field("emailReplyTo")} />
@@ -59,7 +54,7 @@ export function SmtpLevel() {
         </fieldset>
         {error ? <p role="alert" className="text-sm text-red-600 sm:col-span-2">{error}</p> : null}
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={saving}>{saving ? "Checking the servers..." : "Save SMTP Sender"}</Button>
+          <Button type="submit" disabled={saving.isPending}>{saving.isPending ? "Checking the servers..." : "Save SMTP Sender"}</Button>
         </div>
       </form>
       <p className="mt-2 text-xs text-slate-500">The server is checked (connect and sign in) before the sender is saved; the password is stored encrypted.</p>

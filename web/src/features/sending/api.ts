@@ -1,5 +1,4 @@
 /** Calls and shapes of the email settings (A §3 Email config, §7 Email setup). */
-import { apiRequest } from "../../lib/request";
 
 export interface EmailConfig {
   id: number;
@@ -46,10 +45,6 @@ export const PROVIDER_LABELS: Record<string, string> = {
   smtp: "SMTP",
   outbox: "Local outbox",
 };
-
-export async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await (await apiRequest(method, path, body)).json()) as T;
-}
 
 /** The browser leaves for Google's consent screen after a short pause, so the toast can be read (A §4, §7). */
 export function goToGoogle(url: string, delayMs: number) {
