@@ -8,7 +8,7 @@ CHROMIUM_PATH ?= /usr/bin/chromium
 # smtp-sink and dovecot live in /usr/sbin, which a user's PATH may not have.
 export PATH := $(PATH):/usr/sbin:/sbin
 
-.PHONY: run build web deps system test test-rust test-web test-e2e lint compose-check bench lighthouse clean
+.PHONY: run build web deps system test test-rust test-web test-e2e lint compose-check openapi bench lighthouse clean
 
 node_modules/.package-lock.json: package.json package-lock.json web/package.json console/package.json
 	npm ci --no-audit --no-fund
@@ -68,6 +68,12 @@ compose-check:
 	elif command -v docker-compose >/dev/null 2>&1; then compose=docker-compose; \
 	else echo "docker compose not installed: apt-get install docker-compose"; exit 1; fi; \
 	$$compose config -q && $$compose --profile postgres --profile monitoring config -q && echo "docker-compose.yml parses"
+
+## The API description (web/src/lib/api/openapi.json) and the TypeScript types generated from it, after a change
+## to a server type; the tests fail until both are current.
+openapi: deps
+	UPDATE_OPENAPI=1 cargo test -p outreach-api --test api contract::the_committed_description_is_current
+	node web/scripts/api-types.mjs
 
 ## Queue drain rate on PostgreSQL for several fetch batch sizes; enrichment over a fixture web of 500 sites.
 bench:

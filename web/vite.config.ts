@@ -11,6 +11,6 @@ export default defineConfig({
   build: { outDir: "dist", emptyOutDir: true },
   test: {
     environment: "jsdom",
-    include: ["src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.mjs"],
   },
 });

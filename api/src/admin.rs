@@ -5,42 +5,61 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use outreach_core::accounts::UserView;
+use outreach_core::accounts::store::InviteRow;
 use outreach_core::accounts::{
     Grant, PREMIUM_DAYS, is_valid_email, normalize_email, quota_window_start,
 };
 use outreach_core::platform::security::invite_code;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use outreach_core::tracking::suppression::Unsubscribe;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::{Access, ErrorBody, with_access};
 use crate::session::Admin;
 
-use axum::Router;
-use axum::routing::{get, post};
-
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/user-status", get(user_status))
-        .route("/api/admin/set-user-status", post(set_user_status))
-        .route("/api/admin/invites", get(list_invites).post(create_invite))
-        .route("/api/admin/unsubscribes", get(list_unsubscribes))
+/// The endpoints of this module, for administrators (outside the account gate).
+pub fn routes() -> OpenApiRouter<AppState> {
+    let router = OpenApiRouter::new()
+        .routes(routes!(user_status))
+        .routes(routes!(set_user_status))
+        .routes(routes!(list_invites, create_invite))
+        .routes(routes!(list_unsubscribes));
+    with_access(router, Access::Admin)
 }
 
 const EMAIL_REQUIRED: &str = "Please enter a user email address";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LookupParams {
     email: Option<String>,
 }
 
-/// `GET /api/admin/user-status?email=`: the user and the emails they used in the quota window.
+/// A user as the administrator looks them up.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserStatus {
+    pub user: UserView,
+    /// Emails sent in the last 30 days.
+    pub emails_used: i64,
+}
+
+/// A user and the emails they used in the quota window.
+#[utoipa::path(get, path = "/api/admin/user-status", tag = "admin", params(LookupParams), responses(
+    (status = 200, body = UserStatus),
+    (status = 404, description = "No user found with email {email}", body = ErrorBody),
+    (status = 422, description = "Please enter a user email address", body = ErrorBody)))]
 pub async fn user_status(
     State(state): State<AppState>,
     Admin(_): Admin,
     Query(params): Query<LookupParams>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<UserStatus>> {
     let email = params
         .email
         .as_deref()
@@ -55,27 +74,42 @@ pub async fn user_status(
         .db
         .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
         .await?;
-    Ok(Json(
-        json!({ "user": user.view(&state.ctx.settings.auth), "emailsUsed": used }),
-    ))
+    Ok(Json(UserStatus {
+        user: user.view(&state.ctx.settings.auth),
+        emails_used: used,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusForm {
     email: Option<String>,
+    /// `free_trial` or `premium`.
     status: Option<String>,
     /// A number, or the text of the form's number field.
+    #[schema(value_type = Option<Object>)]
     email_limit: Option<Value>,
 }
 
-/// `POST /api/admin/set-user-status`: `free_trial`, or `premium` with a whole-number `emailLimit` ≥ 1 for 30 days.
-/// An account that does not exist yet is created, so it is active at its first sign-in.
+/// What a grant did: the toast's message and the user as they now are.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Granted {
+    pub success: bool,
+    /// 'User {email} has been set to free trial status', or '... granted premium access with {n} emails for 30 days'.
+    pub message: String,
+    pub user: UserView,
+}
+
+/// Sets `free_trial`, or `premium` with a whole-number `emailLimit` of at least 1 for 30 days. An account that does
+/// not exist yet is created, so it is active at its first sign-in.
+#[utoipa::path(post, path = "/api/admin/set-user-status", tag = "admin", request_body = StatusForm, responses(
+    (status = 200, body = Granted),
+    (status = 422, description = "The spec's admin validation messages (B §5)", body = ErrorBody)))]
 pub async fn set_user_status(
     State(state): State<AppState>,
     Admin(_): Admin,
     JsonBody(form): JsonBody<StatusForm>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Granted>> {
     let email = form
         .email
         .as_deref()
@@ -123,9 +157,11 @@ pub async fn set_user_status(
         )
         .await?;
     tracing::info!(user_id = user.id, plan = ?user.subscription_plan, "administrator changed a subscription");
-    Ok(Json(
-        json!({ "success": true, "message": message, "user": user.view(&state.ctx.settings.auth) }),
-    ))
+    Ok(Json(Granted {
+        success: true,
+        message,
+        user: user.view(&state.ctx.settings.auth),
+    }))
 }
 
 /// A whole number of at least 1, given as a JSON number or as text.
@@ -138,12 +174,15 @@ fn parse_limit(value: &Value) -> Option<i64> {
     (number >= 1).then_some(number)
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct InviteForm {
     note: Option<String>,
 }
 
-/// `POST /api/admin/invites`: a new single-use invite code.
+/// A new single-use invite code, with an optional note (at most 200 characters).
+#[utoipa::path(post, path = "/api/admin/invites", tag = "admin", request_body = InviteForm, responses(
+    (status = 201, body = InviteRow),
+    (status = 422, description = "The note must be at most 200 characters", body = ErrorBody)))]
 pub async fn create_invite(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -171,7 +210,9 @@ pub async fn create_invite(
     Ok((StatusCode::CREATED, Json(invite)).into_response())
 }
 
-/// `GET /api/admin/invites`: every invite code, newest first, with `Content-Range` as ra-data-simple-rest expects.
+/// Every invite code, newest first, with `Content-Range` as ra-data-simple-rest expects.
+#[utoipa::path(get, path = "/api/admin/invites", tag = "admin",
+    responses((status = 200, body = Vec<InviteRow>, headers(("content-range" = String)))))]
 pub async fn list_invites(State(state): State<AppState>, Admin(_): Admin) -> ApiResult<Response> {
     let invites = state.ctx.db.list_invites().await?;
     let range = format!(
@@ -187,7 +228,8 @@ pub async fn list_invites(State(state): State<AppState>, Admin(_): Admin) -> Api
     Ok(response)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListParams {
     /// ra-data-simple-rest: `[first, last]`, inclusive.
     range: Option<String>,
@@ -195,7 +237,18 @@ pub struct ListParams {
     filter: Option<String>,
 }
 
-/// `GET /api/admin/unsubscribes`: the suppression list, newest first, in the ra-data-simple-rest dialect.
+/// A suppressed address as a react-admin record (its `id` is the address).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SuppressedAddress {
+    pub id: String,
+    #[serde(flatten)]
+    pub unsubscribe: Unsubscribe,
+}
+
+/// The suppression list, newest first, in the ra-data-simple-rest dialect (`range`, `filter`, `Content-Range`).
+#[utoipa::path(get, path = "/api/admin/unsubscribes", tag = "admin", params(ListParams), responses(
+    (status = 200, body = Vec<SuppressedAddress>, headers(("content-range" = String))),
+    (status = 400, description = "range must be [first, last], or filter must be a JSON object", body = ErrorBody)))]
 pub async fn list_unsubscribes(
     State(state): State<AppState>,
     Admin(_): Admin,
@@ -225,12 +278,11 @@ pub async fn list_unsubscribes(
         .db
         .list_unsubscribes(&query, last - first + 1, first)
         .await?;
-    let records: Vec<Value> = rows
-        .iter()
-        .map(|row| {
-            let mut record = serde_json::to_value(row).unwrap_or_default();
-            record["id"] = json!(row.email);
-            record
+    let records: Vec<SuppressedAddress> = rows
+        .into_iter()
+        .map(|unsubscribe| SuppressedAddress {
+            id: unsubscribe.email.clone(),
+            unsubscribe,
         })
         .collect();
     let end = first + records.len().max(1) as i64 - 1;
@@ -265,6 +317,7 @@ fn parse_range(range: Option<&str>) -> ApiResult<(i64, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn ranges_follow_ra_data_simple_rest() {

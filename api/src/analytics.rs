@@ -5,23 +5,25 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use outreach_core::tracking::analytics::{CampaignAnalytics, CampaignDetails, DayPoint};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
+use crate::emails::Page;
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
 
-use axum::Router;
-use axum::routing::get;
-
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/analytics/campaigns", get(campaigns))
-        .route("/api/analytics/daily", get(daily))
-        .route("/api/campaigns/{id}/daily", get(campaign_daily))
-        .route("/api/campaigns/{id}/details", get(details))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(campaigns))
+        .routes(routes!(daily))
+        .routes(routes!(campaign_daily))
+        .routes(routes!(details))
 }
 
 const PAGE_MAX: i64 = 500;
@@ -29,17 +31,21 @@ const DAYS_DEFAULT: i64 = 30;
 const DAYS_MAX: i64 = 365;
 const NOT_FOUND: &str = "Campaign not found";
 
-/// `GET /api/analytics/campaigns`.
+/// Each of the user's campaigns with its summary and latest emails.
+#[utoipa::path(get, path = "/api/analytics/campaigns", tag = "analytics",
+    responses((status = 200, body = Vec<CampaignAnalytics>)))]
 pub async fn campaigns(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Vec<CampaignAnalytics>>> {
     let campaigns = state.ctx.db.campaigns_analytics(user.id).await?;
-    Ok(Json(json!(campaigns)))
+    Ok(Json(campaigns))
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// How many days back a series goes: `days` (default 30, 1 to 365).
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct Range {
     days: Option<i64>,
 }
@@ -50,27 +56,38 @@ impl Range {
     }
 }
 
-/// `GET /api/analytics/daily?days=`: every campaign of the user, per UTC day.
+/// A per-day series of sends and engagement (UTC days, oldest first).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DailySeries {
+    pub days: Vec<DayPoint>,
+}
+
+/// Every campaign of the user, per UTC day.
+#[utoipa::path(get, path = "/api/analytics/daily", tag = "analytics", params(Range),
+    responses((status = 200, body = DailySeries)))]
 pub async fn daily(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Query(range): Query<Range>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<DailySeries>> {
     let days = state
         .ctx
         .db
         .daily_activity(user.id, None, range.days(), state.ctx.now_ms())
         .await?;
-    Ok(Json(json!({ "days": days })))
+    Ok(Json(DailySeries { days }))
 }
 
-/// `GET /api/campaigns/{id}/daily?days=`.
+/// One campaign, per UTC day.
+#[utoipa::path(get, path = "/api/campaigns/{id}/daily", tag = "analytics", params(("id" = i64, Path), Range), responses(
+    (status = 200, body = DailySeries),
+    (status = 404, description = "Campaign not found", body = ErrorBody)))]
 pub async fn campaign_daily(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     Query(range): Query<Range>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<DailySeries>> {
     let db = &state.ctx.db;
     if db.campaign_totals(user.id, Some(id)).await?.is_empty() {
         return Err(ApiError::not_found(NOT_FOUND));
@@ -78,23 +95,19 @@ pub async fn campaign_daily(
     let days = db
         .daily_activity(user.id, Some(id), range.days(), state.ctx.now_ms())
         .await?;
-    Ok(Json(json!({ "days": days })))
+    Ok(Json(DailySeries { days }))
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct Page {
-    limit: Option<i64>,
-    offset: Option<i64>,
-}
-
-/// `GET /api/campaigns/{id}/details?limit=&offset=` (messages in the order they were queued, 200 by default).
+/// A campaign, its summary and a page of its messages in the order they were queued (200 by default).
+#[utoipa::path(get, path = "/api/campaigns/{id}/details", tag = "analytics", params(("id" = i64, Path), Page), responses(
+    (status = 200, body = CampaignDetails),
+    (status = 404, description = "Campaign not found", body = ErrorBody)))]
 pub async fn details(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     Query(page): Query<Page>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<CampaignDetails>> {
     let limit = page.limit.unwrap_or(200).clamp(1, PAGE_MAX);
     let offset = page.offset.unwrap_or(0).max(0);
     let details = state
@@ -103,5 +116,5 @@ pub async fn details(
         .campaign_details(user.id, id, limit, offset)
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
-    Ok(Json(json!(details)))
+    Ok(Json(details))
 }

@@ -11,44 +11,53 @@ use oauth2::{
     PkceCodeVerifier, RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
 };
 use outreach_core::accounts::store::Redemption;
-use outreach_core::accounts::{Grant, User, is_valid_email, normalize_email};
+use outreach_core::accounts::{Grant, User, UserView, is_valid_email, normalize_email};
 
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::{Access, ErrorBody, with_access};
 use crate::session::{self, FLOW_TTL_MS, SignedIn, with_cookie};
 
-use axum::Router;
-use axum::routing::{get, post};
-
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/auth/google", get(start_google))
-        .route("/api/login", get(start_google))
-        .route(CALLBACK_PATH, get(google_callback))
+/// The endpoints of this module, outside the account gate: sign-in is public, the rest needs a session.
+pub fn routes() -> OpenApiRouter<AppState> {
+    let public = OpenApiRouter::new()
+        .routes(routes!(start_google))
+        .routes(routes!(login))
+        .routes(routes!(google_callback))
         // POST signs out; GET is the web app's page that posts it.
-        .route(
-            "/auth/logout",
-            post(logout).get(|uri: axum::http::Uri| crate::web::serve(uri)),
-        )
-        .route("/auth/local", post(local_sign_in))
-        .route("/api/auth/user", get(current_user))
-        .route("/api/auth/options", get(options))
-        .route("/api/auth/redeem-invite", post(redeem_invite))
+        .routes(routes!(logout, logout_page))
+        .routes(routes!(local_sign_in))
+        .routes(routes!(options));
+    let signed_in = OpenApiRouter::new()
+        .routes(routes!(current_user))
+        .routes(routes!(redeem_invite));
+    with_access(public, Access::Public).merge(with_access(signed_in, Access::SignedIn))
 }
 
 pub const CALLBACK_PATH: &str = "/auth/google/callback";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StartParams {
     /// An invite code typed on the sign-in page, redeemed when the provider answers.
     invite: Option<String>,
 }
 
-/// `GET /auth/google` and `GET /api/login`: redirect to the provider's consent screen.
+/// The same as `GET /auth/google` (the other name the spec uses).
+#[utoipa::path(get, path = "/api/login", tag = "auth", params(StartParams),
+    responses((status = 303, description = "To Google's consent screen, or to /login?error=google_not_configured")))]
+pub async fn login(state: State<AppState>, params: Query<StartParams>) -> Response {
+    start_google(state, params).await
+}
+
+/// Signs in with Google: redirects to the provider's consent screen.
+#[utoipa::path(get, path = "/auth/google", tag = "auth", params(StartParams),
+    responses((status = 303, description = "To Google's consent screen, or to /login?error=google_not_configured")))]
 pub async fn start_google(
     State(state): State<AppState>,
     Query(params): Query<StartParams>,
@@ -92,14 +101,17 @@ pub async fn start_google(
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CallbackParams {
     code: Option<String>,
     state: Option<String>,
     error: Option<String>,
 }
 
-/// `GET /auth/google/callback`: every failure leads back to `/login` with a code the page explains.
+/// Where Google sends the browser back; every failure leads back to `/login` with a code the page explains.
+#[utoipa::path(get, path = "/auth/google/callback", tag = "auth", params(CallbackParams),
+    responses((status = 303, description = "Signed in: to the dashboard; otherwise to /login?error=...")))]
 pub async fn google_callback(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -349,8 +361,17 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
     }
 }
 
-/// `POST /auth/logout`: ends the session (204). A GET of the same path is the web app's page that posts it, so
-/// a link or an image on another site cannot sign anyone out.
+/// The web app's sign-out page, which posts `/auth/logout` (so a link or an image on another site cannot sign anyone
+/// out).
+#[utoipa::path(get, path = "/auth/logout", tag = "auth",
+    responses((status = 200, description = "The web app's sign-out page", content_type = "text/html"),
+        (status = 503, description = "The web app is not built on this server")))]
+pub async fn logout_page(uri: axum::http::Uri) -> Response {
+    crate::web::serve(uri).await
+}
+
+/// Ends the session.
+#[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
     match session::end(&state, &headers).await {
         Ok(cookie) => with_cookie(cookie, crate::protection::no_content()),
@@ -358,27 +379,49 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Respon
     }
 }
 
-/// `GET /api/auth/user`: the current user or 401.
+/// The signed-in user, and whether their account may use the product now.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentUser {
+    #[serde(flatten)]
+    pub user: UserView,
+    /// Active, with a plan that has not ended (administrators always).
+    pub has_access: bool,
+}
+
+/// The signed-in user.
+#[utoipa::path(get, path = "/api/auth/user", tag = "auth", responses((status = 200, body = CurrentUser)))]
 pub async fn current_user(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> Json<serde_json::Value> {
-    let has_access = user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth);
-    let mut view = serde_json::to_value(user.view(&state.ctx.settings.auth)).unwrap_or_default();
-    view["hasAccess"] = json!(has_access);
-    Json(view)
+) -> Json<CurrentUser> {
+    Json(CurrentUser {
+        has_access: user.has_access(state.ctx.now_ms(), &state.ctx.settings.auth),
+        user: user.view(&state.ctx.settings.auth),
+    })
 }
 
-/// `GET /api/auth/options`: what the sign-in page offers.
-pub async fn options(State(state): State<AppState>, headers: HeaderMap) -> Json<serde_json::Value> {
-    Json(json!({
-        "google": state.ctx.settings.google.is_configured(),
-        "localSignIn": state.local_sign_in_allowed(&headers),
-        "inviteOnly": state.ctx.settings.auth.invite_only,
-    }))
+/// The ways to sign in that this instance offers.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInOptions {
+    pub google: bool,
+    /// Only on a loopback server without a Google client, opened by a loopback address.
+    pub local_sign_in: bool,
+    pub invite_only: bool,
 }
 
-#[derive(Debug, Deserialize)]
+/// What the sign-in page offers.
+#[utoipa::path(get, path = "/api/auth/options", tag = "auth", responses((status = 200, body = SignInOptions)))]
+pub async fn options(State(state): State<AppState>, headers: HeaderMap) -> Json<SignInOptions> {
+    Json(SignInOptions {
+        google: state.ctx.settings.google.is_configured(),
+        local_sign_in: state.local_sign_in_allowed(&headers),
+        invite_only: state.ctx.settings.auth.invite_only,
+    })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LocalSignIn {
     email: String,
@@ -386,7 +429,11 @@ pub struct LocalSignIn {
     last_name: Option<String>,
 }
 
-/// `POST /auth/local`: signs in by email alone, only with no Google client configured and a loopback listener.
+/// Signs in by email alone: only with no Google client configured, on a loopback listener, from a loopback address.
+#[utoipa::path(post, path = "/auth/local", tag = "auth", request_body = LocalSignIn, responses(
+    (status = 200, description = "Signed in (the session cookie is set)", body = UserView),
+    (status = 403, description = "Local sign-in is not available here", body = ErrorBody),
+    (status = 422, description = "Please enter a valid email address", body = ErrorBody)))]
 pub async fn local_sign_in(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -413,17 +460,27 @@ pub async fn local_sign_in(
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct InviteForm {
     code: String,
 }
 
-/// `POST /api/auth/redeem-invite`: an inactive account enters an invite code from the beta screen.
+/// A redeemed invite: the account as it now is.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InviteRedeemed {
+    pub success: bool,
+    pub user: UserView,
+}
+
+/// An inactive account enters an invite code from the beta screen.
+#[utoipa::path(post, path = "/api/auth/redeem-invite", tag = "auth", request_body = InviteForm, responses(
+    (status = 200, body = InviteRedeemed),
+    (status = 422, description = "No code, an unknown or used code, or the account is already active", body = ErrorBody)))]
 pub async fn redeem_invite(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(form): JsonBody<InviteForm>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<InviteRedeemed>> {
     if form.code.trim().is_empty() {
         return Err(ApiError::validation("Please enter your invite code"));
     }
@@ -431,7 +488,8 @@ pub async fn redeem_invite(
         return Err(ApiError::validation("Your account is already active"));
     }
     let user = redeem(&state, &user, &form.code).await?;
-    Ok(Json(
-        json!({ "success": true, "user": user.view(&state.ctx.settings.auth) }),
-    ))
+    Ok(Json(InviteRedeemed {
+        success: true,
+        user: user.view(&state.ctx.settings.auth),
+    }))
 }

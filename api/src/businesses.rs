@@ -8,39 +8,61 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::CampaignPatch;
+use outreach_core::discovery::businesses::BusinessView;
 use outreach_core::discovery::import::RowError;
+use outreach_core::discovery::search::SearchLog;
 use outreach_core::discovery::search::{SearchRequest, SearchRow, SearchStatus};
 use outreach_core::discovery::sources::provider::attributions;
 use outreach_core::platform::jobs::RunSearchChunk;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
+use crate::upload::FileUpload;
 use crate::{AppState, wait_for};
 
-use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
 
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/businesses", get(list))
-        .route("/api/businesses/recent", get(recent))
-        .route(
-            "/api/businesses/import",
-            post(import).layer(DefaultBodyLimit::max(crate::campaigns::UPLOAD_BODY_LIMIT)),
-        )
-        .route("/api/businesses/search", post(search))
-        .route("/api/businesses/{id}/social-media", post(social_media))
-        .route("/api/businesses/search/{id}", get(progress))
-        .route("/api/businesses/search/{id}/cancel", post(cancel))
-        .route("/api/search-logs", get(logs))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(recent))
+        .routes(routes!(import).layer(DefaultBodyLimit::max(crate::campaigns::UPLOAD_BODY_LIMIT)))
+        .routes(routes!(search))
+        .routes(routes!(social_media))
+        .routes(routes!(progress))
+        .routes(routes!(cancel))
+        .routes(routes!(logs))
+}
+
+/// A search as it stands: its businesses so far and its progress through the chunks.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchAnswer {
+    pub search_id: i64,
+    pub status: SearchStatus,
+    pub search_term: String,
+    pub chunks_done: i32,
+    pub chunks_total: i32,
+    pub businesses_found: usize,
+    pub businesses: Vec<BusinessView>,
+    /// The credit the providers' terms ask for, to show with the results.
+    pub attribution: String,
 }
 
 const WAIT: Duration = Duration::from_secs(20);
 
-/// `POST /api/businesses/search`.
+/// Starts a search (A §5): it runs in chunks on the queue; the answer waits for the first chunk (up to 20 s).
+#[utoipa::path(post, path = "/api/businesses/search", tag = "businesses", request_body = SearchRequest, responses(
+    (status = 200, description = "The search is done", body = SearchAnswer),
+    (status = 202, description = "Chunks are still running; poll the search", body = SearchAnswer),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 422, description = "A search field is missing or out of range, or the search failed", body = ErrorBody)))]
 pub async fn search(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -104,7 +126,12 @@ pub async fn search(
     answer(&state, &row).await
 }
 
-/// `GET /api/businesses/search/{id}`: progress and the businesses found so far.
+/// A search's progress and the businesses found so far.
+#[utoipa::path(get, path = "/api/businesses/search/{id}", tag = "businesses", params(("id" = i64, Path)), responses(
+    (status = 200, description = "The search is done", body = SearchAnswer),
+    (status = 202, description = "Chunks are still running", body = SearchAnswer),
+    (status = 404, description = "Search not found", body = ErrorBody),
+    (status = 422, description = "The search failed", body = ErrorBody)))]
 pub async fn progress(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -119,7 +146,10 @@ pub async fn progress(
     answer(&state, &row).await
 }
 
-/// `POST /api/businesses/search/{id}/cancel`: no further chunk runs.
+/// Cancels a search: no further chunk runs.
+#[utoipa::path(post, path = "/api/businesses/search/{id}/cancel", tag = "businesses", params(("id" = i64, Path)), responses(
+    (status = 200, body = SearchAnswer),
+    (status = 404, description = "Search not found", body = ErrorBody)))]
 pub async fn cancel(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -161,17 +191,17 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
     }
     let rows = state.ctx.db.businesses_of_search(row.id).await?;
     let attribution = attributions(rows.iter().map(|business| business.provider.as_str()));
-    let businesses: Vec<Value> = rows.iter().map(|business| business.view()).collect();
-    let body = json!({
-        "searchId": row.id,
-        "status": row.status,
-        "searchTerm": row.search_term,
-        "chunksDone": row.chunks_done,
-        "chunksTotal": row.chunks_total,
-        "businessesFound": businesses.len(),
-        "businesses": businesses,
-        "attribution": attribution,
-    });
+    let businesses: Vec<BusinessView> = rows.iter().map(|business| business.view()).collect();
+    let body = SearchAnswer {
+        search_id: row.id,
+        status: row.status,
+        search_term: row.search_term.clone(),
+        chunks_done: row.chunks_done,
+        chunks_total: row.chunks_total,
+        businesses_found: businesses.len(),
+        businesses,
+        attribution,
+    };
     let status = if row.status == SearchStatus::Running {
         StatusCode::ACCEPTED
     } else {
@@ -180,40 +210,60 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
     Ok((status, Json(body)).into_response())
 }
 
-/// `GET /api/businesses`: the user's businesses, newest first.
+/// The user's businesses, newest first (up to 1,000).
+#[utoipa::path(get, path = "/api/businesses", tag = "businesses", responses((status = 200, body = Vec<BusinessView>)))]
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<BusinessView>>> {
     let rows = state.ctx.db.list_businesses(user.id, 1000).await?;
     Ok(Json(rows.iter().map(|row| row.view()).collect()))
 }
 
-/// `GET /api/businesses/recent`.
+/// The user's 50 newest businesses.
+#[utoipa::path(get, path = "/api/businesses/recent", tag = "businesses", responses((status = 200, body = Vec<BusinessView>)))]
 pub async fn recent(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<BusinessView>>> {
     let rows = state.ctx.db.list_businesses(user.id, 50).await?;
     Ok(Json(rows.iter().map(|row| row.view()).collect()))
 }
 
-/// `GET /api/search-logs`: the user's chunk logs, newest first.
+/// The user's search chunk logs, newest first (B §2.14).
+#[utoipa::path(get, path = "/api/search-logs", tag = "businesses", responses((status = 200, body = Vec<SearchLog>)))]
 pub async fn logs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
-    Ok(Json(json!(state.ctx.db.search_logs(user.id, 500).await?)))
+) -> ApiResult<Json<Vec<SearchLog>>> {
+    Ok(Json(state.ctx.db.search_logs(user.id, 500).await?))
 }
 
-/// `POST /api/businesses/import` (multipart field `file`): a lead CSV. Answers `{imported, skipped, errors,
-/// duplicates, businesses}`: bad rows and rows that duplicate one of the user's businesses are skipped, each reported
+/// What a lead import did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportReport {
+    pub imported: usize,
+    pub skipped: usize,
+    /// Rows that could not be read, with their line and why.
+    pub errors: Vec<RowError>,
+    /// Rows that duplicate one of the user's businesses.
+    pub duplicates: Vec<RowError>,
+    /// The businesses added.
+    pub businesses: Vec<BusinessView>,
+}
+
+/// Imports a lead CSV: bad rows and rows that duplicate one of the user's businesses are skipped, each reported
 /// with its line and why; an unreadable file is refused whole.
+#[utoipa::path(post, path = "/api/businesses/import", tag = "businesses",
+    request_body(content = FileUpload, content_type = "multipart/form-data"), responses(
+        (status = 200, body = ImportReport),
+        (status = 413, description = "The file is larger than 10MB", body = ErrorBody),
+        (status = 422, description = "The file is not a readable lead CSV", body = ErrorBody)))]
 pub async fn import(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     mut multipart: axum::extract::Multipart,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ImportReport>> {
     let (name, bytes) = crate::upload::single_file(&mut multipart, Some("leads.csv")).await?;
     let parsed = outreach_core::discovery::import::parse_import(&bytes, &format!("import: {name}"))
         .map_err(ApiError::validation)?;
@@ -240,7 +290,7 @@ pub async fn import(
     }
     // Newest first, as the business list shows them.
     businesses.reverse();
-    let views: Vec<Value> = state
+    let views: Vec<BusinessView> = state
         .ctx
         .db
         .find_businesses(&businesses, user.id)
@@ -248,21 +298,34 @@ pub async fn import(
         .iter()
         .map(|row| row.view())
         .collect();
-    Ok(Json(json!({
-        "imported": businesses.len(),
-        "skipped": duplicates.len() + parsed.errors.len(),
-        "errors": parsed.errors,
-        "duplicates": duplicates,
-        "businesses": views,
-    })))
+    Ok(Json(ImportReport {
+        imported: businesses.len(),
+        skipped: duplicates.len() + parsed.errors.len(),
+        errors: parsed.errors,
+        duplicates,
+        businesses: views,
+    }))
 }
 
-/// `POST /api/businesses/{id}/social-media`: reads the business's website again now and answers its profiles.
+/// A business's social profiles, with the business as it now stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SocialLookup {
+    pub social_media: Vec<outreach_core::discovery::enrich::SocialProfile>,
+    pub business: BusinessView,
+}
+
+/// Reads the business's website again now and answers its social profiles.
+#[utoipa::path(post, path = "/api/businesses/{id}/social-media", tag = "businesses", params(("id" = i64, Path)), responses(
+    (status = 200, body = SocialLookup),
+    (status = 404, description = "Business not found", body = ErrorBody),
+    (status = 422, description = "This business has no website to look up", body = ErrorBody),
+    (status = 504, description = "The website is still being read. Try again in a moment.", body = ErrorBody)))]
 pub async fn social_media(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SocialLookup>> {
     let business = state
         .ctx
         .db
@@ -298,8 +361,9 @@ pub async fn social_media(
             "The website is still being read. Try again in a moment.",
         ));
     }
-    let view = row.view();
-    Ok(Json(
-        json!({ "socialMedia": view["socialMedia"], "business": view }),
-    ))
+    let business = row.view();
+    Ok(Json(SocialLookup {
+        social_media: business.social_media.clone(),
+        business,
+    }))
 }

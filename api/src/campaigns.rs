@@ -8,29 +8,28 @@ use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::education::MAX_FILE_BYTES;
 use outreach_core::campaigns::store::NewCampaign;
 use outreach_core::campaigns::{
-    CampaignPatch, CampaignRow, CampaignStatus, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS, EducationFile,
-    valid_max_results, valid_name, valid_radius,
+    CampaignPatch, CampaignRow, CampaignStatus, CampaignView, DEFAULT_MAX_RESULTS, DEFAULT_RADIUS,
+    EducationFile, valid_max_results, valid_name, valid_radius,
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::{Done, ErrorBody};
 use crate::session::SignedIn;
+use crate::upload::FileUpload;
 
-use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
 
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/campaigns", get(list).post(create))
-        .route("/api/campaigns/{id}", get(show).put(update).delete(delete))
-        .route(
-            "/api/campaigns/{id}/education-files",
-            post(upload_education_file).layer(DefaultBodyLimit::max(UPLOAD_BODY_LIMIT)),
-        )
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(show, update, delete))
+        .routes(routes!(upload_education_file).layer(DefaultBodyLimit::max(UPLOAD_BODY_LIMIT)))
 }
 
 const NOT_FOUND: &str = "Campaign not found";
@@ -38,9 +37,9 @@ const NOT_FOUND: &str = "Campaign not found";
 /// Room for a 10 MB file plus the multipart envelope, so oversized files get the spec's message.
 pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 1024 * 1024;
 
-async fn view(state: &AppState, row: &CampaignRow) -> ApiResult<Value> {
+async fn view(state: &AppState, row: &CampaignRow) -> ApiResult<CampaignView> {
     let files = state.ctx.db.list_education_files(row.id).await?;
-    Ok(serde_json::to_value(row.view(&files)).unwrap_or_default())
+    Ok(row.view(&files))
 }
 
 async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<CampaignRow> {
@@ -52,11 +51,12 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<CampaignRow
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
 }
 
-/// `GET /api/campaigns`: the user's campaigns, newest first.
+/// The user's campaigns, newest first.
+#[utoipa::path(get, path = "/api/campaigns", tag = "campaigns", responses((status = 200, body = Vec<CampaignView>)))]
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Vec<Value>>> {
+) -> ApiResult<Json<Vec<CampaignView>>> {
     let mut views = Vec::new();
     for row in state.ctx.db.list_campaigns(user.id).await? {
         views.push(view(&state, &row).await?);
@@ -64,17 +64,20 @@ pub async fn list(
     Ok(Json(views))
 }
 
-/// `GET /api/campaigns/{id}`.
+/// One campaign.
+#[utoipa::path(get, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignView),
+    (status = 404, description = "Campaign not found", body = ErrorBody)))]
 pub async fn show(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<CampaignView>> {
     let row = owned(&state, id, user.id).await?;
     Ok(Json(view(&state, &row).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCampaign {
     name: Option<String>,
@@ -85,7 +88,10 @@ pub struct CreateCampaign {
     status: Option<String>,
 }
 
-/// `POST /api/campaigns`: a new draft (radius 25, at most 50 results unless given).
+/// A new draft campaign (radius 25, at most 50 results unless given).
+#[utoipa::path(post, path = "/api/campaigns", tag = "campaigns", request_body = CreateCampaign, responses(
+    (status = 201, body = CampaignView),
+    (status = 422, description = "Campaign name is required, or a value out of range", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -127,13 +133,18 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view(&state, &row).await?)).into_response())
 }
 
-/// `PUT /api/campaigns/{id}`: any of the body variants of A §7; only the fields present change.
+/// Changes a campaign: any of the body variants of A §7; only the fields present change.
+#[utoipa::path(put, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), request_body = CampaignPatch,
+    responses(
+        (status = 200, body = CampaignView),
+        (status = 404, description = "Campaign not found", body = ErrorBody),
+        (status = 422, description = "A value out of range, or a file that has not been uploaded", body = ErrorBody)))]
 pub async fn update(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(patch): JsonBody<CampaignPatch>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<CampaignView>> {
     let mut row = owned(&state, id, user.id).await?;
     patch
         .apply(&mut row)
@@ -172,28 +183,47 @@ pub async fn update(
     Ok(Json(view(&state, &row).await?))
 }
 
-/// `DELETE /api/campaigns/{id}`.
+/// Deletes a campaign; its sent emails stay in the analytics.
+#[utoipa::path(delete, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), responses(
+    (status = 200, body = Done),
+    (status = 404, description = "Campaign not found", body = ErrorBody)))]
 pub async fn delete(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     if !state.ctx.db.delete_campaign(id, user.id).await? {
         return Err(ApiError::not_found(NOT_FOUND));
     }
-    Ok(Json(
-        json!({ "success": true, "message": "Campaign deleted" }),
-    ))
+    Ok(Json(Done {
+        success: true,
+        message: "Campaign deleted".into(),
+    }))
 }
 
-/// `POST /api/campaigns/{id}/education-files`: one file (multipart field `file`); its text is extracted and kept
-/// with the campaign. The campaign's `PUT aiEducationFiles` then names the files to keep.
+/// An uploaded education file: its name, size and the characters of text read from it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedFile {
+    pub name: String,
+    pub size_bytes: i64,
+    pub characters: usize,
+}
+
+/// Uploads one AI education file (PDF, text or Word, up to 10 MB); its text is extracted and kept with the
+/// campaign. The campaign's `PUT aiEducationFiles` then names the files to keep.
+#[utoipa::path(post, path = "/api/campaigns/{id}/education-files", tag = "campaigns", params(("id" = i64, Path)),
+    request_body(content = FileUpload, content_type = "multipart/form-data"), responses(
+        (status = 200, body = UploadedFile),
+        (status = 404, description = "Campaign not found", body = ErrorBody),
+        (status = 413, description = "The file is larger than 10MB", body = ErrorBody),
+        (status = 422, description = "Not a supported file type, or no text could be read", body = ErrorBody)))]
 pub async fn upload_education_file(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     mut multipart: Multipart,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<UploadedFile>> {
     owned(&state, id, user.id).await?;
     let (name, bytes) = crate::upload::single_file(&mut multipart, None).await?;
     // Read off the request's thread, within bounds (a small PDF can unpack to gigabytes).
@@ -212,7 +242,9 @@ pub async fn upload_education_file(
         .db
         .upsert_education_file(id, &file, state.ctx.now_ms())
         .await?;
-    Ok(Json(
-        json!({ "name": name, "sizeBytes": file.size_bytes, "characters": file.extracted_text.chars().count() }),
-    ))
+    Ok(Json(UploadedFile {
+        characters: file.extracted_text.chars().count(),
+        size_bytes: file.size_bytes,
+        name,
+    }))
 }

@@ -9,23 +9,51 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::platform::jobs::GenerateEmail;
 use outreach_core::writing::ai::Brief;
-use outreach_core::writing::generations::GenerationRow;
-use serde_json::{Value, json};
+use outreach_core::writing::generations::{Generated, GenerationRow};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
 use crate::{AppState, wait_for};
 
-use axum::Router;
-use axum::routing::{get, post};
-
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/emails/generate", post(generate))
-        .route("/api/emails/generate/{id}", get(status))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(generate))
+        .routes(routes!(status))
 }
 
+/// A written email, with the id of its generation.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeneratedEmail {
+    #[serde(flatten)]
+    pub generated: Generated,
+    pub generation_id: i64,
+}
+
+/// A generation still running: ask again at `GET /api/emails/generate/{generationId}`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerationPending {
+    pub generation_id: i64,
+    /// Always `pending`.
+    pub status: String,
+}
+
+/// Writes an email from a brief (A §7): the job runs on the queue; the answer waits for it up to `ai.wait_seconds`.
+#[utoipa::path(post, path = "/api/emails/generate", tag = "writing", request_body = Brief, responses(
+    (status = 200, body = GeneratedEmail),
+    (status = 202, description = "Still writing; poll its id", body = GenerationPending),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 422, description = "A required field of the brief is missing", body = ErrorBody),
+    (status = 429, description = "Service limit reached (the AI provider's quota)", body = ErrorBody),
+    (status = 502, description = "The AI provider failed", body = ErrorBody),
+    (status = 503, description = "AI service unavailable", body = ErrorBody)))]
 pub async fn generate(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -66,7 +94,14 @@ pub async fn generate(
     Ok(answer(&row))
 }
 
-/// `GET /api/emails/generate/{id}`.
+/// A generation's result, or still pending.
+#[utoipa::path(get, path = "/api/emails/generate/{id}", tag = "writing", params(("id" = i64, Path)), responses(
+    (status = 200, body = GeneratedEmail),
+    (status = 202, description = "Still writing", body = GenerationPending),
+    (status = 404, description = "Generation not found", body = ErrorBody),
+    (status = 429, description = "Service limit reached", body = ErrorBody),
+    (status = 502, description = "The AI provider failed", body = ErrorBody),
+    (status = 503, description = "AI service unavailable", body = ErrorBody)))]
 pub async fn status(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -84,15 +119,15 @@ pub async fn status(
 /// Done: the draft. Failed: the provider's error, worded for the composer's messages. Pending: 202 with the id.
 fn answer(row: &GenerationRow) -> Response {
     match row.status.as_str() {
-        "done" => {
-            let mut result: Value = row
-                .result
-                .as_deref()
-                .and_then(|text| serde_json::from_str(text).ok())
-                .unwrap_or_default();
-            result["generationId"] = json!(row.id);
-            Json(result).into_response()
-        }
+        "done" => match row.result.as_deref().map(serde_json::from_str::<Generated>) {
+            Some(Ok(generated)) => Json(GeneratedEmail {
+                generated,
+                generation_id: row.id,
+            })
+            .into_response(),
+            _ => ApiError::internal(format!("generation {} has no readable result", row.id))
+                .into_response(),
+        },
         "failed" => {
             let message = row
                 .error
@@ -109,7 +144,10 @@ fn answer(row: &GenerationRow) -> Response {
         }
         _ => (
             StatusCode::ACCEPTED,
-            Json(json!({ "generationId": row.id, "status": "pending" })),
+            Json(GenerationPending {
+                generation_id: row.id,
+                status: "pending".into(),
+            }),
         )
             .into_response(),
     }

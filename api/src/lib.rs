@@ -1,5 +1,6 @@
 //! Outreach API: `app(state) -> Router` with sign-in, the account gate, administrator endpoints, health, request
-//! metrics and the web app. Handlers stay thin: validate, check ownership, write, enqueue.
+//! metrics and the web app, and `openapi()`, the description of exactly those routes (both come from the same
+//! routers). Handlers stay thin: validate, check ownership, write, enqueue.
 
 pub mod admin;
 pub mod analytics;
@@ -13,6 +14,7 @@ pub mod error;
 pub mod generate;
 pub mod instance;
 pub mod observability;
+pub mod openapi;
 pub mod protection;
 pub mod senders;
 pub mod sends;
@@ -26,15 +28,19 @@ pub mod usage;
 pub mod web;
 pub mod webhooks;
 
-use axum::Router;
+use std::sync::Arc;
+
 use axum::middleware;
+use axum::{Extension, Router};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::ApiError;
+use crate::openapi::{Access, with_access};
 pub use crate::state::{AppState, wait_for};
 
-pub fn app(state: AppState) -> Router {
-    // Product endpoints: every one of them sits behind the account gate (A §6).
-    let product = Router::new()
+/// Every endpoint, described: the open ones, and the product ones that sit behind the account gate (A §6).
+fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
+    let product = OpenApiRouter::new()
         .merge(usage::routes())
         .merge(campaigns::routes())
         .merge(templates::routes())
@@ -44,24 +50,39 @@ pub fn app(state: AppState) -> Router {
         .merge(emails::routes())
         .merge(analytics::routes())
         .merge(contacts::routes())
-        .merge(generate::routes())
-        .route_layer(middleware::from_fn_with_state(
-            state.clone(),
-            session::require_active_account,
-        ));
-
-    Router::new()
+        .merge(generate::routes());
+    let public = OpenApiRouter::new()
         .merge(observability::routes())
-        .merge(auth::routes())
-        .merge(senders::open_routes())
         .merge(webhooks::routes())
-        .merge(admin::routes())
         .merge(instance::routes())
         .merge(unsubscribe::routes())
         .merge(tracking::routes())
-        .merge(product)
+        .merge(openapi::routes());
+    let open = with_access(public, Access::Public)
+        .merge(auth::routes())
+        .merge(senders::open_routes())
+        .merge(admin::routes());
+    (open, with_access(product, Access::Gated))
+}
+
+/// The OpenAPI 3.1 description of every route `app()` mounts.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (open, product) = routers();
+    openapi::finish(open.merge(product).into_openapi())
+}
+
+pub fn app(state: AppState) -> Router {
+    let (open, product) = routers();
+    let product = product.route_layer(middleware::from_fn_with_state(
+        state.clone(),
+        session::require_active_account,
+    ));
+    let (router, description) = open.merge(product).split_for_parts();
+    let description = Arc::new(openapi::finish(description));
+    router
         .route("/api/{*rest}", axum::routing::any(unknown_endpoint))
         .fallback(web::serve)
+        .layer(Extension(description))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             protection::same_origin_json,

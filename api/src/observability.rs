@@ -9,32 +9,58 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+/// The endpoints of this module, public (the metrics have their own listener).
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
 }
 
-/// `GET /healthz`: the process is up.
-pub async fn healthz() -> Json<serde_json::Value> {
-    Json(json!({ "status": "ok" }))
+/// The process is up.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok`.
+    pub status: String,
 }
 
-/// `GET /readyz`: the database answers and migrations are applied.
+/// Whether the database answers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` or `unavailable`.
+    pub status: String,
+    /// `sqlite` or `postgres`.
+    pub database: String,
+}
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+    })
+}
+
+/// The database answers and migrations are applied.
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses(
+    (status = 200, body = Readiness),
+    (status = 503, description = "The database does not answer", body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
-    if state.ctx.db.is_ready().await {
-        Json(json!({ "status": "ready", "database": state.ctx.db.backend() })).into_response()
+    let ready = state.ctx.db.is_ready().await;
+    let answer = Json(Readiness {
+        status: if ready { "ready" } else { "unavailable" }.into(),
+        database: state.ctx.db.backend().to_string(),
+    });
+    if ready {
+        answer.into_response()
     } else {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({ "status": "unavailable", "database": state.ctx.db.backend() })),
-        )
-            .into_response()
+        (StatusCode::SERVICE_UNAVAILABLE, answer).into_response()
     }
 }
 

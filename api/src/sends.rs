@@ -4,33 +4,35 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::campaigns::CampaignStatus;
 use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
 use outreach_core::sending::messages::MessageStatus;
+use outreach_core::sending::messages::Progress;
 use outreach_core::sending::senders::{EmailConfig, Provider};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::senders::configs::{default_sender, owned_config};
 use crate::senders::request::text;
 use crate::session::SignedIn;
 
-use axum::Router;
-use axum::routing::{get, post};
-
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/campaigns/send", post(launch))
-        .route("/api/campaigns/launch", post(launch))
-        .route("/api/campaigns/{id}/progress", get(progress))
-        .route("/api/campaigns/send-test-email", post(send_test_email))
-        .route("/api/campaigns/test", post(test_copies))
-        .route("/api/test-campaign", post(test_campaign))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(launch))
+        .routes(routes!(launch_alias))
+        .routes(routes!(progress))
+        .routes(routes!(send_test_email))
+        .routes(routes!(test_copies))
+        .routes(routes!(test_campaign))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LaunchRequest {
     campaign_id: Option<i64>,
@@ -40,13 +42,29 @@ pub struct LaunchRequest {
     email_config_id: Option<i64>,
 }
 
-/// `POST /api/campaigns/send` and `POST /api/campaigns/launch`: queues one message per business of the campaign
-/// (businesses without an address are recorded as skipped), then enqueues the sending jobs.
+/// What a launch queued.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchAnswer {
+    pub success: bool,
+    /// Messages queued (they go out as the limits allow).
+    pub emails_sent: usize,
+    /// Businesses without an email address.
+    pub skipped: usize,
+    pub message: String,
+}
+
+/// Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),
+/// then the sending jobs, which send within the monthly quota and each sender's daily cap.
+#[utoipa::path(post, path = "/api/campaigns/send", tag = "sending", request_body = LaunchRequest, responses(
+    (status = 200, body = LaunchAnswer),
+    (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
+    (status = 422, description = "Template Required, No Recipients or Campaign Required", body = ErrorBody)))]
 pub async fn launch(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<LaunchRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<LaunchAnswer>> {
     let db = &state.ctx.db;
     let template_id = request
         .template_id
@@ -92,25 +110,55 @@ pub async fn launch(
     )
     .await?;
     let Launched { queued, skipped } = launched;
-    Ok(Json(json!({
-        "success": true,
-        "emailsSent": queued,
-        "skipped": skipped,
-        "message": format!(
+    Ok(Json(LaunchAnswer {
+        success: true,
+        emails_sent: queued,
+        skipped,
+        message: format!(
             "{} emails are being sent{}. You can launch another campaign anytime.",
             queued,
-            if skipped > 0 { format!(" ({skipped} businesses without an email address skipped)") } else { String::new() }
+            if skipped > 0 {
+                format!(" ({skipped} businesses without an email address skipped)")
+            } else {
+                String::new()
+            }
         ),
-    })))
+    }))
 }
 
-/// `GET /api/campaigns/{id}/progress`: queued, sending, sent, failed and skipped counts, the status and why it
-/// paused.
+/// The same as `POST /api/campaigns/send` (the other name the spec uses).
+#[utoipa::path(post, path = "/api/campaigns/launch", tag = "sending", request_body = LaunchRequest, responses(
+    (status = 200, body = LaunchAnswer),
+    (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
+    (status = 422, description = "Template Required, No Recipients or Campaign Required", body = ErrorBody)))]
+pub async fn launch_alias(
+    state: State<AppState>,
+    user: SignedIn,
+    request: JsonBody<LaunchRequest>,
+) -> ApiResult<Json<LaunchAnswer>> {
+    launch(state, user, request).await
+}
+
+/// A campaign's sending progress.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignProgress {
+    pub campaign_id: i64,
+    pub status: CampaignStatus,
+    /// Why the campaign paused (a limit reached, a sender revoked), when it did.
+    pub status_reason: Option<String>,
+    pub progress: Progress,
+}
+
+/// Queued, sending, sent, failed and skipped counts, the status and why it paused.
+#[utoipa::path(get, path = "/api/campaigns/{id}/progress", tag = "sending", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignProgress),
+    (status = 404, description = "Campaign not found", body = ErrorBody)))]
 pub async fn progress(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<CampaignProgress>> {
     let campaign = state
         .ctx
         .db
@@ -119,15 +167,15 @@ pub async fn progress(
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
     let progress = state.ctx.db.campaign_progress(id).await?;
     let reason = state.ctx.db.campaign_status_reason(id).await?;
-    Ok(Json(json!({
-        "campaignId": id,
-        "status": campaign.status,
-        "statusReason": reason,
-        "progress": progress,
-    })))
+    Ok(Json(CampaignProgress {
+        campaign_id: id,
+        status: campaign.status,
+        status_reason: reason,
+        progress,
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TestSendRequest {
     /// `send-test-email` names the recipient `to`; the other test forms `testEmail`.
@@ -184,12 +232,16 @@ impl TestSendRequest {
     }
 }
 
-/// `POST /api/campaigns/send-test-email {to, subject, body}`: one email now, through the default sender.
+/// One test email now, through the default sender: `to` and a template, or `to`, `subject` and `body`.
+#[utoipa::path(post, path = "/api/campaigns/send-test-email", tag = "sending", request_body = TestSendRequest, responses(
+    (status = 200, body = TestResult),
+    (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 422, description = "Please enter a valid email address, or Missing Content", body = ErrorBody)))]
 pub async fn send_test_email(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<TestSendRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TestResult>> {
     let to = request.recipient()?;
     let (template_id, subject, body) = request.content(&state, user.id).await?;
     let outcome = send_tests(
@@ -208,12 +260,16 @@ pub async fn send_test_email(
     Ok(Json(outcome.answer(&to)))
 }
 
-/// `POST /api/campaigns/test {testEmail, quantity, templateId}`: 1 to 10 copies (default 3) to one address.
+/// 1 to 10 copies (default 3) of a template to one address (`testEmail`, `quantity`, `templateId`).
+#[utoipa::path(post, path = "/api/campaigns/test", tag = "sending", request_body = TestSendRequest, responses(
+    (status = 200, body = TestResult),
+    (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 422, description = "Please enter a valid email address, or Quantity must be between 1 and 10", body = ErrorBody)))]
 pub async fn test_copies(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<TestSendRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TestResult>> {
     let to = request.recipient()?;
     let quantity = request.quantity.unwrap_or(3);
     if !(1..=10).contains(&quantity) {
@@ -236,18 +292,20 @@ pub async fn test_copies(
         messages,
     )
     .await?;
-    let mut answer = outcome.answer(&to);
-    answer["sent"] = json!(outcome.sent);
-    Ok(Json(answer))
+    Ok(Json(outcome.answer(&to)))
 }
 
-/// `POST /api/test-campaign {testEmail, businessIds, templateId}`: the campaign's email as each of up to five
-/// businesses would get it, to the test address.
+/// The campaign's email as each of up to five businesses would get it, to the test address (`testEmail`,
+/// `businessIds`, `templateId`).
+#[utoipa::path(post, path = "/api/test-campaign", tag = "sending", request_body = TestSendRequest, responses(
+    (status = 200, description = "Sent, or why not (`success` false with `errorType`)", body = TestResult),
+    (status = 404, description = "Template or business not found", body = ErrorBody),
+    (status = 422, description = "Please select a maximum of 5 businesses for testing., or another rule", body = ErrorBody)))]
 pub async fn test_campaign(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<TestSendRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TestResult>> {
     let to = request.recipient()?;
     if request.business_ids.is_empty() {
         return Err(ApiError::validation(
@@ -287,12 +345,14 @@ pub async fn test_campaign(
             .into_iter()
             .find(|config| config.provider == Provider::Gmail && !config.is_active)
     {
-        return Ok(Json(json!({
-            "success": false,
-            "errorType": "gmail_oauth_not_configured",
-            "message": format!("Gmail access for {} was revoked or has expired", revoked.send_from),
-            "troubleshooting": "Open Email Settings, Level 1 Gmail, and connect this address again, or make another sender the default.",
-        })));
+        return Ok(Json(TestResult {
+            success: false,
+            sent: None,
+            message: format!("Gmail access for {} was revoked or has expired", revoked.send_from),
+            error_type: Some("gmail_oauth_not_configured".into()),
+            troubleshooting: Some("Open Email Settings, Level 1 Gmail, and connect this address again, or make another sender the default.".into()),
+            from_email: None,
+        }));
     }
     let messages = request
         .business_ids
@@ -308,6 +368,25 @@ pub async fn test_campaign(
     Ok(Json(outcome.answer(&to)))
 }
 
+/// What a test send did: how many went, or why they did not.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestResult {
+    pub success: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent: Option<usize>,
+    pub message: String,
+    /// `send_failed` or `gmail_oauth_not_configured`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<String>,
+    /// What to check, when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub troubleshooting: Option<String>,
+    /// The address the test came from (basic SendGrid addresses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_email: Option<String>,
+}
+
 /// What happened to a set of test messages.
 pub(crate) struct TestOutcome {
     sent: usize,
@@ -317,15 +396,16 @@ pub(crate) struct TestOutcome {
 }
 
 impl TestOutcome {
-    pub(crate) fn answer(&self, to: &str) -> Value {
+    pub(crate) fn answer(&self, to: &str) -> TestResult {
         if let Some(error) = self.errors.first() {
-            return json!({
-                "success": false,
-                "sent": self.sent,
-                "message": format!("Test email failed: {error}"),
-                "errorType": "send_failed",
-                "troubleshooting": "Check the sender in Email Settings: its server, password or key, and that it is active.",
-            });
+            return TestResult {
+                success: false,
+                sent: Some(self.sent),
+                message: format!("Test email failed: {error}"),
+                error_type: Some("send_failed".into()),
+                troubleshooting: Some("Check the sender in Email Settings: its server, password or key, and that it is active.".into()),
+                from_email: None,
+            };
         }
         let place = if self.provider == Provider::Outbox {
             " (kept in the local outbox)"
@@ -340,7 +420,14 @@ impl TestOutcome {
         } else {
             format!("{} test emails sent to {to}{place}", self.sent)
         };
-        json!({ "success": true, "sent": self.sent, "message": message })
+        TestResult {
+            success: true,
+            sent: Some(self.sent),
+            message,
+            error_type: None,
+            troubleshooting: None,
+            from_email: None,
+        }
     }
 }
 

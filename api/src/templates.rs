@@ -9,33 +9,25 @@ use outreach_core::campaigns::personalise::{Recipient, render, render_html};
 use outreach_core::campaigns::templates::{
     FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::{DONE, Done, ErrorBody, Success};
 use crate::session::SignedIn;
 
-use axum::Router;
-use axum::routing::{get, post, put};
-
 /// The endpoints of this module, behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/email-templates", get(list).post(create))
-        .route("/api/email-templates/{id}", put(update).delete(delete))
-        .route("/api/email-templates/{id}/preview", post(preview))
-        .route("/api/follow-up-templates", post(create_follow_up))
-        .route(
-            "/api/follow-up-templates/{id}",
-            get(list_follow_ups)
-                .put(update_follow_up)
-                .delete(delete_follow_up),
-        )
-        .route(
-            "/api/follow-up-templates/sequence/{template_id}",
-            put(sync_follow_ups),
-        )
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(update, delete))
+        .routes(routes!(preview))
+        .routes(routes!(create_follow_up))
+        .routes(routes!(list_follow_ups, update_follow_up, delete_follow_up))
+        .routes(routes!(sync_follow_ups))
 }
 
 const NOT_FOUND: &str = "Template not found";
@@ -74,7 +66,8 @@ fn position_taken(position: i32) -> ApiError {
     )
 }
 
-/// `GET /api/email-templates`.
+/// The user's templates, newest first.
+#[utoipa::path(get, path = "/api/email-templates", tag = "templates", responses((status = 200, body = Vec<TemplateRow>)))]
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -83,7 +76,10 @@ pub async fn list(
     Ok(Json(rows))
 }
 
-/// `POST /api/email-templates`: name, subject, body, objective, tone, emailSignature; answers with the template.
+/// A new template (name, subject, body, objective, tone, emailSignature); the body's HTML is sanitised.
+#[utoipa::path(post, path = "/api/email-templates", tag = "templates", request_body = TemplateInput, responses(
+    (status = 201, body = TemplateRow),
+    (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -99,13 +95,18 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
-/// `PUT /api/email-templates/{id}`: name, subject, body, and (from the second document's editor) objective, tone.
+/// Changes a template's name, subject, body, and (from the second document's editor) objective and tone.
+#[utoipa::path(put, path = "/api/email-templates/{id}", tag = "templates", params(("id" = i64, Path)), request_body = TemplateInput,
+    responses(
+        (status = 200, body = TemplateRow),
+        (status = 404, description = "Template not found", body = ErrorBody),
+        (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn update(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(input): JsonBody<TemplateInput>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TemplateRow>> {
     let existing = owned(&state, id, user.id).await?;
     let merged = TemplateInput {
         objective: input.objective.or(Some(existing.objective)),
@@ -119,26 +120,28 @@ pub async fn update(
         .db
         .update_template(id, user.id, &content, state.ctx.now_ms())
         .await?;
-    Ok(Json(
-        serde_json::to_value(owned(&state, id, user.id).await?).unwrap_or_default(),
-    ))
+    Ok(Json(owned(&state, id, user.id).await?))
 }
 
-/// `DELETE /api/email-templates/{id}` (its follow-ups go with it).
+/// Deletes a template and its follow-ups.
+#[utoipa::path(delete, path = "/api/email-templates/{id}", tag = "templates", params(("id" = i64, Path)), responses(
+    (status = 200, body = Done),
+    (status = 404, description = "Template not found", body = ErrorBody)))]
 pub async fn delete(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     if !state.ctx.db.delete_template(id, user.id).await? {
         return Err(ApiError::not_found(NOT_FOUND));
     }
-    Ok(Json(
-        json!({ "success": true, "message": "Template deleted" }),
-    ))
+    Ok(Json(Done {
+        success: true,
+        message: "Template deleted".into(),
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviewBusiness {
     business_name: Option<String>,
@@ -147,14 +150,27 @@ pub struct PreviewBusiness {
     category: Option<String>,
 }
 
-/// `POST /api/email-templates/{id}/preview`: the template rendered for one business, with the variables that
-/// had no value.
+/// A template rendered for one business.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Preview {
+    pub subject: String,
+    /// Safe HTML: the business's data as text, never a script or a script link.
+    pub body: String,
+    /// The variables that had no value for this business.
+    pub missing: Vec<String>,
+}
+
+/// The template rendered for one business, with the variables that had no value.
+#[utoipa::path(post, path = "/api/email-templates/{id}/preview", tag = "templates", params(("id" = i64, Path)),
+    request_body = PreviewBusiness, responses(
+        (status = 200, body = Preview),
+        (status = 404, description = "Template not found", body = ErrorBody)))]
 pub async fn preview(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(business): JsonBody<PreviewBusiness>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Preview>> {
     let template = owned(&state, id, user.id).await?;
     let recipient = Recipient {
         business_name: business.business_name,
@@ -169,12 +185,17 @@ pub async fn preview(
     let mut missing = subject.missing.clone();
     missing.extend(body.missing.iter().cloned());
     missing.dedup();
-    Ok(Json(
-        json!({ "subject": subject.text, "body": body.text, "missing": missing }),
-    ))
+    Ok(Json(Preview {
+        subject: subject.text,
+        body: body.text,
+        missing,
+    }))
 }
 
-/// `GET /api/follow-up-templates/{templateId}`: the template's follow-ups in order.
+/// A template's follow-ups in order (`id` is the template's).
+#[utoipa::path(get, path = "/api/follow-up-templates/{id}", tag = "templates", params(("id" = i64, Path)), responses(
+    (status = 200, body = Vec<FollowUpRow>),
+    (status = 404, description = "Template not found", body = ErrorBody)))]
 pub async fn list_follow_ups(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -185,7 +206,12 @@ pub async fn list_follow_ups(
     Ok(Json(rows))
 }
 
-/// `POST /api/follow-up-templates`: one more follow-up of a template (at most four).
+/// One more follow-up of a template (at most four).
+#[utoipa::path(post, path = "/api/follow-up-templates", tag = "templates", request_body = FollowUpInput, responses(
+    (status = 201, body = FollowUpRow),
+    (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 409, description = "Another follow-up holds that position", body = ErrorBody),
+    (status = 422, description = "A template has at most 4 follow-ups, or a field is invalid", body = ErrorBody)))]
 pub async fn create_follow_up(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -210,13 +236,18 @@ pub async fn create_follow_up(
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
-/// `PUT /api/follow-up-templates/{id}`.
+/// Changes one follow-up (`id` is the follow-up's).
+#[utoipa::path(put, path = "/api/follow-up-templates/{id}", tag = "templates", params(("id" = i64, Path)),
+    request_body = FollowUpInput, responses(
+        (status = 200, body = FollowUpRow),
+        (status = 404, description = "Follow-up not found", body = ErrorBody),
+        (status = 409, description = "Another follow-up holds that position", body = ErrorBody)))]
 pub async fn update_follow_up(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(input): JsonBody<FollowUpInput>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<FollowUpRow>> {
     let existing = owned_follow_up(&state, id, user.id).await?;
     let content = input.validate(existing.sequence_number).map_err(invalid)?;
     state
@@ -226,23 +257,31 @@ pub async fn update_follow_up(
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
     let row = owned_follow_up(&state, id, user.id).await?;
-    Ok(Json(serde_json::to_value(row).unwrap_or_default()))
+    Ok(Json(row))
 }
 
-/// `DELETE /api/follow-up-templates/{id}`.
+/// Deletes one follow-up (`id` is the follow-up's).
+#[utoipa::path(delete, path = "/api/follow-up-templates/{id}", tag = "templates", params(("id" = i64, Path)), responses(
+    (status = 200, body = Success),
+    (status = 404, description = "Follow-up not found", body = ErrorBody)))]
 pub async fn delete_follow_up(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Success>> {
     if !state.ctx.db.delete_follow_up(id, user.id).await? {
         return Err(ApiError::not_found(FOLLOW_UP_NOT_FOUND));
     }
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(DONE))
 }
 
-/// `PUT /api/follow-up-templates/sequence/{templateId}`: the whole sequence (1 to 4 follow-ups) in order, saved
-/// in one transaction: updated by position, extras created, surplus deleted. Nothing changes if any is invalid.
+/// A template's whole sequence (up to 4 follow-ups) in order, saved in one transaction: updated by position, extras
+/// created, surplus deleted. Nothing changes if any is invalid.
+#[utoipa::path(put, path = "/api/follow-up-templates/sequence/{template_id}", tag = "templates",
+    params(("template_id" = i64, Path)), request_body = Vec<FollowUpInput>, responses(
+        (status = 200, body = Vec<FollowUpRow>),
+        (status = 404, description = "Template not found", body = ErrorBody),
+        (status = 422, description = "A template has at most 4 follow-ups, or a follow-up is invalid", body = ErrorBody)))]
 pub async fn sync_follow_ups(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,

@@ -16,20 +16,16 @@ use outreach_core::tracking::events::TrackingEvent;
 use outreach_core::tracking::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
 
 use crate::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use axum::Router;
-use axum::routing::{get, post};
-
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/t/o/{file}", get(open))
-        .route("/t/c/{token}", get(click))
+/// The endpoints of this module, public (each link carries its own signature).
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(open))
+        .routes(routes!(click))
         // GET is the unsubscribe page (the web app); POST is RFC 8058 one-click.
-        .route(
-            crate::protection::ONE_CLICK_PATH,
-            post(one_click).get(|uri: axum::http::Uri| crate::web::serve(uri)),
-        )
+        .routes(routes!(one_click, unsubscribe_page))
 }
 
 /// A transparent 1×1 GIF.
@@ -46,7 +42,12 @@ fn user_agent(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
-/// `GET /t/o/{token}.gif?s=`.
+/// The open pixel of a sent message (`{file}` is its token and `.gif`); records an open.
+#[utoipa::path(get, path = "/t/o/{file}", tag = "tracking",
+    params(("file" = String, Path), ("s" = String, Query, description = "The token's signature")),
+    responses(
+        (status = 200, description = "A transparent 1x1 GIF", content_type = "image/gif"),
+        (status = 404, description = "Unknown token or bad signature")))]
 pub async fn open(
     State(state): State<AppState>,
     Path(file): Path<String>,
@@ -78,7 +79,13 @@ pub async fn open(
         .into_response()
 }
 
-/// `GET /t/c/{token}?u=&s=`.
+/// A tracked link of a sent message: records a click and redirects to the address signed with the message's token.
+#[utoipa::path(get, path = "/t/c/{token}", tag = "tracking",
+    params(("token" = String, Path), ("u" = String, Query, description = "The link's address"),
+        ("s" = String, Query, description = "The signature of token and address")),
+    responses(
+        (status = 303, description = "To the link's address"),
+        (status = 404, description = "A tampered or unknown link: never a redirect")))]
 pub async fn click(
     State(state): State<AppState>,
     Path(token): Path<String>,
@@ -105,8 +112,23 @@ pub async fn click(
     Redirect::to(url).into_response()
 }
 
-/// `POST /unsubscribe?email=&signature=` (RFC 8058 one-click). The signature is the authority; the body is the
+/// The unsubscribe page of the web app (the `List-Unsubscribe` address opened in a browser).
+#[utoipa::path(get, path = "/unsubscribe", tag = "tracking",
+    params(("email" = Option<String>, Query), ("signature" = Option<String>, Query)),
+    responses((status = 200, description = "The web app's unsubscribe page", content_type = "text/html"),
+        (status = 503, description = "The web app is not built on this server")))]
+pub async fn unsubscribe_page(uri: axum::http::Uri) -> Response {
+    crate::web::serve(uri).await
+}
+
+/// RFC 8058 one-click unsubscribe: suppresses at once. The signature is the authority; the body is the
 /// `List-Unsubscribe=One-Click` form mail providers send.
+#[utoipa::path(post, path = "/unsubscribe", tag = "tracking",
+    params(("email" = String, Query), ("signature" = String, Query)),
+    responses(
+        (status = 200, description = "You are unsubscribed.", content_type = "text/plain"),
+        (status = 404, description = "Bad signature"),
+        (status = 503, description = "Not recorded; the mail provider retries")))]
 pub async fn one_click(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,

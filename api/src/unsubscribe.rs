@@ -12,20 +12,20 @@ use governor::clock::{Clock as _, DefaultClock};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::security::verify;
 use outreach_core::tracking::links::UNSUBSCRIBE_PURPOSE;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 
-use axum::Router;
-use axum::routing::{get, post};
-
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/unsubscribe", post(unsubscribe))
-        .route("/api/unsubscribe/verify", get(verify_link))
+/// The endpoints of this module, public.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(unsubscribe))
+        .routes(routes!(verify_link))
 }
 
 /// The client's address: the configured proxy header's first entry, else the connection's peer.
@@ -45,14 +45,26 @@ fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) ->
     peer.map(|address| address.ip())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct UnsubscribeForm {
     email: Option<String>,
     /// Present when the page was opened from a signed link in an email.
     signature: Option<String>,
 }
 
-/// `POST /api/unsubscribe {email}`.
+/// The answer to an unsubscribe.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Unsubscribed {
+    pub success: bool,
+    /// "{email} has been removed from all marketing lists."
+    pub message: String,
+}
+
+/// Puts an address on the suppression list (B §2.16): no campaign email goes to it again.
+#[utoipa::path(post, path = "/api/unsubscribe", tag = "public", request_body = UnsubscribeForm, responses(
+    (status = 200, body = Unsubscribed),
+    (status = 422, description = "Please enter a valid email address", body = ErrorBody),
+    (status = 429, description = "Too many requests from this address; Retry-After says when to ask again", body = ErrorBody)))]
 pub async fn unsubscribe(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -105,24 +117,34 @@ pub async fn unsubscribe(
     if added {
         tracing::info!(source, "address unsubscribed");
     }
-    Ok(Json(json!({
-        "success": true,
-        "message": format!("{email} has been removed from all marketing lists."),
-    }))
+    Ok(Json(Unsubscribed {
+        success: true,
+        message: format!("{email} has been removed from all marketing lists."),
+    })
     .into_response())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LinkParams {
     email: String,
     signature: String,
 }
 
-/// `GET /api/unsubscribe/verify?email=&signature=`: whether a link's address may be pre-filled.
+/// The address of a signed unsubscribe link.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkAddress {
+    pub email: String,
+}
+
+/// Whether an unsubscribe link's address may be pre-filled in the form.
+#[utoipa::path(get, path = "/api/unsubscribe/verify", tag = "public", params(LinkParams), responses(
+    (status = 200, body = LinkAddress),
+    (status = 400, description = "This unsubscribe link is not valid", body = ErrorBody)))]
 pub async fn verify_link(
     State(state): State<AppState>,
     Query(params): Query<LinkParams>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<LinkAddress>> {
     let email = normalize_email(&params.email);
     if verify(
         &state.ctx.settings.security.secret_key,
@@ -130,7 +152,7 @@ pub async fn verify_link(
         &email,
         &params.signature,
     ) {
-        Ok(Json(json!({ "email": email })))
+        Ok(Json(LinkAddress { email }))
     } else {
         Err(ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -8,6 +8,13 @@ use outreach_core::campaigns::education::EducationError;
 
 use crate::error::{ApiError, ApiResult};
 
+/// A file upload as the OpenAPI description shows it: one multipart field named `file`.
+#[derive(utoipa::ToSchema)]
+pub struct FileUpload {
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+}
+
 fn bad_upload(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "invalid_upload", message)
 }

@@ -16,24 +16,51 @@ use outreach_core::inbound::sendgrid_webhook::{
     Event, Meaning, WINDOW_SECONDS, payload_hash, verify,
 };
 use outreach_core::platform::clock::SECOND_MS;
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::openapi::ErrorBody;
 
-use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::post;
 
-/// The endpoints of this module, outside the account gate (each checks what it needs itself).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/webhooks/sendgrid/events", post(sendgrid_events))
-        .route(
-            "/api/webhooks/sendgrid/inbound/{secret}",
-            post(sendgrid_inbound)
+/// The endpoints of this module, public (each checks its own signature or secret).
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sendgrid_events))
+        .routes(
+            routes!(sendgrid_inbound)
                 .layer(DefaultBodyLimit::max(crate::campaigns::UPLOAD_BODY_LIMIT)),
         )
+}
+
+/// What a batch of SendGrid events did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsReceived {
+    pub received: usize,
+    /// Events that named one of our messages.
+    pub applied: usize,
+}
+
+/// Whether an inbound mail answered one of our messages, and what it was.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InboundReceived {
+    pub matched: bool,
+    /// `reply`, `auto_reply` or `bounce`, when matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+/// SendGrid's multipart inbound form (raw posting on).
+#[derive(ToSchema)]
+pub struct InboundForm {
+    /// The raw message.
+    pub email: String,
+    /// The address it was sent to.
+    pub to: String,
 }
 
 const SIGNATURE: &str = "x-twilio-email-event-webhook-signature";
@@ -48,12 +75,19 @@ fn refused(reason: &str) -> ApiError {
     )
 }
 
-/// `POST /api/webhooks/sendgrid/events`.
+/// SendGrid's Event Webhook (signed with ECDSA; deliveries, bounces, spam reports, unsubscribes), each signed
+/// payload applied once.
+#[utoipa::path(post, path = "/api/webhooks/sendgrid/events", tag = "webhooks",
+    params(("x-twilio-email-event-webhook-signature" = String, Header), ("x-twilio-email-event-webhook-timestamp" = String, Header)),
+    request_body(content = Vec<Object>, description = "SendGrid's event array"), responses(
+        (status = 200, body = EventsReceived),
+        (status = 401, description = "The webhook signature is not valid (or a replay)", body = ErrorBody),
+        (status = 422, description = "The webhook body must be a JSON array of events", body = ErrorBody)))]
 pub async fn sendgrid_events(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<EventsReceived>> {
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let now = state.ctx.now_ms();
     verify(
@@ -84,18 +118,24 @@ pub async fn sendgrid_events(
             return Err(error);
         }
     };
-    Ok(Json(
-        json!({ "received": events.len(), "applied": applied }),
-    ))
+    Ok(Json(EventsReceived {
+        received: events.len(),
+        applied,
+    }))
 }
 
-/// `POST /api/webhooks/sendgrid/inbound/{secret}` (multipart: `email` is the raw message, `to` the address it was
-/// sent to).
+/// SendGrid's Inbound Parse (raw posting): replies, automatic answers and bounces to our messages.
+#[utoipa::path(post, path = "/api/webhooks/sendgrid/inbound/{secret}", tag = "webhooks",
+    params(("secret" = String, Path, description = "`sendgrid.inbound_secret`")),
+    request_body(content = InboundForm, content_type = "multipart/form-data"), responses(
+        (status = 200, body = InboundReceived),
+        (status = 404, description = "Not this instance's secret", body = ErrorBody),
+        (status = 422, description = "The raw message is missing or unreadable", body = ErrorBody)))]
 pub async fn sendgrid_inbound(
     State(state): State<AppState>,
     Path(secret): Path<String>,
     mut form: Multipart,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<InboundReceived>> {
     let expected = &state.ctx.settings.sendgrid.inbound_secret;
     if expected.is_empty() || secret != expected.expose() {
         return Err(ApiError::not_found("No such endpoint"));
@@ -128,7 +168,10 @@ pub async fn sendgrid_inbound(
     let matched = match_message(&state, &inbound, recipient.as_deref()).await?;
     let Some((user_id, message)) = matched else {
         // Nobody's mail: acknowledged so SendGrid does not retry it, and not kept.
-        return Ok(Json(json!({ "matched": false })));
+        return Ok(Json(InboundReceived {
+            matched: false,
+            kind: None,
+        }));
     };
     state
         .ctx
@@ -141,9 +184,10 @@ pub async fn sendgrid_inbound(
             state.ctx.now_ms(),
         )
         .await?;
-    Ok(Json(
-        json!({ "matched": true, "kind": inbound.kind.name() }),
-    ))
+    Ok(Json(InboundReceived {
+        matched: true,
+        kind: Some(inbound.kind.name().to_string()),
+    }))
 }
 
 /// The first address of a `To` value such as `"Ada" <ada@x.example>, b@y.example`.

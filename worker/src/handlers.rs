@@ -4,6 +4,7 @@ use outreach_core::Context;
 
 use outreach_core::writing::ai::writer::Writer;
 use outreach_core::writing::ai::{Brief, Material, rates};
+use outreach_core::writing::generations::Generated;
 
 use std::collections::HashSet;
 
@@ -78,17 +79,18 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
                 .own_results(row.user_id, &brief.objective, &brief.tone)
                 .await?;
             let estimate = rates::estimate(&brief.objective, &brief.tone, own);
-            let result = json!({
-                "subject": written.draft.subject,
-                "body": written.draft.body,
-                "estimatedOpenRate": estimate.open_rate,
-                "estimatedReplyRate": estimate.reply_rate,
-                "ratesSource": estimate.source,
-                "ratesSends": estimate.sends,
-                "writer": writer.name(),
-                "notes": written.notes,
-            });
-            ("done", Some(result.to_string()), None)
+            let result = Generated {
+                subject: written.draft.subject,
+                body: written.draft.body,
+                estimated_open_rate: estimate.open_rate,
+                estimated_reply_rate: estimate.reply_rate,
+                rates_source: estimate.source,
+                rates_sends: estimate.sends,
+                writer: writer.name(),
+                notes: written.notes,
+            };
+            let result = serde_json::to_string(&result).map_err(anyhow::Error::from)?;
+            ("done", Some(result), None)
         }
         Err(error) => {
             tracing::warn!(generation = row.id, writer = %writer.name(), error = %error, "email generation failed");

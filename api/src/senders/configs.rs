@@ -4,80 +4,103 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use outreach_core::sending::senders::{EmailConfig, Provider};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use outreach_core::sending::domain_auth::Check;
+use outreach_core::sending::senders::{EmailConfig, EmailConfigView, Provider};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::{DONE, ErrorBody, Success};
 use crate::senders::gmail;
 use crate::senders::request::{basic_address, reply_to_address, text};
 use crate::session::SignedIn;
 
-/// `GET /api/user/email-configs`.
+/// The user's senders.
+#[utoipa::path(get, path = "/api/user/email-configs", tag = "senders", responses((status = 200, body = Vec<EmailConfigView>)))]
 pub async fn list_configs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Vec<EmailConfigView>>> {
     let configs = state.ctx.db.list_email_configs(user.id).await?;
-    Ok(Json(json!(
-        configs.iter().map(EmailConfig::view).collect::<Vec<_>>()
-    )))
+    Ok(Json(configs.iter().map(EmailConfig::view).collect()))
 }
 
-/// `GET /api/user/email-config`: the default sender's status (A §3 Email configuration status); without one,
-/// the local outbox.
+/// The default sender's status (A §3 Email configuration status).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SenderStatus {
+    /// False: no sender is set up and mail stays in the local outbox.
+    pub email_configured: bool,
+    /// `basic`, `intermediate` or `advanced` (A §4), none without a sender.
+    pub tier: Option<String>,
+    pub email_send_from: String,
+    pub email_send_from_name: String,
+    pub email_reply_to: Option<String>,
+    pub email_provider: Provider,
+    pub use_o_auth: bool,
+}
+
+/// The default sender's status; without one, the local outbox.
+#[utoipa::path(get, path = "/api/user/email-config", tag = "senders", responses((status = 200, body = SenderStatus)))]
 pub async fn config_status(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SenderStatus>> {
     let configs = state.ctx.db.list_email_configs(user.id).await?;
     let default = configs
         .iter()
         .find(|config| config.is_default && config.is_active);
     Ok(Json(match default {
-        Some(config) => json!({
-            "emailConfigured": true,
-            "tier": config.provider.tier(),
-            "emailSendFrom": config.send_from,
-            "emailSendFromName": config.send_from_name,
-            "emailReplyTo": config.reply_to,
-            "emailProvider": config.provider,
-            "useOAuth": config.provider == Provider::Gmail,
-        }),
-        None => json!({
-            "emailConfigured": false,
-            "tier": null,
-            "emailSendFrom": format!("outbox@{}", state.ctx.settings.sending_domain()),
-            "emailSendFromName": user.email,
-            "emailReplyTo": user.email,
-            "emailProvider": "outbox",
-            "useOAuth": false,
-        }),
+        Some(config) => SenderStatus {
+            email_configured: true,
+            tier: Some(config.provider.tier().to_string()),
+            email_send_from: config.send_from.clone(),
+            email_send_from_name: config.send_from_name.clone(),
+            email_reply_to: config.reply_to.clone(),
+            email_provider: config.provider,
+            use_o_auth: config.provider == Provider::Gmail,
+        },
+        None => SenderStatus {
+            email_configured: false,
+            tier: None,
+            email_send_from: format!("outbox@{}", state.ctx.settings.sending_domain()),
+            email_send_from_name: user.email.clone(),
+            email_reply_to: Some(user.email.clone()),
+            email_provider: Provider::Outbox,
+            use_o_auth: false,
+        },
     }))
 }
 
-/// `PUT /api/user/email-configs/{id}/set-default`.
+/// Makes a sender the default one, which campaigns send from.
+#[utoipa::path(put, path = "/api/user/email-configs/{id}/set-default", tag = "senders", params(("id" = i64, Path)),
+    responses((status = 200, body = Success),
+        (status = 404, description = "Email configuration not found", body = ErrorBody)))]
 pub async fn set_default(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Success>> {
     owned_config(&state, id, user.id).await?;
     state
         .ctx
         .db
         .set_default_email_config(user.id, id, state.ctx.now_ms())
         .await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(DONE))
 }
 
-/// `DELETE /api/user/email-configs/{id}`.
+/// Removes a sender (its sent emails stay).
+#[utoipa::path(delete, path = "/api/user/email-configs/{id}", tag = "senders", params(("id" = i64, Path)),
+    responses((status = 200, body = Success),
+        (status = 404, description = "Email configuration not found", body = ErrorBody),
+        (status = 409, description = "This sender still has emails waiting to be sent", body = ErrorBody)))]
 pub async fn delete_config(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Success>> {
     owned_config(&state, id, user.id).await?;
     if !state.ctx.db.delete_email_config(user.id, id).await? {
         return Err(ApiError::new(
@@ -86,7 +109,7 @@ pub async fn delete_config(
             "This sender still has emails waiting to be sent. Let those campaigns finish before removing it.",
         ));
     }
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(DONE))
 }
 
 pub(crate) async fn owned_config(
@@ -116,7 +139,7 @@ pub(crate) async fn default_sender(
         .find(|config| config.is_default && config.is_active))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IdentityRequest {
     first_name: Option<String>,
@@ -125,14 +148,24 @@ pub struct IdentityRequest {
     reply_to: Option<String>,
 }
 
-/// `PUT /api/user/email-configs/{id} {firstName, lastName, emailPrefix, replyTo}`: the sender's name and reply-to;
-/// a basic address may also change its username.
+/// A saved sender.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SavedSender {
+    pub success: bool,
+    pub config: EmailConfigView,
+}
+
+/// Changes a sender's name and reply-to; a basic address may also change its username.
+#[utoipa::path(put, path = "/api/user/email-configs/{id}", tag = "senders", params(("id" = i64, Path)),
+    request_body = IdentityRequest, responses((status = 200, body = SavedSender),
+        (status = 404, description = "Email configuration not found", body = ErrorBody),
+        (status = 422, description = "First name and last name are required, or the username is invalid or taken", body = ErrorBody)))]
 pub async fn update_config(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(request): JsonBody<IdentityRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SavedSender>> {
     let config = owned_config(&state, id, user.id).await?;
     let (Some(first), Some(last)) = (text(&request.first_name), text(&request.last_name)) else {
         return Err(ApiError::validation(
@@ -167,23 +200,44 @@ pub async fn update_config(
         )
         .await?;
     let saved = owned_config(&state, id, user.id).await?;
-    Ok(Json(json!({ "success": true, "config": saved.view() })))
+    Ok(Json(SavedSender {
+        success: true,
+        config: saved.view(),
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct VerifyRequest {
     /// The configuration to check; the default sender when absent (the spec's call has no body).
     config_id: Option<i64>,
 }
 
-/// `POST /api/user/verify-email-config`: reads the sender domain's SPF, DKIM and DMARC records and answers
-/// `{success, verified, domain, checks, missing, message}`; the sender keeps the outcome.
+/// What the domain check found.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Verification {
+    pub success: bool,
+    pub verified: bool,
+    pub config_id: i64,
+    pub domain: String,
+    /// SPF, DKIM and DMARC, each with the record found.
+    pub checks: Vec<Check>,
+    /// The records still to publish.
+    pub missing: Vec<String>,
+    pub message: String,
+}
+
+/// Reads the sender domain's SPF, DKIM and DMARC records; the sender keeps the outcome. Without a body, the
+/// default sender.
+#[utoipa::path(post, path = "/api/user/verify-email-config", tag = "senders", request_body(content = Option<VerifyRequest>),
+    responses((status = 200, body = Verification),
+        (status = 404, description = "There is no email configuration to verify", body = ErrorBody)))]
 pub async fn verify_config(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     body: Option<Json<VerifyRequest>>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Verification>> {
     let config = match body.and_then(|Json(request)| request.config_id) {
         Some(id) => owned_config(&state, id, user.id).await?,
         None => default_sender(&state, user.id)
@@ -213,13 +267,17 @@ pub async fn verify_config(
         .db
         .set_email_config_verified(config.id, verified, &message, state.ctx.now_ms())
         .await?;
-    Ok(Json(json!({
-        "success": verified,
-        "verified": verified,
-        "configId": config.id,
-        "domain": domain,
-        "checks": report.as_ref().map_or(json!([]), |report| json!(report.checks)),
-        "missing": report.as_ref().map_or(json!([]), |report| json!(report.missing())),
-        "message": message,
-    })))
+    Ok(Json(Verification {
+        success: verified,
+        verified,
+        config_id: config.id,
+        domain: domain.to_string(),
+        checks: report
+            .as_ref()
+            .map_or_else(Vec::new, |report| report.checks.clone()),
+        missing: report.as_ref().map_or_else(Vec::new, |report| {
+            report.missing().into_iter().map(str::to_string).collect()
+        }),
+        message,
+    }))
 }

@@ -15,12 +15,13 @@ use outreach_core::platform::config::Secret;
 use outreach_core::platform::security::encrypt_secret;
 use outreach_core::sending::mail_apis::Gmail;
 use outreach_core::sending::senders::{NewEmailConfig, Provider};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::{exchange_code, google_client};
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::session::{self, FLOW_TTL_MS, SignedIn, with_cookie};
 
 /// Where Google sends the browser back after the consent screen.
@@ -130,7 +131,7 @@ pub async fn consent_url(
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdditionalRequest {
     email: String,
@@ -139,8 +140,17 @@ pub struct AdditionalRequest {
     email_reply_to: Option<String>,
 }
 
-/// `POST /api/auth/gmail/additional {email, emailSendFromName?, emailReplyTo?}`: `{authUrl}` for connecting another
-/// Gmail or Workspace address.
+/// Google's consent URL for the browser to go to.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsentUrl {
+    pub auth_url: String,
+}
+
+/// Google's consent URL for connecting another Gmail or Workspace address.
+#[utoipa::path(post, path = "/api/auth/gmail/additional", tag = "senders", request_body = AdditionalRequest, responses(
+    (status = 200, body = ConsentUrl),
+    (status = 422, description = "An invalid address, or this instance has no Google OAuth client", body = ErrorBody)))]
 pub async fn additional(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -158,12 +168,18 @@ pub async fn additional(
     let consent = consent_url(&state, &user, &identity, false).await?;
     Ok(with_cookie(
         consent.cookie,
-        Json(json!({ "authUrl": consent.url })),
+        Json(ConsentUrl {
+            auth_url: consent.url,
+        }),
     ))
 }
 
-/// `POST /api/user/email-configs/{id}/gmail-read`: `{authUrl}` for the optional second consent, letting Outreach
-/// read one of the user's Gmail senders for replies.
+/// Google's consent URL for the optional second permission, letting Outreach read one of the user's Gmail senders
+/// for replies.
+#[utoipa::path(post, path = "/api/user/email-configs/{id}/gmail-read", tag = "senders", params(("id" = i64, Path)),
+    responses((status = 200, body = ConsentUrl),
+        (status = 404, description = "Gmail sender not found", body = ErrorBody),
+        (status = 422, description = "This instance has no Google OAuth client", body = ErrorBody)))]
 pub async fn read_access(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -187,19 +203,24 @@ pub async fn read_access(
     let consent = consent_url(&state, &user, &identity, true).await?;
     Ok(with_cookie(
         consent.cookie,
-        Json(json!({ "authUrl": consent.url })),
+        Json(ConsentUrl {
+            auth_url: consent.url,
+        }),
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CallbackParams {
     code: Option<String>,
     state: Option<String>,
     error: Option<String>,
 }
 
-/// `GET /api/gmail/callback`: saves the connected sender and ends on `/gmail-oauth-result`, which explains any
-/// failure (`access_denied`, `no_auth_code`, `callback_failed`).
+/// Where Google sends the browser back: saves the connected sender and ends on `/gmail-oauth-result`, which explains
+/// any failure (`access_denied`, `no_auth_code`, `callback_failed`).
+#[utoipa::path(get, path = "/api/gmail/callback", tag = "senders", params(CallbackParams),
+    responses((status = 303, description = "To /gmail-oauth-result with the outcome")))]
 pub async fn callback(
     State(state): State<AppState>,
     headers: http::HeaderMap,

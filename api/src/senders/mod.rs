@@ -9,56 +9,33 @@ pub mod request;
 pub mod sendgrid;
 pub mod setup;
 
-use axum::Router;
-use axum::routing::{delete, get, post, put};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
+use crate::openapi::{Access, with_access};
 
 /// The senders' endpoints behind the account gate.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/user/email-config",
-            get(configs::config_status).post(setup::save_config),
-        )
-        .route("/api/user/email-configs", get(configs::list_configs))
-        .route(
-            "/api/user/email-configs/{id}",
-            delete(configs::delete_config).put(configs::update_config),
-        )
-        .route(
-            "/api/user/email-configs/{id}/set-default",
-            put(configs::set_default),
-        )
-        .route(
-            "/api/user/verify-email-config",
-            post(configs::verify_config),
-        )
-        .route("/api/auth/gmail/additional", post(gmail::additional))
-        .route(
-            "/api/user/email-configs/{id}/gmail-read",
-            post(gmail::read_access),
-        )
-        .route("/api/user/check-username", post(sendgrid::check_username))
-        .route(
-            "/api/user/suggest-username",
-            get(sendgrid::suggest_username),
-        )
-        .route("/api/sendgrid/send-test", post(sendgrid::send_basic_test))
-        .route(
-            "/api/sendgrid/create-basic-address",
-            post(sendgrid::create_basic_address),
-        )
-        .route("/api/outbox", get(outbox::outbox))
-        .route("/api/outbox/{id}/reply", post(outbox::outbox_reply))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(configs::config_status, setup::save_config))
+        .routes(routes!(configs::list_configs))
+        .routes(routes!(configs::delete_config, configs::update_config))
+        .routes(routes!(configs::set_default))
+        .routes(routes!(configs::verify_config))
+        .routes(routes!(gmail::additional))
+        .routes(routes!(gmail::read_access))
+        .routes(routes!(sendgrid::check_username))
+        .routes(routes!(sendgrid::suggest_username))
+        .routes(routes!(sendgrid::send_basic_test))
+        .routes(routes!(sendgrid::create_basic_address))
+        .routes(routes!(outbox::outbox))
+        .routes(routes!(outbox::outbox_reply))
 }
 
 /// The senders' endpoints open to any signed-in user (the profile) or to Google (the consent callback).
-pub fn open_routes() -> Router<AppState> {
-    Router::new()
-        .route(gmail::CALLBACK_PATH, get(gmail::callback))
-        .route(
-            "/api/user/profile",
-            get(profile::profile).put(profile::save_profile),
-        )
+pub fn open_routes() -> OpenApiRouter<AppState> {
+    let google = OpenApiRouter::new().routes(routes!(gmail::callback));
+    let profile = OpenApiRouter::new().routes(routes!(profile::profile, profile::save_profile));
+    with_access(google, Access::Public).merge(with_access(profile, Access::SignedIn))
 }

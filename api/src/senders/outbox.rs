@@ -2,36 +2,51 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use outreach_core::sending::messages::OutboxMessage;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
 
-/// `GET /api/outbox`: what the local outbox kept (nothing left the machine).
+/// What the local outbox kept (nothing left the machine), newest first.
+#[utoipa::path(get, path = "/api/outbox", tag = "senders", responses((status = 200, body = Vec<OutboxMessage>)))]
 pub async fn outbox(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Vec<OutboxMessage>>> {
     let messages = state.ctx.db.outbox(user.id, 200).await?;
-    Ok(Json(json!(messages)))
+    Ok(Json(messages))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default)]
 pub struct OutboxReplyRequest {
     body: String,
 }
 
-/// `POST /api/outbox/{id}/reply {body}`: a reply typed in the app for a message the local outbox kept, as if its
-/// recipient had answered, so the reply handling can be tried without a mailbox.
+/// A recorded outbox reply.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OutboxReplied {
+    pub success: bool,
+    /// Always `replied`.
+    pub status: String,
+}
+
+/// A reply typed in the app for a message the local outbox kept, as if its recipient had answered, so the reply
+/// handling can be tried without a mailbox.
+#[utoipa::path(post, path = "/api/outbox/{id}/reply", tag = "senders", params(("id" = i64, Path)),
+    request_body = OutboxReplyRequest, responses((status = 200, body = OutboxReplied),
+        (status = 404, description = "Outbox message not found", body = ErrorBody),
+        (status = 422, description = "Please type the reply", body = ErrorBody)))]
 pub async fn outbox_reply(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
     JsonBody(request): JsonBody<OutboxReplyRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<OutboxReplied>> {
     let body = request.body.trim();
     if body.is_empty() {
         return Err(ApiError::validation("Please type the reply"));
@@ -67,5 +82,8 @@ pub async fn outbox_reply(
             state.ctx.now_ms(),
         )
         .await?;
-    Ok(Json(json!({ "success": true, "status": "replied" })))
+    Ok(Json(OutboxReplied {
+        success: true,
+        status: "replied".into(),
+    }))
 }

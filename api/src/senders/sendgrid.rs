@@ -6,16 +6,17 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::senders::{NewEmailConfig, Provider};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
 use crate::senders::request::{DEFAULT_DAILY_CAP, basic_address, reply_to_address, text};
-use crate::sends::send_tests;
+use crate::sends::{TestResult, send_tests};
 use crate::session::SignedIn;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct BasicAddressRequest {
     username: Option<String>,
@@ -25,18 +26,36 @@ pub struct BasicAddressRequest {
     reply_to: Option<String>,
 }
 
-/// `POST /api/user/check-username {username}`: `{available, reason}` (A §4 Username availability).
+/// Whether a username is free, and why not.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UsernameCheck {
+    pub available: bool,
+    pub reason: Option<String>,
+}
+
+impl UsernameCheck {
+    fn taken(reason: &str) -> Json<Self> {
+        Json(Self {
+            available: false,
+            reason: Some(reason.to_string()),
+        })
+    }
+}
+
+/// Whether a basic address's username (`username` or `emailPrefix`) is free (A §4 Username availability).
+#[utoipa::path(post, path = "/api/user/check-username", tag = "senders", request_body = BasicAddressRequest,
+    responses((status = 200, body = UsernameCheck)))]
 pub async fn check_username(
     State(state): State<AppState>,
     SignedIn(_user): SignedIn,
     JsonBody(request): JsonBody<BasicAddressRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<UsernameCheck>> {
     let username = text(&request.username)
         .or(text(&request.email_prefix))
         .unwrap_or_default();
     if !outreach_core::sending::senders::valid_username(&username) {
-        return Ok(Json(
-            json!({ "available": false, "reason": outreach_core::sending::senders::USERNAME_RULE }),
+        return Ok(UsernameCheck::taken(
+            outreach_core::sending::senders::USERNAME_RULE,
         ));
     }
     let taken = state
@@ -44,18 +63,32 @@ pub async fn check_username(
         .db
         .email_address_taken(&basic_address(&state, &username))
         .await?;
-    Ok(Json(if taken {
-        json!({ "available": false, "reason": "This username is already taken" })
+    Ok(if taken {
+        UsernameCheck::taken("This username is already taken")
     } else {
-        json!({ "available": true, "reason": null })
-    }))
+        Json(UsernameCheck {
+            available: true,
+            reason: None,
+        })
+    })
 }
 
-/// `GET /api/user/suggest-username`: a free username from the user's name (else the login address).
+/// A free username and the address it makes.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestedUsername {
+    pub username: String,
+    pub email_address: String,
+}
+
+/// A free username from the user's name (else the login address).
+#[utoipa::path(get, path = "/api/user/suggest-username", tag = "senders", responses(
+    (status = 200, body = SuggestedUsername),
+    (status = 422, description = "No free username was found; choose one", body = ErrorBody)))]
 pub async fn suggest_username(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SuggestedUsername>> {
     let name = [user.first_name.as_deref(), user.last_name.as_deref()]
         .into_iter()
         .flatten()
@@ -80,9 +113,10 @@ pub async fn suggest_username(
             .email_address_taken(&basic_address(&state, &candidate))
             .await?
         {
-            return Ok(Json(
-                json!({ "username": candidate, "emailAddress": basic_address(&state, &candidate) }),
-            ));
+            return Ok(Json(SuggestedUsername {
+                email_address: basic_address(&state, &candidate),
+                username: candidate,
+            }));
         }
     }
     Err(ApiError::validation(
@@ -90,13 +124,26 @@ pub async fn suggest_username(
     ))
 }
 
-/// `POST /api/sendgrid/create-basic-address {firstName, lastName, emailPrefix, replyTo}`: a Level 2 sender,
-/// `prefix@<sending domain>`, sent through the operator's SendGrid key.
+/// A created basic address.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BasicAddressCreated {
+    pub success: bool,
+    pub id: i64,
+    pub email_address: String,
+    pub message: String,
+}
+
+/// A Level 2 sender, `prefix@<sending domain>`, sent through the operator's SendGrid key (`firstName`, `lastName`,
+/// `emailPrefix`, `replyTo`).
+#[utoipa::path(post, path = "/api/sendgrid/create-basic-address", tag = "senders", request_body = BasicAddressRequest,
+    responses((status = 200, body = BasicAddressCreated),
+        (status = 422, description = "A name or the username is missing, invalid or taken, or the instance has no SendGrid key", body = ErrorBody)))]
 pub async fn create_basic_address(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<BasicAddressRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<BasicAddressCreated>> {
     let (Some(first), Some(last), Some(prefix)) = (
         text(&request.first_name),
         text(&request.last_name),
@@ -137,18 +184,24 @@ pub async fn create_basic_address(
         .db
         .insert_email_config(user.id, &config, state.ctx.now_ms())
         .await?;
-    Ok(Json(
-        json!({ "success": true, "id": id, "emailAddress": address, "message": format!("{address} is ready to send") }),
-    ))
+    Ok(Json(BasicAddressCreated {
+        success: true,
+        id,
+        message: format!("{address} is ready to send"),
+        email_address: address,
+    }))
 }
 
-/// `POST /api/sendgrid/send-test {emailPrefix}`: a test email from the user's basic address to their login address,
-/// through the operator's SendGrid account. Answers `{success, fromEmail, message}`.
+/// A test email from the user's basic address (`emailPrefix`) to their login address, through the operator's
+/// SendGrid account.
+#[utoipa::path(post, path = "/api/sendgrid/send-test", tag = "senders", request_body = BasicAddressRequest,
+    responses((status = 200, body = TestResult),
+        (status = 422, description = "Create the address first, then send a test email from it", body = ErrorBody)))]
 pub async fn send_basic_test(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<BasicAddressRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TestResult>> {
     let prefix = text(&request.email_prefix).unwrap_or_default();
     let address = basic_address(&state, &prefix);
     let config = state
@@ -171,7 +224,8 @@ pub async fn send_basic_test(
         )),
     };
     let outcome = send_tests(&state, &user, Some(config), &user.email, vec![test]).await?;
-    let mut answer = outcome.answer(&user.email);
-    answer["fromEmail"] = json!(address);
-    Ok(Json(answer))
+    Ok(Json(TestResult {
+        from_email: Some(address),
+        ..outcome.answer(&user.email)
+    }))
 }

@@ -12,16 +12,18 @@ use outreach_core::platform::security::encrypt_secret;
 use outreach_core::sending::mail_apis::SendGrid;
 use outreach_core::sending::senders::{NewEmailConfig, Provider};
 use outreach_core::sending::smtp::SmtpServer;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::openapi::ErrorBody;
+use crate::senders::configs::SavedSender;
 use crate::senders::gmail;
 use crate::senders::request::{DEFAULT_DAILY_CAP, reply_to_address, text};
 use crate::session::{SignedIn, with_cookie};
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct EmailConfigRequest {
     email_provider: String,
@@ -44,8 +46,28 @@ pub struct EmailConfigRequest {
     business_name: Option<String>,
 }
 
-/// `POST /api/user/email-config`: an SMTP sender (checked by connecting and signing in before it is saved) or the
-/// local outbox.
+/// A Gmail sender waits for Google's consent: the browser goes to `oauthUrl`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsentNeeded {
+    pub success: bool,
+    pub requires_o_auth: bool,
+    pub oauth_url: String,
+}
+
+/// A sender set up: saved, or (Gmail) waiting for Google's consent.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum SenderSetup {
+    Saved(Box<SavedSender>),
+    Consent(ConsentNeeded),
+}
+
+/// Sets a sender up: `smtp` (checked by connecting and signing in before it is saved), `sendgrid` (the key's Mail
+/// Send scope checked), `outbox`, or `gmail` (Google's consent first).
+#[utoipa::path(post, path = "/api/user/email-config", tag = "senders", request_body = EmailConfigRequest, responses(
+    (status = 200, description = "Saved; for Gmail, the consent URL to go to", body = SenderSetup),
+    (status = 422, description = "A field is missing or invalid, or the server or key was refused (the reason)", body = ErrorBody)))]
 pub async fn save_config(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -89,7 +111,11 @@ pub async fn save_config(
             let consent = gmail::consent_url(&state, &user, &identity, false).await?;
             return Ok(with_cookie(
                 consent.cookie,
-                Json(json!({ "success": true, "requiresOAuth": true, "oauthUrl": consent.url })),
+                Json(SenderSetup::Consent(ConsentNeeded {
+                    success: true,
+                    requires_o_auth: true,
+                    oauth_url: consent.url,
+                })),
             ));
         }
         Provider::Outbox => NewEmailConfig {
@@ -264,5 +290,9 @@ pub async fn save_config(
         .find_email_config(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
-    Ok(Json(json!({ "success": true, "config": saved.view() })).into_response())
+    Ok(Json(SenderSetup::Saved(Box::new(SavedSender {
+        success: true,
+        config: saved.view(),
+    })))
+    .into_response())
 }

@@ -478,7 +478,7 @@ async fn gmail_senders_read_replies_only_after_the_second_consent_and_never_twic
         );
         assert_eq!(history["messages"][0]["status"], "replied");
         let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
-        assert!(gmail["repliesCheckedAt"].is_i64(), "{gmail}");
+        assert!(is_time(&gmail["repliesCheckedAt"]), "{gmail}");
 
         // The next run starts from the history id it reached: the messages are not fetched again (expect(1)).
         let run = outreach_core::inbound::replies::ingest_mailbox(

@@ -24,6 +24,7 @@ use helpers::*;
 mod accounts;
 mod analytics;
 mod campaigns;
+mod contract;
 mod discovery;
 mod gmail;
 mod hardening;

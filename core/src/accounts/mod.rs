@@ -75,7 +75,7 @@ impl User {
 }
 
 /// The user as the API returns it (camelCase, B §3 User admin view).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {
     pub id: i64,

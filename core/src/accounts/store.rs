@@ -5,21 +5,19 @@ use serde::Serialize;
 
 use super::{Subscription, User};
 use crate::on_db;
-use crate::platform::clock::{as_iso, as_iso_opt};
+use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 
 /// An invite code as the admin API lists it.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InviteRow {
     pub id: i64,
     pub code: String,
     pub note: Option<String>,
-    #[serde(serialize_with = "as_iso")]
-    pub created_at: i64,
-    #[serde(serialize_with = "as_iso_opt")]
-    pub redeemed_at: Option<i64>,
+    pub created_at: Timestamp,
+    pub redeemed_at: Option<Timestamp>,
     pub redeemed_by_email: Option<String>,
 }
 
@@ -189,7 +187,7 @@ impl Db {
             id,
             code: code.to_string(),
             note: note.map(str::to_string),
-            created_at: now,
+            created_at: Timestamp(now),
             redeemed_at: None,
             redeemed_by_email: None,
         })

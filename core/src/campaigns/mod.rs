@@ -56,7 +56,7 @@ pub struct EducationFile {
 }
 
 /// The campaign as the API answers (A §3 Campaign).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignView {
     pub id: i64,
@@ -103,7 +103,7 @@ impl CampaignRow {
 }
 
 /// Any of the `PUT /api/campaigns/{id}` bodies (A §7): only the fields present change.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CampaignPatch {
     pub name: Option<String>,

@@ -57,7 +57,7 @@ impl Recipient {
 }
 
 /// A template text rendered for one recipient, with the variables that had no value and no fallback.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Rendered {
     pub text: String,

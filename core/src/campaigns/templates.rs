@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::campaigns::personalise::{
     VARIABLES, groups_span_markup, html_text, sanitize_html, variables,
 };
-use crate::platform::clock::iso;
+use crate::platform::clock::Timestamp;
 
 pub const TONES: &[&str] = &["professional", "friendly", "casual"];
 pub const OBJECTIVES: &[&str] = &[
@@ -22,7 +22,7 @@ pub const DEFAULT_DELAY_DAYS: i32 = 3;
 pub const FOLLOW_UP_INVALID: &str = "Validation Error: Please fill in all fields for each follow-up email and ensure delay days are between 1-7";
 
 /// A stored template; it serialises as the API answers it (A §3 Email template).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateRow {
     pub id: i64,
@@ -34,15 +34,14 @@ pub struct TemplateRow {
     pub objective: String,
     pub tone: String,
     pub email_signature: Option<String>,
-    #[serde(serialize_with = "iso_time")]
-    pub created_at: i64,
+    pub created_at: Timestamp,
     #[serde(skip)]
-    pub updated_at: i64,
+    pub updated_at: Timestamp,
     pub emails_sent: i64,
 }
 
 /// A stored follow-up; it serialises as the API answers it (B §3 Follow-up template).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowUpRow {
     pub id: i64,
@@ -56,13 +55,9 @@ pub struct FollowUpRow {
     pub delay_days: i32,
     pub is_active: bool,
     #[serde(skip)]
-    pub created_at: i64,
+    pub created_at: Timestamp,
     #[serde(skip)]
-    pub updated_at: i64,
-}
-
-fn iso_time<S: serde::Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&iso(*ms))
+    pub updated_at: Timestamp,
 }
 
 /// A template's content after validation and sanitising, ready to store.
@@ -77,7 +72,7 @@ pub struct TemplateContent {
 }
 
 /// The fields of a template as a request carries them.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateInput {
     pub name: Option<String>,
@@ -172,7 +167,7 @@ impl TemplateInput {
 }
 
 /// A follow-up as a request carries it (`POST`/`PUT /api/follow-up-templates`, and the sequence sync).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowUpInput {
     pub main_template_id: Option<i64>,

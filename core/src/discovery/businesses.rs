@@ -3,11 +3,13 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::json;
 
 use crate::campaigns::personalise::Recipient;
+use crate::discovery::enrich::SocialProfile;
 use crate::discovery::search::{NewSearchLog, RecordedChunk, SearchStatus};
-use crate::platform::clock::iso;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
@@ -63,30 +65,76 @@ pub struct EnrichTarget {
     pub enriched_at: Option<i64>,
 }
 
+/// A business as the API answers (A §3 Business), with where it was found.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BusinessView {
+    pub id: i64,
+    pub name: String,
+    pub address: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub website: Option<String>,
+    pub rating: Option<f64>,
+    pub category: Option<String>,
+    pub location: Location,
+    pub social_media: Vec<SocialProfile>,
+    /// `pending` while its website is read, then `found`, `not_found`, or `listed` when the source gave one.
+    pub email_status: String,
+    /// The page the address was found on.
+    pub email_source: Option<String>,
+    /// The address's MX verdict: `deliverable`, `no_mx` or `unknown`.
+    pub email_verdict: Option<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Location {
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+/// Where a business was found: the provider, its query and page, and when.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    pub provider: String,
+    pub query: Option<String>,
+    pub source_url: Option<String>,
+    pub found_at: Timestamp,
+}
+
 impl BusinessRow {
-    /// The business as the API answers (A §3 Business), with its provenance.
-    pub fn view(&self) -> Value {
-        json!({
-            "id": self.id,
-            "name": self.name,
-            "address": self.address,
-            "phone": self.phone,
-            "email": self.email,
-            "website": self.website,
-            "rating": self.rating,
-            "category": self.category,
-            "location": { "address": self.address, "city": self.city, "latitude": self.latitude, "longitude": self.longitude },
-            "socialMedia": serde_json::from_str::<Value>(&self.social_media).unwrap_or(json!([])),
-            "emailStatus": self.email_status,
-            "emailSource": self.email_source,
-            "emailVerdict": self.email_verdict,
-            "provenance": {
-                "provider": self.provider,
-                "query": self.query,
-                "sourceUrl": self.source_url,
-                "foundAt": iso(self.found_at),
+    /// The business as the API answers.
+    pub fn view(&self) -> BusinessView {
+        BusinessView {
+            id: self.id,
+            name: self.name.clone(),
+            address: self.address.clone(),
+            phone: self.phone.clone(),
+            email: self.email.clone(),
+            website: self.website.clone(),
+            rating: self.rating,
+            category: self.category.clone(),
+            location: Location {
+                address: self.address.clone(),
+                city: self.city.clone(),
+                latitude: self.latitude,
+                longitude: self.longitude,
             },
-        })
+            social_media: serde_json::from_str(&self.social_media).unwrap_or_default(),
+            email_status: self.email_status.clone(),
+            email_source: self.email_source.clone(),
+            email_verdict: self.email_verdict.clone(),
+            provenance: Provenance {
+                provider: self.provider.clone(),
+                query: self.query.clone(),
+                source_url: self.source_url.clone(),
+                found_at: Timestamp(self.found_at),
+            },
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub struct FoundEmail {
     pub how: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SocialProfile {
     pub platform: String,
     pub handle: String,

@@ -21,7 +21,7 @@ fn line_breaks(bytes: &[u8], from: usize, to: usize) -> usize {
 }
 
 /// A row of an import that was skipped, with its line and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RowError {
     pub line: usize,
     pub message: String,

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::on_db;
-use crate::platform::clock::iso;
+use crate::platform::clock::Timestamp;
+
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
@@ -21,7 +22,7 @@ pub const ONLINE_TYPES: &[&str] = &[
 ];
 
 /// A business search request (A §7 body) after the rules of A §5.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchParams {
     pub search_type: String,
@@ -36,7 +37,7 @@ pub struct SearchParams {
 }
 
 /// The request as it arrives; every field optional so the rules can name what is missing.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchRequest {
     pub search_type: Option<String>,
@@ -45,6 +46,8 @@ pub struct SearchRequest {
     pub radius: Option<i32>,
     pub max_results: Option<i32>,
     pub online_business_type: Option<String>,
+    /// Topics of an online search: text, or a list of texts.
+    #[schema(value_type = Option<Object>)]
     pub topics: Option<Value>,
     pub campaign_id: Option<i64>,
 }
@@ -170,26 +173,23 @@ pub struct SearchRow {
 }
 
 /// A chunk's log row (B §3 Search log).
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchLog {
     pub id: i64,
     pub search_term: String,
     pub search_type: String,
-    #[serde(serialize_with = "iso_time")]
-    pub created_at: i64,
+    pub created_at: Timestamp,
     pub chunk_number: i32,
     pub max_results: i32,
     pub businesses_found: i32,
     pub excluded_items: String,
+    /// The chunk's businesses as found (JSON).
     #[serde(serialize_with = "json_text")]
+    #[schema(value_type = Object)]
     pub business_data: String,
     pub query: String,
     pub raw_response: String,
-}
-
-fn iso_time<S: serde::Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&iso(*ms))
 }
 
 fn json_text<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {

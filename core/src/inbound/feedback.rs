@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::campaigns::CampaignStatus;
 use crate::on_db;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
@@ -66,7 +67,7 @@ pub struct NewInbound<'a> {
 }
 
 /// A sent email as the user sees it (B §3 Sent email), with its events.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SentEmail {
     pub id: i64,
@@ -79,16 +80,16 @@ pub struct SentEmail {
     #[serde(rename = "body")]
     pub html_body: Option<String>,
     pub status: MessageStatus,
-    pub sent_at: Option<i64>,
-    pub created_at: i64,
-    pub opened_at: Option<i64>,
-    pub replied_at: Option<i64>,
-    pub delivered_at: Option<i64>,
-    pub clicked_at: Option<i64>,
-    pub bounced_at: Option<i64>,
+    pub sent_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub opened_at: Option<Timestamp>,
+    pub replied_at: Option<Timestamp>,
+    pub delivered_at: Option<Timestamp>,
+    pub clicked_at: Option<Timestamp>,
+    pub bounced_at: Option<Timestamp>,
     pub bounce_reason: Option<String>,
-    pub spam_reported_at: Option<i64>,
-    pub unsubscribed_at: Option<i64>,
+    pub spam_reported_at: Option<Timestamp>,
+    pub unsubscribed_at: Option<Timestamp>,
     #[serde(skip)]
     pub token: Option<String>,
     #[sqlx(skip)]
@@ -97,11 +98,11 @@ pub struct SentEmail {
 
 /// One event of a sent email: `open` (machine or manual ones flagged), `click`, `reply`, `delivered`, `bounce`,
 /// `spam`, `unsubscribe`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SentEvent {
     pub event_type: String,
-    pub occurred_at: i64,
+    pub occurred_at: Timestamp,
     pub url: Option<String>,
     pub machine: bool,
     pub manual: bool,
@@ -169,7 +170,7 @@ impl Db {
         for (token, kind, url, agent, machine, occurred_at) in rows {
             by_token.entry(token).or_default().push(SentEvent {
                 event_type: kind,
-                occurred_at,
+                occurred_at: Timestamp(occurred_at),
                 url,
                 machine,
                 manual: agent.as_deref() == Some("manual"),

@@ -41,25 +41,33 @@ impl Clock for ManualClock {
 
 pub type SharedClock = Arc<dyn Clock>;
 
-/// ISO 8601 text for JSON answers.
+/// ISO 8601 text (UTC, milliseconds) of a moment.
 pub fn iso(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// `#[serde(serialize_with = "as_iso")]` for a time field of a JSON answer.
-pub fn as_iso<S: serde::Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&iso(*ms))
-}
+/// A moment in an answer: milliseconds since the epoch in the database and in code, ISO 8601 text in JSON (and
+/// `string`, `date-time` in the OpenAPI description), so every time on the wire reads the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct Timestamp(pub i64);
 
-/// `as_iso` for an optional time.
-pub fn as_iso_opt<S: serde::Serializer>(
-    ms: &Option<i64>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match ms {
-        Some(ms) => serializer.serialize_str(&iso(*ms)),
-        None => serializer.serialize_none(),
+impl serde::Serialize for Timestamp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&iso(self.0))
     }
 }
+
+impl utoipa::PartialSchema for Timestamp {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Timestamp {}

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::platform::config::CrawlerSettings;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Deliverable,

@@ -13,8 +13,8 @@ pub struct UnknownValue {
     pub accepted: String,
 }
 
-/// Declares `pub enum $name` with `as_str`, `ALL`, `FromStr`, `Display`, serde as the text, and sqlx encoding as
-/// text on both backends.
+/// Declares `pub enum $name` with `as_str`, `ALL`, `FromStr`, `Display`, serde as the text, sqlx encoding as
+/// text on both backends, and an OpenAPI schema listing the texts.
 #[macro_export]
 macro_rules! text_enum {
     (
@@ -59,6 +59,17 @@ macro_rules! text_enum {
                 formatter.write_str(self.as_str())
             }
         }
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some([$($text),+]))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
 
         impl<DB: sqlx::Database> sqlx::Type<DB> for $name
         where

@@ -23,7 +23,7 @@ const COMMON_SELECTORS: &[&str] = &[
 ];
 
 /// One record's verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Check {
     pub name: &'static str,
@@ -35,7 +35,7 @@ pub struct Check {
 }
 
 /// The three checks of one domain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub domain: String,

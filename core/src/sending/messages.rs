@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::platform::clock::DAY_MS;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::senders::Provider;
@@ -88,7 +89,7 @@ pub struct BatchClaim {
 }
 
 /// A campaign's messages by state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     pub queued: i64,
@@ -100,7 +101,7 @@ pub struct Progress {
 }
 
 /// An outbox entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboxMessage {
     pub id: i64,
@@ -110,8 +111,8 @@ pub struct OutboxMessage {
     pub html_body: Option<String>,
     pub text_body: Option<String>,
     pub status: MessageStatus,
-    pub sent_at: Option<i64>,
-    pub created_at: i64,
+    pub sent_at: Option<Timestamp>,
+    pub created_at: Timestamp,
     pub message_id: Option<String>,
 }
 

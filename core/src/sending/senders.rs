@@ -1,9 +1,8 @@
 //! The user's senders: SMTP servers, Gmail connections, SendGrid addresses and the local outbox, as stored
 //! (credentials encrypted), with the username rule of basic addresses.
 
-use serde_json::{Value, json};
-
 use crate::on_db;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::net::Security;
 use crate::platform::queries::*;
@@ -96,34 +95,67 @@ pub struct EmailConfig {
     pub gmail_read: bool,
 }
 
+/// A sender as the API lists it (A §3 Email config), with the SMTP and IMAP details a form edits (never a password
+/// or a token).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailConfigView {
+    pub id: i64,
+    /// "Name <address>".
+    pub config_name: String,
+    pub send_from_name: String,
+    pub display_name: String,
+    pub email_address: String,
+    pub reply_to: Option<String>,
+    pub provider: Provider,
+    pub is_active: bool,
+    pub is_default: bool,
+    pub is_verified: bool,
+    pub status_message: Option<String>,
+    pub daily_cap: i32,
+    pub smtp_host: Option<String>,
+    pub smtp_port: Option<i32>,
+    pub smtp_security: Option<Security>,
+    pub smtp_username: Option<String>,
+    pub imap_host: Option<String>,
+    pub imap_port: Option<i32>,
+    pub imap_security: Option<Security>,
+    pub imap_username: Option<String>,
+    /// When the sender's mailbox was last read for replies, and why it could not be.
+    pub replies_checked_at: Option<Timestamp>,
+    pub replies_error: Option<String>,
+    /// A Gmail sender whose mailbox may be read for replies.
+    pub gmail_read: bool,
+}
+
 impl EmailConfig {
-    /// The list entry of A §3 (Email config), plus the SMTP details a form edits (never the password).
-    pub fn view(&self) -> Value {
-        json!({
-            "id": self.id,
-            "configName": format!("{} <{}>", self.send_from_name, self.send_from),
-            "sendFromName": self.send_from_name,
-            "displayName": self.send_from_name,
-            "emailAddress": self.send_from,
-            "replyTo": self.reply_to,
-            "provider": self.provider,
-            "isActive": self.is_active,
-            "isDefault": self.is_default,
-            "isVerified": self.is_verified,
-            "statusMessage": self.status_message,
-            "dailyCap": self.daily_cap,
-            "smtpHost": self.smtp_host,
-            "smtpPort": self.smtp_port,
-            "smtpSecurity": self.smtp_security,
-            "smtpUsername": self.smtp_username,
-            "imapHost": self.imap_host,
-            "imapPort": self.imap_port,
-            "imapSecurity": self.imap_security,
-            "imapUsername": self.imap_username,
-            "repliesCheckedAt": self.replies_checked_at,
-            "repliesError": self.replies_error,
-            "gmailRead": self.gmail_read,
-        })
+    /// The sender as the API lists it.
+    pub fn view(&self) -> EmailConfigView {
+        EmailConfigView {
+            id: self.id,
+            config_name: format!("{} <{}>", self.send_from_name, self.send_from),
+            send_from_name: self.send_from_name.clone(),
+            display_name: self.send_from_name.clone(),
+            email_address: self.send_from.clone(),
+            reply_to: self.reply_to.clone(),
+            provider: self.provider,
+            is_active: self.is_active,
+            is_default: self.is_default,
+            is_verified: self.is_verified,
+            status_message: self.status_message.clone(),
+            daily_cap: self.daily_cap,
+            smtp_host: self.smtp_host.clone(),
+            smtp_port: self.smtp_port,
+            smtp_security: self.smtp_security,
+            smtp_username: self.smtp_username.clone(),
+            imap_host: self.imap_host.clone(),
+            imap_port: self.imap_port,
+            imap_security: self.imap_security,
+            imap_username: self.imap_username.clone(),
+            replies_checked_at: self.replies_checked_at.map(Timestamp),
+            replies_error: self.replies_error.clone(),
+            gmail_read: self.gmail_read,
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::campaigns::CampaignStatus;
 use crate::inbound::feedback::SentEvent;
 use crate::on_db;
+use crate::platform::clock::Timestamp;
 use crate::platform::clock::iso;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
@@ -47,7 +48,7 @@ pub struct CampaignTotals {
 }
 
 /// A campaign as the analytics screens show it (radius in km there, A §3).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignInfo {
     pub id: i64,
@@ -64,7 +65,7 @@ pub struct CampaignInfo {
 
 /// B §3 Campaign summary, plus the counts the list cards and tiles need. Rates are whole-number percentages of
 /// the emails sent, 0 when none was sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Every message of the campaign, whatever its state.
@@ -146,7 +147,7 @@ impl CampaignTotals {
 }
 
 /// A recent message on a campaign card.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RecentEmail {
     pub id: i64,
@@ -154,15 +155,15 @@ pub struct RecentEmail {
     pub to_email: String,
     pub subject: String,
     pub status: MessageStatus,
-    pub sent_at: Option<i64>,
-    pub opened_at: Option<i64>,
-    pub clicked_at: Option<i64>,
-    pub replied_at: Option<i64>,
-    pub bounced_at: Option<i64>,
+    pub sent_at: Option<Timestamp>,
+    pub opened_at: Option<Timestamp>,
+    pub clicked_at: Option<Timestamp>,
+    pub replied_at: Option<Timestamp>,
+    pub bounced_at: Option<Timestamp>,
 }
 
 /// A campaign on the analytics list (B §2.4): the campaign, its summary and its latest messages.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignAnalytics {
     #[serde(flatten)]
@@ -175,7 +176,7 @@ pub struct CampaignAnalytics {
 pub const RECENT_EMAILS: i64 = 10;
 
 /// One UTC day of a chart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DayPoint {
     /// `YYYY-MM-DD`.
@@ -202,7 +203,7 @@ struct DayRow {
 }
 
 /// One message of a campaign as the details page lists it (B §3 Campaign email).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignEmail {
     pub id: i64,
@@ -210,26 +211,26 @@ pub struct CampaignEmail {
     pub to_email: String,
     pub status: MessageStatus,
     pub subject: String,
-    pub sent_at: Option<i64>,
+    pub sent_at: Option<Timestamp>,
     pub delivered: bool,
-    pub delivered_at: Option<i64>,
+    pub delivered_at: Option<Timestamp>,
     pub opened: bool,
-    pub opened_at: Option<i64>,
+    pub opened_at: Option<Timestamp>,
     pub open_count: i64,
-    pub last_opened_at: Option<i64>,
+    pub last_opened_at: Option<Timestamp>,
     pub clicked: bool,
-    pub clicked_at: Option<i64>,
+    pub clicked_at: Option<Timestamp>,
     pub click_count: i64,
-    pub first_clicked_at: Option<i64>,
+    pub first_clicked_at: Option<Timestamp>,
     pub clicked_urls: Vec<String>,
     pub replied: bool,
-    pub replied_at: Option<i64>,
+    pub replied_at: Option<Timestamp>,
     pub bounced: bool,
-    pub bounced_at: Option<i64>,
+    pub bounced_at: Option<Timestamp>,
     pub bounce_reason: Option<String>,
     pub spam_reported: bool,
-    pub spam_reported_at: Option<i64>,
-    pub unsubscribed_at: Option<i64>,
+    pub spam_reported_at: Option<Timestamp>,
+    pub unsubscribed_at: Option<Timestamp>,
     pub has_issues: bool,
     /// B §4: Issues, then Clicked, Opened, Delivered, otherwise Sent.
     pub engagement: &'static str,
@@ -245,15 +246,15 @@ struct CampaignEmailRow {
     to_email: String,
     status: MessageStatus,
     subject: String,
-    sent_at: Option<i64>,
-    delivered_at: Option<i64>,
-    opened_at: Option<i64>,
-    clicked_at: Option<i64>,
-    replied_at: Option<i64>,
-    bounced_at: Option<i64>,
+    sent_at: Option<Timestamp>,
+    delivered_at: Option<Timestamp>,
+    opened_at: Option<Timestamp>,
+    clicked_at: Option<Timestamp>,
+    replied_at: Option<Timestamp>,
+    bounced_at: Option<Timestamp>,
     bounce_reason: Option<String>,
-    spam_reported_at: Option<i64>,
-    unsubscribed_at: Option<i64>,
+    spam_reported_at: Option<Timestamp>,
+    unsubscribed_at: Option<Timestamp>,
     token: Option<String>,
     business_name: Option<String>,
     business_address: Option<String>,
@@ -336,7 +337,7 @@ impl CampaignEmailRow {
 }
 
 /// `GET /api/campaigns/{id}/details` (B §2.11): the campaign, its summary, a page of its messages.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignDetails {
     pub campaign: CampaignInfo,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::inbound::feedback::SentEmail;
 use crate::on_db;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
@@ -17,7 +18,7 @@ pub const CONTACT_LIST_MAX: i64 = 2_000;
 pub const NOTE_MAX_CHARS: usize = 5_000;
 
 /// A contact and the first time each thing happened across the messages to them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Contact {
     pub email: String,
@@ -28,15 +29,15 @@ pub struct Contact {
     pub category: Option<String>,
     pub messages: i64,
     pub sent: i64,
-    pub last_sent_at: Option<i64>,
-    pub delivered_at: Option<i64>,
-    pub opened_at: Option<i64>,
-    pub clicked_at: Option<i64>,
-    pub replied_at: Option<i64>,
-    pub bounced_at: Option<i64>,
-    pub spam_reported_at: Option<i64>,
-    pub unsubscribed_at: Option<i64>,
-    pub last_activity_at: i64,
+    pub last_sent_at: Option<Timestamp>,
+    pub delivered_at: Option<Timestamp>,
+    pub opened_at: Option<Timestamp>,
+    pub clicked_at: Option<Timestamp>,
+    pub replied_at: Option<Timestamp>,
+    pub bounced_at: Option<Timestamp>,
+    pub spam_reported_at: Option<Timestamp>,
+    pub unsubscribed_at: Option<Timestamp>,
+    pub last_activity_at: Timestamp,
     /// B §4 badge: Unsubscribed, Spam Report, Bounced, Replied, Opened, Delivered, Sent, else the raw status.
     #[sqlx(skip)]
     pub status: String,
@@ -61,7 +62,7 @@ impl Contact {
 }
 
 /// B §3 Contact stats (rates are whole-number percentages of the contacts reached).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactStats {
     pub total_contacted: i64,
@@ -75,7 +76,7 @@ pub struct ContactStats {
 }
 
 /// Mail received from (or about a message to) a contact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Received {
     pub id: i64,
@@ -87,21 +88,21 @@ pub struct Received {
     pub body: String,
     pub detail: Option<String>,
     pub source: String,
-    pub received_at: i64,
+    pub received_at: Timestamp,
 }
 
 /// A note the user keeps on a contact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Note {
     pub id: i64,
     pub body: String,
-    pub created_at: i64,
-    pub updated_at: i64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 /// Everything about one contact, oldest first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactHistory {
     pub email: String,
@@ -255,7 +256,7 @@ mod tests {
             category: None,
             messages: 1,
             sent: 1,
-            last_sent_at: Some(1),
+            last_sent_at: Some(Timestamp(1)),
             delivered_at: None,
             opened_at: None,
             clicked_at: None,
@@ -263,7 +264,7 @@ mod tests {
             bounced_at: None,
             spam_reported_at: None,
             unsubscribed_at: None,
-            last_activity_at: 1,
+            last_activity_at: Timestamp(1),
             status: String::new(),
         }
     }
@@ -272,17 +273,17 @@ mod tests {
     fn badge_precedence_is_that_of_b4() {
         let mut c = contact();
         assert_eq!(c.badge(), "Sent");
-        c.delivered_at = Some(2);
+        c.delivered_at = Some(Timestamp(2));
         assert_eq!(c.badge(), "Delivered");
-        c.opened_at = Some(3);
+        c.opened_at = Some(Timestamp(3));
         assert_eq!(c.badge(), "Opened");
-        c.replied_at = Some(4);
+        c.replied_at = Some(Timestamp(4));
         assert_eq!(c.badge(), "Replied");
-        c.bounced_at = Some(5);
+        c.bounced_at = Some(Timestamp(5));
         assert_eq!(c.badge(), "Bounced");
-        c.spam_reported_at = Some(6);
+        c.spam_reported_at = Some(Timestamp(6));
         assert_eq!(c.badge(), "Spam Report");
-        c.unsubscribed_at = Some(7);
+        c.unsubscribed_at = Some(Timestamp(7));
         assert_eq!(c.badge(), "Unsubscribed");
         let mut failed = contact();
         failed.last_sent_at = None;

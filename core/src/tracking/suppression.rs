@@ -3,18 +3,17 @@
 use serde::Serialize;
 
 use crate::on_db;
-use crate::platform::clock::as_iso;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 
 /// A suppressed address.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Unsubscribe {
     pub email: String,
     pub source: String,
-    #[serde(serialize_with = "as_iso")]
-    pub created_at: i64,
+    pub created_at: Timestamp,
 }
 
 impl Db {

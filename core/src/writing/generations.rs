@@ -1,9 +1,31 @@
 //! Generation requests as stored: the request, and once the job ran its result or error; and the user's own
 //! results by objective and tone, which the writer's advice reads.
 
+use serde::{Deserialize, Serialize};
+
 use crate::on_db;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
+use crate::writing::ai::rates::RateSource;
+
+/// A finished generation's result as stored and answered: the draft, the rates it may expect and who wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Generated {
+    pub subject: String,
+    /// Safe HTML.
+    pub body: String,
+    /// Percent, one decimal.
+    pub estimated_open_rate: f64,
+    pub estimated_reply_rate: f64,
+    pub rates_source: RateSource,
+    /// The sends the user's own rates rest on.
+    pub rates_sends: i64,
+    /// `offline`, or the configured model's name.
+    pub writer: String,
+    /// What the writer could not do as asked (an adjustment it did not apply), for the composer to say.
+    pub notes: Vec<String>,
+}
 
 /// A generation request as stored: the request and, once the job ran, its result or error (JSON text).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

@@ -3,7 +3,7 @@
 
 use outreach_core::accounts::store::Redemption;
 use outreach_core::accounts::{Grant, User};
-use outreach_core::platform::clock::DAY_MS;
+use outreach_core::platform::clock::{DAY_MS, Timestamp};
 use outreach_core::platform::config::AccountSettings;
 use outreach_core::platform::db::migration_names;
 use outreach_core::platform::queries::ALL;
@@ -232,7 +232,7 @@ async fn store_conformance() {
             .expect("suppressed");
         assert_eq!(
             (found.source.as_str(), found.created_at),
-            ("form", now),
+            ("form", Timestamp(now)),
             "{backend}: the first request stands"
         );
         assert_eq!(db.find_unsubscribe("c@example.org").await.unwrap(), None);

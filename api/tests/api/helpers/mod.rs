@@ -608,3 +608,10 @@ pub fn delivery_report(
          Message-ID: {message_id}\r\nSubject: Fresh bread\r\n--B--\r\n"
     )
 }
+
+/// Whether an answer's time is ISO 8601 text in UTC, as every time on the wire is.
+pub fn is_time(value: &Value) -> bool {
+    value
+        .as_str()
+        .is_some_and(|text| text.len() == 24 && text.ends_with('Z') && text.as_bytes()[10] == b'T')
+}

@@ -17,7 +17,7 @@ use crate::platform::config::AiSettings;
 
 /// What the composer form sends (A §7 `POST /api/emails/generate`), plus the campaign whose education to use
 /// and, for adjustments, the draft being revised.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Brief {
     pub template_name: String,
@@ -38,7 +38,7 @@ pub struct Brief {
 }
 
 /// A subject and an HTML body.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Draft {
     pub subject: String,
     pub body: String,
@@ -53,7 +53,7 @@ pub struct Material {
     pub business: Option<BusinessFacts>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BusinessFacts {
     pub name: String,

@@ -10,7 +10,7 @@ use serde::Serialize;
 /// Sends needed before the user's own figures replace the baseline.
 pub const OWN_RESULTS_MINIMUM: i64 = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Estimate {
     /// Percent, one decimal.
@@ -20,7 +20,7 @@ pub struct Estimate {
     pub sends: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RateSource {
     Baseline,
