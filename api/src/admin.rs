@@ -175,18 +175,18 @@ fn parse_limit(value: &Value) -> Option<i64> {
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
-pub struct InviteForm {
+pub struct NewInvite {
     note: Option<String>,
 }
 
 /// A new single-use invite code, with an optional note (at most 200 characters).
-#[utoipa::path(post, path = "/api/admin/invites", tag = "admin", request_body = InviteForm, responses(
+#[utoipa::path(post, path = "/api/admin/invites", tag = "admin", request_body = NewInvite, responses(
     (status = 201, body = InviteRow),
     (status = 422, description = "The note must be at most 200 characters", body = ErrorBody)))]
 pub async fn create_invite(
     State(state): State<AppState>,
     Admin(admin): Admin,
-    JsonBody(form): JsonBody<InviteForm>,
+    JsonBody(form): JsonBody<NewInvite>,
 ) -> ApiResult<Response> {
     let note = form
         .note

@@ -461,7 +461,7 @@ pub async fn local_sign_in(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct InviteForm {
+pub struct InviteCode {
     code: String,
 }
 
@@ -473,13 +473,13 @@ pub struct InviteRedeemed {
 }
 
 /// An inactive account enters an invite code from the beta screen.
-#[utoipa::path(post, path = "/api/auth/redeem-invite", tag = "auth", request_body = InviteForm, responses(
+#[utoipa::path(post, path = "/api/auth/redeem-invite", tag = "auth", request_body = InviteCode, responses(
     (status = 200, body = InviteRedeemed),
     (status = 422, description = "No code, an unknown or used code, or the account is already active", body = ErrorBody)))]
 pub async fn redeem_invite(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-    JsonBody(form): JsonBody<InviteForm>,
+    JsonBody(form): JsonBody<InviteCode>,
 ) -> ApiResult<Json<InviteRedeemed>> {
     if form.code.trim().is_empty() {
         return Err(ApiError::validation("Please enter your invite code"));

@@ -133,7 +133,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view(&state, &row).await?)).into_response())
 }
 
-/// Changes a campaign: any of the body variants of A §7; only the fields present change.
+/// Changes a campaign with one of the body variants of A §7; only the fields present change.
 #[utoipa::path(put, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), request_body = CampaignPatch,
     responses(
         (status = 200, body = CampaignView),

@@ -3,6 +3,8 @@
  * 30 days, and hand out invite codes. The server checks the administrator role on every call.
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+// The server's types, generated from its OpenAPI description in the web package (`make openapi`).
+import type { InviteRow as Invite, UserStatus } from "../../web/src/lib/api/types";
 
 export interface AdminPanelProps {
   email: string;
@@ -11,15 +13,6 @@ export interface AdminPanelProps {
   notify: (toast: { title: string; description?: string; variant?: "default" | "destructive" }) => void;
   /** The server's message in an error thrown by `request`, if it carried one. */
   describe: (failure: unknown) => string | undefined;
-}
-
-interface Invite {
-  id: number;
-  code: string;
-  note: string | null;
-  createdAt: string;
-  redeemedAt: string | null;
-  redeemedByEmail: string | null;
 }
 
 const input = "w-full rounded-md border border-slate-300 px-3 py-2";
@@ -68,11 +61,6 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
 }
 
 type Fail = (failure: unknown, fallback: string) => void;
-
-interface UserStatus {
-  user: { email: string; accountStatus: string; subscriptionStatus: string; subscriptionPlan: string | null; emailLimit: number; subscriptionEndsAt: string | null };
-  emailsUsed: number;
-}
 
 function Lookup({ request, onResult, fail }: Pick<AdminPanelProps, "request"> & { onResult: (data: unknown) => void; fail: Fail }) {
   const [email, setEmail] = useState("");

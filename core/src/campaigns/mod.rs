@@ -7,7 +7,7 @@ pub mod templates;
 
 use serde::{Deserialize, Serialize};
 
-use crate::platform::clock::iso;
+use crate::platform::clock::Timestamp;
 
 crate::text_enum! {
     /// Every status a campaign can have, in the builder's order (A §4; B §3 adds archived).
@@ -62,7 +62,7 @@ pub struct CampaignView {
     pub id: i64,
     pub name: String,
     pub status: CampaignStatus,
-    pub created_at: String,
+    pub created_at: Timestamp,
     pub emails_sent: i64,
     pub category: String,
     pub business_type: Option<String>,
@@ -86,7 +86,7 @@ impl CampaignRow {
             id: self.id,
             name: self.name.clone(),
             status: self.status,
-            created_at: iso(self.created_at),
+            created_at: Timestamp(self.created_at),
             emails_sent: self.emails_sent,
             category: self.category.clone(),
             business_type: self.business_type.clone(),

@@ -57,7 +57,7 @@ impl Recipient {
 }
 
 /// A template text rendered for one recipient, with the variables that had no value and no fallback.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rendered {
     pub text: String,

@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::json;
 
 use crate::campaigns::personalise::Recipient;
 use crate::discovery::enrich::SocialProfile;
-use crate::discovery::search::{NewSearchLog, RecordedChunk, SearchStatus};
+use crate::discovery::search::{LoggedBusiness, NewSearchLog, RecordedChunk, SearchStatus};
 use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
+use crate::platform::dns::Verdict;
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
 
@@ -38,7 +38,7 @@ pub struct BusinessRow {
     pub email_status: String,
     pub email_source: Option<String>,
     pub enriched_at: Option<i64>,
-    pub email_verdict: Option<String>,
+    pub email_verdict: Option<Verdict>,
 }
 
 /// What reading a business's website found.
@@ -83,8 +83,8 @@ pub struct BusinessView {
     pub email_status: String,
     /// The page the address was found on.
     pub email_source: Option<String>,
-    /// The address's MX verdict: `deliverable`, `no_mx` or `unknown`.
-    pub email_verdict: Option<String>,
+    /// The address's MX verdict.
+    pub email_verdict: Option<Verdict>,
     pub provenance: Provenance,
 }
 
@@ -127,7 +127,7 @@ impl BusinessRow {
             social_media: serde_json::from_str(&self.social_media).unwrap_or_default(),
             email_status: self.email_status.clone(),
             email_source: self.email_source.clone(),
-            email_verdict: self.email_verdict.clone(),
+            email_verdict: self.email_verdict,
             provenance: Provenance {
                 provider: self.provider.clone(),
                 query: self.query.clone(),
@@ -353,7 +353,7 @@ impl Db {
                 if linked {
                     recorded.found += 1;
                     recorded.added += 1;
-                    business_data.push(json!({ "name": candidate.name, "email": candidate.email }));
+                    business_data.push(LoggedBusiness { name: Some(candidate.name.clone()), email: candidate.email.clone() });
                 }
             }
             sqlx::query(SEARCH_LOG_INSERT.sql(self))
@@ -365,7 +365,7 @@ impl Db {
                 .bind(log.max_results)
                 .bind(recorded.added as i32)
                 .bind(&log.excluded_items)
-                .bind(json!(business_data).to_string())
+                .bind(serde_json::to_string(&business_data).unwrap_or_default())
                 .bind(&log.query)
                 .bind(&log.raw_response)
                 .bind(now)
@@ -585,7 +585,7 @@ mod tests {
             "Topics are required"
         );
         let complete = SearchRequest {
-            topics: Some(json!(["baking", "sourdough"])),
+            topics: Some(serde_json::json!(["baking", "sourdough"])),
             ..with_kind
         };
         assert_eq!(

@@ -263,7 +263,7 @@ pub struct Locality {
     pub population: Option<i64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ImportReport {
     pub places: usize,
     pub localities: usize,

@@ -22,7 +22,7 @@ pub const ONLINE_TYPES: &[&str] = &[
 ];
 
 /// A business search request (A §7 body) after the rules of A §5.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchParams {
     pub search_type: String,
@@ -172,6 +172,13 @@ pub struct SearchRow {
     pub error: Option<String>,
 }
 
+/// A business as a chunk's log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct LoggedBusiness {
+    pub name: Option<String>,
+    pub email: Option<String>,
+}
+
 /// A chunk's log row (B §3 Search log).
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -184,9 +191,9 @@ pub struct SearchLog {
     pub max_results: i32,
     pub businesses_found: i32,
     pub excluded_items: String,
-    /// The chunk's businesses as found (JSON).
+    /// The businesses the chunk added (stored as JSON text).
     #[serde(serialize_with = "json_text")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Vec<LoggedBusiness>>)]
     pub business_data: String,
     pub query: String,
     pub raw_response: String,

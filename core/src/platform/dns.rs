@@ -10,25 +10,15 @@ use hickory_resolver::config::{NameServerConfig, ResolverConfig};
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::{RData, RecordType};
 use hickory_resolver::{Resolver, TokioResolver};
-use serde::Serialize;
 
 use crate::platform::config::CrawlerSettings;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Deliverable,
-    NoMx,
-    Unknown,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Deliverable => "deliverable",
-            Verdict::NoMx => "no_mx",
-            Verdict::Unknown => "unknown",
-        }
+crate::text_enum! {
+    /// What the MX records of an address's domain say about delivering to it.
+    pub enum Verdict ("MX verdict") {
+        Deliverable = "deliverable",
+        NoMx = "no_mx",
+        Unknown = "unknown",
     }
 }
 

@@ -35,7 +35,7 @@ pub struct Check {
 }
 
 /// The three checks of one domain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub domain: String,

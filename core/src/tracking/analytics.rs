@@ -60,7 +60,7 @@ pub struct CampaignInfo {
     /// Miles, as the builder has it.
     pub radius: i32,
     pub radius_km: i64,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// B §3 Campaign summary, plus the counts the list cards and tiles need. Rates are whole-number percentages of
@@ -115,7 +115,7 @@ impl CampaignTotals {
             geographic_area: self.geographic_area.clone(),
             radius: self.radius,
             radius_km: (f64::from(self.radius) * KM_PER_MILE).round() as i64,
-            created_at: iso(self.created_at),
+            created_at: Timestamp(self.created_at),
         }
     }
 

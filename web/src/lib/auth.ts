@@ -1,26 +1,7 @@
 /** The signed-in user and the sign-in options, from the server. */
 import { useQuery } from "@tanstack/react-query";
 import { getQueryFn } from "./request";
-
-export interface User {
-  id: number;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  accountStatus: string;
-  subscriptionStatus: string;
-  subscriptionPlan: string | null;
-  emailLimit: number;
-  subscriptionEndsAt: string | null;
-  isAdmin: boolean;
-  hasAccess: boolean;
-}
-
-export interface AuthOptions {
-  google: boolean;
-  localSignIn: boolean;
-  inviteOnly: boolean;
-}
+import type { AuthOptions, User } from "./api/types";
 
 export const USER_QUERY_KEY = ["/api/auth/user"];
 
@@ -44,3 +25,5 @@ export function useAuthOptions() {
 export function displayName(user: Pick<User, "firstName" | "email"> | null): string {
   return user?.firstName?.trim() || user?.email || "User";
 }
+
+export type { AuthOptions, User };

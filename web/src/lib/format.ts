@@ -8,12 +8,12 @@ export function statusLabel(status: string): string {
     .join(" ");
 }
 
-/** A date and time in the user's locale, or a dash. */
-export function formatDateTime(ms: number | null | undefined): string {
-  return ms ? new Date(ms).toLocaleString() : "—";
+/** A date and time (ISO 8601, as the server sends every time) in the user's locale, or a dash. */
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : "—";
 }
 
 /** A date in the user's locale, or a dash. */
-export function formatDate(ms: number | null | undefined): string {
-  return ms ? new Date(ms).toLocaleDateString() : "—";
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleDateString() : "—";
 }

@@ -1,18 +1,6 @@
 /** What the server says about this instance: operator, addresses, sending domain, invite-only mode and senders. */
 import { useQuery } from "@tanstack/react-query";
-
-export interface Instance {
-  operatorName: string;
-  contactEmail: string;
-  supportEmails: string[];
-  sendingDomain: string;
-  inviteOnly: boolean;
-  publicUrl: string;
-  biographyUrl: string;
-  coursesUrl: string;
-  gmailAvailable: boolean;
-  basicAddressesAvailable: boolean;
-}
+import type { Instance } from "./api/types";
 
 export function useInstance() {
   return useQuery<Instance | null>({ queryKey: ["/api/instance"] });
@@ -24,3 +12,5 @@ export function mailto(to: string, subject: string, body?: string): string {
   if (body) query.push(`body=${encodeURIComponent(body)}`);
   return `mailto:${to}?${query.join("&")}`;
 }
+
+export type { Instance };

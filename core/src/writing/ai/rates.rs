@@ -10,7 +10,7 @@ use serde::Serialize;
 /// Sends needed before the user's own figures replace the baseline.
 pub const OWN_RESULTS_MINIMUM: i64 = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Estimate {
     /// Percent, one decimal.

@@ -8,7 +8,7 @@ import { Card } from "../../components/ui/card";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
 import { formatDate, formatDateTime } from "../../lib/format";
-import type { SentEmail } from "../../lib/serverTypes";
+import type { SentEmail } from "../../lib/api/types";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,
@@ -109,7 +109,7 @@ function CampaignList() {
               </Link>
               <Badge value={campaign.status} />
             </div>
-            <p className="text-xs text-slate-500">Created {formatDate(Date.parse(campaign.createdAt))}</p>
+            <p className="text-xs text-slate-500">Created {formatDate(campaign.createdAt)}</p>
             {campaign.statusReason ? <p className="mt-1 text-sm text-amber-800">{campaign.statusReason}</p> : null}
             <dl className="mt-3 grid grid-cols-3 gap-2 text-center">
               {cardMetrics(campaign.summary).map((metric) => (

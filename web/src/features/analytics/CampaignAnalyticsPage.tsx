@@ -12,7 +12,7 @@ import { Tile } from "../../components/ui/tile";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { apiRequest } from "../../lib/request";
-import type { SentEmail } from "../../lib/serverTypes";
+import type { SentEmail } from "../../lib/api/types";
 import {
   PAGE_SIZE,
   campaignDaysKey,

@@ -12,7 +12,7 @@ export function CampaignHeader({ campaign, created = false }: { campaign: Campai
       <div>
         <h1 className="text-2xl font-bold">{campaign.name}</h1>
         <p className="text-sm text-slate-600">
-          {created ? <>Created {formatDate(Date.parse(campaign.createdAt))} · </> : null}
+          {created ? <>Created {formatDate(campaign.createdAt)} · </> : null}
           {campaign.businessType ?? "Any business"} · {campaign.geographicArea ?? "No area"} · {campaign.radiusKm} km radius
         </p>
         {campaign.statusReason ? <p className="text-sm text-amber-800">{campaign.statusReason}</p> : null}

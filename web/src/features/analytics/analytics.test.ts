@@ -29,7 +29,7 @@ describe("campaign cards (A §9)", () => {
 describe("campaign analytics page (B §2.10)", () => {
   it("offers Mark Opened only for a sent email without an open", () => {
     expect(canMarkOpened({ status: "sent", openedAt: null })).toBe(true);
-    expect(canMarkOpened({ status: "sent", openedAt: 5 })).toBe(false);
+    expect(canMarkOpened({ status: "sent", openedAt: "2026-11-24T10:00:00.000Z" })).toBe(false);
     expect(canMarkOpened({ status: "delivered", openedAt: null })).toBe(false);
     expect(canMarkOpened({ status: "failed", openedAt: null })).toBe(false);
   });

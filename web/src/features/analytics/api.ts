@@ -1,110 +1,6 @@
 /** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
-import type { SentEmail } from "../../lib/serverTypes";
-
-export interface Summary {
-  totalEmails: number;
-  queued: number;
-  totalSent: number;
-  failed: number;
-  skipped: number;
-  delivered: number;
-  deliveryRate: number;
-  opened: number;
-  openRate: number;
-  clicked: number;
-  clickRate: number;
-  replied: number;
-  replyRate: number;
-  bounced: number;
-  bounceRate: number;
-  spamReported: number;
-  unsubscribed: number;
-  totalOpens: number;
-  machineOpens: number;
-  totalClicks: number;
-}
-
-export interface CampaignInfo {
-  id: number;
-  name: string;
-  status: string;
-  statusReason: string | null;
-  businessType: string | null;
-  geographicArea: string | null;
-  radius: number;
-  radiusKm: number;
-  createdAt: string;
-}
-
-export interface RecentEmail {
-  id: number;
-  campaignId: number;
-  toEmail: string;
-  subject: string;
-  status: string;
-  sentAt: number | null;
-  openedAt: number | null;
-  clickedAt: number | null;
-  repliedAt: number | null;
-  bouncedAt: number | null;
-}
-
-export interface CampaignAnalytics extends CampaignInfo {
-  summary: Summary;
-  emails: RecentEmail[];
-}
-
-export interface CampaignEmail {
-  id: number;
-  emailId: number;
-  toEmail: string;
-  status: string;
-  subject: string;
-  sentAt: number | null;
-  delivered: boolean;
-  deliveredAt: number | null;
-  opened: boolean;
-  openedAt: number | null;
-  openCount: number;
-  lastOpenedAt: number | null;
-  clicked: boolean;
-  clickedAt: number | null;
-  clickCount: number;
-  firstClickedAt: number | null;
-  clickedUrls: string[];
-  replied: boolean;
-  repliedAt: number | null;
-  bounced: boolean;
-  bouncedAt: number | null;
-  bounceReason: string | null;
-  spamReported: boolean;
-  spamReportedAt: number | null;
-  unsubscribedAt: number | null;
-  hasIssues: boolean;
-  engagement: "Issues" | "Clicked" | "Opened" | "Delivered" | "Sent";
-  businessName: string | null;
-  businessAddress: string | null;
-  businessPhone: string | null;
-  businessWebsite: string | null;
-}
-
-export interface CampaignDetails {
-  campaign: CampaignInfo;
-  summary: Summary;
-  contacts: CampaignEmail[];
-  contactsTotal: number;
-}
-
-export interface DayPoint {
-  date: string;
-  sent: number;
-  opened: number;
-  clicked: number;
-  replied: number;
-  bounced: number;
-  humanOpens: number;
-  machineOpens: number;
-}
+import type { SentEmail } from "../../lib/api/types";
+import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary } from "../../lib/api/types";
 
 export const ANALYTICS_KEY = "/api/analytics/campaigns";
 export const SENT_KEY = "/api/emails/sent?limit=200";
@@ -127,8 +23,8 @@ export function cardMetrics(summary: Summary): { label: string; value: string }[
 }
 
 /** B §2.10: the Mark Opened button shows for a sent email not yet opened. */
-export function canMarkOpened(email: { status: string; openedAt: number | null }): boolean {
-  return email.status === "sent" && email.openedAt === null;
+export function canMarkOpened(email: { status: string; openedAt?: string | null }): boolean {
+  return email.status === "sent" && !email.openedAt;
 }
 
 /** B §2.10: a body with an html tag renders as HTML, anything else as plain text. */
@@ -150,3 +46,5 @@ export function yesNo(flag: boolean): string {
 export function followUps(emails: SentEmail[]): SentEmail[] {
   return emails.filter((email) => email.step > 0);
 }
+
+export type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary };

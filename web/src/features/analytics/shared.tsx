@@ -19,7 +19,7 @@ export function DailyCharts({ path }: { path: string }) {
 }
 
 /** A sent body: HTML in a sandboxed frame (no scripts, no access to the app, nothing fetched), plain text as text. */
-export function MessageBody({ body }: { body: string | null }) {
+export function MessageBody({ body }: { body?: string | null }) {
   if (isHtmlBody(body)) {
     return <HtmlFrame title="Message body" html={body ?? ""} />;
   }

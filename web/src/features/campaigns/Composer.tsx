@@ -9,17 +9,7 @@ import { generationError, templateSaveError } from "./messages";
 import { OBJECTIVES, TONES } from "./TemplateDialogs";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
-
-interface Generated {
-  subject: string;
-  body: string;
-  estimatedOpenRate: number;
-  estimatedReplyRate: number;
-  ratesSource: "baseline" | "your_results";
-  ratesSends: number;
-  writer: string;
-  notes: string[];
-}
+import type { GeneratedEmail } from "../../lib/api/types";
 
 const EMPTY = {
   templateName: "",
@@ -59,7 +49,7 @@ export function validateBrief(form: typeof EMPTY): Partial<Record<keyof typeof E
 export function Composer({ campaignId, education, onSaved }: { campaignId: number | null; education: { text: string; files: string[] }; onSaved: (template: Template) => void }) {
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<ReturnType<typeof validateBrief>>({});
-  const [generated, setGenerated] = useState<Generated | null>(null);
+  const [generated, setGenerated] = useState<GeneratedEmail | null>(null);
   const [adjustments, setAdjustments] = useState("");
   const [saveOpen, setSaveOpen] = useState(false);
   const [saveName, setSaveName] = useState("");
@@ -73,7 +63,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
   const generating = useApiMutation({
     mutationFn: () => {
       const previous = generated && adjustments.trim() ? { subject: generated.subject, body: generated.body } : undefined;
-      return requestJson<Generated>("POST", "/api/emails/generate", {
+      return requestJson<GeneratedEmail>("POST", "/api/emails/generate", {
         ...form,
         adjustments: previous ? adjustments : "",
         aiEducationText: education.text,
@@ -94,7 +84,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
   };
 
   const saving = useApiMutation({
-    mutationFn: (draft: Generated) =>
+    mutationFn: (draft: GeneratedEmail) =>
       requestJson<Template>("POST", "/api/email-templates", {
         name: saveName.trim(),
         subject: draft.subject,
@@ -136,7 +126,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
           {busy ? "Generating..." : generated ? "Generate Again" : "Generate Email"}
         </Button>
       </form>
-      <section aria-label="Generated email" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <section aria-label="GeneratedEmail email" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
         {generated ? (
           <div className="space-y-3">
             <p className="text-xs text-slate-600" data-testid="writer">

@@ -11,32 +11,7 @@ import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { STORAGE_KEYS } from "../../lib/storage";
 import { type Campaign } from "./api";
-
-export interface Business {
-  id: number;
-  name: string;
-  address: string | null;
-  phone: string | null;
-  email: string | null;
-  website: string | null;
-  category: string | null;
-  rating: number | null;
-  emailStatus: string;
-  emailSource?: string | null;
-  /** The MX verdict of an address the crawler found. */
-  emailVerdict?: "deliverable" | "no_mx" | "unknown" | null;
-  socialMedia: { platform: string; handle: string; url: string }[];
-  provenance: { provider: string; query: string | null; sourceUrl: string | null; foundAt: string };
-}
-
-interface SearchAnswer {
-  searchId: number;
-  status: "running" | "complete" | "cancelled";
-  chunksDone: number;
-  chunksTotal: number;
-  businesses: Business[];
-  attribution: string;
-}
+import type { Business, ImportReport, SearchAnswer, SocialLookup } from "../../lib/api/types";
 
 export const RADIUS_OPTIONS = [5, 10, 25, 50, 100];
 export const ONLINE_TYPES = ["bloggers", "youtubers", "podcasters", "influencers", "other"];
@@ -138,7 +113,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   }
 
   const lookingUp = useApiMutation({
-    mutationFn: (business: Business) => requestJson<{ business: Business }>("POST", `/api/businesses/${business.id}/social-media`),
+    mutationFn: (business: Business) => requestJson<SocialLookup>("POST", `/api/businesses/${business.id}/social-media`),
     failure: (failure) => ({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure) }),
     onSuccess: ({ business }) => {
       // Update the dialog only if it still shows this business (it may have been closed meanwhile).
@@ -189,12 +164,11 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     link.download = "businesses.csv";
     link.click();
   };
-  type Skipped = { line: number; message: string };
   const importing = useApiMutation({
     mutationFn: (file: File) => {
       const upload = new FormData();
       upload.append("file", file);
-      return requestJson<{ imported: number; skipped: number; errors: Skipped[]; duplicates: Skipped[]; businesses: Business[] }>("POST", "/api/businesses/import", upload);
+      return requestJson<ImportReport>("POST", "/api/businesses/import", upload);
     },
     success: (result) => {
       // Why rows were skipped, in file order: bad rows and duplicates of businesses already in the list.
@@ -204,14 +178,19 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     },
     failure: (failure) => ({ title: "Import failed", description: serverMessage(failure) ?? String(failure) }),
     onSuccess: (result) =>
-      setAnswer((current) => ({
-        searchId: current?.searchId ?? 0,
-        status: current?.status === "running" ? "running" : "complete",
-        chunksDone: current?.chunksDone ?? 0,
-        chunksTotal: current?.chunksTotal ?? 0,
-        attribution: current?.attribution ?? "",
-        businesses: [...(current?.businesses ?? []), ...result.businesses],
-      })),
+      setAnswer((current) => {
+        const businesses = [...(current?.businesses ?? []), ...result.businesses];
+        return {
+          searchId: current?.searchId ?? 0,
+          searchTerm: current?.searchTerm ?? "",
+          status: current?.status === "running" ? "running" : "complete",
+          chunksDone: current?.chunksDone ?? 0,
+          chunksTotal: current?.chunksTotal ?? 0,
+          attribution: current?.attribution ?? "",
+          businessesFound: businesses.length,
+          businesses,
+        };
+      }),
   });
 
   const proceed = () => {
@@ -330,3 +309,5 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     </div>
   );
 }
+
+export type { Business };

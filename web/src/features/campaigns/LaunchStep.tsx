@@ -10,21 +10,7 @@ import { toast } from "../../components/ui/toast-store";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { type Campaign, type Template } from "./api";
-
-interface Sender {
-  id: number;
-  configName: string;
-  provider: string;
-  isActive: boolean;
-  isDefault: boolean;
-}
-
-export interface Progress {
-  campaignId: number;
-  status: string;
-  statusReason: string | null;
-  progress: { queued: number; sending: number; sent: number; failed: number; skipped: number; total: number };
-}
+import type { CampaignProgress, EmailConfig, LaunchAnswer, TestResult } from "../../lib/api/types";
 
 const OUTBOX = "outbox";
 const POLL_MS = 2000;
@@ -39,7 +25,7 @@ export function launchError(templateId: number | null, businessIds: number[], ca
 
 /** Step 5: which sender the campaign uses; only active configurations are offered. */
 export function SenderStep({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<Sender[]>("GET", "/api/user/email-configs") });
+  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
   const active = (senders.data ?? []).filter((sender) => sender.isActive);
   useEffect(() => {
     if (value) return;
@@ -62,7 +48,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const businessIds = campaign.businessIds ?? [];
 
   // After launch, progress is read every two seconds until the campaign is no longer active.
-  const progressQuery = useQuery<Progress | null>({
+  const progressQuery = useQuery<CampaignProgress | null>({
     queryKey: [`/api/campaigns/${campaign.id}/progress`],
     enabled: launched !== null,
     refetchInterval: (query) => (query.state.data?.status === "active" ? POLL_MS : false),
@@ -80,7 +66,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
 
   const launching = useApiMutation({
     mutationFn: () =>
-      requestJson<{ emailsSent: number; skipped: number; message: string }>("POST", "/api/campaigns/send", {
+      requestJson<LaunchAnswer>("POST", "/api/campaigns/send", {
         campaignId: campaign.id,
         templateId: template.id,
         businessIds,
@@ -99,7 +85,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const testing = useApiMutation({
     // The email as the first (up to five) chosen businesses would get it, to the test address.
     mutationFn: () =>
-      requestJson<{ success: boolean; message: string; errorType?: string; troubleshooting?: string }>("POST", "/api/test-campaign", {
+      requestJson<TestResult>("POST", "/api/test-campaign", {
         testEmail: testAddress.trim(),
         businessIds: businessIds.slice(0, 5),
         templateId: template.id,

@@ -9,6 +9,7 @@ import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
 import { RichTextEditor } from "./RichTextEditor";
+import type { Preview } from "../../lib/api/types";
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
 export const TONES = ["professional", "friendly", "casual"];
@@ -20,19 +21,13 @@ export function TemplateBody({ html, className = "h-48" }: { html: string; class
   return <HtmlFrame title="Template body" html={html} className={className} />;
 }
 
-interface Personalised {
-  subject: string;
-  body: string;
-  missing: string[];
-}
-
 /** The template as written, and rendered for a business the user describes (placeholders, fallbacks, spintax). */
 export function PreviewDialog({ template, onClose }: { template: Template; onClose: () => void }) {
   const [business, setBusiness] = useState({ businessName: "", city: "", website: "", category: "" });
-  const [rendered, setRendered] = useState<Personalised | null>(null);
+  const [rendered, setRendered] = useState<Preview | null>(null);
   const shown = rendered ?? { subject: template.subject, body: template.body, missing: [] };
   const rendering = useApiMutation({
-    mutationFn: () => requestJson<Personalised>("POST", `/api/email-templates/${template.id}/preview`, business),
+    mutationFn: () => requestJson<Preview>("POST", `/api/email-templates/${template.id}/preview`, business),
     failure: { title: "Preview failed", description: "Please try again." },
     onSuccess: setRendered,
   });

@@ -1,45 +1,10 @@
 /** Campaigns, templates and follow-ups from the API, and the labels of campaign statuses (A §4, B §3). */
 import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../lib/request";
+import type { Campaign, FollowUpRow, Template } from "../../lib/api/types";
 
-export interface Campaign {
-  id: number;
-  name: string;
-  status: string;
-  createdAt: string;
-  emailsSent: number;
-  category: string;
-  businessType: string | null;
-  geographicArea: string | null;
-  radius: number;
-  maxResults: number;
-  businessIds: number[];
-  aiEducationText: string | null;
-  aiEducationFiles: string[];
-  emailFromName: string | null;
-  emailFromAddress: string | null;
-}
-
-export interface Template {
-  id: number;
-  name: string;
-  subject: string;
-  body: string;
-  objective: string;
-  tone: string;
-  emailSignature: string | null;
-  emailsSent: number;
-  createdAt: string;
-}
-
-export interface FollowUp {
-  id?: number;
-  name?: string;
-  subject: string;
-  body: string;
-  delayDays: number;
-  sequenceNumber?: number;
-}
+/** A follow-up as the sequence dialog edits it: a saved one has its id. */
+export type FollowUp = Pick<FollowUpRow, "subject" | "body" | "delayDays"> & { id?: number };
 
 export const STATUS_LABELS: Record<string, string> = {
   draft: "Draft",
@@ -76,3 +41,5 @@ export async function uploadEducationFile(campaignId: number, file: File): Promi
   form.append("file", file);
   await apiRequest("POST", `/api/campaigns/${campaignId}/education-files`, form);
 }
+
+export type { Campaign, Template };

@@ -18,6 +18,7 @@ describe("business search form", () => {
     const business: Business = {
       id: 1, name: 'Café "Ursula", Helsinki', address: "Ehrenströmintie 3", phone: null, email: "hello@ursula.fi", website: null,
       category: "amenity=cafe", rating: null, emailStatus: "found", emailSource: "https://ursula.fi/contact", emailVerdict: "deliverable", socialMedia: [],
+      location: { address: "Ehrenströmintie 3", city: "Helsinki", latitude: null, longitude: null },
       provenance: { provider: "directory", query: "cafe in Helsinki", sourceUrl: "https://www.openstreetmap.org/node/1", foundAt: "2026-11-21T10:00:00.000Z" },
     };
     const [header, row] = businessesCsv([business]).split("\n");
@@ -29,6 +30,7 @@ describe("business search form", () => {
     const business: Business = {
       id: 2, name: '=HYPERLINK("http://evil.example","Open")', address: "@SUM(A1:A9)", phone: "+358 9 123 4567", email: null,
       website: "-2+3", category: "\tcmd", rating: null, emailStatus: "none", emailSource: null, emailVerdict: null, socialMedia: [],
+      location: { address: "@SUM(A1:A9)", city: null, latitude: null, longitude: null },
       provenance: { provider: "import", query: "\r=1+1", sourceUrl: null, foundAt: "2026-11-21T10:00:00.000Z" },
     };
     const [, row] = businessesCsv([business]).split("\n");

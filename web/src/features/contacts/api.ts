@@ -1,64 +1,5 @@
 /** Shapes and rules of the contacts screen (B §2.7, §3 Contact stats, §4 badge precedence). */
-import type { SentEmail } from "../../lib/serverTypes";
-
-export interface Contact {
-  email: string;
-  name: string | null;
-  phone: string | null;
-  address: string | null;
-  website: string | null;
-  category: string | null;
-  messages: number;
-  sent: number;
-  lastSentAt: number | null;
-  deliveredAt: number | null;
-  openedAt: number | null;
-  clickedAt: number | null;
-  repliedAt: number | null;
-  bouncedAt: number | null;
-  spamReportedAt: number | null;
-  unsubscribedAt: number | null;
-  lastActivityAt: number;
-  /** The badge, by B §4's precedence (the server applies it). */
-  status: string;
-}
-
-export interface ContactStats {
-  totalContacted: number;
-  totalOpened: number;
-  openRate: number;
-  totalClicks: number;
-  totalReplied: number;
-  replyRate: number;
-  totalBounced: number;
-  totalSpamReports: number;
-}
-
-export interface Received {
-  id: number;
-  messageId: number | null;
-  kind: "reply" | "auto_reply" | "bounce";
-  fromEmail: string | null;
-  subject: string;
-  body: string;
-  detail: string | null;
-  source: string;
-  receivedAt: number;
-}
-
-export interface Note {
-  id: number;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface ContactHistory {
-  email: string;
-  messages: SentEmail[];
-  received: Received[];
-  notes: Note[];
-}
+import type { Contact, ContactHistory, ContactStats, Note, Received } from "../../lib/api/types";
 
 export const CONTACTS_KEY = "/api/contacts/all";
 export const STATS_KEY = "/api/contacts/stats";
@@ -67,7 +8,7 @@ export const historyKey = (email: string) => `/api/contacts/history?email=${enco
 /** The badges in B §4's order, for the status filter. */
 export const BADGES = ["Unsubscribed", "Spam Report", "Bounced", "Replied", "Opened", "Delivered", "Sent", "Failed"];
 
-/** Contacts whose name, email or business category contains the search text, with the chosen badge ('all': any). */
+/** Contacts whose name, email or business category contains the search text, with the chosen badge ('all' for every badge). */
 export function filterContacts(contacts: Contact[], search: string, status: string): Contact[] {
   const needle = search.trim().toLowerCase();
   return contacts.filter((contact) => {
@@ -79,7 +20,8 @@ export function filterContacts(contacts: Contact[], search: string, status: stri
 
 /** One line of a contact's history: a message sent, an event on it, mail received, in time order. */
 export interface HistoryEntry {
-  at: number;
+  /** ISO 8601. */
+  at: string;
   kind: "sent" | "event" | "received";
   title: string;
   detail?: string;
@@ -118,5 +60,7 @@ export function historyTimeline(history: ContactHistory): HistoryEntry[] {
   for (const mail of history.received) {
     entries.push({ at: mail.receivedAt, kind: "received", title: `${RECEIVED_TITLES[mail.kind]}: ${mail.subject}`, detail: mail.body });
   }
-  return entries.sort((a, b) => a.at - b.at);
+  return entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
+
+export type { Contact, ContactHistory, ContactStats, Note, Received };

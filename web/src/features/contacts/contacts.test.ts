@@ -4,8 +4,8 @@ import { filterContacts, historyTimeline, type Contact, type ContactHistory } fr
 
 const contact = (overrides: Partial<Contact>): Contact => ({
   email: "owner@cafe.example", name: "Cafe", phone: null, address: null, website: null, category: "cafe", messages: 1,
-  sent: 1, lastSentAt: 1, deliveredAt: null, openedAt: null, clickedAt: null, repliedAt: null, bouncedAt: null,
-  spamReportedAt: null, unsubscribedAt: null, lastActivityAt: 1, status: "Sent", ...overrides,
+  sent: 1, lastSentAt: "2026-11-24T10:00:00.001Z", deliveredAt: null, openedAt: null, clickedAt: null, repliedAt: null, bouncedAt: null,
+  spamReportedAt: null, unsubscribedAt: null, lastActivityAt: "2026-11-24T10:00:00.001Z", status: "Sent", ...overrides,
 });
 
 describe("contacts (B §2.7)", () => {
@@ -28,16 +28,16 @@ describe("contacts (B §2.7)", () => {
       messages: [
         email({
           id: 7,
-          sentAt: 1_000,
+          sentAt: "2026-11-24T10:00:01.000Z",
           events: [
-            { eventType: "open", occurredAt: 1_005, url: null, machine: true, manual: false },
-            { eventType: "click", occurredAt: 2_000, url: "https://bakery.example", machine: false, manual: false },
-            { eventType: "reply", occurredAt: 3_000, url: null, machine: false, manual: false },
+            { eventType: "open", occurredAt: "2026-11-24T10:00:01.005Z", url: null, machine: true, manual: false },
+            { eventType: "click", occurredAt: "2026-11-24T10:00:02.000Z", url: "https://bakery.example", machine: false, manual: false },
+            { eventType: "reply", occurredAt: "2026-11-24T10:00:03.000Z", url: null, machine: false, manual: false },
           ],
         }),
       ],
       received: [
-        { id: 1, messageId: 7, kind: "reply", fromEmail: "owner@cafe.example", subject: "Re: Hi", body: "Yes please", detail: null, source: "outbox", receivedAt: 3_000 },
+        { id: 1, messageId: 7, kind: "reply", fromEmail: "owner@cafe.example", subject: "Re: Hi", body: "Yes please", detail: null, source: "outbox", receivedAt: "2026-11-24T10:00:03.000Z" },
       ],
       notes: [],
     };

@@ -1,10 +1,4 @@
-/** The usage meter's rules (A §4, §9): warning from 80%, exceeded from 100%, one decimal, bar capped at 100%. */
-export interface EmailUsage {
-  count: number;
-  limit: number;
-  planType: string;
-}
-
+import type { EmailUsage } from "../../lib/api/types";
 export type UsageLevel = "ok" | "warning" | "exceeded";
 
 export function usageLevel({ count, limit }: Pick<EmailUsage, "count" | "limit">) {
@@ -18,3 +12,5 @@ export const USAGE_MESSAGES = {
   warning: "You're approaching your monthly email limit. Consider upgrading your plan soon.",
   unavailable: "Unable to load email usage data. Dashboard functionality is still available.",
 };
+
+export type { EmailUsage };

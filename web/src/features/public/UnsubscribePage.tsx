@@ -6,6 +6,7 @@ import { Button } from "../../components/ui/button";
 import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, requestJson } from "../../lib/request";
 import { PublicPage } from "./PublicLayout";
+import type { LinkAddress } from "../../lib/api/types";
 
 const VALID_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -25,7 +26,7 @@ export function UnsubscribePage() {
     const linkSignature = params.get("signature");
     if (!linkEmail || !linkSignature) return;
     const query = new URLSearchParams({ email: linkEmail, signature: linkSignature });
-    requestJson<{ email: string }>("GET", `/api/unsubscribe/verify?${query}`)
+    requestJson<LinkAddress>("GET", `/api/unsubscribe/verify?${query}`)
       .then((verified) => {
         setEmail(verified.email);
         setSignature(linkSignature);

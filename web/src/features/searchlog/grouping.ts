@@ -1,19 +1,8 @@
 /** B §2.14, §9: the most recent search is the log rows with the latest row's search term created within 30 minutes
  * of it, sorted by chunk number. */
-export interface SearchLogRow {
-  id: number;
-  searchTerm: string;
-  searchType: string;
-  createdAt: string;
-  chunkNumber: number;
-  maxResults: number;
-  businessesFound: number;
-  excludedItems: string;
-  businessData: { name: string | null; email: string | null }[] | null;
-  query: string;
-  rawResponse: string;
-}
+import type { SearchLog } from "../../lib/api/types";
 
+export type SearchLogRow = SearchLog;
 export const GROUP_WINDOW_MS = 30 * 60 * 1000;
 export const EXCLUDED_PREVIEW = 5;
 export const RAW_PREVIEW = 500;

@@ -10,6 +10,7 @@ import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { CONFIGS_KEY, type EmailConfig } from "./api";
 import { isBasicAddress, USERNAME_CHECK_DELAY_MS, USERNAME_CHECK_MIN, USERNAME_RULE, validUsername } from "./rules";
+import type { BasicAddressCreated, SuggestedUsername, TestResult, UsernameCheck } from "../../lib/api/types";
 
 type Availability = "idle" | "checking" | "available" | "unavailable";
 
@@ -28,8 +29,8 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
   useEffect(() => {
     if (prefix.length < USERNAME_CHECK_MIN) return;
     const timer = window.setTimeout(() => {
-      requestJson<{ available: boolean; reason: string | null }>("POST", "/api/user/check-username", { username: prefix })
-        .then((answer) => setChecked({ username: prefix, available: answer.available, reason: answer.reason }))
+      requestJson<UsernameCheck>("POST", "/api/user/check-username", { username: prefix })
+        .then((answer) => setChecked({ username: prefix, available: answer.available, reason: answer.reason ?? null }))
         // The check is advice: when it fails, creating the address decides.
         .catch(() => setChecked({ username: prefix, available: true, reason: null }));
     }, USERNAME_CHECK_DELAY_MS);
@@ -37,13 +38,13 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
   }, [prefix]);
 
   const suggest = useApiMutation({
-    mutationFn: () => requestJson<{ username: string }>("GET", "/api/user/suggest-username"),
+    mutationFn: () => requestJson<SuggestedUsername>("GET", "/api/user/suggest-username"),
     failure: { title: "No suggestion", description: "Please choose a username" },
     onSuccess: (answer) => setPrefix(answer.username),
   });
 
   const creating = useApiMutation({
-    mutationFn: () => requestJson<{ emailAddress: string }>("POST", "/api/sendgrid/create-basic-address", { firstName: first, lastName: last, emailPrefix: prefix, replyTo: replyTo || null }),
+    mutationFn: () => requestJson<BasicAddressCreated>("POST", "/api/sendgrid/create-basic-address", { firstName: first, lastName: last, emailPrefix: prefix, replyTo: replyTo || null }),
     success: (answer) => ({ title: "Address Created Successfully!", description: `${answer.emailAddress} is ready to send.` }),
     failure: { title: "Error Creating Address", description: "Failed to create SendGrid address. Please try again." },
     invalidates: [CONFIGS_KEY],
@@ -64,7 +65,7 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
   };
 
   const testing = useApiMutation({
-    mutationFn: (address: string) => requestJson<{ success: boolean; fromEmail: string; message: string }>("POST", "/api/sendgrid/send-test", { emailPrefix: address.split("@")[0] }),
+    mutationFn: (address: string) => requestJson<TestResult>("POST", "/api/sendgrid/send-test", { emailPrefix: address.split("@")[0] }),
     success: (answer) =>
       answer.success
         ? { title: "Test Email Sent Successfully!", description: `From ${answer.fromEmail} to ${user?.email ?? "you"}.` }

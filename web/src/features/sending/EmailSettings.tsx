@@ -18,15 +18,7 @@ import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
 import { GmailLevel } from "./GmailLevel";
 import { SmtpLevel } from "./SmtpLevel";
 import { repliesNote } from "./rules";
-
-interface OutboxMessage {
-  id: number;
-  toEmail: string;
-  subject: string;
-  htmlBody: string | null;
-  status: string;
-  createdAt: number;
-}
+import type { ConsentUrl, OutboxMessage, Profile } from "../../lib/api/types";
 
 const OUTBOX_KEY = ["/api/outbox"];
 
@@ -42,7 +34,7 @@ export function EmailSettings() {
   const instance = useInstance().data;
   const configs = useQuery({ queryKey: CONFIGS_KEY, queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
   const outbox = useQuery({ queryKey: OUTBOX_KEY, queryFn: () => requestJson<OutboxMessage[]>("GET", "/api/outbox") });
-  const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => requestJson<{ postalAddress: string | null }>("GET", "/api/user/profile") });
+  const profile = useQuery({ queryKey: ["/api/user/profile"], queryFn: () => requestJson<Profile>("GET", "/api/user/profile") });
   const [level, setLevel] = useState<Level>("gmail");
   const [removing, setRemoving] = useState<EmailConfig | null>(null);
   const [allowingRead, setAllowingRead] = useState<EmailConfig | null>(null);
@@ -286,7 +278,7 @@ function OutboxReply({ message }: { message: OutboxMessage }) {
 /** The optional second Gmail consent: what reading the mailbox is for and what it is not, then Google's screen. */
 function GmailReadDialog({ config, onClose }: { config: EmailConfig; onClose: () => void }) {
   const asking = useApiMutation({
-    mutationFn: () => requestJson<{ authUrl: string }>("POST", `/api/user/email-configs/${config.id}/gmail-read`),
+    mutationFn: () => requestJson<ConsentUrl>("POST", `/api/user/email-configs/${config.id}/gmail-read`),
     failure: { title: "Error", description: "The permission request could not be started." },
     onSuccess: ({ authUrl }) => window.location.assign(authUrl),
   });

@@ -10,6 +10,7 @@ import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { goToGoogle } from "./api";
 import { differentEmailProblem, gmailAddressProblem, googleAccountKind } from "./rules";
+import type { ConsentUrl, SenderSetup } from "../../lib/api/types";
 
 type Step = "provider-check" | "email-choice" | "identity" | "complete";
 
@@ -30,8 +31,8 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
     mutationFn: async () => {
       const name = `${first.trim()} ${last.trim()}`;
       const answer = different
-        ? await requestJson<{ authUrl?: string }>("POST", "/api/auth/gmail/additional", { email: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login })
-        : await requestJson<{ oauthUrl?: string }>("POST", "/api/user/email-config", { emailProvider: "gmail", emailSendFrom: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login, useOAuth: true, tier: "basic" });
+        ? await requestJson<ConsentUrl>("POST", "/api/auth/gmail/additional", { email: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login })
+        : await requestJson<SenderSetup>("POST", "/api/user/email-config", { emailProvider: "gmail", emailSendFrom: target, emailSendFromName: name, emailReplyTo: replyTo.trim() || login, useOAuth: true, tier: "basic" });
       return "authUrl" in answer ? answer.authUrl : "oauthUrl" in answer ? answer.oauthUrl : undefined;
     },
     success: (url) =>

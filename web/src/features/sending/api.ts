@@ -1,38 +1,5 @@
 /** Calls and shapes of the email settings (A §3 Email config, §7 Email setup). */
-
-export interface EmailConfig {
-  id: number;
-  configName: string;
-  sendFromName: string;
-  emailAddress: string;
-  replyTo: string | null;
-  provider: string;
-  isActive: boolean;
-  isDefault: boolean;
-  isVerified: boolean;
-  statusMessage: string | null;
-  smtpHost: string | null;
-  smtpPort: number | null;
-  imapHost?: string | null;
-  gmailRead?: boolean;
-  repliesCheckedAt?: number | null;
-  repliesError?: string | null;
-}
-
-export interface DomainCheck {
-  name: string;
-  passed: boolean;
-  record: string | null;
-  detail: string;
-}
-
-export interface Verification {
-  verified: boolean;
-  domain: string;
-  checks: DomainCheck[];
-  missing: string[];
-  message: string;
-}
+import type { DomainCheck, EmailConfig, Verification } from "../../lib/api/types";
 
 export const CONFIGS_KEY = ["/api/user/email-configs"];
 export const STATUS_KEY = ["/api/user/email-config"];
@@ -50,3 +17,5 @@ export const PROVIDER_LABELS: Record<string, string> = {
 export function goToGoogle(url: string, delayMs: number) {
   window.setTimeout(() => window.location.assign(url), delayMs);
 }
+
+export type { DomainCheck, EmailConfig, Verification };

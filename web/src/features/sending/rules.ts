@@ -83,7 +83,7 @@ export function smtpPayload(form: SmtpForm) {
 }
 
 /** How replies to a sender are detected, in a line for its entry (null when there is nothing to say). */
-export function repliesNote(config: { provider: string; imapHost?: string | null; gmailRead?: boolean; repliesCheckedAt?: number | null; repliesError?: string | null }): string | null {
+export function repliesNote(config: { provider: string; imapHost?: string | null; gmailRead?: boolean; repliesCheckedAt?: string | null; repliesError?: string | null }): string | null {
   const where = config.provider === "gmail" ? "this Gmail inbox" : config.imapHost;
   if (config.provider === "gmail" && !config.gmailRead) return "Replies to this address are not detected: Outreach may only send from it. Allow reading replies to detect them.";
   if (config.provider !== "smtp" && config.provider !== "gmail") return null;

@@ -324,7 +324,7 @@ export interface paths {
         };
         /** One campaign. */
         get: operations["getApiCampaignsById"];
-        /** Changes a campaign: any of the body variants of A §7; only the fields present change. */
+        /** Changes a campaign with one of the body variants of A §7; only the fields present change. */
         put: operations["putApiCampaignsById"];
         post?: never;
         /** Deletes a campaign; its sent emails stay in the analytics. */
@@ -1455,8 +1455,7 @@ export interface components {
             emailSource?: string | null;
             /** @description `pending` while its website is read, then `found`, `not_found`, or `listed` when the source gave one. */
             emailStatus: string;
-            /** @description The address's MX verdict: `deliverable`, `no_mx` or `unknown`. */
-            emailVerdict?: string | null;
+            emailVerdict?: components["schemas"]["Verdict"] | null;
             /** Format: int64 */
             id: number;
             location: components["schemas"]["Location"];
@@ -1527,7 +1526,7 @@ export interface components {
         /** @description A campaign as the analytics screens show it (radius in km there, A §3). */
         CampaignInfo: {
             businessType?: string | null;
-            createdAt: string;
+            createdAt: components["schemas"]["Timestamp"];
             geographicArea?: string | null;
             /** Format: int64 */
             id: number;
@@ -1577,7 +1576,7 @@ export interface components {
             businessIds: number[];
             businessType?: string | null;
             category: string;
-            createdAt: string;
+            createdAt: components["schemas"]["Timestamp"];
             emailFromAddress?: string | null;
             emailFromName?: string | null;
             /** Format: int64 */
@@ -1945,7 +1944,7 @@ export interface components {
             sendingDomain: string;
             supportEmails: string[];
         };
-        InviteForm: {
+        InviteCode: {
             code: string;
         };
         /** @description A redeemed invite: the account as it now is. */
@@ -2009,6 +2008,11 @@ export interface components {
             /** Format: double */
             longitude?: number | null;
         };
+        /** @description A business as a chunk's log keeps it. */
+        LoggedBusiness: {
+            email?: string | null;
+            name?: string | null;
+        };
         /** @description The answer to a manual open. */
         MarkedOpened: {
             /** @description The message was opened before; nothing changed. */
@@ -2017,6 +2021,9 @@ export interface components {
         };
         /** @enum {string} */
         MessageStatus: "queued" | "sending" | "sent" | "delivered" | "opened" | "replied" | "failed" | "skipped" | "bounced" | "spam";
+        NewInvite: {
+            note?: string | null;
+        };
         NewNote: {
             body: string;
             email: string;
@@ -2178,8 +2185,8 @@ export interface components {
         };
         /** @description A chunk's log row (B §3 Search log). */
         SearchLog: {
-            /** @description The chunk's businesses as found (JSON). */
-            businessData: Record<string, never>;
+            /** @description The businesses the chunk added (stored as JSON text). */
+            businessData?: components["schemas"]["LoggedBusiness"][] | null;
             /** Format: int32 */
             businessesFound: number;
             /** Format: int32 */
@@ -2481,6 +2488,8 @@ export interface components {
             subscriptionPlan?: string | null;
             subscriptionStatus: string;
         };
+        /** @enum {string} */
+        Verdict: "deliverable" | "no_mx" | "unknown";
         /** @description What the domain check found. */
         Verification: {
             /** @description SPF, DKIM and DMARC, each with the record found. */
@@ -2577,7 +2586,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["InviteForm"];
+                "application/json": components["schemas"]["NewInvite"];
             };
         };
         responses: {
@@ -3110,7 +3119,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["InviteForm"];
+                "application/json": components["schemas"]["InviteCode"];
             };
         };
         responses: {

@@ -1,0 +1,61 @@
+/** The server's data by name: aliases of the types generated from its OpenAPI description (`schema.d.ts`, written by
+ * `make openapi`), so no screen declares a server shape by hand. */
+import type { components } from "./schema";
+
+type Schemas = components["schemas"];
+
+export type User = Schemas["CurrentUser"];
+export type AuthOptions = Schemas["SignInOptions"];
+export type Instance = Schemas["InstanceView"];
+export type EmailUsage = Schemas["EmailUsage"];
+export type LinkAddress = Schemas["LinkAddress"];
+
+export type Campaign = Schemas["CampaignView"];
+export type Template = Schemas["TemplateRow"];
+export type FollowUpRow = Schemas["FollowUpRow"];
+export type Preview = Schemas["Preview"];
+export type UploadedFile = Schemas["UploadedFile"];
+export type GeneratedEmail = Schemas["GeneratedEmail"];
+
+export type Business = Schemas["BusinessView"];
+export type SearchAnswer = Schemas["SearchAnswer"];
+export type SearchLog = Schemas["SearchLog"];
+export type ImportReport = Schemas["ImportReport"];
+export type SocialLookup = Schemas["SocialLookup"];
+
+export type EmailConfig = Schemas["EmailConfigView"];
+export type SenderSetup = Schemas["SenderSetup"];
+export type ConsentNeeded = Schemas["ConsentNeeded"];
+export type Verification = Schemas["Verification"];
+export type DomainCheck = Schemas["Check"];
+export type OutboxMessage = Schemas["OutboxMessage"];
+export type Profile = Schemas["Profile"];
+export type UsernameCheck = Schemas["UsernameCheck"];
+export type SuggestedUsername = Schemas["SuggestedUsername"];
+export type BasicAddressCreated = Schemas["BasicAddressCreated"];
+export type ConsentUrl = Schemas["ConsentUrl"];
+
+export type LaunchAnswer = Schemas["LaunchAnswer"];
+export type CampaignProgress = Schemas["CampaignProgress"];
+export type TestResult = Schemas["TestResult"];
+
+export type SentEmail = Schemas["SentEmail"];
+export type SentEvent = Schemas["SentEvent"];
+export type Summary = Schemas["Summary"];
+export type CampaignInfo = Schemas["CampaignInfo"];
+export type RecentEmail = Schemas["RecentEmail"];
+export type CampaignAnalytics = Schemas["CampaignAnalytics"];
+export type CampaignEmail = Schemas["CampaignEmail"];
+export type CampaignDetails = Schemas["CampaignDetails"];
+export type DailySeries = Schemas["DailySeries"];
+export type DayPoint = Schemas["DayPoint"];
+
+export type Contact = Schemas["Contact"];
+export type ContactStats = Schemas["ContactStats"];
+export type ContactHistory = Schemas["ContactHistory"];
+export type Received = Schemas["Received"];
+export type Note = Schemas["Note"];
+
+export type UserStatus = Schemas["UserStatus"];
+export type Granted = Schemas["Granted"];
+export type InviteRow = Schemas["InviteRow"];
