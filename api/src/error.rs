@@ -3,7 +3,17 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Every error answer of the API: a snake_case code for programs and a message for people.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, for programs: `unauthorized`, `forbidden`, `not_found`, `validation_failed`, ...
+    pub error: String,
+    /// What went wrong, for people (the product's wording).
+    pub message: String,
+}
 
 #[derive(Debug)]
 pub struct ApiError {
@@ -55,7 +65,10 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
             self.status,
-            Json(json!({ "error": self.code, "message": self.message })),
+            Json(ErrorBody {
+                error: self.code.to_string(),
+                message: self.message,
+            }),
         )
             .into_response()
     }

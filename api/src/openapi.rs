@@ -18,15 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::AppState;
-
-/// Every error answer of the API (`ApiError`): a snake_case code for programs and a message for people.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// What went wrong, for programs: `unauthorized`, `forbidden`, `not_found`, `validation_failed`, ...
-    pub error: String,
-    /// What went wrong, for people (the product's wording).
-    pub message: String,
-}
+pub use crate::error::ErrorBody;
 
 /// The answer of an action that has nothing more to say: `{"success": true}`.
 #[derive(Debug, Serialize, ToSchema)]

@@ -126,7 +126,7 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
           {busy ? "Generating..." : generated ? "Generate Again" : "Generate Email"}
         </Button>
       </form>
-      <section aria-label="GeneratedEmail email" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <section aria-label="Generated email" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
         {generated ? (
           <div className="space-y-3">
             <p className="text-xs text-slate-600" data-testid="writer">

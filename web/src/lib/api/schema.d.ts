@@ -1798,7 +1798,7 @@ export interface components {
             limit: number;
             planType: string;
         };
-        /** @description Every error answer of the API (`ApiError`): a snake_case code for programs and a message for people. */
+        /** @description Every error answer of the API: a snake_case code for programs and a message for people. */
         ErrorBody: {
             /** @description What went wrong, for programs: `unauthorized`, `forbidden`, `not_found`, `validation_failed`, ... */
             error: string;
