@@ -19,7 +19,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::openapi::ErrorBody;
+use crate::openapi::{Done, ErrorBody};
 
 /// The endpoints of this module, public.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -52,17 +52,9 @@ pub struct UnsubscribeForm {
     signature: Option<String>,
 }
 
-/// The answer to an unsubscribe.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Unsubscribed {
-    pub success: bool,
-    /// "{email} has been removed from all marketing lists."
-    pub message: String,
-}
-
 /// Puts an address on the suppression list (B §2.16): no campaign email goes to it again.
 #[utoipa::path(post, path = "/api/unsubscribe", tag = "public", request_body = UnsubscribeForm, responses(
-    (status = 200, body = Unsubscribed),
+    (status = 200, description = "{email} has been removed from all marketing lists.", body = Done),
     (status = 422, description = "Please enter a valid email address", body = ErrorBody),
     (status = 429, description = "Too many requests from this address; Retry-After says when to ask again", body = ErrorBody)))]
 pub async fn unsubscribe(
@@ -117,7 +109,7 @@ pub async fn unsubscribe(
     if added {
         tracing::info!(source, "address unsubscribed");
     }
-    Ok(Json(Unsubscribed {
+    Ok(Json(Done {
         success: true,
         message: format!("{email} has been removed from all marketing lists."),
     })

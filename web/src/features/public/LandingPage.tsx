@@ -83,11 +83,12 @@ function Hero() {
 }
 
 function InviteOnlyHero({ contact }: { contact: string }) {
-  const request = mailto(
+  // Until the instance answers there is no address to write to: the links appear with it.
+  const request = contact ? mailto(
     contact,
     "Invite Code Request",
     "Hello,\n\nI would like an invite code for the AI Outreach Agent beta.\n\nName:\nCompany:\nWhat I want to use it for:\n\nThank you!",
-  );
+  ) : undefined;
   return (
     <section className="mx-auto max-w-4xl px-4 py-16 text-center">
       <p className="mx-auto mb-6 inline-block rounded-full bg-amber-100 px-4 py-2 text-sm font-semibold text-amber-900" role="note">

@@ -2441,12 +2441,6 @@ export interface components {
             email: string;
             source: string;
         };
-        /** @description The answer to an unsubscribe. */
-        Unsubscribed: {
-            /** @description "{email} has been removed from all marketing lists." */
-            message: string;
-            success: boolean;
-        };
         UnsubscribeForm: {
             email?: string | null;
             /** @description Present when the page was opened from a signed link in an email. */
@@ -7146,13 +7140,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description {email} has been removed from all marketing lists. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unsubscribed"];
+                    "application/json": components["schemas"]["Done"];
                 };
             };
             /** @description The request came from another site */
