@@ -2,26 +2,23 @@
  * The Admin Panel (B §2.15, §5, §8): look a user up, set a free trial, grant premium with an email limit for
  * 30 days, and hand out invite codes. The server checks the administrator role on every call.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
-// The server's types, generated from its OpenAPI description in the web package (`make openapi`).
-import type { InviteRow as Invite, UserStatus } from "../../web/src/lib/api/types";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { useQuery } from "@tanstack/react-query";
+// The web app's data layer and the server's types generated from its OpenAPI description (`make openapi`): the
+// console writes and reads the way every screen does.
+import type { Granted, InviteRow as Invite, UserStatus } from "../../web/src/lib/api/types";
+import { useApiMutation } from "../../web/src/lib/mutation";
+import { requestJson } from "../../web/src/lib/request";
 
 export interface AdminPanelProps {
   email: string;
-  /** The web app's request helper: throws "status: body" for non-OK answers. */
-  request: (method: string, path: string, body?: unknown) => Promise<Response>;
-  notify: (toast: { title: string; description?: string; variant?: "default" | "destructive" }) => void;
-  /** The server's message in an error thrown by `request`, if it carried one. */
-  describe: (failure: unknown) => string | undefined;
 }
 
 const input = "w-full rounded-md border border-slate-300 px-3 py-2";
 const button = "rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-900 disabled:opacity-50";
 
-export function AdminPanel({ email, request, notify, describe }: AdminPanelProps) {
+export function AdminPanel({ email }: AdminPanelProps) {
   const [raw, setRaw] = useState<unknown>(null);
-  const fail = (failure: unknown, fallback: string) =>
-    notify({ title: "Error", description: describe(failure) ?? fallback, variant: "destructive" });
 
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 p-6">
@@ -37,12 +34,12 @@ export function AdminPanel({ email, request, notify, describe }: AdminPanelProps
         </a>
       </header>
       <div className="grid gap-6 md:grid-cols-2">
-        <Lookup request={request} onResult={setRaw} fail={fail} />
-        <FreeTrial request={request} notify={notify} onResult={setRaw} fail={fail} />
-        <Premium request={request} notify={notify} onResult={setRaw} fail={fail} />
+        <Lookup onResult={setRaw} />
+        <FreeTrial onResult={setRaw} />
+        <Premium onResult={setRaw} />
         <QuickActions />
       </div>
-      <Invites request={request} notify={notify} fail={fail} />
+      <Invites />
       <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <summary className="cursor-pointer">Show raw data</summary>
         <pre className="mt-2 overflow-auto text-xs">{JSON.stringify(raw, null, 2)}</pre>
@@ -60,26 +57,21 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-type Fail = (failure: unknown, fallback: string) => void;
-
-function Lookup({ request, onResult, fail }: Pick<AdminPanelProps, "request"> & { onResult: (data: unknown) => void; fail: Fail }) {
+function Lookup({ onResult }: { onResult: (data: unknown) => void }) {
   const [email, setEmail] = useState("");
-  const [status, setStatus] = useState<UserStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const lookup = useApiMutation({
+    mutationFn: (address: string) => requestJson<UserStatus>("GET", `/api/admin/user-status?email=${encodeURIComponent(address)}`),
+    failure: { title: "Error", description: "Failed to lookup user" },
+    onSuccess: onResult,
+  });
+  const status = lookup.data;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (!email.trim()) return setError("Please enter a user email address");
-    try {
-      const response = await request("GET", `/api/admin/user-status?email=${encodeURIComponent(email.trim())}`);
-      const data = (await response.json()) as UserStatus;
-      setStatus(data);
-      onResult(data);
-    } catch (failure) {
-      setStatus(null);
-      fail(failure, "Failed to lookup user");
-    }
+    lookup.mutate(email.trim());
   };
 
   return (
@@ -87,9 +79,9 @@ function Lookup({ request, onResult, fail }: Pick<AdminPanelProps, "request"> & 
       <form onSubmit={submit} className="flex flex-col gap-2">
         <input aria-label="Lookup email" className={input} placeholder="user@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
         {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
-        <button className={button} type="submit">Look up</button>
+        <button className={button} type="submit" disabled={lookup.isPending}>Look up</button>
       </form>
-      {status ? (
+      {status && !lookup.isError ? (
         <dl className="mt-3 grid grid-cols-2 gap-1 text-sm" data-testid="lookup-result">
           <dt className="text-slate-500">Account</dt><dd>{status.user.accountStatus}</dd>
           <dt className="text-slate-500">Subscription</dt><dd>{status.user.subscriptionStatus}</dd>
@@ -103,62 +95,56 @@ function Lookup({ request, onResult, fail }: Pick<AdminPanelProps, "request"> & 
   );
 }
 
-interface ChangeProps extends Pick<AdminPanelProps, "request" | "notify"> {
-  onResult: (data: unknown) => void;
-  fail: Fail;
+/** Sets a subscription (B §2.15): the toast says what the server did, in its words (B §8). */
+function useGrant(fallback: string, onResult: (data: unknown) => void, onDone: () => void) {
+  return useApiMutation({
+    mutationFn: (body: { email: string; status: "free_trial" | "premium"; emailLimit?: number }) =>
+      requestJson<Granted>("POST", "/api/admin/set-user-status", body),
+    success: (result) => ({ title: "Success", description: result.message }),
+    failure: { title: "Error", description: fallback },
+    onSuccess: (result) => {
+      onResult(result);
+      onDone();
+    },
+  });
 }
 
-async function setStatus(request: AdminPanelProps["request"], body: unknown): Promise<{ message: string }> {
-  const response = await request("POST", "/api/admin/set-user-status", body);
-  return (await response.json()) as { message: string };
-}
-
-function FreeTrial({ request, notify, onResult, fail }: ChangeProps) {
+function FreeTrial({ onResult }: { onResult: (data: unknown) => void }) {
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
+  const granting = useGrant("Failed to update user status", onResult, () => setEmail(""));
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (!email.trim()) return setError("Please enter a user email address");
-    try {
-      const result = await setStatus(request, { email: email.trim(), status: "free_trial" });
-      onResult(result);
-      notify({ title: "Success", description: result.message });
-      setEmail("");
-    } catch (failure) {
-      fail(failure, "Failed to update user status");
-    }
+    granting.mutate({ email: email.trim(), status: "free_trial" });
   };
   return (
     <Panel title="Set free trial">
       <form onSubmit={submit} className="flex flex-col gap-2">
         <input aria-label="Free trial email" className={input} placeholder="user@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
         {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
-        <button className={button} type="submit">Set Free Trial</button>
+        <button className={button} type="submit" disabled={granting.isPending}>Set Free Trial</button>
       </form>
     </Panel>
   );
 }
 
-function Premium({ request, notify, onResult, fail }: ChangeProps) {
+function Premium({ onResult }: { onResult: (data: unknown) => void }) {
   const [email, setEmail] = useState("");
   const [limit, setLimit] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
+  const granting = useGrant("Failed to update user permissions", onResult, () => {
+    setEmail("");
+    setLimit("");
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (!email.trim() || !limit.trim()) return setError("Please enter both email address and email limit");
     const emailLimit = Number(limit);
     if (!Number.isInteger(emailLimit) || emailLimit < 1) return setError("Email limit must be a positive number");
-    try {
-      const result = await setStatus(request, { email: email.trim(), status: "premium", emailLimit });
-      onResult(result);
-      notify({ title: "Success", description: result.message });
-      setEmail("");
-      setLimit("");
-    } catch (failure) {
-      fail(failure, "Failed to update user permissions");
-    }
+    granting.mutate({ email: email.trim(), status: "premium", emailLimit });
   };
   return (
     <Panel title="Grant full permissions">
@@ -167,7 +153,7 @@ function Premium({ request, notify, onResult, fail }: ChangeProps) {
         <input aria-label="Email limit" className={input} placeholder="1000" inputMode="numeric" value={limit} onChange={(e) => setLimit(e.target.value)} />
         <p className="text-xs text-slate-500">Premium access lasts 30 days with this monthly email limit.</p>
         {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
-        <button className={button} type="submit">Grant Premium</button>
+        <button className={button} type="submit" disabled={granting.isPending}>Grant Premium</button>
       </form>
     </Panel>
   );
@@ -185,42 +171,29 @@ function QuickActions() {
   );
 }
 
-function Invites({ request, notify, fail }: Pick<AdminPanelProps, "request" | "notify"> & { fail: Fail }) {
-  const [invites, setInvites] = useState<Invite[]>([]);
+const INVITES_KEY = ["/api/admin/invites"];
+
+function Invites() {
   const [note, setNote] = useState("");
-  const [version, setVersion] = useState(0);
+  const invites = useQuery<Invite[] | null>({ queryKey: INVITES_KEY }).data ?? [];
+  const creating = useApiMutation({
+    mutationFn: (text: string) => requestJson<Invite>("POST", "/api/admin/invites", { note: text }),
+    success: (invite) => ({ title: "Invite code created", description: invite.code }),
+    failure: { title: "Error", description: "Failed to create invite code" },
+    invalidates: [INVITES_KEY],
+    onSuccess: () => setNote(""),
+  });
 
-  useEffect(() => {
-    let current = true;
-    request("GET", "/api/admin/invites")
-      .then((response) => response.json() as Promise<Invite[]>)
-      .then((list) => current && setInvites(list))
-      .catch((failure: unknown) => current && fail(failure, "Failed to load invite codes"));
-    return () => {
-      current = false;
-    };
-    // `fail` is rebuilt each render; the list reloads when the request function or the version changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [request, version]);
-
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault();
-    try {
-      const response = await request("POST", "/api/admin/invites", { note });
-      const invite = (await response.json()) as Invite;
-      notify({ title: "Invite code created", description: invite.code });
-      setNote("");
-      setVersion((value) => value + 1);
-    } catch (failure) {
-      fail(failure, "Failed to create invite code");
-    }
+    creating.mutate(note);
   };
 
   return (
     <Panel title="Invite codes">
       <form onSubmit={create} className="mb-4 flex gap-2">
         <input aria-label="Invite note" className={input} placeholder="Who is it for? (optional)" value={note} onChange={(e) => setNote(e.target.value)} />
-        <button className={button} type="submit">Create invite</button>
+        <button className={button} type="submit" disabled={creating.isPending}>Create invite</button>
       </form>
       {invites.length === 0 ? (
         <p className="text-sm text-slate-600">No invite codes yet.</p>

@@ -1,8 +1,6 @@
 /** /admin: the operator console for administrators; everyone else is told they lack access. */
 import { AdminPanel } from "@outreach/console";
 import { Card } from "../../components/ui/card";
-import { toast } from "../../components/ui/toast-store";
-import { apiRequest, serverMessage } from "../../lib/request";
 import { useAuth } from "../../lib/auth";
 
 export function AdminPage() {
@@ -16,5 +14,5 @@ export function AdminPage() {
       </main>
     );
   }
-  return <AdminPanel email={user.email} request={apiRequest} notify={toast} describe={serverMessage} />;
+  return <AdminPanel email={user.email} />;
 }
