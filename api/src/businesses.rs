@@ -94,8 +94,9 @@ pub async fn search(
             status: Some("searching".to_string()),
             ..Default::default()
         };
+        let progress = state.ctx.db.campaign_progress(campaign_id).await?;
         patch
-            .apply(&mut campaign)
+            .apply(&mut campaign, progress.waiting())
             .map_err(|error| ApiError::validation(error.to_string()))?;
         state.ctx.db.update_campaign(&campaign, now).await?;
     }

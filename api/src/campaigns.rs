@@ -146,8 +146,9 @@ pub async fn update(
     JsonBody(patch): JsonBody<CampaignPatch>,
 ) -> ApiResult<Json<CampaignView>> {
     let mut row = owned(&state, id, user.id).await?;
+    let progress = state.ctx.db.campaign_progress(id).await?;
     patch
-        .apply(&mut row)
+        .apply(&mut row, progress.waiting())
         .map_err(|error| ApiError::validation(error.to_string()))?;
     // Check the named files first, write the campaign, and only then remove the files it no longer names:
     // a refused or failed update leaves the uploads as they were.

@@ -139,6 +139,61 @@ async fn campaigns_accept_every_put_variant_and_stay_with_their_owner() {
     .await;
 }
 
+/// A returning user's builder steps never turn a launched campaign back into a draft (issue 18: a paused campaign
+/// with queued messages went to template_selected and lost its recipients when Proceed was clicked).
+#[tokio::test]
+async fn builder_steps_never_move_a_campaign_that_has_messages_waiting() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let id = campaign["id"].as_i64().unwrap();
+        let path = format!("/api/campaigns/{id}");
+        // While it is being set up, the builder moves it back and forth.
+        for step in ["searching", "businesses_selected", "searching"] {
+            let (status, moved) = ada.put_json(&path, json!({ "status": step })).await;
+            assert_eq!((status, moved["status"].as_str()), (StatusCode::OK, Some(step)));
+        }
+        let (status, refused) = ada.put_json(&path, json!({ "status": "active" })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert_eq!(
+            refused["message"],
+            "A campaign becomes active by launching, pausing or resuming it, not by editing it"
+        );
+
+        // Launched with no worker running: its messages wait in the queue.
+        let (_, template) = ada
+            .post_json("/api/email-templates", json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }))
+            .await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\n".to_vec())
+            .await;
+        let business = imported["businesses"][0]["id"].clone();
+        let (status, launched) = ada
+            .post_json(
+                "/api/campaigns/send",
+                json!({ "campaignId": id, "templateId": template["id"], "businessIds": [business] }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{launched}");
+        for step in ["draft", "searching", "businesses_selected", "template_selected"] {
+            let (status, kept) = ada.put_json(&path, json!({ "status": step })).await;
+            assert_eq!((status, kept["status"].as_str()), (StatusCode::OK, Some("active")), "{step}");
+        }
+        let (status, refused) = ada.put_json(&path, json!({ "status": "archived" })).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("This campaign is still sending; pause it before archiving it")
+            )
+        );
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+        assert_eq!((progress["status"].as_str(), progress["progress"]["queued"].as_i64()), (Some("active"), Some(1)));
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn education_files_are_read_checked_and_kept_by_name() {
     use outreach_core::campaigns::education::fixtures;

@@ -23,6 +23,41 @@ crate::text_enum! {
     }
 }
 
+impl CampaignStatus {
+    /// The builder's steps (A §4): a campaign being set up.
+    pub fn is_setup(self) -> bool {
+        matches!(
+            self,
+            CampaignStatus::Draft
+                | CampaignStatus::Searching
+                | CampaignStatus::BusinessesSelected
+                | CampaignStatus::TemplateSelected
+        )
+    }
+
+    /// The status a builder request for `requested` leaves (`queued`: the campaign has messages waiting to be
+    /// sent). Between setup steps the user moves freely; a campaign that was launched or archived, or has messages
+    /// waiting, keeps its status, so a builder step never turns a running campaign back into a draft. Launching,
+    /// pausing and resuming have their own paths; archiving needs a campaign that is not sending.
+    pub fn after_builder_step(
+        self,
+        requested: CampaignStatus,
+        queued: bool,
+    ) -> Result<CampaignStatus, CampaignError> {
+        match requested {
+            CampaignStatus::Active | CampaignStatus::Paused | CampaignStatus::Completed => {
+                Err(CampaignError::NotABuilderStep(requested))
+            }
+            CampaignStatus::Archived if queued || self == CampaignStatus::Active => {
+                Err(CampaignError::StillSending)
+            }
+            CampaignStatus::Archived => Ok(requested),
+            _ if self.is_setup() && !queued => Ok(requested),
+            _ => Ok(self),
+        }
+    }
+}
+
 /// New drafts search 25 miles around the area for at most 50 businesses (A §7).
 pub const DEFAULT_RADIUS: i32 = 25;
 pub const DEFAULT_MAX_RESULTS: i32 = 50;
@@ -127,6 +162,10 @@ pub enum CampaignError {
     NameRequired,
     #[error("Unknown campaign status: {0}")]
     UnknownStatus(String),
+    #[error("A campaign becomes {0} by launching, pausing or resuming it, not by editing it")]
+    NotABuilderStep(CampaignStatus),
+    #[error("This campaign is still sending; pause it before archiving it")]
+    StillSending,
     #[error("Search radius must be between 1 and 100 miles")]
     Radius,
     #[error("Max results must be between 1 and 200")]
@@ -137,14 +176,17 @@ pub enum CampaignError {
 
 impl CampaignPatch {
     /// Applies the patch to a stored campaign, validating each present field.
-    pub fn apply(&self, row: &mut CampaignRow) -> Result<(), CampaignError> {
+    /// Changes `row` as this body asks (`queued`: the campaign has messages waiting to be sent, which keeps its
+    /// status; see `CampaignStatus::after_builder_step`).
+    pub fn apply(&self, row: &mut CampaignRow, queued: bool) -> Result<(), CampaignError> {
         if let Some(name) = &self.name {
             row.name = valid_name(name)?;
         }
         if let Some(status) = &self.status {
-            row.status = status
+            let requested: CampaignStatus = status
                 .parse()
                 .map_err(|_| CampaignError::UnknownStatus(status.clone()))?;
+            row.status = row.status.after_builder_step(requested, queued)?;
         }
         if let Some(business_type) = &self.business_type {
             row.business_type =
@@ -239,7 +281,7 @@ mod tests {
             status: Some("businesses_selected".into()),
             ..Default::default()
         };
-        patch.apply(&mut campaign).unwrap();
+        patch.apply(&mut campaign, false).unwrap();
         assert_eq!(
             (
                 campaign.business_id_list(),
@@ -248,6 +290,51 @@ mod tests {
             ),
             (vec![3, 4], "businesses_selected", "Cafés")
         );
+    }
+
+    #[test]
+    fn builder_steps_move_a_campaign_being_set_up_and_never_one_that_has_run() {
+        use CampaignStatus::*;
+        let setup = [Draft, Searching, BusinessesSelected, TemplateSelected];
+        let run = [Active, Paused, Completed, Archived];
+        for from in CampaignStatus::ALL.iter().copied() {
+            for queued in [false, true] {
+                for to in setup {
+                    // Between setup steps the user moves freely (a new search after a template was chosen); a
+                    // campaign that was launched or archived, or has messages waiting, keeps its status.
+                    let expected = if setup.contains(&from) && !queued {
+                        to
+                    } else {
+                        from
+                    };
+                    assert_eq!(
+                        from.after_builder_step(to, queued),
+                        Ok(expected),
+                        "{from} -> {to}, queued {queued}"
+                    );
+                }
+                for to in [Active, Paused, Completed] {
+                    // Only launching, pausing and resuming move a campaign there, never a builder step.
+                    assert_eq!(
+                        from.after_builder_step(to, queued),
+                        Err(CampaignError::NotABuilderStep(to)),
+                        "{from} -> {to}"
+                    );
+                }
+                // Archiving hides a campaign that is not sending.
+                let archived = from.after_builder_step(Archived, queued);
+                if queued || from == Active {
+                    assert_eq!(
+                        archived,
+                        Err(CampaignError::StillSending),
+                        "{from} -> archived"
+                    );
+                } else {
+                    assert_eq!(archived, Ok(Archived), "{from} -> archived");
+                }
+            }
+        }
+        assert_eq!(setup.len() + run.len(), CampaignStatus::ALL.len());
     }
 
     #[test]
@@ -290,7 +377,10 @@ mod tests {
             ),
         ];
         for (patch, message) in cases {
-            assert_eq!(patch.apply(&mut row()).unwrap_err().to_string(), message);
+            assert_eq!(
+                patch.apply(&mut row(), false).unwrap_err().to_string(),
+                message
+            );
         }
     }
 }

@@ -100,6 +100,13 @@ pub struct Progress {
     pub total: i64,
 }
 
+impl Progress {
+    /// Messages are still waiting to go out.
+    pub fn waiting(&self) -> bool {
+        self.queued + self.sending > 0
+    }
+}
+
 /// An outbox entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -301,7 +301,7 @@ async fn campaign_and_template_store_conformance() {
             status: Some("businesses_selected".into()),
             ..Default::default()
         }
-        .apply(&mut campaign)
+        .apply(&mut campaign, false)
         .unwrap();
         assert!(db.update_campaign(&campaign, now + 1).await.unwrap());
         assert_eq!(
