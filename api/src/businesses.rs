@@ -70,8 +70,10 @@ pub async fn search(
 ) -> ApiResult<Response> {
     let params = request.validate().map_err(ApiError::validation)?;
     let now = state.ctx.now_ms();
+    // The campaign the search is for remembers it (the builder shows its results again after a reload).
+    let mut campaign = None;
     if let Some(campaign_id) = params.campaign_id {
-        let mut campaign = state
+        let mut row = state
             .ctx
             .db
             .find_campaign(campaign_id, user.id)
@@ -96,11 +98,15 @@ pub async fn search(
         };
         let progress = state.ctx.db.campaign_progress(campaign_id).await?;
         patch
-            .apply(&mut campaign, progress.waiting())
+            .apply(&mut row, progress.waiting())
             .map_err(|error| ApiError::validation(error.to_string()))?;
-        state.ctx.db.update_campaign(&campaign, now).await?;
+        campaign = Some(row);
     }
     let id = state.ctx.db.insert_search(user.id, &params, now).await?;
+    if let Some(mut campaign) = campaign {
+        campaign.search_id = Some(id);
+        state.ctx.db.update_campaign(&campaign, now).await?;
+    }
     let first = RunSearchChunk {
         search_id: id,
         chunk_number: 1,

@@ -137,7 +137,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), request_body = CampaignPatch,
     responses(
         (status = 200, body = CampaignView),
-        (status = 404, description = "Campaign not found", body = ErrorBody),
+        (status = 404, description = "Campaign, or the search, template or sender it names, not found", body = ErrorBody),
         (status = 422, description = "A value out of range, or a file that has not been uploaded", body = ErrorBody)))]
 pub async fn update(
     State(state): State<AppState>,
@@ -146,6 +146,7 @@ pub async fn update(
     JsonBody(patch): JsonBody<CampaignPatch>,
 ) -> ApiResult<Json<CampaignView>> {
     let mut row = owned(&state, id, user.id).await?;
+    check_owned_choices(&state, &patch, user.id).await?;
     let progress = state.ctx.db.campaign_progress(id).await?;
     patch
         .apply(&mut row, progress.waiting())
@@ -182,6 +183,31 @@ pub async fn update(
     }
     let row = owned(&state, id, user.id).await?;
     Ok(Json(view(&state, &row).await?))
+}
+
+/// The search, template and sender a builder request names must be the user's own (another user's is 404).
+async fn check_owned_choices(
+    state: &AppState,
+    patch: &CampaignPatch,
+    user_id: i64,
+) -> ApiResult<()> {
+    let db = &state.ctx.db;
+    if let Some(Some(search_id)) = patch.search_id {
+        db.find_search(search_id, user_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Search not found"))?;
+    }
+    if let Some(Some(template_id)) = patch.template_id {
+        db.find_template(template_id, user_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Template not found"))?;
+    }
+    if let Some(Some(config_id)) = patch.email_config_id {
+        db.find_email_config(config_id, user_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
+    }
+    Ok(())
 }
 
 /// Deletes a campaign; its sent emails stay in the analytics.

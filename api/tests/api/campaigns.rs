@@ -139,6 +139,71 @@ async fn campaigns_accept_every_put_variant_and_stay_with_their_owner() {
     .await;
 }
 
+/// The builder's progress lives with the campaign: its furthest step, last search, template and sender come back on
+/// any device, only the user's own can be named, and a refused request changes nothing.
+#[tokio::test]
+async fn the_builder_progress_is_kept_with_the_campaign() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let eve = active(&app, "eve").await;
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let id = campaign["id"].as_i64().unwrap();
+        let path = format!("/api/campaigns/{id}");
+        assert_eq!(
+            (campaign["builderStep"].as_i64(), campaign["searchId"].is_null(), campaign["templateId"].is_null()),
+            (Some(1), true, true)
+        );
+
+        // A search for the campaign is remembered by it, even one that finds nothing (the builder shows why again).
+        let _workers = start_workers(&app);
+        let (status, search) = ada
+            .post_json(
+                "/api/businesses/search",
+                json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 5, "maxResults": 5, "campaignId": id }),
+            )
+            .await;
+        // Still running, or failed already (the test directory is empty): either way the campaign names it.
+        assert!(status == StatusCode::ACCEPTED || status == StatusCode::UNPROCESSABLE_ENTITY, "{search}");
+        let (_, stored) = ada.get_json(&path).await;
+        let search_id = stored["searchId"].as_i64().expect("the search is remembered");
+        if let Some(answered) = search["searchId"].as_i64() {
+            assert_eq!(answered, search_id);
+        }
+        let (status, _) = ada.get_json(&format!("/api/businesses/search/{search_id}")).await;
+        assert_ne!(status, StatusCode::NOT_FOUND);
+
+        let (_, template) = ada
+            .post_json("/api/email-templates", json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }))
+            .await;
+        let (_, theirs) = eve
+            .post_json("/api/email-templates", json!({ "name": "Theirs", "subject": "Hello", "body": "<p>Hi</p>" }))
+            .await;
+        let (status, saved) = ada
+            .put_json(&path, json!({ "builderStep": 5, "templateId": template["id"], "status": "template_selected" }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        assert_eq!((saved["builderStep"].as_i64(), &saved["templateId"]), (Some(5), &template["id"]));
+
+        // Another user's template or an impossible step is refused whole.
+        let (status, refused) = ada
+            .put_json(&path, json!({ "templateId": theirs["id"], "name": "Renamed" }))
+            .await;
+        assert_eq!((status, refused["message"].as_str()), (StatusCode::NOT_FOUND, Some("Template not found")));
+        let (status, _) = ada.put_json(&path, json!({ "builderStep": 7 })).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        // Going back to an earlier step keeps the furthest one; null clears the sender choice.
+        let (_, kept) = ada.put_json(&path, json!({ "builderStep": 2, "emailConfigId": null })).await;
+        assert_eq!(
+            (kept["builderStep"].as_i64(), kept["name"].as_str(), &kept["templateId"], kept["emailConfigId"].is_null()),
+            (Some(5), Some("Cafés"), &template["id"], true)
+        );
+        let (status, _) = eve.put_json(&path, json!({ "builderStep": 6 })).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    })
+    .await;
+}
+
 /// A returning user's builder steps never turn a launched campaign back into a draft (issue 18: a paused campaign
 /// with queued messages went to template_selected and lost its recipients when Proceed was clicked).
 #[tokio::test]

@@ -1,4 +1,5 @@
 -- Writes every editable column of an owner's campaign (the API merges the request into the stored row first).
 update campaigns set name = $3, status = $4, business_type = $5, geographic_area = $6, radius = $7, max_results = $8,
-    business_ids = $9, ai_education_text = $10, email_from_name = $11, email_from_address = $12, updated_at = $13
+    business_ids = $9, ai_education_text = $10, email_from_name = $11, email_from_address = $12, updated_at = $13,
+    builder_step = $14, search_id = $15, template_id = $16, email_config_id = $17
 where id = $1 and user_id = $2

@@ -77,6 +77,11 @@ pub struct CampaignRow {
     pub ai_education_text: Option<String>,
     pub email_from_name: Option<String>,
     pub email_from_address: Option<String>,
+    /// The builder's furthest step (1 to 6), its last search, and the chosen template and sender.
+    pub builder_step: i32,
+    pub search_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub email_config_id: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
     pub emails_sent: i64,
@@ -109,6 +114,13 @@ pub struct CampaignView {
     pub ai_education_files: Vec<String>,
     pub email_from_name: Option<String>,
     pub email_from_address: Option<String>,
+    /// The furthest builder step the user reached (1 to 6): the builder resumes there.
+    pub builder_step: i32,
+    /// The campaign's last search, whose results the builder shows again.
+    pub search_id: Option<i64>,
+    pub template_id: Option<i64>,
+    /// The sender chosen in step 5; none means the default sender, else the local outbox.
+    pub email_config_id: Option<i64>,
 }
 
 impl CampaignRow {
@@ -133,6 +145,10 @@ impl CampaignRow {
             ai_education_files: files.iter().map(|file| file.name.clone()).collect(),
             email_from_name: self.email_from_name.clone(),
             email_from_address: self.email_from_address.clone(),
+            builder_step: self.builder_step,
+            search_id: self.search_id,
+            template_id: self.template_id,
+            email_config_id: self.email_config_id,
         }
     }
 }
@@ -153,6 +169,29 @@ pub struct CampaignPatch {
     pub ai_education_files: Option<Vec<String>>,
     pub email_from_name: Option<String>,
     pub email_from_address: Option<String>,
+    /// The furthest builder step reached (1 to 6); a smaller one leaves it where it is.
+    pub builder_step: Option<i32>,
+    /// The last search (null: none); the API checks it is the user's.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>)]
+    pub search_id: Option<Option<i64>>,
+    /// The chosen template (null: none); the API checks it is the user's.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>)]
+    pub template_id: Option<Option<i64>>,
+    /// The chosen sender (null: the default sender, else the outbox); the API checks it is the user's.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>)]
+    pub email_config_id: Option<Option<i64>>,
+}
+
+/// A field that may be sent as null: absent is `None`, null is `Some(None)`.
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// Why a campaign change is refused, in the spec's words where it has them.
@@ -166,6 +205,8 @@ pub enum CampaignError {
     NotABuilderStep(CampaignStatus),
     #[error("This campaign is still sending; pause it before archiving it")]
     StillSending,
+    #[error("The builder has six steps")]
+    BuilderStep,
     #[error("Search radius must be between 1 and 100 miles")]
     Radius,
     #[error("Max results must be between 1 and 200")]
@@ -210,6 +251,21 @@ impl CampaignPatch {
         }
         if let Some(name) = &self.email_from_name {
             row.email_from_name = Some(name.trim().to_string()).filter(|text| !text.is_empty());
+        }
+        if let Some(step) = self.builder_step {
+            if !(1..=6).contains(&step) {
+                return Err(CampaignError::BuilderStep);
+            }
+            row.builder_step = row.builder_step.max(step);
+        }
+        if let Some(search_id) = self.search_id {
+            row.search_id = search_id;
+        }
+        if let Some(template_id) = self.template_id {
+            row.template_id = template_id;
+        }
+        if let Some(config_id) = self.email_config_id {
+            row.email_config_id = config_id;
         }
         if let Some(address) = &self.email_from_address {
             let address = address.trim();
@@ -267,6 +323,10 @@ mod tests {
             ai_education_text: None,
             email_from_name: None,
             email_from_address: None,
+            builder_step: 1,
+            search_id: None,
+            template_id: None,
+            email_config_id: None,
             created_at: 0,
             updated_at: 0,
             emails_sent: 0,

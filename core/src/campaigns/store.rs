@@ -81,6 +81,10 @@ impl Db {
             .bind(&row.email_from_name)
             .bind(&row.email_from_address)
             .bind(now)
+            .bind(row.builder_step)
+            .bind(row.search_id)
+            .bind(row.template_id)
+            .bind(row.email_config_id)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 

@@ -1546,8 +1546,18 @@ export interface components {
             /** @description The names of the uploaded files to keep; others are removed. */
             aiEducationFiles?: string[] | null;
             aiEducationText?: string | null;
+            /**
+             * Format: int32
+             * @description The furthest builder step reached (1 to 6); a smaller one leaves it where it is.
+             */
+            builderStep?: number | null;
             businessIds?: number[] | null;
             businessType?: string | null;
+            /**
+             * Format: int64
+             * @description The chosen sender (null: the default sender, else the outbox); the API checks it is the user's.
+             */
+            emailConfigId?: number | null;
             emailFromAddress?: string | null;
             emailFromName?: string | null;
             geographicArea?: string | null;
@@ -1556,7 +1566,17 @@ export interface components {
             name?: string | null;
             /** Format: int32 */
             radius?: number | null;
+            /**
+             * Format: int64
+             * @description The last search (null: none); the API checks it is the user's.
+             */
+            searchId?: number | null;
             status?: string | null;
+            /**
+             * Format: int64
+             * @description The chosen template (null: none); the API checks it is the user's.
+             */
+            templateId?: number | null;
         };
         /** @description A campaign's sending progress. */
         CampaignProgress: {
@@ -1573,10 +1593,20 @@ export interface components {
         CampaignView: {
             aiEducationFiles: string[];
             aiEducationText?: string | null;
+            /**
+             * Format: int32
+             * @description The furthest builder step the user reached (1 to 6): the builder resumes there.
+             */
+            builderStep: number;
             businessIds: number[];
             businessType?: string | null;
             category: string;
             createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description The sender chosen in step 5; none means the default sender, else the local outbox.
+             */
+            emailConfigId?: number | null;
             emailFromAddress?: string | null;
             emailFromName?: string | null;
             /** Format: int64 */
@@ -1589,7 +1619,14 @@ export interface components {
             name: string;
             /** Format: int32 */
             radius: number;
+            /**
+             * Format: int64
+             * @description The campaign's last search, whose results the builder shows again.
+             */
+            searchId?: number | null;
             status: components["schemas"]["CampaignStatus"];
+            /** Format: int64 */
+            templateId?: number | null;
         };
         /** @description One record's verdict. */
         Check: {
@@ -4013,7 +4050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Campaign not found */
+            /** @description Campaign, or the search, template or sender it names, not found */
             404: {
                 headers: {
                     [name: string]: unknown;
