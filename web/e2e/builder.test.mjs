@@ -36,6 +36,14 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   // Steps 2 and 3: education text and a PDF.
   await page.getByRole("button", { name: "Next Step: Find Businesses" }).click();
   await page.getByRole("heading", { name: "STEP 2 OUT OF 6: Find Businesses" }).waitFor();
+  // Recipients are explicit: nothing ticked, no proceeding.
+  const leads = "name,email\nCafé Ursula,hello@ursula.example\nNo Mail Deli,\n";
+  await page.getByLabel("Import CSV").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) });
+  await page.getByText("Imported 2 businesses").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Proceed To Step 3" }).isDisabled(), true);
+  await page.getByTestId("selection").getByText("Tick the businesses to email, then proceed.").waitFor();
+  await page.getByLabel("Select Café Ursula").check();
+  await page.getByTestId("selection").getByText("1 selected, 1 with an email address").waitFor();
   await page.getByRole("button", { name: "Proceed To Step 3" }).click();
   await page.getByLabel("Teach the AI about your business").fill("Nordic Bakery delivers sourdough to cafés.");
   await page.getByLabel("Files (PDF, TXT, DOC, DOCX; up to 10 MB each)").setInputFiles({ name: "about.pdf", mimeType: "application/pdf", buffer: pdf(["We have baked in Helsinki since 1989."]) });
@@ -123,7 +131,10 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   const sequence = await (await page.request.get(`${app.base}/api/follow-up-templates/${template.id}`)).json();
   assert.deepEqual(sequence.map((item) => [item.subject, item.delayDays]), [["Checking in #1", 3], ["Checking in #3", 3]]);
   const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
-  assert.deepEqual([campaign.name, campaign.status, campaign.aiEducationFiles], ["Helsinki cafés", "template_selected", ["about.pdf"]]);
+  assert.deepEqual(
+    [campaign.name, campaign.status, campaign.aiEducationFiles, campaign.businessIds.length, campaign.builderStep, campaign.templateId],
+    ["Helsinki cafés", "template_selected", ["about.pdf"], 1, 5, template.id],
+  );
   await page.getByRole("tab", { name: "Email Templates" }).click();
   await page.getByRole("article", { name: "Café intro" }).getByRole("button", { name: "Follow-ups" }).click();
   const reopened = page.getByRole("dialog", { name: "Follow-ups: Café intro" });
@@ -133,6 +144,11 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   await page.keyboard.press("Escape");
   await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
   await page.getByTestId("campaign-name-locked").getByText("Helsinki cafés").waitFor();
+  // The builder resumes at step 5 with the template chosen, and step 2 shows the one business ticked.
+  await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
+  await page.getByText("Template Café intro is chosen.").waitFor();
+  assert.equal(await page.getByLabel("Select Café Ursula").isChecked(), true);
+  await page.getByTestId("selection").getByText("1 selected, 1 with an email address").waitFor();
   await page.close();
 });
 

@@ -11,11 +11,11 @@ import { CLEAR_SEARCH_DATA } from "../../lib/events";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { STORAGE_KEYS, aiEducationKeys, clearCampaignData } from "../../lib/storage";
-import { CAMPAIGNS_KEY, STATUS_LABELS, statusBadgeClass, useCampaigns, type Campaign, type Template } from "./api";
+import { CAMPAIGNS_KEY, STATUS_LABELS, statusBadgeClass, useCampaigns, useTemplates, type Campaign, type Template } from "./api";
 import { Composer } from "./Composer";
 import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
-import { LaunchStep, SenderStep } from "./LaunchStep";
+import { LaunchStep, OUTBOX, SenderStep } from "./LaunchStep";
 import { TemplateChooser } from "./TemplateChooser";
 
 export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
@@ -65,12 +65,22 @@ export function CampaignBuilder() {
   const [unlocked, setUnlocked] = useState(1);
   const [creating, setCreating] = useState(false);
   const [composing, setComposing] = useState(false);
-  const [template, setTemplate] = useState<Template | null>(null);
+  const [chosenTemplate, setTemplate] = useState<Template | null>(null);
   const [sender, setSender] = useState("");
   const [education, setEducation] = useState<{ text: string; files: string[] }>({ text: "", files: [] });
-
   const list = campaigns.data ?? [];
   const current = list.find((campaign) => campaign.id === currentId) ?? null;
+  // Read only to restore a campaign's template (the chooser reads them itself when step 4 shows).
+  const templates = useTemplates(current?.templateId != null);
+  // The builder resumes where the campaign left off, on any device: its furthest step, template and sender.
+  const template = chosenTemplate ?? templates.data?.find((candidate) => candidate.id === current?.templateId) ?? null;
+  const [restoredFor, setRestoredFor] = useState<number | null>(null);
+  if (current && restoredFor !== current.id) {
+    setRestoredFor(current.id);
+    setUnlocked(Math.max(2, current.builderStep));
+    setTemplate(null);
+    setSender(current.emailConfigId != null ? String(current.emailConfigId) : "");
+  }
 
   // A stored id that is not among this user's campaigns is cleared (A §4 Stale local data).
   const stale = campaigns.isSuccess && currentId !== null && !current;
@@ -99,10 +109,15 @@ export function CampaignBuilder() {
   const update = (patch: Record<string, unknown>) => {
     if (current) updating.mutate({ id: current.id, patch });
   };
+  /** Unlocks a step and remembers it with the campaign. */
+  const reach = (step: number, patch: Record<string, unknown> = {}) => {
+    setUnlocked((value) => Math.max(value, step));
+    update({ ...patch, builderStep: step });
+  };
 
   const select = (campaign: Campaign) => {
     setCurrentId(campaign.id, campaign.name);
-    setUnlocked(2);
+    setUnlocked(Math.max(2, campaign.builderStep));
     setCreating(false);
     const stored = localStorage.getItem(aiEducationKeys(campaign.id).text);
     setEducation({ text: stored ?? campaign.aiEducationText ?? "", files: campaign.aiEducationFiles });
@@ -191,7 +206,7 @@ export function CampaignBuilder() {
             key={current.id}
             campaign={current}
             onProceed={(ids) => {
-              update({ businessIds: ids, status: "businesses_selected" });
+              reach(3, { businessIds: ids, status: "businesses_selected" });
               window.dispatchEvent(new Event(STEP_EVENTS.proceedToStep3));
             }}
           />
@@ -201,7 +216,14 @@ export function CampaignBuilder() {
       {current && unlocked >= 3 ? (
         <Card title={banner(3, "Educate the AI")}>
           <EducationStep key={current.id} campaign={current} onSaved={setEducation} />
-          <Button variant="outline" className="mt-3" onClick={() => window.dispatchEvent(new Event(STEP_EVENTS.showStep4))}>
+          <Button
+            variant="outline"
+            className="mt-3"
+            onClick={() => {
+              reach(4);
+              window.dispatchEvent(new Event(STEP_EVENTS.showStep4));
+            }}
+          >
             Proceed to Step 4
           </Button>
         </Card>
@@ -216,8 +238,7 @@ export function CampaignBuilder() {
               onSaved={(saved) => {
                 setComposing(false);
                 setTemplate(saved);
-                update({ status: "template_selected" });
-                setUnlocked((value) => Math.max(value, 5));
+                reach(5, { status: "template_selected", templateId: saved.id });
               }}
             />
           ) : (
@@ -225,8 +246,7 @@ export function CampaignBuilder() {
               selectedId={template?.id ?? null}
               onChoose={(chosen) => {
                 setTemplate(chosen);
-                update({ status: "template_selected" });
-                setUnlocked((value) => Math.max(value, 5));
+                reach(5, { status: "template_selected", templateId: chosen.id });
               }}
               onCreate={() => setComposing(true)}
             />
@@ -237,8 +257,15 @@ export function CampaignBuilder() {
       {current && template && unlocked >= 5 ? (
         <Card title={banner(5, "Sender Configuration")}>
           <p className="mb-2 text-slate-600">Template <strong>{template.name}</strong> is chosen. Senders are set up in Email Settings.</p>
-          <SenderStep value={sender} onChange={setSender} />
-          <Button className="mt-3" onClick={() => setUnlocked(6)}>Go To Step 6</Button>
+          <SenderStep
+            value={sender}
+            onChange={setSender}
+            onPick={(picked) => {
+              setSender(picked);
+              update({ emailConfigId: picked && picked !== OUTBOX ? Number(picked) : null });
+            }}
+          />
+          <Button className="mt-3" onClick={() => reach(6)}>Go To Step 6</Button>
         </Card>
       ) : null}
 

@@ -72,7 +72,8 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   }));
   const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<SearchAnswer | null>(null);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  // The campaign's recipients are what the user chose before, on any device.
+  const [selected, setSelected] = useState<Set<number>>(() => new Set(campaign.businessIds));
   const [details, setDetails] = useState<Business | null>(null);
 
   useEffect(() => {
@@ -85,18 +86,33 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     return () => window.removeEventListener(CLEAR_SEARCH_DATA, clear);
   }, []);
 
-  // While chunks are still running, the search is read again every second (A §9).
+  // The campaign's last search comes back after a reload; while chunks are still running it is read again every
+  // second (A §9).
   const running = answer?.status === "running";
+  const restoring = answer === null && campaign.searchId != null;
+  const searchId = answer?.searchId ?? campaign.searchId;
   const progress = useQuery<SearchAnswer | null>({
-    queryKey: [`/api/businesses/search/${answer?.searchId}`],
-    enabled: running,
-    refetchInterval: (query) => (query.state.status === "error" ? false : SEARCH_POLL_MS),
+    queryKey: [`/api/businesses/search/${searchId}`],
+    enabled: running || restoring,
+    refetchInterval: (query) => (query.state.status !== "error" && query.state.data?.status === "running" ? SEARCH_POLL_MS : false),
   });
   // Each new reading replaces the answer (adjusted while rendering, as React advises for state that follows data).
   const [readProgress, setReadProgress] = useState(progress.data);
   if (progress.data !== readProgress) {
     setReadProgress(progress.data);
-    if (running && progress.data) setAnswer(progress.data);
+    if ((running || restoring) && progress.data) setAnswer(progress.data);
+  }
+  // Recipients chosen without a search (an import) come back as the campaign's own businesses.
+  const restoringChosen = answer === null && campaign.searchId == null && campaign.businessIds.length > 0;
+  const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: restoringChosen });
+  const [readOwned, setReadOwned] = useState(owned.data);
+  if (owned.data !== readOwned) {
+    setReadOwned(owned.data);
+    if (restoringChosen && owned.data) {
+      const ids = new Set(campaign.businessIds);
+      const businesses = owned.data.filter((business) => ids.has(business.id));
+      setAnswer({ searchId: 0, searchTerm: "", status: "complete", chunksDone: 0, chunksTotal: 0, attribution: "", businessesFound: businesses.length, businesses });
+    }
   }
   useEffect(() => {
     if (progress.error) toast({ title: "Search failed", description: serverMessage(progress.error) ?? String(progress.error), variant: "destructive" });
@@ -158,9 +174,9 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
     return next;
   });
   const exportCsv = () => {
-    const chosen = selected.size ? businesses.filter((b) => selected.has(b.id)) : businesses;
+    const rows = selected.size ? businesses.filter((b) => selected.has(b.id)) : businesses;
     const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([businessesCsv(chosen)], { type: "text/csv" }));
+    link.href = URL.createObjectURL(new Blob([businessesCsv(rows)], { type: "text/csv" }));
     link.download = "businesses.csv";
     link.click();
   };
@@ -193,8 +209,11 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
       }),
   });
 
+  // Recipients are explicit: the businesses ticked, nothing else.
+  const chosen = businesses.filter((business) => selected.has(business.id));
+  const reachable = chosen.filter((business) => business.email).length;
   const proceed = () => {
-    const ids = selected.size ? [...selected] : businesses.map((b) => b.id);
+    const ids = chosen.map((business) => business.id);
     localStorage.setItem(STORAGE_KEYS.selectedBusinesses, JSON.stringify(ids));
     onProceed(ids);
   };
@@ -248,7 +267,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
           <>
             <div className="flex flex-wrap items-center gap-2">
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={selected.size === businesses.length} onChange={(e) => setSelected(e.target.checked ? new Set(businesses.map((b) => b.id)) : new Set())} />
+                <input type="checkbox" checked={chosen.length === businesses.length} onChange={(e) => setSelected(e.target.checked ? new Set(businesses.map((b) => b.id)) : new Set())} />
                 Select all
               </label>
               <Button variant="outline" onClick={exportCsv}>Export CSV</Button>
@@ -278,8 +297,13 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
             Import CSV
             <input type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => e.target.files?.[0] && importing.mutate(e.target.files[0])} />
           </label>
-          <Button onClick={proceed}>Proceed To Step 3</Button>
+          <Button onClick={proceed} disabled={chosen.length === 0}>Proceed To Step 3</Button>
         </div>
+        <p className="text-sm text-slate-600" data-testid="selection" aria-live="polite">
+          {chosen.length === 0
+            ? "Tick the businesses to email, then proceed."
+            : `${chosen.length} selected, ${reachable} with an email address`}
+        </p>
       </section>
       {details ? (
         <Dialog title={details.name} onClose={() => setDetails(null)}>

@@ -12,7 +12,7 @@ import { requestJson } from "../../lib/request";
 import { type Campaign, type Template } from "./api";
 import type { CampaignProgress, EmailConfig, LaunchAnswer, TestResult } from "../../lib/api/types";
 
-const OUTBOX = "outbox";
+export const OUTBOX = "outbox";
 const POLL_MS = 2000;
 
 /** The first launch rule that fails (A §5 Launch), as a toast title. */
@@ -24,7 +24,7 @@ export function launchError(templateId: number | null, businessIds: number[], ca
 }
 
 /** Step 5: which sender the campaign uses; only active configurations are offered. */
-export function SenderStep({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+export function SenderStep({ value, onChange, onPick }: { value: string; onChange: (value: string) => void; onPick: (value: string) => void }) {
   const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
   const active = (senders.data ?? []).filter((sender) => sender.isActive);
   useEffect(() => {
@@ -36,7 +36,8 @@ export function SenderStep({ value, onChange }: { value: string; onChange: (valu
     ...active.map((sender) => ({ value: String(sender.id), label: `${sender.configName} (${sender.provider})` })),
     { value: OUTBOX, label: "Local outbox (nothing leaves this machine)" },
   ];
-  return <SelectField label="Send from" options={options} value={value} onChange={(event) => onChange(event.target.value)} />;
+  // A pick by the user is kept with the campaign; the preselected default is not.
+  return <SelectField label="Send from" options={options} value={value} onChange={(event) => onPick(event.target.value)} />;
 }
 
 /** Step 6: launch and watch. */

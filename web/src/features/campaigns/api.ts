@@ -31,8 +31,8 @@ export function useCampaigns(enabled: boolean) {
   return useQuery<Campaign[] | null>({ queryKey: CAMPAIGNS_KEY, enabled });
 }
 
-export function useTemplates() {
-  return useQuery<Template[] | null>({ queryKey: TEMPLATES_KEY });
+export function useTemplates(enabled = true) {
+  return useQuery<Template[] | null>({ queryKey: TEMPLATES_KEY, enabled });
 }
 
 /** Uploads one AI education file; the server extracts its text. */
