@@ -3,8 +3,10 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::campaigns::CampaignStatus;
+use outreach_core::sending::control::{self, ControlError};
 use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::sending::messages::Progress;
@@ -27,6 +29,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(launch))
         .routes(routes!(launch_alias))
         .routes(routes!(progress))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
+        .routes(routes!(stop))
         .routes(routes!(send_test_email))
         .routes(routes!(test_copies))
         .routes(routes!(test_campaign))
@@ -159,20 +164,96 @@ pub async fn progress(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<CampaignProgress>> {
+    progress_of(&state, id, user.id).await
+}
+
+/// The campaign's progress after a control, as `GET /api/campaigns/{id}/progress` answers it.
+async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<CampaignProgress>> {
     let campaign = state
         .ctx
         .db
-        .find_campaign(id, user.id)
+        .find_campaign(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    let progress = state.ctx.db.campaign_progress(id).await?;
-    let reason = state.ctx.db.campaign_status_reason(id).await?;
     Ok(Json(CampaignProgress {
         campaign_id: id,
         status: campaign.status,
-        status_reason: reason,
-        progress,
+        status_reason: state.ctx.db.campaign_status_reason(id).await?,
+        progress: state.ctx.db.campaign_progress(id).await?,
     }))
+}
+
+/// The user's controls over a launched campaign.
+enum Control {
+    Pause,
+    Resume,
+    Stop,
+}
+
+/// Runs a control on one of the user's campaigns and answers its progress.
+async fn control(
+    state: &AppState,
+    id: i64,
+    user_id: i64,
+    action: Control,
+) -> ApiResult<Json<CampaignProgress>> {
+    let campaign = state
+        .ctx
+        .db
+        .find_campaign(id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    let ctx = &state.ctx;
+    let done = match action {
+        Control::Pause => control::pause(ctx, &campaign).await,
+        Control::Resume => control::resume(ctx, &campaign).await,
+        Control::Stop => control::stop(ctx, &campaign).await.map(|_| ()),
+    };
+    done.map_err(|error| match error {
+        ControlError::Store(error) => ApiError::from(error),
+        ControlError::Queue(error) => ApiError::from(error),
+        refused => ApiError::new(StatusCode::CONFLICT, "not_now", refused.to_string()),
+    })?;
+    progress_of(state, id, user_id).await
+}
+
+/// Pauses a campaign: nothing more is sent until the user resumes it (its messages stay queued).
+#[utoipa::path(post, path = "/api/campaigns/{id}/pause", tag = "sending", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignProgress),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 409, description = "Only a campaign that is sending can be paused", body = ErrorBody)))]
+pub async fn pause(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<CampaignProgress>> {
+    control(&state, id, user.id, Control::Pause).await
+}
+
+/// Resumes a paused campaign: its queued messages are sent again, within the limits.
+#[utoipa::path(post, path = "/api/campaigns/{id}/resume", tag = "sending", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignProgress),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 409, description = "Only a paused campaign can be resumed", body = ErrorBody)))]
+pub async fn resume(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<CampaignProgress>> {
+    control(&state, id, user.id, Control::Resume).await
+}
+
+/// Stops a campaign for good: what is still queued is skipped ("Stopped by you") and the campaign completes.
+#[utoipa::path(post, path = "/api/campaigns/{id}/stop", tag = "sending", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignProgress),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 409, description = "This campaign has finished; there is nothing to stop", body = ErrorBody)))]
+pub async fn stop(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<CampaignProgress>> {
+    control(&state, id, user.id, Control::Stop).await
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

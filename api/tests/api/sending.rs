@@ -2,6 +2,97 @@
 
 use super::*;
 
+/// Waits until the queue has nothing waiting or running.
+async fn queue_drained(app: &TestApp) {
+    for _ in 0..400 {
+        let depth = app.ctx.queue.depth().await.unwrap();
+        if depth.iter().all(|(_, count)| *count == 0) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the queue did not drain: {:?}", app.ctx.queue.depth().await);
+}
+
+/// The user's pause holds a campaign's queued messages until they resume it; stop skips what is left, with why.
+#[tokio::test]
+async fn a_paused_campaign_waits_for_the_user_and_a_stopped_one_skips_what_is_left() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let eve = active(&app, "eve").await;
+        let (_, template) = ada
+            .post_json("/api/email-templates", json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }))
+            .await;
+        let leads = "name,email\nCafe Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\nDeli,deli@deli.example\n";
+        let (_, imported) = ada.upload("/api/businesses/import", "leads.csv", leads.as_bytes().to_vec()).await;
+        let ids: Vec<Value> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].clone()).collect();
+        let launch = |name: &'static str| {
+            let ada = &ada;
+            let template = &template;
+            let ids = ids.clone();
+            async move {
+                let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": name })).await;
+                let body = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
+                let (status, launched) = ada.post_json("/api/campaigns/send", body).await;
+                assert_eq!(status, StatusCode::OK, "{launched}");
+                campaign["id"].as_i64().unwrap()
+            }
+        };
+        // Launched with no worker running, then paused: the workers leave its messages queued.
+        let paused = launch("Paused").await;
+        let (status, answer) = ada.post_json(&format!("/api/campaigns/{paused}/pause"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(
+            (answer["status"].as_str(), answer["statusReason"].as_str()),
+            (Some("paused"), Some("Paused by you. Nothing more is sent until you resume the campaign."))
+        );
+        let (status, _) = eve.post_json(&format!("/api/campaigns/{paused}/pause"), json!({})).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "another user's campaign");
+        // A second campaign sends while the first waits; a third is stopped before any worker runs its jobs.
+        let other = launch("Other").await;
+        let third = launch("Third").await;
+        let (status, answer) = ada.post_json(&format!("/api/campaigns/{third}/stop"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(
+            (answer["status"].as_str(), answer["statusReason"].as_str(), answer["progress"]["skipped"].as_i64(), answer["progress"]["queued"].as_i64()),
+            (Some("completed"), Some("Stopped by you: 3 emails were not sent."), Some(3), Some(0))
+        );
+        let (status, refused) = ada.post_json(&format!("/api/campaigns/{third}/stop"), json!({})).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (StatusCode::CONFLICT, Some("This campaign has finished; there is nothing to stop"))
+        );
+
+        let _workers = start_workers(&app);
+        queue_drained(&app).await;
+        let progress = |id: i64| {
+            let ada = &ada;
+            async move { ada.get_json(&format!("/api/campaigns/{id}/progress")).await.1 }
+        };
+        let first = progress(paused).await;
+        assert_eq!((first["status"].as_str(), first["progress"]["queued"].as_i64()), (Some("paused"), Some(3)), "{first}");
+        assert_eq!(progress(other).await["progress"]["sent"].as_i64(), Some(3));
+        let stopped = progress(third).await;
+        assert_eq!((stopped["progress"]["sent"].as_i64(), stopped["progress"]["skipped"].as_i64()), (Some(0), Some(3)), "{stopped}");
+
+        // Resumed: everything goes out, once.
+        let (status, answer) = ada.post_json(&format!("/api/campaigns/{paused}/resume"), json!({})).await;
+        // Active again (or done already: the workers are quick).
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_ne!(answer["status"], "paused", "{answer}");
+        queue_drained(&app).await;
+        let done = progress(paused).await;
+        assert_eq!((done["status"].as_str(), done["progress"]["sent"].as_i64()), (Some("completed"), Some(3)), "{done}");
+        let (status, refused) = ada.post_json(&format!("/api/campaigns/{paused}/resume"), json!({})).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (StatusCode::CONFLICT, Some("Only a paused campaign can be resumed"))
+        );
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers() {
     each_backend(|test_db| async move {

@@ -77,6 +77,12 @@ pub async fn send_campaign_email(
     stopping: Stopping<'_>,
     slots: &SenderSlots,
 ) -> anyhow::Result<()> {
+    // A campaign the user paused keeps its messages queued; resuming gives them new jobs.
+    if let Some(campaign_id) = job.campaign_id
+        && ctx.db.paused_by_user(campaign_id).await?
+    {
+        return Ok(());
+    }
     let mut batch = Batch {
         ctx,
         job,

@@ -77,20 +77,35 @@ pub async fn launch_campaign(
     db.enqueue_messages(&messages, now).await?;
     db.set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
         .await?;
-    let queued = db.queued_message_ids(campaign_id).await?;
+    let queued = enqueue_sends(ctx, campaign_id, "").await?;
+    db.complete_campaign_if_done(campaign_id, now).await?;
+    Ok(Launched {
+        queued,
+        skipped: addresses.iter().filter(|address| address.is_none()).count(),
+    })
+}
+
+/// Sending jobs for the campaign's queued messages, in batches; returns how many messages they carry. `run` tells
+/// this run's jobs from an earlier run's over the same messages (empty at launch, the moment of resuming after).
+pub async fn enqueue_sends(
+    ctx: &Context,
+    campaign_id: i64,
+    run: &str,
+) -> Result<usize, QueueError> {
+    let queued = ctx.db.queued_message_ids(campaign_id).await?;
     for batch in queued.chunks(SendCampaignEmail::BATCH) {
-        let key = format!("send:{campaign_id}:{}", batch[0]);
+        let key = if run.is_empty() {
+            format!("send:{campaign_id}:{}", batch[0])
+        } else {
+            format!("send:{campaign_id}:{}:{run}", batch[0])
+        };
         let job = SendCampaignEmail {
             campaign_id: Some(campaign_id),
             message_ids: batch.to_vec(),
         };
         ctx.queue.enqueue(job, Some(&key)).await?;
     }
-    db.complete_campaign_if_done(campaign_id, now).await?;
-    Ok(Launched {
-        queued: queued.len(),
-        skipped: addresses.iter().filter(|address| address.is_none()).count(),
-    })
+    Ok(queued.len())
 }
 
 /// Queues test messages to `to` through `config_id` (None: the outbox) in one job; returns their ids.

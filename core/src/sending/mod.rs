@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod compose;
+pub mod control;
 pub mod domain_auth;
 pub mod launch;
 pub mod mail_apis;

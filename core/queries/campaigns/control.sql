@@ -1,0 +1,2 @@
+-- The user pauses, resumes or stops a campaign: its status, the reason shown, and whether it waits for the user.
+update campaigns set status = $2, status_reason = $3, paused_by_user = $4, updated_at = $5 where id = $1
