@@ -4,7 +4,7 @@
  * Its `isPending` is the busy state; a 403 on a gated path has already raised the account-status event in the
  * request helper (A §3), so the gate shows the paywall whichever screen wrote.
  */
-import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type Query, type QueryKey } from "@tanstack/react-query";
 import { toast, type Toast } from "../components/ui/toast-store";
 import { serverMessage } from "./request";
 
@@ -18,8 +18,8 @@ export interface ApiMutationOptions<TVariables, TData> {
   /** The error toast: its title and the description used when the server's answer carries no message, or a
    * screen's own reading of the failure (the spec gives some errors their own titles). */
   failure?: { title: string; description?: string } | ((failure: Error) => ToastText);
-  /** Queries refreshed after success. */
-  invalidates?: QueryKey[];
+  /** Queries refreshed after success: by key, or every query a test picks. */
+  invalidates?: QueryKey[] | ((query: Query) => boolean);
   onSuccess?: (data: TData, variables: TVariables) => void;
   onError?: (failure: Error, variables: TVariables) => void;
 }
@@ -29,7 +29,9 @@ export function useApiMutation<TVariables = void, TData = unknown>(options: ApiM
   return useMutation<TData, Error, TVariables>({
     mutationFn: options.mutationFn,
     onSuccess: (data, variables) => {
-      for (const queryKey of options.invalidates ?? []) void queryClient.invalidateQueries({ queryKey });
+      const { invalidates = [] } = options;
+      if (typeof invalidates === "function") void queryClient.invalidateQueries({ predicate: invalidates });
+      else for (const queryKey of invalidates) void queryClient.invalidateQueries({ queryKey });
       const text = typeof options.success === "function" ? options.success(data, variables) : options.success;
       if (text) toast(text);
       options.onSuccess?.(data, variables);

@@ -1,6 +1,7 @@
 /** The campaign header of both campaign pages (B §2.10, §2.11): name, dates, business type, area and radius in km,
  * status badge; and their not-found state. */
 import type { ReactNode } from "react";
+import { CampaignControls } from "../../components/campaign-controls";
 import { Card } from "../../components/ui/card";
 import { Badge } from "../../components/ui/badge";
 import { formatDate } from "../../lib/format";
@@ -17,7 +18,10 @@ export function CampaignHeader({ campaign, created = false }: { campaign: Campai
         </p>
         {campaign.statusReason ? <p className="text-sm text-amber-800">{campaign.statusReason}</p> : null}
       </div>
-      <Badge value={campaign.status} />
+      <div className="flex flex-col items-end gap-2">
+        <Badge value={campaign.status} />
+        <CampaignControls campaignId={campaign.id} status={campaign.status} />
+      </div>
     </header>
   );
 }

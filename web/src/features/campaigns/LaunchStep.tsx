@@ -7,6 +7,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
+import { CampaignControls } from "../../components/campaign-controls";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { type Campaign, type Template } from "./api";
@@ -48,13 +49,14 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const [testResult, setTestResult] = useState<string | null>(null);
   const businessIds = campaign.businessIds ?? [];
 
-  // After launch, progress is read every two seconds until the campaign is no longer active.
+  // A launched campaign's progress is read every two seconds while it sends (also for a user who comes back to it).
+  const started = launched !== null || ["active", "paused", "completed"].includes(campaign.status);
   const progressQuery = useQuery<CampaignProgress | null>({
     queryKey: [`/api/campaigns/${campaign.id}/progress`],
-    enabled: launched !== null,
+    enabled: started,
     refetchInterval: (query) => (query.state.data?.status === "active" ? POLL_MS : false),
   });
-  const progress = launched !== null ? progressQuery.data : null;
+  const progress = started ? progressQuery.data : null;
 
   const attempt = () => {
     const problem = launchError(template.id, businessIds, campaign.id);
@@ -126,7 +128,8 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       </div>
       {testResult ? <p className="text-sm text-slate-600">{testResult}</p> : null}
       <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
-      {launched ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
+      {/* The launch's message while it sends; after that the live state below says what happened. */}
+      {launched && (!progress || progress.status === "active") ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
       {counts ? (
         <div data-testid="send-progress" className="text-sm">
           <div className="mb-1 flex justify-between">
@@ -137,6 +140,9 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
             <div className="h-2 rounded bg-brand" style={{ width: `${counts.total ? Math.min(100, (done / counts.total) * 100) : 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
+          <div className="mt-2">
+            <CampaignControls campaignId={campaign.id} status={progress.status} />
+          </div>
         </div>
       ) : null}
       {confirming ? (

@@ -1,0 +1,50 @@
+/** Pause, Resume and Stop for a launched campaign (step 6 of the builder and the campaign's analytics page): the
+ * buttons its status allows, Stop after a confirmation, and every campaign read refreshed after a change. */
+import { useState } from "react";
+import type { CampaignProgress } from "../lib/api/types";
+import { useApiMutation } from "../lib/mutation";
+import { requestJson } from "../lib/request";
+import { Button } from "./ui/button";
+import { Dialog } from "./ui/dialog";
+
+type Action = "pause" | "resume" | "stop";
+
+const DONE: Record<Action, string> = { pause: "Campaign paused", resume: "Campaign resumed", stop: "Campaign stopped" };
+
+/** Every query about campaigns: their lists, progress, analytics and details. */
+function aboutCampaigns(query: { queryKey: readonly unknown[] }): boolean {
+  const key = String(query.queryKey[0]);
+  return key.startsWith("/api/campaigns") || key.startsWith("/api/analytics");
+}
+
+export function CampaignControls({ campaignId, status }: { campaignId: number; status: string }) {
+  const [confirmingStop, setConfirmingStop] = useState(false);
+  const control = useApiMutation({
+    mutationFn: (action: Action) => requestJson<CampaignProgress>("POST", `/api/campaigns/${campaignId}/${action}`),
+    success: (answer, action) => ({ title: DONE[action], description: answer.statusReason ?? undefined }),
+    failure: { title: "Error", description: "The campaign could not be changed. Please try again." },
+    invalidates: aboutCampaigns,
+    onSuccess: () => setConfirmingStop(false),
+  });
+  if (status !== "active" && status !== "paused") return null;
+  const run = (action: Action) => control.mutate(action);
+  return (
+    <div className="flex flex-wrap gap-2" aria-label="Campaign controls" role="group">
+      {status === "active" ? (
+        <Button variant="outline" disabled={control.isPending} onClick={() => run("pause")}>Pause</Button>
+      ) : (
+        <Button disabled={control.isPending} onClick={() => run("resume")}>Resume</Button>
+      )}
+      <Button variant="ghost" disabled={control.isPending} onClick={() => setConfirmingStop(true)}>Stop</Button>
+      {confirmingStop ? (
+        <Dialog title="Stop campaign" onClose={() => setConfirmingStop(false)}>
+          <p>The emails not sent yet will not be sent. Emails already sent, and their analytics, stay. This cannot be undone.</p>
+          <div className="mt-4 flex justify-end gap-2">
+            <Button variant="outline" onClick={() => setConfirmingStop(false)}>Keep Sending</Button>
+            <Button onClick={() => run("stop")}>Stop Campaign</Button>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
