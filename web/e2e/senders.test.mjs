@@ -54,8 +54,12 @@ test("a basic address with Send Test, and a branded SendGrid sender with its dom
   const kept = await (await page.request.post(`${app.base}/api/campaigns/send-test-email`, { data: { to: "owner@cafe.example", subject: "Outbox hello", body: "<p>Hello</p>" } })).json();
   assert.equal(kept.success, true, JSON.stringify(kept));
   await page.reload();
-  await page.getByRole("list", { name: "Outbox" }).getByRole("button", { name: "Outbox hello" }).click();
+  const outboxList = page.getByRole("list", { name: "Outbox" });
+  // A test send is labelled as one.
+  await outboxList.getByRole("listitem").filter({ hasText: "Outbox hello" }).getByText("Test", { exact: true }).waitFor();
+  await outboxList.getByRole("button", { name: "Outbox hello" }).click();
   const viewer = page.getByRole("dialog", { name: "Outbox hello" });
+  await viewer.getByText("a test send, not campaign mail", { exact: false }).waitFor();
   await viewer.getByLabel("Reply as owner@cafe.example (for trying the product)").fill("Yes, tell me more");
   await viewer.getByRole("button", { name: "Record Reply" }).click();
   await page.getByText("Reply recorded").first().waitFor();

@@ -283,6 +283,16 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         let (_, outbox) = ada.get_json("/api/outbox").await;
         assert_eq!(outbox.as_array().unwrap().len(), 1, "{outbox}");
         assert_eq!(outbox[0]["subject"], "Hi Sauna Oy");
+        assert_eq!(outbox[0]["isTest"], false);
+        // A test of the same template is marked as one in the outbox and is not one of the template's sends.
+        let (_, tested) = ada
+            .post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [id], "templateId": template["id"] }))
+            .await;
+        assert_eq!(tested["sent"], 1, "{tested}");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        assert_eq!((outbox[0]["isTest"].as_bool(), outbox[1]["isTest"].as_bool()), (Some(true), Some(false)), "{outbox}");
+        let (_, templates) = ada.get_json("/api/email-templates").await;
+        assert_eq!(templates[0]["emailsSent"], 1, "the campaign's send only: {templates}");
         assert!(
             outbox[0]["htmlBody"]
                 .as_str()

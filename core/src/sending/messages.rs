@@ -121,6 +121,8 @@ pub struct OutboxMessage {
     pub sent_at: Option<Timestamp>,
     pub created_at: Timestamp,
     pub message_id: Option<String>,
+    /// A test send (to the user's test address), not campaign mail.
+    pub is_test: bool,
 }
 
 /// Limits a claim checks: the user's monthly quota over the last 30 days (today and the 29 days before, as UTC

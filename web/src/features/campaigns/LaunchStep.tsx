@@ -126,6 +126,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
         </div>
         <Button variant="outline" onClick={sendTest} disabled={testing.isPending}>{testing.isPending ? "Sending Test..." : "Send Test Email"}</Button>
       </div>
+      <p className="text-xs text-slate-500">Test emails are real emails: they count toward your monthly limit, but not as sends of the template or the campaign.</p>
       {testResult ? <p className="text-sm text-slate-600">{testResult}</p> : null}
       <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
       {/* The launch's message while it sends; after that the live state below says what happened. */}

@@ -166,6 +166,7 @@ export function EmailSettings() {
           <ul aria-label="Outbox" className="space-y-1 text-sm">
             {(outbox.data ?? []).map((message) => (
               <li key={message.id}>
+                {message.isTest ? <span className="mr-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700">Test</span> : null}
                 <button className="text-left underline" onClick={() => setReading(message)}>{message.subject}</button> — to {message.toEmail}
                 {message.status === "replied" ? <span className="ml-2 text-xs text-green-700">Replied</span> : null}
               </li>
@@ -188,7 +189,10 @@ export function EmailSettings() {
       {features ? <FeaturesDialog gmail={instance?.gmailAvailable ?? false} basic={instance?.basicAddressesAvailable ?? false} onClose={() => setFeatures(false)} /> : null}
       {reading ? (
         <Dialog title={reading.subject} wide onClose={() => setReading(null)}>
-          <p className="mb-2 text-sm text-slate-600">To {reading.toEmail}</p>
+          <p className="mb-2 text-sm text-slate-600">
+            To {reading.toEmail}
+            {reading.isTest ? " · a test send, not campaign mail" : ""}
+          </p>
           {/* The stored message as sent: shown in a sandboxed frame, scripts off, nothing fetched (not its pixel). */}
           <HtmlFrame title="Message" html={reading.htmlBody ?? ""} className="h-96" />
           <OutboxReply message={reading} />

@@ -2135,6 +2135,8 @@ export interface components {
             htmlBody?: string | null;
             /** Format: int64 */
             id: number;
+            /** @description A test send (to the user's test address), not campaign mail. */
+            isTest: boolean;
             messageId?: string | null;
             sentAt?: components["schemas"]["Timestamp"] | null;
             status: components["schemas"]["MessageStatus"];
