@@ -107,7 +107,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
 
   const usageBefore = await (await page.request.get(`${app.base}/api/email-usage`)).json();
   await page.getByRole("button", { name: "Launch Campaign" }).click();
-  await page.getByRole("dialog", { name: "Launch campaign" }).getByText("Businesses without an email address are skipped.", { exact: false }).waitFor();
+  await page.getByRole("dialog", { name: "Launch campaign" }).getByTestId("launch-counts").getByText("Send \"Launch intro\" to 3 businesses? 2 emails will be sent; 1 business without an email address will be skipped.").waitFor();
   await page.getByRole("button", { name: "Send Now" }).click();
   await page.getByText("You can launch another campaign anytime.", { exact: false }).first().waitFor();
   await page.getByTestId("send-progress").getByText("Completed: 2 sent, 0 failed, 1 skipped, 0 queued").waitFor({ timeout: 20_000 });

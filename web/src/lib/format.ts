@@ -13,6 +13,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : "—";
 }
 
+/** "1 business", "3 businesses". */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A date in the user's locale, or a dash. */
 export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleDateString() : "—";

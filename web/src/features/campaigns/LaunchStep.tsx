@@ -8,6 +8,8 @@ import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CampaignControls } from "../../components/campaign-controls";
+import type { Business } from "../../lib/api/types";
+import { count } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { type Campaign, type Template } from "./api";
@@ -22,6 +24,13 @@ export function launchError(templateId: number | null, businessIds: number[], ca
   if (businessIds.length === 0) return "No Recipients";
   if (!campaignId) return "Campaign Required";
   return null;
+}
+
+/** What a campaign's progress bar shows: the emails to send (skipped ones never are) and how many are done. */
+export function progressSummary(counts: { sent: number; failed: number; skipped: number; total: number }) {
+  const toSend = counts.total - counts.skipped;
+  const finished = counts.sent + counts.failed;
+  return { toSend, finished, percent: toSend > 0 ? Math.min(100, Math.round((finished / toSend) * 100)) : 100 };
 }
 
 /** Step 5: which sender the campaign uses; only active configurations are offered. */
@@ -114,11 +123,15 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const sending = launching.isPending;
 
   const counts = progress?.progress;
-  const done = counts ? counts.sent + counts.failed + counts.skipped : 0;
+  const summary = counts ? progressSummary(counts) : null;
+  // Who the launch emails: the chosen businesses with an address; the others are skipped.
+  const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: confirming });
+  const chosen = new Set(businessIds);
+  const reachable = (owned.data ?? []).filter((business) => chosen.has(business.id) && business.email).length;
   return (
     <div className="space-y-3">
       <p className="text-slate-600">
-        Template <strong>{template.name}</strong> to {businessIds.length} selected businesses.
+        Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
       <div className="flex flex-wrap items-end gap-2">
         <div className="min-w-64 flex-1">
@@ -135,10 +148,10 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
         <div data-testid="send-progress" className="text-sm">
           <div className="mb-1 flex justify-between">
             <span>{progress.status === "completed" ? "Completed" : progress.status === "paused" ? "Paused" : "Sending"}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued</span>
-            <span>{done} of {counts.total}</span>
+            <span>{summary ? `${summary.finished} of ${count(summary.toSend, "email", "emails")}` : null}</span>
           </div>
           <div className="h-2 rounded bg-slate-200">
-            <div className="h-2 rounded bg-brand" style={{ width: `${counts.total ? Math.min(100, (done / counts.total) * 100) : 0}%` }} />
+            <div className="h-2 rounded bg-brand" style={{ width: `${summary?.percent ?? 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
           <div className="mt-2">
@@ -148,10 +161,17 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       ) : null}
       {confirming ? (
         <Dialog title="Launch campaign" onClose={() => setConfirming(false)}>
-          <p>Send "{template.name}" to {businessIds.length} businesses? Businesses without an email address are skipped.</p>
+          {owned.data ? (
+            <p data-testid="launch-counts">
+              Send "{template.name}" to {count(businessIds.length, "business", "businesses")}? {count(reachable, "email", "emails")} will be sent;{" "}
+              {count(businessIds.length - reachable, "business", "businesses")} without an email address will be skipped.
+            </p>
+          ) : (
+            <p>Counting the businesses with an email address...</p>
+          )}
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-            <Button onClick={launch}>Send Now</Button>
+            <Button onClick={launch} disabled={!owned.data}>Send Now</Button>
           </div>
         </Dialog>
       ) : null}
