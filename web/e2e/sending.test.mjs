@@ -98,10 +98,14 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await page.getByLabel("Send from").selectOption({ label: "Grace Hopper <grace@bakery.example> (smtp)" });
   await page.getByRole("button", { name: "Go To Step 6" }).click();
 
-  // A test email first: the template as the first businesses would get it, to the test address.
-  await page.getByLabel("Test email address").fill("me@test.example");
-  await page.getByRole("button", { name: "Send Test Email" }).click();
-  await page.getByText("test emails sent to me@test.example", { exact: false }).first().waitFor();
+  // A test first: the template as each chosen business would get it, to the test address.
+  await page.getByRole("button", { name: "Test Campaign" }).click();
+  const testDialog = page.getByRole("dialog", { name: "Test Campaign" });
+  await testDialog.getByLabel("Test email address").fill("me@test.example");
+  for (const name of ["Café Aalto", "No Mail Deli", "Kahvila Kuu"]) await testDialog.getByRole("checkbox", { name: new RegExp(name) }).check();
+  await testDialog.getByRole("button", { name: "Send Test Emails" }).click();
+  await testDialog.getByText("test emails sent to me@test.example", { exact: false }).waitFor();
+  await testDialog.getByRole("button", { name: "Close" }).first().click();
   const tests = (await sinkMessages()).filter((message) => message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(tests.length, 3, "one per chosen business, each personalised, all to the test address");
 

@@ -838,3 +838,72 @@ async fn basic_addresses_on_the_sending_domain_are_unique_and_send_through_the_o
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
+    each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "emailReplyTo": "replies@bakery.example", "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Cafés" }))
+            .await;
+        // A new campaign answers by itself only when the user allows it, and times follow-ups by the AI (A §9).
+        assert_eq!(
+            campaign["aiSettings"],
+            json!({ "salesAggressiveness": "moderate", "responseStyle": "patient", "certaintyThreshold": "manual",
+                    "replyTiming": "business", "aiOptimisedFollowUpTiming": true })
+        );
+        assert_eq!(campaign["replyTo"], Value::Null);
+        let path = format!("/api/campaigns/{}", campaign["id"]);
+        let settings = json!({ "salesAggressiveness": "assertive", "certaintyThreshold": "high", "replyTiming": "quick",
+                               "aiOptimisedFollowUpTiming": false });
+        let (status, changed) = ada
+            .put_json(&path, json!({ "emailFromName": "Nordic Bakery", "replyTo": "sales@bakery.example", "aiSettings": settings }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{changed}");
+        // Bad values are refused and change nothing.
+        for bad in [
+            json!({ "replyTo": "sales@", "emailFromName": "Someone Else" }),
+            json!({ "aiSettings": { "salesAggressiveness": "pushy", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true } }),
+            json!({ "aiSettings": { "salesAggressiveness": "soft", "responseStyle": "eager", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true } }),
+            json!({ "aiSettings": { "salesAggressiveness": "soft" } }),
+        ] {
+            let (status, body) = ada.put_json(&path, bad.clone()).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
+        }
+        let (_, stored) = ada.get_json(&path).await;
+        assert_eq!(
+            (stored["emailFromName"].as_str(), stored["replyTo"].as_str()),
+            (Some("Nordic Bakery"), Some("sales@bakery.example"))
+        );
+        let mut expected = settings.clone();
+        expected["responseStyle"] = json!("patient");
+        assert_eq!(stored["aiSettings"], expected);
+        assert_eq!(active(&app, "eve").await.put_json(&path, json!({ "replyTo": "eve@evil.example" })).await.0, StatusCode::NOT_FOUND);
+
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Intro", "subject": "Bread for {{businessName}}", "objective": "Partnership Proposal",
+            "tone": "friendly", "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+        })).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\n".to_vec())
+            .await;
+        let id = imported["businesses"][0]["id"].as_i64().unwrap();
+        let (launched, _) = launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [id] })).await;
+        assert_eq!(launched["emailsSent"], 1, "{launched}");
+        let messages = sink.messages();
+        let message = messages.iter().find(|m| m.contains("owner@aalto.example")).expect("sent");
+        for expected in ["From: \"Nordic Bakery\" <ada@bakery.example>", "Reply-To: sales@bakery.example"] {
+            assert!(message.contains(expected), "{expected} in {message}");
+        }
+        app.stop().await;
+    })
+    .await;
+}

@@ -31,6 +31,15 @@ pub struct User {
 }
 
 impl User {
+    /// First and last name as far as the profile has them ('' without either).
+    pub fn full_name(&self) -> String {
+        [self.first_name.as_deref(), self.last_name.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Whether the account may use the product now. Administrators always may.
     pub fn has_access(&self, now_ms: i64, auth: &AuthSettings) -> bool {
         if auth.is_admin(&self.email) {

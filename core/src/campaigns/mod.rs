@@ -1,5 +1,6 @@
 //! Campaigns: their statuses (A §4, B §3), the stored row, and how each `PUT` body variant changes it.
 
+pub mod ai_settings;
 pub mod education;
 pub mod personalise;
 pub mod store;
@@ -7,6 +8,7 @@ pub mod templates;
 
 use serde::{Deserialize, Serialize};
 
+use self::ai_settings::AiSettings;
 use crate::platform::clock::Timestamp;
 
 crate::text_enum! {
@@ -82,6 +84,10 @@ pub struct CampaignRow {
     pub search_id: Option<i64>,
     pub template_id: Option<i64>,
     pub email_config_id: Option<i64>,
+    /// Where replies go (none: the sender's reply-to address, else the user's own email).
+    pub reply_to: Option<String>,
+    #[sqlx(flatten)]
+    pub ai_settings: AiSettings,
     pub created_at: i64,
     pub updated_at: i64,
     pub emails_sent: i64,
@@ -121,6 +127,9 @@ pub struct CampaignView {
     pub template_id: Option<i64>,
     /// The sender chosen in step 5; none means the default sender, else the local outbox.
     pub email_config_id: Option<i64>,
+    /// Where replies go; none: the sender's reply-to address, else the user's own email.
+    pub reply_to: Option<String>,
+    pub ai_settings: AiSettings,
 }
 
 impl CampaignRow {
@@ -149,6 +158,8 @@ impl CampaignRow {
             search_id: self.search_id,
             template_id: self.template_id,
             email_config_id: self.email_config_id,
+            reply_to: self.reply_to.clone(),
+            ai_settings: self.ai_settings,
         }
     }
 }
@@ -183,6 +194,10 @@ pub struct CampaignPatch {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<i64>)]
     pub email_config_id: Option<Option<i64>>,
+    /// Where replies go (empty: the sender's reply-to address, else the user's own email).
+    pub reply_to: Option<String>,
+    /// The campaign's AI settings, all of them.
+    pub ai_settings: Option<AiSettings>,
 }
 
 /// A field that may be sent as null: absent is `None`, null is `Some(None)`.
@@ -268,13 +283,27 @@ impl CampaignPatch {
             row.email_config_id = config_id;
         }
         if let Some(address) = &self.email_from_address {
-            let address = address.trim();
-            if !address.is_empty() && !crate::accounts::is_valid_email(address) {
-                return Err(CampaignError::FromAddress);
-            }
-            row.email_from_address = Some(address.to_string()).filter(|text| !text.is_empty());
+            row.email_from_address = valid_optional_email(address)?;
+        }
+        if let Some(address) = &self.reply_to {
+            row.reply_to = valid_optional_email(address)?;
+        }
+        if let Some(settings) = self.ai_settings {
+            row.ai_settings = settings;
         }
         Ok(())
+    }
+}
+
+/// An address that may be left empty (none), else a valid one.
+fn valid_optional_email(address: &str) -> Result<Option<String>, CampaignError> {
+    let address = address.trim();
+    if address.is_empty() {
+        Ok(None)
+    } else if crate::accounts::is_valid_email(address) {
+        Ok(Some(address.to_string()))
+    } else {
+        Err(CampaignError::FromAddress)
     }
 }
 
@@ -327,6 +356,8 @@ mod tests {
             search_id: None,
             template_id: None,
             email_config_id: None,
+            reply_to: None,
+            ai_settings: AiSettings::default(),
             created_at: 0,
             updated_at: 0,
             emails_sent: 0,
@@ -431,6 +462,13 @@ mod tests {
             (
                 CampaignPatch {
                     email_from_address: Some("nope".into()),
+                    ..Default::default()
+                },
+                "Please enter a valid email address",
+            ),
+            (
+                CampaignPatch {
+                    reply_to: Some("replies@".into()),
                     ..Default::default()
                 },
                 "Please enter a valid email address",

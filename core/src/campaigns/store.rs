@@ -85,6 +85,11 @@ impl Db {
             .bind(row.search_id)
             .bind(row.template_id)
             .bind(row.email_config_id)
+            .bind(&row.reply_to)
+            .bind(row.ai_settings.sales_aggressiveness)
+            .bind(row.ai_settings.certainty_threshold)
+            .bind(row.ai_settings.reply_timing)
+            .bind(row.ai_settings.ai_optimised_follow_up_timing)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 

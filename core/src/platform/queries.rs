@@ -195,7 +195,7 @@ queries! {
     CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
     CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
     CAMPAIGN_CONTROL = query!("campaigns/control");
-    CAMPAIGN_PAUSED_BY_USER = query!("campaigns/paused_by_user");
+    CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");
     OUTGOING_STOP = query!("outgoing/stop");
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);

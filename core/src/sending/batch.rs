@@ -15,6 +15,7 @@ use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::sending::SendError;
 use crate::sending::compose::{Composed, Envelope, compose};
+use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{Delivered, Limits, MessageRow, MessageStatus};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
@@ -46,6 +47,8 @@ const HANDED_BACK: &str = "The send was interrupted before this message; it will
 struct Batch<'a> {
     ctx: &'a Context,
     job: &'a SendCampaignEmail,
+    /// The campaign's sender name and reply-to address.
+    settings: CampaignSendingSettings,
     /// Senders opened by this batch, by configuration (None: the outbox).
     senders: HashMap<Option<i64>, Sender>,
     templates: HashMap<i64, Option<(String, String)>>,
@@ -77,15 +80,18 @@ pub async fn send_campaign_email(
     stopping: Stopping<'_>,
     slots: &SenderSlots,
 ) -> anyhow::Result<()> {
+    let settings = match job.campaign_id {
+        Some(campaign_id) => ctx.db.campaign_sending_settings(campaign_id).await?,
+        None => CampaignSendingSettings::default(),
+    };
     // A campaign the user paused keeps its messages queued; resuming gives them new jobs.
-    if let Some(campaign_id) = job.campaign_id
-        && ctx.db.paused_by_user(campaign_id).await?
-    {
+    if settings.paused_by_user {
         return Ok(());
     }
     let mut batch = Batch {
         ctx,
         job,
+        settings,
         senders: HashMap::new(),
         templates: HashMap::new(),
         accepted: Vec::new(),
@@ -293,7 +299,8 @@ impl Batch<'_> {
                 .and_then(|id| recipients.get(&id))
                 .cloned()
                 .unwrap_or_default();
-            match compose_message(ctx, row, user, config, &recipient, &mut self.templates).await? {
+            let sender = SenderIdentity::new(ctx, user, config, &self.settings);
+            match compose_message(ctx, row, &sender, &recipient, &mut self.templates).await? {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
                     self.finished(row.id);
@@ -466,16 +473,54 @@ impl Batch<'_> {
     }
 }
 
+/// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
+/// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
+/// outbox address, with replies to the user's own email (A §9).
+struct SenderIdentity<'a> {
+    user: &'a User,
+    from_name: String,
+    from_email: String,
+    reply_to: Option<String>,
+}
+
+impl<'a> SenderIdentity<'a> {
+    fn new(
+        ctx: &Context,
+        user: &'a User,
+        config: Option<&EmailConfig>,
+        settings: &CampaignSendingSettings,
+    ) -> Self {
+        let (from_name, from_email, reply_to) = match config {
+            Some(config) => (
+                config.send_from_name.clone(),
+                config.send_from.clone(),
+                config.reply_to.clone(),
+            ),
+            None => (
+                user.full_name(),
+                format!("outbox@{}", ctx.settings.sending_domain()),
+                Some(user.email.clone()),
+            ),
+        };
+        SenderIdentity {
+            user,
+            from_name: settings.email_from_name.clone().unwrap_or(from_name),
+            from_email,
+            reply_to: settings.reply_to.clone().or(reply_to),
+        }
+    }
+}
+
 /// The message for its recipient: the campaign's template personalised with the business's details, or the
 /// reason it cannot be written.
 async fn compose_message(
     ctx: &Context,
     message: &MessageRow,
-    user: &User,
-    config: Option<&EmailConfig>,
+    sender: &SenderIdentity<'_>,
     recipient: &Recipient,
     templates: &mut HashMap<i64, Option<(String, String)>>,
 ) -> anyhow::Result<Result<Composed, String>> {
+    let user = sender.user;
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {
         (Some(template_id), _) => {
@@ -490,25 +535,11 @@ async fn compose_message(
         (None, Some(body)) => (message.subject.clone(), body.clone()),
         (None, None) => return Ok(Err("The message has no template".into())),
     };
-    let outbox_address = format!("outbox@{}", ctx.settings.sending_domain());
-    let sender_name = [user.first_name.as_deref(), user.last_name.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let (from_name, from_email, reply_to) = match config {
-        Some(config) => (
-            config.send_from_name.clone(),
-            config.send_from.clone(),
-            config.reply_to.clone(),
-        ),
-        None => (sender_name, outbox_address, Some(user.email.clone())),
-    };
     let token = message.token.clone().unwrap_or_default();
     let envelope = Envelope {
-        from_name: &from_name,
-        from_email: &from_email,
-        reply_to: reply_to.as_deref(),
+        from_name: &sender.from_name,
+        from_email: &sender.from_email,
+        reply_to: sender.reply_to.as_deref(),
         to_email: &message.to_email,
         postal_address: user.postal_address.as_deref().unwrap_or_default(),
         token: &token,

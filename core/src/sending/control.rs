@@ -12,6 +12,15 @@ pub const PAUSED_BY_USER: &str =
     "Paused by you. Nothing more is sent until you resume the campaign.";
 pub const STOPPED_BY_USER: &str = "Stopped by you";
 
+/// What a sending batch reads of its campaign: the user's pause, and the sender name and reply-to address chosen
+/// in the builder (none: the sender's own).
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct CampaignSendingSettings {
+    pub paused_by_user: bool,
+    pub email_from_name: Option<String>,
+    pub reply_to: Option<String>,
+}
+
 /// Why a control does not apply to the campaign as it is.
 #[derive(Debug, thiserror::Error)]
 pub enum ControlError {
@@ -99,12 +108,15 @@ impl Db {
             .bind(now).execute(pool).await.map(|_| ()))
     }
 
-    /// Whether the user paused the campaign (its batches then leave its messages queued).
-    pub async fn paused_by_user(&self, campaign_id: i64) -> StoreResult<bool> {
-        let sql = CAMPAIGN_PAUSED_BY_USER.sql(self);
-        let paused: Option<bool> = on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id)
-            .fetch_optional(pool).await)?;
-        Ok(paused.unwrap_or(false))
+    /// What a sending batch needs of its campaign (a deleted campaign has the defaults).
+    pub async fn campaign_sending_settings(
+        &self,
+        campaign_id: i64,
+    ) -> StoreResult<CampaignSendingSettings> {
+        let sql = CAMPAIGN_SENDING_SETTINGS.sql(self);
+        let settings: Option<CampaignSendingSettings> = on_db!(self, pool => sqlx::query_as(sql)
+            .bind(campaign_id).fetch_optional(pool).await)?;
+        Ok(settings.unwrap_or_default())
     }
 
     async fn skip_queued(&self, campaign_id: i64, reason: &str) -> StoreResult<u64> {

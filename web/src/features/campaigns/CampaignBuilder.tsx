@@ -15,7 +15,8 @@ import { CAMPAIGNS_KEY, STATUS_LABELS, statusBadgeClass, useCampaigns, useTempla
 import { Composer } from "./Composer";
 import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
-import { LaunchStep, OUTBOX, SenderStep } from "./LaunchStep";
+import { LaunchStep } from "./LaunchStep";
+import { OUTBOX, SenderStep } from "./SenderStep";
 import { TemplateChooser } from "./TemplateChooser";
 
 export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
@@ -256,16 +257,19 @@ export function CampaignBuilder() {
 
       {current && template && unlocked >= 5 ? (
         <Card title={banner(5, "Sender Configuration")}>
-          <p className="mb-2 text-slate-600">Template <strong>{template.name}</strong> is chosen. Senders are set up in Email Settings.</p>
+          <p className="mb-2 text-slate-600">Template <strong>{template.name}</strong> is chosen.</p>
           <SenderStep
-            value={sender}
-            onChange={setSender}
-            onPick={(picked) => {
-              setSender(picked);
-              update({ emailConfigId: picked && picked !== OUTBOX ? Number(picked) : null });
+            key={current.id}
+            campaign={current}
+            sender={sender}
+            saving={updating.isPending}
+            onSenderChange={(value, picked) => {
+              setSender(value);
+              // A pick by the user is kept with the campaign; the preselected default is not.
+              if (picked) update({ emailConfigId: value !== OUTBOX ? Number(value) : null });
             }}
+            onContinue={(choice) => reach(6, { emailFromName: choice.emailFromName, replyTo: choice.replyTo })}
           />
-          <Button className="mt-3" onClick={() => reach(6)}>Go To Step 6</Button>
         </Card>
       ) : null}
 

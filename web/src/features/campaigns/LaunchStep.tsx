@@ -1,11 +1,10 @@
-/** Steps 5 and 6 of the builder (A §2, §4 Launch flow, §5 Launch): the sender (active configurations, else the
- * local outbox), then launch with a confirmation, the disabled 'Sending Emails...' button, and live progress until
- * every recipient is done (sent, failed or skipped). */
-import { useEffect, useState } from "react";
+/** Step 6 of the builder (A §2 step 6, §4 Launch flow, §5 Launch): the campaign's AI settings, the Test Campaign
+ * dialog, and launch with a confirmation, the disabled 'Sending Emails...' button, and live progress until every
+ * recipient is done (sent, failed or skipped). */
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CampaignControls } from "../../components/campaign-controls";
 import type { Business } from "../../lib/api/types";
@@ -13,9 +12,10 @@ import { count } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { type Campaign, type Template } from "./api";
-import type { CampaignProgress, EmailConfig, LaunchAnswer, TestResult } from "../../lib/api/types";
-
-export const OUTBOX = "outbox";
+import type { CampaignProgress, LaunchAnswer } from "../../lib/api/types";
+import { AiSettingsForm } from "./AiSettingsForm";
+import { OUTBOX } from "./SenderStep";
+import { TestCampaignDialog } from "./TestCampaignDialog";
 const POLL_MS = 2000;
 
 /** The first launch rule that fails (A §5 Launch), as a toast title. */
@@ -33,29 +33,11 @@ export function progressSummary(counts: { sent: number; failed: number; skipped:
   return { toSend, finished, percent: toSend > 0 ? Math.min(100, Math.round((finished / toSend) * 100)) : 100 };
 }
 
-/** Step 5: which sender the campaign uses; only active configurations are offered. */
-export function SenderStep({ value, onChange, onPick }: { value: string; onChange: (value: string) => void; onPick: (value: string) => void }) {
-  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
-  const active = (senders.data ?? []).filter((sender) => sender.isActive);
-  useEffect(() => {
-    if (value) return;
-    const preferred = active.find((sender) => sender.isDefault) ?? active[0];
-    onChange(preferred ? String(preferred.id) : OUTBOX);
-  }, [active, value, onChange]);
-  const options = [
-    ...active.map((sender) => ({ value: String(sender.id), label: `${sender.configName} (${sender.provider})` })),
-    { value: OUTBOX, label: "Local outbox (nothing leaves this machine)" },
-  ];
-  // A pick by the user is kept with the campaign; the preselected default is not.
-  return <SelectField label="Send from" options={options} value={value} onChange={(event) => onPick(event.target.value)} />;
-}
-
 /** Step 6: launch and watch. */
 export function LaunchStep({ campaign, template, sender }: { campaign: Campaign; template: Template; sender: string }) {
   const [confirming, setConfirming] = useState(false);
   const [launched, setLaunched] = useState<string | null>(null);
-  const [testAddress, setTestAddress] = useState("");
-  const [testResult, setTestResult] = useState<string | null>(null);
+  const [testing, setTesting] = useState(false);
   const businessIds = campaign.businessIds ?? [];
 
   // A launched campaign's progress is read every two seconds while it sends (also for a user who comes back to it).
@@ -94,32 +76,6 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
     launching.mutate();
   };
 
-  const testing = useApiMutation({
-    // The email as the first (up to five) chosen businesses would get it, to the test address.
-    mutationFn: () =>
-      requestJson<TestResult>("POST", "/api/test-campaign", {
-        testEmail: testAddress.trim(),
-        businessIds: businessIds.slice(0, 5),
-        templateId: template.id,
-      }),
-    success: (answer) => {
-      const failed = answer.errorType === "gmail_oauth_not_configured" ? "Gmail OAuth Required" : "Test Campaign Failed";
-      return { title: answer.success ? "Test email sent" : failed, description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" };
-    },
-    failure: { title: "Test email failed", description: "Please try again" },
-    onSuccess: (answer) => setTestResult(answer.message),
-  });
-  const sendTest = () => {
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(testAddress.trim())) {
-      toast({ title: "Invalid Email", description: "Please enter a valid email address", variant: "destructive" });
-      return;
-    }
-    if (businessIds.length === 0) {
-      toast({ title: "No Recipients", variant: "destructive" });
-      return;
-    }
-    testing.mutate();
-  };
   const sending = launching.isPending;
 
   const counts = progress?.progress;
@@ -133,15 +89,11 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       <p className="text-slate-600">
         Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
-      <div className="flex flex-wrap items-end gap-2">
-        <div className="min-w-64 flex-1">
-          <TextField label="Test email address" type="email" value={testAddress} onChange={(event) => setTestAddress(event.target.value)} />
-        </div>
-        <Button variant="outline" onClick={sendTest} disabled={testing.isPending}>{testing.isPending ? "Sending Test..." : "Send Test Email"}</Button>
+      <AiSettingsForm key={campaign.id} campaign={campaign} />
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={() => setTesting(true)}>Test Campaign</Button>
+        <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
       </div>
-      <p className="text-xs text-slate-500">Test emails are real emails: they count toward your monthly limit, but not as sends of the template or the campaign.</p>
-      {testResult ? <p className="text-sm text-slate-600">{testResult}</p> : null}
-      <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
       {/* The launch's message while it sends; after that the live state below says what happened. */}
       {launched && (!progress || progress.status === "active") ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
       {counts ? (
@@ -159,6 +111,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
           </div>
         </div>
       ) : null}
+      {testing ? <TestCampaignDialog businessIds={businessIds} templateId={template.id} onClose={() => setTesting(false)} /> : null}
       {confirming ? (
         <Dialog title="Launch campaign" onClose={() => setConfirming(false)}>
           {owned.data ? (

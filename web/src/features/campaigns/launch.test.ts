@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
 import { launchError, progressSummary } from "./LaunchStep";
+import { identityFromProfile, replyToError } from "./SenderStep";
+import { testCampaignError } from "./TestCampaignDialog";
 
 describe("launch rules", () => {
   it("launch needs a template, recipients and a campaign, in that order (A §5 Launch)", () => {
@@ -22,4 +24,25 @@ describe("launch rules", () => {
     expect(count(3, "business", "businesses")).toBe("3 businesses");
   });
 
+});
+
+describe("steps 5 and 6", () => {
+  it("'Refresh from User Profile' needs a name in the profile (A §5 'Missing Information')", () => {
+    expect(identityFromProfile({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org" })).toEqual({ name: "Ada Lovelace", replyTo: "ada@example.org" });
+    expect(identityFromProfile({ firstName: " Ada ", lastName: null, email: "ada@example.org" })?.name).toBe("Ada");
+    expect(identityFromProfile({ firstName: null, lastName: "  ", email: "ada@example.org" })).toBeNull();
+  });
+
+  it("the reply address may be left empty, else it must be an address", () => {
+    expect(replyToError("")).toBeNull();
+    expect(replyToError(" sales@bakery.example ")).toBeNull();
+    expect(replyToError("sales@")).toBe("Please enter a valid email address");
+  });
+
+  it("a test campaign needs an address and one to five businesses (A §5 Test campaign)", () => {
+    expect(testCampaignError("me@", [1])).toBe("Please enter a valid test email address.");
+    expect(testCampaignError("me@test.example", [])).toBe("Please select at least one business for testing.");
+    expect(testCampaignError("me@test.example", [1, 2, 3, 4, 5, 6])).toBe("Please select a maximum of 5 businesses for testing.");
+    expect(testCampaignError("me@test.example", [1, 2, 3, 4, 5])).toBeNull();
+  });
 });

@@ -1433,6 +1433,16 @@ export interface components {
             /** @description The sender's name and reply-to; the user's own by default. */
             emailSendFromName?: string | null;
         };
+        /** @description The AI settings of one campaign, as stored and as the campaign API reads and writes them. */
+        AiSettings: {
+            /** @description Follow-ups go out at the time the AI expects the prospect to read them (A §9: on by default). */
+            aiOptimisedFollowUpTiming: boolean;
+            certaintyThreshold: components["schemas"]["CertaintyThreshold"];
+            replyTiming: components["schemas"]["ReplyTiming"];
+            /** @description Always 'patient'; not stored. */
+            responseStyle?: components["schemas"]["ResponseStyle"];
+            salesAggressiveness: components["schemas"]["SalesAggressiveness"];
+        };
         /** @description A created basic address. */
         BasicAddressCreated: {
             emailAddress: string;
@@ -1597,6 +1607,7 @@ export interface components {
             /** @description The names of the uploaded files to keep; others are removed. */
             aiEducationFiles?: string[] | null;
             aiEducationText?: string | null;
+            aiSettings?: components["schemas"]["AiSettings"] | null;
             /**
              * Format: int32
              * @description The furthest builder step reached (1 to 6); a smaller one leaves it where it is.
@@ -1617,6 +1628,8 @@ export interface components {
             name?: string | null;
             /** Format: int32 */
             radius?: number | null;
+            /** @description Where replies go (empty: the sender's reply-to address, else the user's own email). */
+            replyTo?: string | null;
             /**
              * Format: int64
              * @description The last search (null: none); the API checks it is the user's.
@@ -1644,6 +1657,7 @@ export interface components {
         CampaignView: {
             aiEducationFiles: string[];
             aiEducationText?: string | null;
+            aiSettings: components["schemas"]["AiSettings"];
             /**
              * Format: int32
              * @description The furthest builder step the user reached (1 to 6): the builder resumes there.
@@ -1670,6 +1684,8 @@ export interface components {
             name: string;
             /** Format: int32 */
             radius: number;
+            /** @description Where replies go; none: the sender's reply-to address, else the user's own email. */
+            replyTo?: string | null;
             /**
              * Format: int64
              * @description The campaign's last search, whose results the builder shows again.
@@ -1679,6 +1695,8 @@ export interface components {
             /** Format: int64 */
             templateId?: number | null;
         };
+        /** @enum {string} */
+        CertaintyThreshold: "low" | "medium" | "high" | "manual";
         /** @description One record's verdict. */
         Check: {
             /** @description What was found, or what to add. */
@@ -2248,11 +2266,17 @@ export interface components {
             subject: string;
             toEmail: string;
         };
+        /** @enum {string} */
+        ReplyTiming: "immediate" | "quick" | "business" | "delayed";
+        /** @enum {string} */
+        ResponseStyle: "patient";
         /** @description A row of an import that was skipped, with its line and why. */
         RowError: {
             line: number;
             message: string;
         };
+        /** @enum {string} */
+        SalesAggressiveness: "soft" | "moderate" | "assertive" | "aggressive";
         /** @description A saved sender. */
         SavedSender: {
             config: components["schemas"]["EmailConfigView"];

@@ -11,6 +11,7 @@ export type EmailUsage = Schemas["EmailUsage"];
 export type LinkAddress = Schemas["LinkAddress"];
 
 export type Campaign = Schemas["CampaignView"];
+export type AiSettings = Schemas["AiSettings"];
 export type Template = Schemas["TemplateRow"];
 export type FollowUpRow = Schemas["FollowUpRow"];
 export type Preview = Schemas["Preview"];

@@ -1,0 +1,100 @@
+// Browser test of the builder's steps 5 and 6 for a returning user: the sender name and reply address (with
+// 'Refresh from User Profile'), the campaign's AI settings kept over a reload, and the Test Campaign dialog with its
+// limit of five businesses and its messages.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
+
+let stack;
+let app;
+let browser;
+
+before(async () => {
+  stack = await startStack();
+  ({ app, browser } = stack);
+});
+
+after(async () => stack?.stop());
+
+test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog", async () => {
+  const admin = await browser.newPage();
+  await signIn(app, admin, ADMIN);
+  const granted = await admin.request.post(`${app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
+  assert.equal(granted.status(), 200);
+  await admin.close();
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  const api = async (method, path, data) => (await page.request.fetch(`${app.base}${path}`, { method, data })).json();
+  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Hello {{businessName}}", body: "<p>Hi [business name]</p>" });
+  const leads = ["name,email", ...[1, 2, 3, 4, 5, 6].map((n) => `Cafe ${n},owner${n}@cafe${n}.example`), "No Mail Deli,"].join("\n");
+  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
+  const campaign = await api("POST", "/api/campaigns", { name: "Autumn" });
+  const ids = imported.businesses.map((business) => business.id);
+  await api("PUT", `/api/campaigns/${campaign.id}`, { businessIds: ids, status: "businesses_selected", builderStep: 4 });
+  await api("PUT", `/api/campaigns/${campaign.id}`, { templateId: template.id, status: "template_selected", builderStep: 5 });
+
+  // Step 5: where the emails come from, the sender name and where replies go.
+  await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
+  await page.getByRole("button", { name: /^Autumn/ }).click();
+  await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
+  await page.getByTestId("from-address").getByText("the local outbox", { exact: false }).waitFor();
+  await page.getByLabel("Replies go to").fill("replies@");
+  await page.getByRole("button", { name: "Go To Step 6" }).click();
+  await page.getByRole("alert").getByText("Please enter a valid email address").waitFor();
+  await page.getByRole("button", { name: "Refresh from User Profile" }).click();
+  assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");
+  assert.equal(await page.getByLabel("Replies go to").inputValue(), MEMBER.email);
+  await page.getByRole("button", { name: "Go To Step 6" }).click();
+  await page.getByRole("heading", { name: "STEP 6 OUT OF 6: Test and Launch" }).waitFor();
+  const stored = async () => (await api("GET", `/api/campaigns/${campaign.id}`));
+  assert.deepEqual(
+    await stored().then((saved) => [saved.emailFromName, saved.replyTo, saved.builderStep]),
+    ["Ada Lovelace", MEMBER.email, 6],
+  );
+
+  // The AI settings: the defaults, changed, kept over a reload.
+  const settings = page.getByRole("group", { name: "AI settings" });
+  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "manual");
+  assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), true);
+  assert.equal(await settings.getByLabel("Response style").inputValue(), "Patient");
+  await settings.getByLabel("Sales aggressiveness").selectOption({ label: "Soft" });
+  await settings.getByLabel("Certainty threshold").selectOption({ label: "High (90%+)" });
+  await settings.getByLabel("Reply timing").selectOption({ label: "Quick (1 to 2 hours)" });
+  await settings.getByLabel("AI-optimised follow-up timing").uncheck();
+  await settings.getByRole("button", { name: "Save AI Settings" }).click();
+  await page.getByTestId("toast").getByText("AI settings saved").waitFor();
+  assert.deepEqual((await stored()).aiSettings, {
+    salesAggressiveness: "soft", responseStyle: "patient", certaintyThreshold: "high", replyTiming: "quick", aiOptimisedFollowUpTiming: false,
+  });
+  await page.reload();
+  await settings.getByLabel("Certainty threshold").waitFor();
+  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "high");
+  assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), false);
+  // The sender name and reply address are back in step 5 too.
+  assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");
+
+  // The Test Campaign dialog: an address and one to five of the campaign's businesses.
+  await page.getByRole("button", { name: "Test Campaign" }).click();
+  const dialog = page.getByRole("dialog", { name: "Test Campaign" });
+  await dialog.getByRole("checkbox", { name: /Cafe 1/ }).waitFor();
+  assert.equal(await dialog.getByRole("checkbox").count(), 7);
+  await dialog.getByRole("button", { name: "Send Test Emails" }).click();
+  await page.getByTestId("toast").getByText("Please enter a valid test email address.").waitFor();
+  await page.getByTestId("toast").getByText("Test Campaign Error").waitFor();
+  await dialog.getByLabel("Test email address").fill("me@test.example");
+  await dialog.getByRole("button", { name: "Send Test Emails" }).click();
+  await page.getByTestId("toast").getByText("Please select at least one business for testing.").waitFor();
+  for (const n of [1, 2, 3, 4, 5]) await dialog.getByRole("checkbox", { name: new RegExp(`Cafe ${n}`) }).check();
+  await dialog.getByTestId("test-selection").getByText("Maximum Reached").waitFor();
+  assert.equal(await dialog.getByRole("checkbox", { name: /Cafe 6/ }).isDisabled(), true);
+  assert.equal(await dialog.getByRole("checkbox", { name: /No Mail Deli/ }).isDisabled(), true);
+  await dialog.getByRole("checkbox", { name: /Cafe 5/ }).uncheck();
+  assert.equal(await dialog.getByRole("checkbox", { name: /Cafe 6/ }).isDisabled(), false);
+  await dialog.getByRole("checkbox", { name: /Cafe 6/ }).check();
+  await dialog.getByRole("button", { name: "Send Test Emails" }).click();
+  await dialog.getByRole("status").getByText("me@test.example", { exact: false }).waitFor();
+  const outbox = await api("GET", "/api/outbox");
+  const tests = outbox.filter((message) => message.isTest && message.toEmail === "me@test.example");
+  assert.deepEqual(tests.map((message) => message.subject).sort(), ["Hello Cafe 1", "Hello Cafe 2", "Hello Cafe 3", "Hello Cafe 4", "Hello Cafe 6"]);
+  await page.close();
+});

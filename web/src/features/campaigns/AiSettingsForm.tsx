@@ -1,0 +1,78 @@
+/** The campaign's AI settings in step 6 (A §2 step 6, §9): sales aggressiveness, the fixed 'Patient' response style,
+ * the certainty the AI needs to answer by itself, how soon answers go out, and AI-optimised follow-up timing (on by
+ * default). Kept with the campaign (PUT /api/campaigns/{id} aiSettings). */
+import { useState } from "react";
+import { Button } from "../../components/ui/button";
+import { SelectField, TextField } from "../../components/ui/field";
+import type { AiSettings, Campaign } from "../../lib/api/types";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
+import { CAMPAIGNS_KEY } from "./api";
+
+const AGGRESSIVENESS: { value: AiSettings["salesAggressiveness"]; label: string }[] = [
+  { value: "soft", label: "Soft" },
+  { value: "moderate", label: "Moderate" },
+  { value: "assertive", label: "Assertive" },
+  { value: "aggressive", label: "Aggressive" },
+];
+const CERTAINTY: { value: AiSettings["certaintyThreshold"]; label: string }[] = [
+  { value: "low", label: "Low (60%+)" },
+  { value: "medium", label: "Medium (75%+)" },
+  { value: "high", label: "High (90%+)" },
+  { value: "manual", label: "Manual (no auto-replies)" },
+];
+const TIMING: { value: AiSettings["replyTiming"]; label: string }[] = [
+  { value: "immediate", label: "Immediate (within 5 minutes)" },
+  { value: "quick", label: "Quick (1 to 2 hours)" },
+  { value: "business", label: "Business (4 to 8 hours)" },
+  { value: "delayed", label: "Delayed (next business day)" },
+];
+
+export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
+  const [settings, setSettings] = useState<AiSettings>(campaign.aiSettings);
+  const change = (patch: Partial<AiSettings>) => setSettings((current) => ({ ...current, ...patch }));
+  const saving = useApiMutation({
+    mutationFn: () => requestJson<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { aiSettings: settings }),
+    success: { title: "Campaign updated", description: "AI settings saved" },
+    failure: { title: "Failed to save campaign", description: "Please try again" },
+    invalidates: [CAMPAIGNS_KEY],
+  });
+  return (
+    <fieldset className="space-y-3 rounded-md border border-slate-200 p-4" aria-label="AI settings">
+      <legend className="px-1 text-sm font-semibold">AI settings</legend>
+      <div className="grid gap-3 md:grid-cols-2">
+        <SelectField
+          label="Sales aggressiveness"
+          options={AGGRESSIVENESS}
+          value={settings.salesAggressiveness}
+          onChange={(event) => change({ salesAggressiveness: event.target.value as AiSettings["salesAggressiveness"] })}
+        />
+        <TextField label="Response style" value="Patient" readOnly disabled />
+        <SelectField
+          label="Certainty threshold"
+          options={CERTAINTY}
+          value={settings.certaintyThreshold}
+          onChange={(event) => change({ certaintyThreshold: event.target.value as AiSettings["certaintyThreshold"] })}
+        />
+        <SelectField
+          label="Reply timing"
+          options={TIMING}
+          value={settings.replyTiming}
+          onChange={(event) => change({ replyTiming: event.target.value as AiSettings["replyTiming"] })}
+        />
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={settings.aiOptimisedFollowUpTiming}
+          onChange={(event) => change({ aiOptimisedFollowUpTiming: event.target.checked })}
+        />
+        AI-optimised follow-up timing
+      </label>
+      <p className="text-xs text-slate-500">
+        Kept with this campaign for AI reply handling and follow-ups. This version does not yet send AI replies or follow-ups by itself.
+      </p>
+      <Button variant="outline" onClick={() => saving.mutate()} disabled={saving.isPending}>Save AI Settings</Button>
+    </fieldset>
+  );
+}

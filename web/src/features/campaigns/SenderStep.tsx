@@ -1,0 +1,112 @@
+/** Step 5 of the builder (A §2 step 5, §5 Email settings in the builder, §9 sender choices): which sender sends the
+ * campaign (active configurations, else the local outbox), the sender name its emails carry and where replies go,
+ * with 'Refresh from User Profile' ('Missing Information' without a name in the profile). */
+import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Button } from "../../components/ui/button";
+import { SelectField, TextField } from "../../components/ui/field";
+import { toast } from "../../components/ui/toast-store";
+import type { Campaign, EmailConfig, Profile } from "../../lib/api/types";
+import { requestJson } from "../../lib/request";
+
+export const OUTBOX = "outbox";
+const PROFILE_KEY = ["/api/user/profile"];
+
+/** The name and address of the profile that 'Refresh from User Profile' copies, or null without a name. */
+export function identityFromProfile(profile: Pick<Profile, "firstName" | "lastName" | "email">): { name: string; replyTo: string } | null {
+  const name = [profile.firstName, profile.lastName].map((part) => part?.trim()).filter(Boolean).join(" ");
+  return name ? { name, replyTo: profile.email } : null;
+}
+
+/** An empty field (the fallback applies) or an address (the same rule as the server). */
+export function replyToError(value: string): string | null {
+  const address = value.trim();
+  return address === "" || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address) ? null : "Please enter a valid email address";
+}
+
+export type SenderChoice = { sender: string; emailFromName: string; replyTo: string };
+
+/** Step 5: the sender, its name and reply address; `onContinue` gets them once they are valid. */
+export function SenderStep({
+  campaign,
+  sender,
+  onSenderChange,
+  onContinue,
+  saving,
+}: {
+  campaign: Campaign;
+  sender: string;
+  onSenderChange: (value: string, picked: boolean) => void;
+  onContinue: (choice: SenderChoice) => void;
+  saving: boolean;
+}) {
+  const senders = useQuery({ queryKey: ["/api/user/email-configs"], queryFn: () => requestJson<EmailConfig[]>("GET", "/api/user/email-configs") });
+  const profile = useQuery<Profile | null>({ queryKey: PROFILE_KEY });
+  const [name, setName] = useState(campaign.emailFromName ?? "");
+  const [replyTo, setReplyTo] = useState(campaign.replyTo ?? "");
+  const [error, setError] = useState<string | null>(null);
+  const active = (senders.data ?? []).filter((config) => config.isActive);
+  useEffect(() => {
+    if (sender || !senders.isSuccess) return;
+    const preferred = active.find((config) => config.isDefault) ?? active[0];
+    onSenderChange(preferred ? String(preferred.id) : OUTBOX, false);
+  }, [active, sender, senders.isSuccess, onSenderChange]);
+
+  const chosen = active.find((config) => String(config.id) === sender) ?? null;
+  const fromAddress = chosen ? chosen.emailAddress : "the local outbox (nothing leaves this machine)";
+  const ownName = profile.data ? identityFromProfile(profile.data)?.name : undefined;
+  const defaultName = chosen?.sendFromName || ownName || "";
+  const defaultReplyTo = chosen ? chosen.replyTo || chosen.emailAddress : profile.data?.email ?? "your own email";
+
+  const refresh = () => {
+    const identity = profile.data ? identityFromProfile(profile.data) : null;
+    if (!identity) {
+      toast({ title: "Missing Information", description: "Add your first and last name to your profile first.", variant: "destructive" });
+      return;
+    }
+    setName(identity.name);
+    setReplyTo(identity.replyTo);
+    setError(null);
+  };
+
+  const next = () => {
+    const problem = replyToError(replyTo);
+    setError(problem);
+    if (!problem) onContinue({ sender, emailFromName: name.trim(), replyTo: replyTo.trim() });
+  };
+
+  const options = [
+    ...active.map((config) => ({ value: String(config.id), label: `${config.configName} (${config.provider})` })),
+    { value: OUTBOX, label: "Local outbox (nothing leaves this machine)" },
+  ];
+  return (
+    <div className="space-y-3">
+      <p className="text-slate-600">Senders are connected in Email Settings; only active ones are offered.</p>
+      <SelectField label="Send from" options={options} value={sender} onChange={(event) => onSenderChange(event.target.value, true)} />
+      <p className="text-sm text-slate-600" data-testid="from-address">
+        Emails go out from <strong>{fromAddress}</strong>.
+      </p>
+      <TextField
+        label="Sender name"
+        value={name}
+        placeholder={defaultName}
+        maxLength={200}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <p className="text-xs text-slate-500">{defaultName ? `Leave empty to use "${defaultName}".` : "Leave empty to send without a name."}</p>
+      <TextField
+        label="Replies go to"
+        type="email"
+        value={replyTo}
+        placeholder={defaultReplyTo}
+        onChange={(event) => setReplyTo(event.target.value)}
+        error={error}
+      />
+      <p className="text-xs text-slate-500">Leave empty to have replies go to {defaultReplyTo}.</p>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={refresh} disabled={!profile.data}>Refresh from User Profile</Button>
+        <Button onClick={next} disabled={saving || !sender}>Go To Step 6</Button>
+      </div>
+    </div>
+  );
+}
