@@ -4,10 +4,12 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::accounts::{User, is_valid_email, normalize_email, quota_window_start};
 use outreach_core::campaigns::CampaignStatus;
+use outreach_core::discovery::businesses::BusinessRow;
 use outreach_core::sending::control::{self, ControlError};
 use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
+use outreach_core::sending::launch_check::{LaunchCheck, LaunchPlan, check_launch};
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::sending::messages::Progress;
 use outreach_core::sending::senders::{EmailConfig, Provider};
@@ -28,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(launch))
         .routes(routes!(launch_alias))
+        .routes(routes!(launch_check))
         .routes(routes!(progress))
         .routes(routes!(pause))
         .routes(routes!(resume))
@@ -59,17 +62,21 @@ pub struct LaunchAnswer {
     pub message: String,
 }
 
-/// Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),
-/// then the sending jobs, which send within the monthly quota and each sender's daily cap.
-#[utoipa::path(post, path = "/api/campaigns/send", tag = "sending", request_body = LaunchRequest, responses(
-    (status = 200, body = LaunchAnswer),
-    (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
-    (status = 422, description = "Template Required, No Recipients or Campaign Required", body = ErrorBody)))]
-pub async fn launch(
-    State(state): State<AppState>,
-    SignedIn(user): SignedIn,
-    JsonBody(request): JsonBody<LaunchRequest>,
-) -> ApiResult<Json<LaunchAnswer>> {
+/// What a launch request names, each checked to be the user's.
+struct Plan {
+    campaign_id: i64,
+    template_id: i64,
+    config: Option<EmailConfig>,
+    businesses: Vec<BusinessRow>,
+}
+
+/// Reads what the request names (refusing the spec's launch errors, and anything not the user's), and checks the
+/// launch (`outreach_core::sending::launch_check`).
+async fn plan_launch(
+    state: &AppState,
+    user: &User,
+    request: &LaunchRequest,
+) -> ApiResult<(Plan, LaunchCheck)> {
     let db = &state.ctx.db;
     let template_id = request
         .template_id
@@ -83,11 +90,12 @@ pub async fn launch(
     db.find_campaign(campaign_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    db.template_content(template_id, user.id)
+    let (subject, body) = db
+        .template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     let config = match request.email_config_id {
-        Some(id) => Some(owned_config(&state, id, user.id).await?),
+        Some(id) => Some(owned_config(state, id, user.id).await?),
         None => db
             .list_email_configs(user.id)
             .await?
@@ -105,13 +113,70 @@ pub async fn launch(
     if businesses.len() != ids.len() {
         return Err(ApiError::not_found("Business not found"));
     }
+    let sent_this_month = db
+        .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
+        .await?;
+    let emails: Vec<Option<&str>> = businesses
+        .iter()
+        .map(|business| business.email.as_deref())
+        .collect();
+    let check = check_launch(
+        &state.ctx.settings,
+        &LaunchPlan {
+            user,
+            sent_this_month,
+            subject: &subject,
+            body: &body,
+            config: config.as_ref(),
+            emails: &emails,
+        },
+    );
+    let plan = Plan {
+        campaign_id,
+        template_id,
+        config,
+        businesses,
+    };
+    Ok((plan, check))
+}
+
+/// The pre-launch check of a launch request: who would be emailed, the quota left, and what blocks the launch or
+/// should be known before it.
+#[utoipa::path(post, path = "/api/campaigns/launch-check", tag = "sending", request_body = LaunchRequest, responses(
+    (status = 200, body = LaunchCheck),
+    (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
+    (status = 422, description = "Template Required, No Recipients or Campaign Required", body = ErrorBody)))]
+pub async fn launch_check(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<LaunchRequest>,
+) -> ApiResult<Json<LaunchCheck>> {
+    Ok(Json(plan_launch(&state, &user, &request).await?.1))
+}
+
+/// Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),
+/// then the sending jobs, which send within the monthly quota and each sender's daily cap. A launch the pre-launch
+/// check blocks is refused with the reason.
+#[utoipa::path(post, path = "/api/campaigns/send", tag = "sending", request_body = LaunchRequest, responses(
+    (status = 200, body = LaunchAnswer),
+    (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
+    (status = 422, description = "Template Required, No Recipients, Campaign Required, or what blocks the launch", body = ErrorBody)))]
+pub async fn launch(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(request): JsonBody<LaunchRequest>,
+) -> ApiResult<Json<LaunchAnswer>> {
+    let (plan, check) = plan_launch(&state, &user, &request).await?;
+    if let Some(block) = check.block() {
+        return Err(ApiError::validation(block.message.clone()));
+    }
     let launched = launch_campaign(
         &state.ctx,
         user.id,
-        campaign_id,
-        template_id,
-        config.as_ref().map(|config| config.id),
-        &businesses,
+        plan.campaign_id,
+        plan.template_id,
+        plan.config.as_ref().map(|config| config.id),
+        &plan.businesses,
     )
     .await?;
     let Launched { queued, skipped } = launched;
@@ -135,7 +200,7 @@ pub async fn launch(
 #[utoipa::path(post, path = "/api/campaigns/launch", tag = "sending", request_body = LaunchRequest, responses(
     (status = 200, body = LaunchAnswer),
     (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
-    (status = 422, description = "Template Required, No Recipients or Campaign Required", body = ErrorBody)))]
+    (status = 422, description = "Template Required, No Recipients, Campaign Required, or what blocks the launch", body = ErrorBody)))]
 pub async fn launch_alias(
     state: State<AppState>,
     user: SignedIn,

@@ -1,6 +1,6 @@
 // Browser test of the builder's steps 5 and 6 for a returning user: the sender name and reply address (with
 // 'Refresh from User Profile'), the campaign's AI settings kept over a reload, and the Test Campaign dialog with its
-// limit of five businesses and its messages.
+// limit of five businesses and its messages, and the pre-launch check's warnings and blocks.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
@@ -19,7 +19,7 @@ after(async () => stack?.stop());
 test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog", async () => {
   const admin = await browser.newPage();
   await signIn(app, admin, ADMIN);
-  const granted = await admin.request.post(`${app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
+  const granted = await admin.request.post(`${app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 8 } });
   assert.equal(granted.status(), 200);
   await admin.close();
   const page = await browser.newPage();
@@ -96,5 +96,27 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   const outbox = await api("GET", "/api/outbox");
   const tests = outbox.filter((message) => message.isTest && message.toEmail === "me@test.example");
   assert.deepEqual(tests.map((message) => message.subject).sort(), ["Hello Cafe 1", "Hello Cafe 2", "Hello Cafe 3", "Hello Cafe 4", "Hello Cafe 6"]);
+
+  // The pre-launch check: the five tests used five of the eight emails of the month, and the outbox has no postal
+  // address to put in the footer; both are said, neither stops the launch.
+  await page.keyboard.press("Escape");
+  const check = page.getByTestId("launch-check");
+  await check.getByText("6 emails to send, 1 business without an address skipped, 3 left this month.").waitFor();
+  await check.getByText("6 emails to send, and 3 are left of this month's limit of 8: the campaign sends 3, then pauses until there is room.").waitFor();
+  await check.getByText("The footer has no postal address.", { exact: false }).waitFor();
+  assert.equal(await check.locator("[data-level=block]").count(), 0);
+  await page.getByRole("button", { name: "Launch Campaign" }).click();
+  const confirm = page.getByRole("dialog", { name: "Launch campaign" });
+  await confirm.getByText("are left of this month's limit", { exact: false }).waitFor();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+
+  // Only the business without an address: nothing to send, so the launch is blocked (and the server refuses it).
+  const deli = imported.businesses.find((business) => business.name === "No Mail Deli").id;
+  await api("PUT", `/api/campaigns/${campaign.id}`, { businessIds: [deli] });
+  await page.reload();
+  await check.locator("[data-level=block]").getByText("None of the chosen businesses has an email address", { exact: false }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Launch Campaign" }).isDisabled(), true);
+  const refused = await page.request.post(`${app.base}/api/campaigns/send`, { data: { campaignId: campaign.id, templateId: template.id, businessIds: [deli] } });
+  assert.equal(refused.status(), 422);
   await page.close();
 });

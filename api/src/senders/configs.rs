@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use outreach_core::sending::domain_auth::Check;
+use outreach_core::sending::domain_auth::{Check, needs_no_records};
 use outreach_core::sending::senders::{EmailConfig, EmailConfigView, Provider};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,7 +12,6 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{DONE, ErrorBody, Success};
-use crate::senders::gmail;
 use crate::senders::request::{basic_address, reply_to_address, text};
 use crate::session::SignedIn;
 
@@ -246,9 +245,7 @@ pub async fn verify_config(
     };
     let domain = config.send_from.rsplit('@').next().unwrap_or_default();
     let report = match config.provider {
-        // Nothing leaves the machine, and Google signs consumer Gmail itself: nothing to publish.
-        Provider::Outbox => None,
-        Provider::Gmail if gmail::is_consumer_gmail(&config.send_from) => None,
+        _ if needs_no_records(config.provider, &config.send_from) => None,
         provider => Some(
             outreach_core::sending::domain_auth::check_domain(
                 &outreach_core::platform::dns::DnsLookup::new(&state.ctx.settings.crawler),

@@ -13,6 +13,7 @@ use outreach_core::accounts::store::GmailFlow;
 use outreach_core::accounts::{User, is_valid_email, normalize_email};
 use outreach_core::platform::config::Secret;
 use outreach_core::platform::security::encrypt_secret;
+use outreach_core::sending::domain_auth::is_consumer_gmail;
 use outreach_core::sending::mail_apis::Gmail;
 use outreach_core::sending::senders::{NewEmailConfig, Provider};
 use serde::{Deserialize, Serialize};
@@ -33,12 +34,6 @@ pub const GMAIL_READ_SCOPE: &str = "https://www.googleapis.com/auth/gmail.readon
 /// Daily caps of Google's own limits: consumer Gmail and Workspace mailboxes.
 const GMAIL_DAILY_CAP: i32 = 500;
 const WORKSPACE_DAILY_CAP: i32 = 2_000;
-
-/// Consumer Gmail addresses; any other domain connected through Google is a Workspace mailbox.
-pub fn is_consumer_gmail(address: &str) -> bool {
-    let domain = address.rsplit('@').next().unwrap_or_default();
-    domain.eq_ignore_ascii_case("gmail.com") || domain.eq_ignore_ascii_case("googlemail.com")
-}
 
 /// The sender identity a connection is started for.
 pub struct Identity {

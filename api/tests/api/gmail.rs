@@ -21,7 +21,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
             TestApp::start_with(test_db, move |settings| settings.google.gmail_api_url = uri).await;
         mount_gmail_token_endpoint(&app).await;
         let _workers = start_workers(&app);
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let eve = active(&app, "eve").await;
 
         // Level 1 with the login address: nothing is saved yet, the browser goes to Google.

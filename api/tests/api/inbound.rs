@@ -9,7 +9,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         let dovecot = outreach_core::testing::Dovecot::start(&[("ada@bakery.example", "secret")]);
         let app = TestApp::start(test_db).await;
         let _workers = start_workers(&app);
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let sender = |password: &str| {
             json!({
                 "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada",

@@ -361,7 +361,7 @@ async fn branded_sendgrid_senders_are_checked_used_and_turned_off_when_the_key_i
         })
         .await;
         let _workers = start_workers(&app);
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let (status, nothing) = ada
             .post_json("/api/user/verify-email-config", json!({}))
             .await;
@@ -657,7 +657,7 @@ async fn basic_addresses_on_the_sending_domain_are_unique_and_send_through_the_o
         })
         .await;
         let _workers = start_workers(&app);
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let rule = "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
         let (_, short) = ada
             .post_json("/api/user/check-username", json!({ "username": "ab" }))
@@ -845,7 +845,7 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         let sink = outreach_core::testing::SmtpSink::start(&[]);
         let app = TestApp::start(test_db).await;
         let _workers = start_workers(&app);
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let (status, saved) = ada.post_json("/api/user/email-config", json!({
             "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
             "emailReplyTo": "replies@bakery.example", "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
@@ -903,6 +903,70 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         for expected in ["From: \"Nordic Bakery\" <ada@bakery.example>", "Reply-To: sales@bakery.example"] {
             assert!(message.contains(expected), "{expected} in {message}");
         }
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_pre_launch_check_blocks_and_warns_and_a_blocked_launch_changes_nothing() {
+    each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = active(&app, "ada").await;
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        let user = app.ctx.db.find_user_by_email("ada@example.org").await.unwrap().unwrap();
+        // A template saved before variables were checked, with one personalisation does not know.
+        let template_id = app.ctx.db.insert_template(user.id, &outreach_core::campaigns::templates::TemplateContent {
+            name: "Old".into(), subject: "Hi {{firstName}}".into(), body: "<p>Hello</p>".into(),
+            objective: "Custom".into(), tone: "friendly".into(), email_signature: None,
+        }, app.clock.now_ms()).await.unwrap();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\nCafe Kuu,kuu@kuu.example\nDeli,\n".to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        app.ctx.db.set_subscription("ada@example.org", &outreach_core::accounts::Grant::Premium { email_limit: 1 }
+            .subscription(app.clock.now_ms(), &Default::default()), app.clock.now_ms()).await.unwrap();
+        let request = json!({ "campaignId": campaign["id"], "templateId": template_id, "businessIds": ids });
+
+        let (status, check) = ada.post_json("/api/campaigns/launch-check", request.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{check}");
+        assert_eq!((check["recipients"].as_i64(), check["withEmail"].as_i64(), check["remainingThisMonth"].as_i64()), (Some(3), Some(2), Some(1)));
+        assert_eq!(check["ready"], false);
+        let findings: Vec<(&str, &str)> = check["findings"].as_array().unwrap().iter()
+            .map(|finding| (finding["level"].as_str().unwrap(), finding["kind"].as_str().unwrap())).collect();
+        // Loopback hosts are allowed for sending in these tests, so the unsubscribe link counts as reachable.
+        assert_eq!(findings, [("block", "postal_address"), ("block", "unknown_variable"), ("warn", "monthly_quota"), ("warn", "sender_domain")], "{check}");
+        assert_eq!(check["findings"][2]["message"], "2 emails to send, and 1 are left of this month's limit of 1: the campaign sends 1, then pauses until there is room.");
+
+        // A blocked launch is refused with the first block, and nothing is queued.
+        let (status, refused) = ada.post_json("/api/campaigns/send", request.clone()).await;
+        assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, check["findings"][0]["message"].as_str()), "{refused}");
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await;
+        assert_eq!((progress["status"].as_str(), progress["progress"]["total"].as_i64()), (Some("draft"), Some(0)), "{progress}");
+
+        // With the postal address and a template that personalises, the warnings remain and the launch goes ahead.
+        ada.put_json("/api/user/profile", json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" })).await;
+        let (_, template) = ada.post_json("/api/email-templates", json!({
+            "name": "Intro", "subject": "Hi {{businessName}}", "objective": "Custom", "tone": "friendly", "emailSignature": "Ada", "body": "<p>Hello</p>"
+        })).await;
+        let request = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
+        let (_, check) = ada.post_json("/api/campaigns/launch-check", request.clone()).await;
+        assert_eq!(check["ready"], true, "{check}");
+        assert_eq!(check["findings"].as_array().unwrap().len(), 2, "{check}");
+        let (launched, progress) = launch_and_finish(&ada, request).await;
+        assert_eq!((launched["emailsSent"].as_i64(), progress["status"].as_str()), (Some(2), Some("paused")), "{progress}");
+
+        // Someone else's campaign or template is not checked.
+        let eve = active(&app, "eve").await;
+        let (status, _) = eve.post_json("/api/campaigns/launch-check", json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
         app.stop().await;
     })
     .await;

@@ -98,24 +98,27 @@ impl AddressPolicy {
 
     /// Whether the host itself is in the allow list (no DNS: the name as written, or a literal address).
     fn listed(&self, host_port: &str, host: &str) -> bool {
-        let literal = host.parse::<IpAddr>().ok();
+        self.names(host_port) || host.parse::<IpAddr>().is_ok_and(|ip| self.permits(ip))
+    }
+
+    /// Whether `host:port` is in the allow list as written.
+    fn names(&self, host_port: &str) -> bool {
+        self.allow_hosts
+            .iter()
+            .any(|entry| entry.eq_ignore_ascii_case(host_port))
+    }
+
+    /// Whether an address not public is in the allow list by network (any port).
+    pub fn permits(&self, ip: IpAddr) -> bool {
         self.allow_hosts.iter().any(|entry| {
-            entry.eq_ignore_ascii_case(host_port)
-                || literal.is_some_and(|ip| {
-                    entry
-                        .parse::<ipnet::IpNet>()
-                        .is_ok_and(|network| network.contains(&ip))
-                })
+            entry
+                .parse::<ipnet::IpNet>()
+                .is_ok_and(|network| network.contains(&ip))
         })
     }
 
     fn allowed(&self, host_port: &str, ip: IpAddr) -> bool {
-        self.allow_hosts.iter().any(|entry| {
-            entry.eq_ignore_ascii_case(host_port)
-                || entry
-                    .parse::<ipnet::IpNet>()
-                    .is_ok_and(|network| network.contains(&ip))
-        })
+        self.names(host_port) || self.permits(ip)
     }
 }
 

@@ -22,6 +22,18 @@ const COMMON_SELECTORS: &[&str] = &[
     "dkim",
 ];
 
+/// Consumer Gmail addresses; any other domain connected through Google is a Workspace mailbox.
+pub fn is_consumer_gmail(address: &str) -> bool {
+    let domain = address.rsplit('@').next().unwrap_or_default();
+    domain.eq_ignore_ascii_case("gmail.com") || domain.eq_ignore_ascii_case("googlemail.com")
+}
+
+/// Senders with no domain records of the user's to publish: nothing leaves the machine through the outbox, and
+/// Google signs consumer Gmail itself.
+pub fn needs_no_records(provider: Provider, address: &str) -> bool {
+    provider == Provider::Outbox || (provider == Provider::Gmail && is_consumer_gmail(address))
+}
+
 /// One record's verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -27,6 +27,13 @@ pub struct TestMessage {
     pub body: Option<String>,
 }
 
+/// The address a business is emailed at: its email, normalised, when it is a valid address.
+pub fn valid_address(email: Option<&str>) -> Option<String> {
+    email
+        .map(normalize_email)
+        .filter(|email| is_valid_email(email))
+}
+
 /// Queues the campaign's first email to each business through `config_id` (None: the outbox), marks the campaign
 /// active, and completes it at once when nothing was queued.
 pub async fn launch_campaign(
@@ -41,13 +48,7 @@ pub async fn launch_campaign(
     let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
     let addresses: Vec<Option<String>> = businesses
         .iter()
-        .map(|business| {
-            business
-                .email
-                .as_deref()
-                .map(normalize_email)
-                .filter(|email| is_valid_email(email))
-        })
+        .map(|business| valid_address(business.email.as_deref()))
         .collect();
     let messages: Vec<NewMessage> = businesses
         .iter()

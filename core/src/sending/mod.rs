@@ -7,6 +7,7 @@ pub mod compose;
 pub mod control;
 pub mod domain_auth;
 pub mod launch;
+pub mod launch_check;
 pub mod mail_apis;
 pub mod messages;
 pub mod mime;

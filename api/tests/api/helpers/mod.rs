@@ -292,6 +292,20 @@ pub async fn active(app: &TestApp, person: &str) -> Browser {
     app.signed_in(person, &email, person).await
 }
 
+/// An active user with the postal address every email that leaves the machine must carry (the pre-launch check
+/// blocks a launch through a real sender without it).
+pub async fn ready_to_send(app: &TestApp, person: &str) -> Browser {
+    let browser = active(app, person).await;
+    let (status, _) = browser
+        .put_json(
+            "/api/user/profile",
+            json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    browser
+}
+
 impl Browser {
     /// Polls a search answer until the search stops running.
     pub async fn search_to_the_end(&self, mut answer: Value) -> Value {

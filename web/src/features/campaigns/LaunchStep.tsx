@@ -7,12 +7,11 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/toast-store";
 import { CampaignControls } from "../../components/campaign-controls";
-import type { Business } from "../../lib/api/types";
 import { count } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
-import { type Campaign, type Template } from "./api";
-import type { CampaignProgress, LaunchAnswer } from "../../lib/api/types";
+import { requestJson, serverMessage } from "../../lib/request";
+import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
+import type { CampaignProgress, Finding, LaunchAnswer, LaunchCheck } from "../../lib/api/types";
 import { AiSettingsForm } from "./AiSettingsForm";
 import { OUTBOX } from "./SenderStep";
 import { TestCampaignDialog } from "./TestCampaignDialog";
@@ -39,6 +38,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   const [launched, setLaunched] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const businessIds = campaign.businessIds ?? [];
+  const request = { campaignId: campaign.id, templateId: template.id, businessIds, emailConfigId: sender && sender !== OUTBOX ? Number(sender) : null };
 
   // A launched campaign's progress is read every two seconds while it sends (also for a user who comes back to it).
   const started = launched !== null || ["active", "paused", "completed"].includes(campaign.status);
@@ -59,16 +59,10 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
   };
 
   const launching = useApiMutation({
-    mutationFn: () =>
-      requestJson<LaunchAnswer>("POST", "/api/campaigns/send", {
-        campaignId: campaign.id,
-        templateId: template.id,
-        businessIds,
-        emailConfigId: sender && sender !== OUTBOX ? Number(sender) : null,
-      }),
+    mutationFn: () => requestJson<LaunchAnswer>("POST", "/api/campaigns/send", request),
     success: (answer) => ({ title: "Campaign launched", description: answer.message }),
     failure: { title: "Launch failed", description: "Please try again" },
-    invalidates: [[`/api/campaigns/${campaign.id}/progress`]],
+    invalidates: [[`/api/campaigns/${campaign.id}/progress`], LAUNCH_CHECK_KEY],
     onSuccess: (answer) => setLaunched(answer.message),
   });
   const launch = () => {
@@ -80,19 +74,24 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
 
   const counts = progress?.progress;
   const summary = counts ? progressSummary(counts) : null;
-  // Who the launch emails: the chosen businesses with an address; the others are skipped.
-  const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: confirming });
-  const chosen = new Set(businessIds);
-  const reachable = (owned.data ?? []).filter((business) => chosen.has(business.id) && business.email).length;
+  // The pre-launch check of exactly what Launch would send; read again whenever the screen is shown.
+  const check = useQuery({
+    queryKey: [...LAUNCH_CHECK_KEY, request],
+    queryFn: () => requestJson<LaunchCheck>("POST", "/api/campaigns/launch-check", request),
+    enabled: businessIds.length > 0,
+    retry: false,
+  });
+  const ready = check.data?.ready === true;
   return (
     <div className="space-y-3">
       <p className="text-slate-600">
         Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
       <AiSettingsForm key={campaign.id} campaign={campaign} />
+      <PreLaunchCheck check={check.data} failure={check.error ? (serverMessage(check.error) ?? "The check failed; please try again") : null} />
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={() => setTesting(true)}>Test Campaign</Button>
-        <Button onClick={attempt} disabled={sending}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
+        <Button onClick={attempt} disabled={sending || (check.isSuccess && !ready)}>{sending ? "Sending Emails..." : "Launch Campaign"}</Button>
       </div>
       {/* The launch's message while it sends; after that the live state below says what happened. */}
       {launched && (!progress || progress.status === "active") ? <p role="status" className="text-sm text-green-700">{launched}</p> : null}
@@ -114,20 +113,58 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       {testing ? <TestCampaignDialog businessIds={businessIds} templateId={template.id} onClose={() => setTesting(false)} /> : null}
       {confirming ? (
         <Dialog title="Launch campaign" onClose={() => setConfirming(false)}>
-          {owned.data ? (
-            <p data-testid="launch-counts">
-              Send "{template.name}" to {count(businessIds.length, "business", "businesses")}? {count(reachable, "email", "emails")} will be sent;{" "}
-              {count(businessIds.length - reachable, "business", "businesses")} without an email address will be skipped.
-            </p>
+          {check.data ? (
+            <>
+              <p data-testid="launch-counts">
+                Send "{template.name}" to {count(check.data.recipients, "business", "businesses")}? {count(check.data.withEmail, "email", "emails")} will be
+                sent; {count(check.data.recipients - check.data.withEmail, "business", "businesses")} without an email address will be skipped.
+              </p>
+              <Findings findings={check.data.findings} />
+            </>
           ) : (
             <p>Counting the businesses with an email address...</p>
           )}
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-            <Button onClick={launch} disabled={!owned.data}>Send Now</Button>
+            <Button onClick={launch} disabled={!ready}>Send Now</Button>
           </div>
         </Dialog>
       ) : null}
     </div>
+  );
+}
+
+/** What the pre-launch check found: blocks first (red), then warnings (amber). */
+function Findings({ findings }: { findings: Finding[] }) {
+  if (findings.length === 0) return null;
+  return (
+    <ul className="mt-2 space-y-1 text-sm">
+      {findings.map((finding) => (
+        <li key={finding.kind} data-level={finding.level} className={finding.level === "block" ? "text-red-700" : "text-amber-700"}>
+          <strong>{finding.level === "block" ? "Blocks the launch: " : "Warning: "}</strong>
+          {finding.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The pre-launch check in step 6: ready with the counts, or what stops or concerns the launch. */
+function PreLaunchCheck({ check, failure }: { check: LaunchCheck | undefined; failure: string | null }) {
+  return (
+    <section aria-label="Pre-launch check" data-testid="launch-check" className="rounded-md border border-slate-200 p-4">
+      <h3 className="text-sm font-semibold">Pre-launch check</h3>
+      {failure ? <p className="mt-1 text-sm text-red-700">{failure}</p> : null}
+      {!check && !failure ? <p className="mt-1 text-sm text-slate-600">Checking...</p> : null}
+      {check ? (
+        <>
+          <p className="mt-1 text-sm text-slate-700">
+            {count(check.withEmail, "email", "emails")} to send, {count(check.recipients - check.withEmail, "business", "businesses")} without an address
+            skipped, {check.remainingThisMonth} left this month.{check.ready && check.findings.length === 0 ? " Ready to launch." : ""}
+          </p>
+          <Findings findings={check.findings} />
+        </>
+      ) : null}
+    </section>
   );
 }

@@ -10,6 +10,7 @@ import { toast } from "../../components/ui/toast-store";
 import type { Business, TestResult } from "../../lib/api/types";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
+import { LAUNCH_CHECK_KEY } from "./api";
 
 export const MAX_TEST_BUSINESSES = 5;
 
@@ -37,6 +38,7 @@ export function TestCampaignDialog({ businessIds, templateId, onClose }: { busin
       return { title: answer.success ? "Test email sent" : failed, description: answer.troubleshooting ?? answer.message, variant: answer.success ? undefined : "destructive" };
     },
     failure: { title: "Test email failed", description: "Please try again" },
+    invalidates: [LAUNCH_CHECK_KEY],
     onSuccess: (answer) => setResult(answer.message),
   });
   const send = () => {

@@ -26,6 +26,8 @@ export function statusBadgeClass(status: string): string {
 
 export const CAMPAIGNS_KEY = ["/api/campaigns"];
 export const TEMPLATES_KEY = ["/api/email-templates"];
+/** Every pre-launch check; sends change the quota left, so they refresh it. */
+export const LAUNCH_CHECK_KEY = ["/api/campaigns/launch-check"];
 
 export function useCampaigns(enabled: boolean) {
   return useQuery<Campaign[] | null>({ queryKey: CAMPAIGNS_KEY, enabled });

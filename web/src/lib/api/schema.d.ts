@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/launch-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The pre-launch check of a launch request: who would be emailed, the quota left, and what blocks the launch or
+         *     should be known before it.
+         */
+        post: operations["postApiCampaignsLaunchCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/send": {
         parameters: {
             query?: never;
@@ -484,7 +504,8 @@ export interface paths {
         put?: never;
         /**
          * Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),
-         *     then the sending jobs, which send within the monthly quota and each sender's daily cap.
+         *     then the sending jobs, which send within the monthly quota and each sender's daily cap. A launch the pre-launch
+         *     check blocks is refused with the reason.
          */
         post: operations["postApiCampaignsSend"];
         delete?: never;
@@ -1706,6 +1727,10 @@ export interface components {
             /** @description The record found, as published. */
             record?: string | null;
         };
+        /** @enum {string} */
+        CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain";
+        /** @enum {string} */
+        CheckLevel: "block" | "warn";
         /** @description A Gmail sender waits for Google's consent: the browser goes to `oauthUrl`. */
         ConsentNeeded: {
             oauthUrl: string;
@@ -1922,6 +1947,12 @@ export interface components {
             /** Format: binary */
             file: string;
         };
+        /** @description One finding, in words for the user. */
+        Finding: {
+            kind: components["schemas"]["CheckKind"];
+            level: components["schemas"]["CheckLevel"];
+            message: string;
+        };
         /** @description A follow-up as a request carries it (`POST`/`PUT /api/follow-up-templates`, and the sequence sync). */
         FollowUpInput: {
             body?: string | null;
@@ -2076,6 +2107,21 @@ export interface components {
             /** @description Businesses without an email address. */
             skipped: number;
             success: boolean;
+        };
+        /** @description The check of one launch: who would be emailed, the quota left, and the findings (blocks first). */
+        LaunchCheck: {
+            findings: components["schemas"]["Finding"][];
+            /** @description No finding blocks the launch. */
+            ready: boolean;
+            /** @description Businesses chosen. */
+            recipients: number;
+            /**
+             * Format: int64
+             * @description Emails left of the monthly limit now.
+             */
+            remainingThisMonth: number;
+            /** @description Of those, businesses with an email address: the emails the launch sends. */
+            withEmail: number;
         };
         LaunchRequest: {
             /** @default [] */
@@ -4849,6 +4895,93 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Template Required, No Recipients, Campaign Required, or what blocks the launch */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiCampaignsLaunchCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LaunchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchCheck"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign, template, business or sender not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Template Required, No Recipients or Campaign Required */
             422: {
                 headers: {
@@ -4936,7 +5069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Template Required, No Recipients or Campaign Required */
+            /** @description Template Required, No Recipients, Campaign Required, or what blocks the launch */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -37,6 +37,8 @@ export type BasicAddressCreated = Schemas["BasicAddressCreated"];
 export type ConsentUrl = Schemas["ConsentUrl"];
 
 export type LaunchAnswer = Schemas["LaunchAnswer"];
+export type LaunchCheck = Schemas["LaunchCheck"];
+export type Finding = Schemas["Finding"];
 export type CampaignProgress = Schemas["CampaignProgress"];
 export type TestResult = Schemas["TestResult"];
 

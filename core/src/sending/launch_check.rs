@@ -1,0 +1,408 @@
+//! The pre-launch check (issue 18): what blocks a launch and what the user should know before it. Blocks: nobody
+//! with an address, no postal address for the footer of emails that leave the machine, an unsubscribe link the
+//! recipients could not open, a template variable personalisation does not know. Warnings: more emails than the
+//! month's remaining quota, a sender domain without SPF, DKIM and DMARC. The launch endpoint refuses a blocked
+//! launch with the first block's message; step 6 shows every line before the user launches.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use serde::Serialize;
+
+use crate::accounts::User;
+use crate::campaigns::templates::check_variables;
+use crate::platform::config::Settings;
+use crate::platform::net::is_forbidden;
+use crate::sending::domain_auth::needs_no_records;
+use crate::sending::launch::valid_address;
+use crate::sending::senders::{EmailConfig, Provider};
+
+crate::text_enum! {
+    /// Whether a finding stops the launch or is only said.
+    pub enum CheckLevel ("check level") {
+        Block = "block",
+        Warn = "warn",
+    }
+}
+
+crate::text_enum! {
+    /// What a finding is about.
+    pub enum CheckKind ("launch check") {
+        NoRecipients = "no_recipients",
+        PostalAddress = "postal_address",
+        UnsubscribeLink = "unsubscribe_link",
+        UnknownVariable = "unknown_variable",
+        MonthlyQuota = "monthly_quota",
+        SenderDomain = "sender_domain",
+    }
+}
+
+/// One finding, in words for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub level: CheckLevel,
+    pub kind: CheckKind,
+    pub message: String,
+}
+
+/// The check of one launch: who would be emailed, the quota left, and the findings (blocks first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchCheck {
+    /// Businesses chosen.
+    pub recipients: usize,
+    /// Of those, businesses with an email address: the emails the launch sends.
+    pub with_email: usize,
+    /// Emails left of the monthly limit now.
+    pub remaining_this_month: i64,
+    pub findings: Vec<Finding>,
+    /// No finding blocks the launch.
+    pub ready: bool,
+}
+
+impl LaunchCheck {
+    /// The first finding that blocks the launch.
+    pub fn block(&self) -> Option<&Finding> {
+        self.findings
+            .iter()
+            .find(|finding| finding.level == CheckLevel::Block)
+    }
+}
+
+/// What a launch would use.
+pub struct LaunchPlan<'a> {
+    pub user: &'a User,
+    /// Emails the user sent in the quota window.
+    pub sent_this_month: i64,
+    pub subject: &'a str,
+    pub body: &'a str,
+    /// None: the local outbox.
+    pub config: Option<&'a EmailConfig>,
+    /// The chosen businesses' email addresses, as found.
+    pub emails: &'a [Option<&'a str>],
+}
+
+pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
+    let mut findings = Vec::new();
+    let mut add = |level, kind, message: String| {
+        findings.push(Finding {
+            level,
+            kind,
+            message,
+        })
+    };
+    let with_email = plan
+        .emails
+        .iter()
+        .filter(|email| valid_address(**email).is_some())
+        .count();
+    let leaves_machine = plan
+        .config
+        .is_some_and(|config| config.provider != Provider::Outbox);
+    if with_email == 0 {
+        add(
+            CheckLevel::Block,
+            CheckKind::NoRecipients,
+            "None of the chosen businesses has an email address: there is nobody to send to."
+                .into(),
+        );
+    }
+    if plan
+        .user
+        .postal_address
+        .as_deref()
+        .is_none_or(|address| address.trim().is_empty())
+    {
+        let (level, message) = if leaves_machine {
+            (
+                CheckLevel::Block,
+                "Add your postal address in Email Settings: anti-spam laws require it in the footer of every \
+                 marketing email.",
+            )
+        } else {
+            (
+                CheckLevel::Warn,
+                "The footer has no postal address. The local outbox keeps these emails, but add it in Email \
+                 Settings before you send through a real sender.",
+            )
+        };
+        add(level, CheckKind::PostalAddress, message.into());
+    }
+    if leaves_machine && !recipients_reach(settings) {
+        add(
+            CheckLevel::Block,
+            CheckKind::UnsubscribeLink,
+            format!(
+                "Recipients could not open the unsubscribe link: this instance's address ({}) can only be \
+                 reached from its own network. Ask the administrator to give the instance a public address.",
+                settings.http.public_url()
+            ),
+        );
+    }
+    for text in [plan.subject, plan.body] {
+        if let Err(error) = check_variables(text) {
+            add(
+                CheckLevel::Block,
+                CheckKind::UnknownVariable,
+                format!("The template cannot be personalised. {error}."),
+            );
+            break;
+        }
+    }
+    let limit = plan.user.email_limit(&settings.auth, &settings.accounts);
+    let remaining = (limit - plan.sent_this_month).max(0);
+    if with_email as i64 > remaining {
+        let message = if remaining == 0 {
+            format!(
+                "{with_email} emails to send, and this month's limit of {limit} is used up: the campaign waits \
+                 and sends when there is room."
+            )
+        } else {
+            format!(
+                "{with_email} emails to send, and {remaining} are left of this month's limit of {limit}: the \
+                 campaign sends {remaining}, then pauses until there is room."
+            )
+        };
+        add(CheckLevel::Warn, CheckKind::MonthlyQuota, message);
+    }
+    // A sender's domain verdict is kept by the domain check of Email Settings (its message); a sender saved since
+    // has none yet.
+    if let Some(config) = plan.config
+        && !needs_no_records(config.provider, &config.send_from)
+    {
+        let verdict = match (&config.status_message, config.is_verified) {
+            (Some(_), true) => None,
+            (Some(message), false) => Some(message.clone()),
+            (None, _) => Some("its domain has not been checked for SPF, DKIM and DMARC yet".into()),
+        };
+        if let Some(verdict) = verdict {
+            add(
+                CheckLevel::Warn,
+                CheckKind::SenderDomain,
+                format!(
+                    "{}: {verdict}. Without SPF, DKIM and DMARC, receivers may file these emails as spam; check \
+                     the domain in Email Settings.",
+                    config.send_from
+                ),
+            );
+        }
+    }
+    findings.sort_by_key(|finding| finding.level != CheckLevel::Block);
+    let ready = !findings
+        .iter()
+        .any(|finding| finding.level == CheckLevel::Block);
+    LaunchCheck {
+        recipients: plan.emails.len(),
+        with_email,
+        remaining_this_month: remaining,
+        findings,
+        ready,
+    }
+}
+
+/// Whether recipients can open links to this instance (unsubscribe, tracking): its public address is not a
+/// loopback or private one, unless the operator allows those hosts for sending (a closed network, or a test whose
+/// recipients are on the same machine).
+fn recipients_reach(settings: &Settings) -> bool {
+    let Ok(url) = url::Url::parse(&settings.http.public_url()) else {
+        return false;
+    };
+    let ip = match url.host() {
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
+        Some(url::Host::Domain(name)) => {
+            let name = name.to_ascii_lowercase();
+            if name == "localhost" || name.ends_with(".localhost") {
+                IpAddr::V4(Ipv4Addr::LOCALHOST)
+            } else {
+                return true;
+            }
+        }
+        None => return false,
+    };
+    !is_forbidden(ip) || settings.sending.policy().permits(ip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::net::Security;
+
+    fn user(postal_address: Option<&str>) -> User {
+        User {
+            id: 1,
+            email: "ada@bakery.example".into(),
+            first_name: Some("Ada".into()),
+            last_name: None,
+            account_status: "active".into(),
+            subscription_status: "active".into(),
+            subscription_plan: Some("premium".into()),
+            email_limit: 10,
+            subscription_ends_at: None,
+            created_at: 0,
+            postal_address: postal_address.map(str::to_string),
+        }
+    }
+
+    fn smtp(verified: bool) -> EmailConfig {
+        EmailConfig {
+            id: 1,
+            user_id: 1,
+            provider: Provider::Smtp,
+            send_from: "ada@bakery.example".into(),
+            send_from_name: "Ada".into(),
+            reply_to: None,
+            smtp_host: Some("mail.bakery.example".into()),
+            smtp_port: Some(587),
+            smtp_security: Some(Security::StartTls),
+            smtp_username: None,
+            secret: None,
+            imap_host: None,
+            imap_port: None,
+            imap_security: None,
+            imap_username: None,
+            daily_cap: 100,
+            is_active: true,
+            is_default: true,
+            is_verified: verified,
+            status_message: Some(if verified {
+                "bakery.example publishes SPF, DKIM and DMARC".into()
+            } else {
+                "bakery.example is missing DKIM, DMARC".into()
+            }),
+            created_at: 0,
+            replies_checked_at: None,
+            replies_error: None,
+            gmail_read: false,
+        }
+    }
+
+    fn public_settings() -> Settings {
+        let mut settings = Settings::default();
+        settings.http.public_url = "https://outreach.bakery.example".into();
+        settings
+    }
+
+    fn kinds(check: &LaunchCheck) -> Vec<(CheckLevel, CheckKind)> {
+        check
+            .findings
+            .iter()
+            .map(|finding| (finding.level, finding.kind))
+            .collect()
+    }
+
+    #[test]
+    fn a_launch_with_everything_in_place_is_ready() {
+        let user = user(Some("Bakery Street 1"));
+        let config = smtp(true);
+        let emails = [Some("a@cafe.example"), None];
+        let plan = LaunchPlan {
+            user: &user,
+            sent_this_month: 0,
+            subject: "Hi {{businessName}}",
+            body: "<p>Hello</p>",
+            config: Some(&config),
+            emails: &emails,
+        };
+        let check = check_launch(&public_settings(), &plan);
+        assert_eq!(
+            (
+                check.recipients,
+                check.with_email,
+                check.remaining_this_month
+            ),
+            (2, 1, 10)
+        );
+        assert!(check.ready && check.findings.is_empty(), "{check:?}");
+    }
+
+    #[test]
+    fn blocks_come_first_and_warnings_carry_the_numbers() {
+        let user = user(None);
+        let config = smtp(false);
+        let owners: Vec<String> = (1..=12)
+            .map(|id| format!("owner{id}@cafe.example"))
+            .collect();
+        let emails: Vec<Option<&str>> = owners.iter().map(|owner| Some(owner.as_str())).collect();
+        let plan = LaunchPlan {
+            user: &user,
+            sent_this_month: 4,
+            subject: "Hi {{firstName}}",
+            body: "<p>Hello</p>",
+            config: Some(&config),
+            emails: &emails,
+        };
+        // The default public address is loopback, which recipients cannot reach.
+        let check = check_launch(&Settings::default(), &plan);
+        assert_eq!(
+            kinds(&check),
+            [
+                (CheckLevel::Block, CheckKind::PostalAddress),
+                (CheckLevel::Block, CheckKind::UnsubscribeLink),
+                (CheckLevel::Block, CheckKind::UnknownVariable),
+                (CheckLevel::Warn, CheckKind::MonthlyQuota),
+                (CheckLevel::Warn, CheckKind::SenderDomain),
+            ]
+        );
+        assert!(!check.ready);
+        assert_eq!(check.block().unwrap().kind, CheckKind::PostalAddress);
+        let messages: Vec<&str> = check
+            .findings
+            .iter()
+            .map(|finding| finding.message.as_str())
+            .collect();
+        assert!(
+            messages[1].contains("(http://127.0.0.1:8080)"),
+            "{}",
+            messages[1]
+        );
+        assert!(messages[2].contains("{{firstName}}"), "{}", messages[2]);
+        assert_eq!(
+            messages[3],
+            "12 emails to send, and 6 are left of this month's limit of 10: the campaign sends 6, then pauses \
+             until there is room."
+        );
+        assert!(
+            messages[4].starts_with("ada@bakery.example: bakery.example is missing DKIM, DMARC."),
+            "{}",
+            messages[4]
+        );
+    }
+
+    #[test]
+    fn the_local_outbox_needs_no_public_address_and_only_a_warning_for_the_postal_address() {
+        let user = user(None);
+        let emails = [Some("not an address")];
+        let plan = LaunchPlan {
+            user: &user,
+            sent_this_month: 10,
+            subject: "Hi",
+            body: "<p>Hello</p>",
+            config: None,
+            emails: &emails,
+        };
+        let check = check_launch(&Settings::default(), &plan);
+        assert_eq!(
+            kinds(&check),
+            [
+                (CheckLevel::Block, CheckKind::NoRecipients),
+                (CheckLevel::Warn, CheckKind::PostalAddress),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_loopback_address_reaches_recipients_only_where_the_operator_allows_loopback_hosts() {
+        let mut settings = Settings::default();
+        assert!(!recipients_reach(&settings));
+        settings.http.public_url = "http://app.localhost:8080".into();
+        assert!(!recipients_reach(&settings));
+        settings.http.public_url = "http://10.0.0.5".into();
+        assert!(!recipients_reach(&settings));
+        settings.http.public_url = "https://outreach.example.com".into();
+        assert!(recipients_reach(&settings));
+        settings.http.public_url = "http://127.0.0.1:8080".into();
+        settings.sending.allow_hosts = vec!["127.0.0.1/32".into()];
+        assert!(recipients_reach(&settings));
+    }
+}
