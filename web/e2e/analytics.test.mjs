@@ -130,6 +130,9 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await contact("deli@rye.example").getByText("Issues").waitFor();
   await contact("deli@rye.example").getByText("550 5.1.1 mailbox unknown", { exact: false }).waitFor();
   await contact("quiet@cafe.example").getByText("Opened", { exact: true }).waitFor();
+  // A reply outranks the rest and shows with its time (it was badged 'Sent' with no reply shown).
+  await contact("kuu@kuu.example").getByText("Replied", { exact: true }).waitFor();
+  await contact("kuu@kuu.example").getByText("Replied:").waitFor();
 
   // Missing and foreign campaigns.
   await page.goto(`${app.base}/campaign-analytics/999999`);
@@ -162,5 +165,22 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await details.getByLabel("Edit note").fill("Meeting booked for Friday");
   await details.getByRole("button", { name: "Save" }).click();
   await details.getByRole("list", { name: "Notes" }).getByText("Meeting booked for Friday").waitFor();
+
+  // A business without an address is skipped, badged so and said why, never 'Sent' with a blank recipient; the
+  // outbox reports no deliveries, so the tile says so instead of 0%.
+  const noMail = await (await api.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "more.csv", mimeType: "text/csv", buffer: Buffer.from("name,email,phone\nNo Mail Deli,,+358 40 123\nLate Cafe,late@cafe.example,\n") } } })).json();
+  const second = await (await api.post(`${app.base}/api/campaigns`, { data: { name: "Second round" } })).json();
+  await api.post(`${app.base}/api/campaigns/send`, { data: { campaignId: second.id, templateId: template.id, businessIds: noMail.businesses.map((b) => b.id) } });
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const progress = await (await api.get(`${app.base}/api/campaigns/${second.id}/progress`)).json();
+    if (progress.status === "completed") break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  await page.goto(`${app.base}/campaign-details/${second.id}`);
+  const skipped = page.getByTestId("campaign-contact").filter({ hasText: "No Mail Deli" });
+  await skipped.getByText("Skipped", { exact: true }).waitFor();
+  await skipped.getByText("No email address · +358 40 123").waitFor();
+  await skipped.getByText("Not sent:", { exact: false }).waitFor();
+  await page.getByTestId("tile-Delivered").getByText("Not reported: only SendGrid senders report deliveries").waitFor();
   await page.close();
 });

@@ -141,7 +141,8 @@ async fn analytics_and_contacts_count_by_the_rules_of_b4_and_stay_with_their_own
                 json!("Clicked"),
                 json!("Issues"),
                 json!("Issues"),
-                json!("Sent"),
+                // The reply outranks B §4's list (it used to read 'Sent').
+                json!("Replied"),
                 json!("Opened")
             ]
         );

@@ -232,7 +232,10 @@ pub struct CampaignEmail {
     pub spam_reported_at: Option<Timestamp>,
     pub unsubscribed_at: Option<Timestamp>,
     pub has_issues: bool,
-    /// B §4: Issues, then Clicked, Opened, Delivered, otherwise Sent.
+    /// Why a failed or skipped message was not sent.
+    pub not_sent_reason: Option<String>,
+    /// B §4 (Issues, then Clicked, Opened, Delivered, otherwise Sent), with what B §4 leaves out: a message not
+    /// sent is Skipped or Queued, and a reply, the strongest engagement, shows as Replied.
     pub engagement: &'static str,
     pub business_name: Option<String>,
     pub business_address: Option<String>,
@@ -256,25 +259,42 @@ struct CampaignEmailRow {
     spam_reported_at: Option<Timestamp>,
     unsubscribed_at: Option<Timestamp>,
     token: Option<String>,
+    error: Option<String>,
     business_name: Option<String>,
     business_address: Option<String>,
     business_phone: Option<String>,
     business_website: Option<String>,
 }
 
-/// B §4 per-contact engagement badge of the details page.
-pub fn engagement(has_issues: bool, clicked: bool, opened: bool, delivered: bool) -> &'static str {
+/// The per-contact engagement badge of the details page: B §4's Issues, then Clicked, Opened, Delivered, otherwise
+/// Sent; before those, a message never sent is Skipped or still Queued, and a reply outranks a click.
+pub fn engagement(status: MessageStatus, has_issues: bool, seen: Seen) -> &'static str {
     if has_issues {
         "Issues"
-    } else if clicked {
+    } else if status == MessageStatus::Skipped {
+        "Skipped"
+    } else if matches!(status, MessageStatus::Queued | MessageStatus::Sending) {
+        "Queued"
+    } else if seen.replied {
+        "Replied"
+    } else if seen.clicked {
         "Clicked"
-    } else if opened {
+    } else if seen.opened {
         "Opened"
-    } else if delivered {
+    } else if seen.delivered {
         "Delivered"
     } else {
         "Sent"
     }
+}
+
+/// What is known to have happened to a sent message.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Seen {
+    pub delivered: bool,
+    pub opened: bool,
+    pub clicked: bool,
+    pub replied: bool,
 }
 
 impl CampaignEmailRow {
@@ -295,11 +315,15 @@ impl CampaignEmailRow {
         let bounced = self.bounced_at.is_some() || self.status == MessageStatus::Bounced;
         let spam_reported = self.spam_reported_at.is_some();
         let has_issues = bounced || spam_reported || self.status == MessageStatus::Failed;
-        let (opened, clicked, delivered) = (
-            self.opened_at.is_some(),
-            self.clicked_at.is_some(),
-            self.delivered_at.is_some(),
-        );
+        let seen = Seen {
+            delivered: self.delivered_at.is_some(),
+            opened: self.opened_at.is_some(),
+            clicked: self.clicked_at.is_some(),
+            replied: self.replied_at.is_some(),
+        };
+        let not_sent_reason = matches!(self.status, MessageStatus::Failed | MessageStatus::Skipped)
+            .then_some(self.error)
+            .flatten();
         CampaignEmail {
             id: self.id,
             email_id: self.id,
@@ -307,18 +331,18 @@ impl CampaignEmailRow {
             status: self.status,
             subject: self.subject,
             sent_at: self.sent_at,
-            delivered,
+            delivered: seen.delivered,
             delivered_at: self.delivered_at,
-            opened,
+            opened: seen.opened,
             opened_at: self.opened_at,
             open_count: human_opens.clone().count() as i64,
             last_opened_at: human_opens.map(|event| event.occurred_at).max(),
-            clicked,
+            clicked: seen.clicked,
             clicked_at: self.clicked_at,
             click_count: clicks.len() as i64,
             first_clicked_at: clicks.iter().map(|event| event.occurred_at).min(),
             clicked_urls,
-            replied: self.replied_at.is_some(),
+            replied: seen.replied,
             replied_at: self.replied_at,
             bounced,
             bounced_at: self.bounced_at,
@@ -327,7 +351,8 @@ impl CampaignEmailRow {
             spam_reported_at: self.spam_reported_at,
             unsubscribed_at: self.unsubscribed_at,
             has_issues,
-            engagement: engagement(has_issues, clicked, opened, delivered),
+            engagement: engagement(self.status, has_issues, seen),
+            not_sent_reason,
             business_name: self.business_name,
             business_address: self.business_address,
             business_phone: self.business_phone,
@@ -474,12 +499,45 @@ mod tests {
     }
 
     #[test]
-    fn engagement_badge_follows_the_precedence_of_b4() {
-        assert_eq!(engagement(true, true, true, true), "Issues");
-        assert_eq!(engagement(false, true, true, true), "Clicked");
-        assert_eq!(engagement(false, false, true, true), "Opened");
-        assert_eq!(engagement(false, false, false, true), "Delivered");
-        assert_eq!(engagement(false, false, false, false), "Sent");
+    fn engagement_badge_follows_the_precedence_of_b4_with_replies_and_unsent_messages() {
+        use MessageStatus::*;
+        let all = Seen {
+            delivered: true,
+            opened: true,
+            clicked: true,
+            replied: true,
+        };
+        let only = |pick: fn(&mut Seen)| {
+            let mut seen = Seen::default();
+            pick(&mut seen);
+            seen
+        };
+        assert_eq!(engagement(Sent, true, all), "Issues");
+        assert_eq!(engagement(Replied, false, all), "Replied");
+        assert_eq!(
+            engagement(
+                Sent,
+                false,
+                Seen {
+                    replied: false,
+                    ..all
+                }
+            ),
+            "Clicked"
+        );
+        assert_eq!(
+            engagement(Sent, false, only(|seen| seen.opened = true)),
+            "Opened"
+        );
+        assert_eq!(
+            engagement(Sent, false, only(|seen| seen.delivered = true)),
+            "Delivered"
+        );
+        assert_eq!(engagement(Sent, false, Seen::default()), "Sent");
+        // A skipped business was never emailed; it used to be badged 'Sent'.
+        assert_eq!(engagement(Skipped, false, Seen::default()), "Skipped");
+        assert_eq!(engagement(Queued, false, Seen::default()), "Queued");
+        assert_eq!(engagement(Sending, false, Seen::default()), "Queued");
     }
 
     #[test]

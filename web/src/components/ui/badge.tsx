@@ -17,6 +17,8 @@ const BADGE_TONES: Record<string, string> = {
   Opened: "bg-green-100 text-green-800",
   opened: "bg-green-100 text-green-800",
   Delivered: "bg-blue-100 text-blue-800",
+  Skipped: "bg-slate-100 text-slate-600",
+  Queued: "bg-slate-100 text-slate-700",
   delivered: "bg-blue-100 text-blue-800",
 };
 

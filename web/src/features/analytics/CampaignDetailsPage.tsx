@@ -32,7 +32,7 @@ export function CampaignDetailsPage() {
       <CampaignHeader campaign={campaign} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Tile label="Sent" value={summary.totalSent} />
-        <Tile label="Delivered" value={summary.delivered} detail={`${summary.deliveryRate}% delivery rate`} />
+        <Tile label="Delivered" value={summary.delivered} detail={deliveryDetail(summary.delivered, summary.deliveryRate)} />
         <Tile label="Opened" value={summary.opened} detail={`${summary.openRate}% open rate`} />
         <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
         <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
@@ -60,6 +60,12 @@ export function CampaignDetailsPage() {
   );
 }
 
+/** Deliveries are reported only by senders that send delivery events (SendGrid); without any, a rate of 0% would
+ * say every email went missing. */
+export function deliveryDetail(delivered: number, rate: number): string {
+  return delivered > 0 ? `${rate}% delivery rate` : "Not reported: only SendGrid senders report deliveries";
+}
+
 function ContactRow({ contact }: { contact: CampaignEmail }) {
   return (
     <li className="rounded border border-slate-200 p-3" data-testid="campaign-contact">
@@ -68,7 +74,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
         <Badge value={contact.engagement} />
       </div>
       <p className="text-sm text-slate-600">
-        {contact.toEmail}
+        {contact.toEmail || "No email address"}
         {contact.businessAddress ? ` · ${contact.businessAddress}` : ""}
         {contact.businessPhone ? ` · ${contact.businessPhone}` : ""}
         {contact.businessWebsite ? (
@@ -80,6 +86,21 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
           </>
         ) : null}
       </p>
+      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
+      {contact.clickedUrls.length > 0 ? (
+        <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
+          {contact.clickedUrls.map((url) => (
+            <li key={url}>{url}</li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+/** When a sent email was delivered, opened, clicked, answered, bounced or reported. */
+function SentTimes({ contact }: { contact: CampaignEmail }) {
+  return (
       <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs md:grid-cols-3">
         <div>
           <dt className="inline text-slate-500">Sent: </dt>
@@ -103,6 +124,12 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
             {contact.firstClickedAt ? `, first ${formatDateTime(contact.firstClickedAt)}` : ""}
           </dd>
         </div>
+        {contact.replied ? (
+          <div>
+            <dt className="inline text-slate-500">Replied: </dt>
+            <dd className="inline">{formatDateTime(contact.repliedAt)}</dd>
+          </div>
+        ) : null}
         {contact.bounced ? (
           <div>
             <dt className="inline text-slate-500">Bounced: </dt>
@@ -118,13 +145,5 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
           </div>
         ) : null}
       </dl>
-      {contact.clickedUrls.length > 0 ? (
-        <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
-          {contact.clickedUrls.map((url) => (
-            <li key={url}>{url}</li>
-          ))}
-        </ul>
-      ) : null}
-    </li>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statusLabel } from "../../lib/format";
 import { sentEmail as email } from "../../testing/fixtures";
+import { deliveryDetail } from "./CampaignDetailsPage";
 import { canMarkOpened, cardMetrics, emailCount, followUps, isHtmlBody, type Summary } from "./api";
 
 const summary = (overrides: Partial<Summary>): Summary => ({
@@ -48,5 +49,12 @@ describe("campaign analytics page (B §2.10)", () => {
 
   it("lists follow-ups as the emails after the first step", () => {
     expect(followUps([email({ id: 1, step: 0 }), email({ id: 2, step: 1 }), email({ id: 3, step: 2 })]).map((e) => e.id)).toEqual([2, 3]);
+  });
+});
+
+describe("delivery tile", () => {
+  it("says deliveries are not reported rather than 0% when no sender reported one", () => {
+    expect(deliveryDetail(0, 0)).toBe("Not reported: only SendGrid senders report deliveries");
+    expect(deliveryDetail(3, 75)).toBe("75% delivery rate");
   });
 });

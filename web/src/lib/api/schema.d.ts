@@ -1584,13 +1584,18 @@ export interface components {
             deliveredAt?: components["schemas"]["Timestamp"] | null;
             /** Format: int64 */
             emailId: number;
-            /** @description B §4: Issues, then Clicked, Opened, Delivered, otherwise Sent. */
+            /**
+             * @description B §4 (Issues, then Clicked, Opened, Delivered, otherwise Sent), with what B §4 leaves out: a message not
+             *     sent is Skipped or Queued, and a reply, the strongest engagement, shows as Replied.
+             */
             engagement: string;
             firstClickedAt?: components["schemas"]["Timestamp"] | null;
             hasIssues: boolean;
             /** Format: int64 */
             id: number;
             lastOpenedAt?: components["schemas"]["Timestamp"] | null;
+            /** @description Why a failed or skipped message was not sent. */
+            notSentReason?: string | null;
             /** Format: int64 */
             openCount: number;
             opened: boolean;
