@@ -47,6 +47,13 @@ test("a campaign paused at its limit is resumed, then stopped, from its analytic
   await api("/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: imported.businesses.map((business) => business.id) });
   await until(async () => (await progressOf(page, campaign.id)).status === "paused");
 
+  // The campaign's card in Campaign Analytics offers the controls its status allows.
+  await page.goto(`${app.base}/dashboard`);
+  await page.getByRole("tab", { name: "Campaign Analytics" }).click();
+  const card = page.getByTestId("campaign-card").filter({ hasText: "Spring" });
+  await card.getByRole("group", { name: "Campaign controls" }).getByRole("button", { name: "Resume" }).waitFor();
+  assert.equal(await card.getByRole("button", { name: "Pause" }).count(), 0);
+
   await page.goto(`${app.base}/campaign-analytics/${campaign.id}`);
   const controls = page.getByRole("group", { name: "Campaign controls" });
   await page.getByText("Paused: the monthly email limit or the sender's daily cap is reached.", { exact: false }).first().waitFor();

@@ -115,6 +115,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await page.getByRole("button", { name: "Send Now" }).click();
   await page.getByText("You can launch another campaign anytime.", { exact: false }).first().waitFor();
   await page.getByTestId("send-progress").getByText("Completed: 2 sent, 0 failed, 1 skipped, 0 queued").waitFor({ timeout: 20_000 });
+  assert.match(await page.getByRole("link", { name: "View Campaign Analytics" }).getAttribute("href"), /^\/campaign-analytics\/\d+$/);
 
   const messages = (await sinkMessages()).filter((message) => !message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(messages.length, 2);

@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
 import { formatDate, formatDateTime } from "../../lib/format";
@@ -122,6 +123,9 @@ function CampaignList() {
             <Link to={`/campaign-details/${campaign.id}`} className="mt-2 inline-block text-sm text-brand underline">
               Contact details
             </Link>
+            <div className="mt-2">
+              <CampaignControls campaignId={campaign.id} status={campaign.status} />
+            </div>
           </li>
         ))}
       </ul>

@@ -2,6 +2,7 @@
  * dialog, and launch with a confirmation, the disabled 'Sending Emails...' button, and live progress until every
  * recipient is done (sent, failed or skipped). */
 import { useState } from "react";
+import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
@@ -105,8 +106,11 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
             <div className="h-2 rounded bg-brand" style={{ width: `${summary?.percent ?? 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
-          <div className="mt-2">
+          <div className="mt-2 flex flex-wrap items-center gap-3">
             <CampaignControls campaignId={campaign.id} status={progress.status} />
+            <Link to={`/campaign-analytics/${campaign.id}`} className="text-sm text-brand underline">
+              View Campaign Analytics
+            </Link>
           </div>
         </div>
       ) : null}
