@@ -142,13 +142,21 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   assert.equal(await reopened.getByLabel("Subject of follow-up 2").inputValue(), "Checking in #3");
   assert.equal(await reopened.getByRole("listitem").count(), 2);
   await page.keyboard.press("Escape");
-  await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
-  await page.getByTestId("campaign-name-locked").getByText("Helsinki cafés").waitFor();
-  // The builder resumes at step 5 with the template chosen, and step 2 shows the one business ticked.
+  await page.getByRole("tab", { name: "Build Campaign" }).click();
+  // The builder resumes at step 5 with the template chosen, one step in view; the stepper sums up the others.
   await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
   await page.getByText("Template Café intro is chosen.").waitFor();
+  const steps = page.getByRole("navigation", { name: "Campaign steps" });
+  assert.match(await steps.locator("[aria-current=step]").textContent(), /^5\. Sender Configuration/);
+  await steps.getByRole("button", { name: /2\. Find Businesses.*1 business selected/ }).waitFor();
+  await steps.getByRole("button", { name: /4\. Choose Email Template.*Café intro/ }).waitFor();
+  assert.equal(await page.getByRole("heading", { name: /STEP 2 OUT OF 6/ }).count(), 0, "one step in view");
+  // Step 2 shows the one business ticked; step 1 the saved name.
+  await steps.getByRole("button", { name: /2\. Find Businesses/ }).click();
   assert.equal(await page.getByLabel("Select Café Ursula").isChecked(), true);
   await page.getByTestId("selection").getByText("1 selected, 1 with an email address").waitFor();
+  await steps.getByRole("button", { name: /1\. Campaign/ }).click();
+  await page.getByTestId("campaign-name-locked").getByText("Helsinki cafés").waitFor();
   await page.close();
 });
 

@@ -34,8 +34,10 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   await api("PUT", `/api/campaigns/${campaign.id}`, { templateId: template.id, status: "template_selected", builderStep: 5 });
 
   // Step 5: where the emails come from, the sender name and where replies go.
-  await page.getByRole("tab", { name: "STEP 2: Build Campaign" }).click();
+  await page.getByRole("tab", { name: "Build Campaign" }).click();
   await page.getByRole("button", { name: /^Autumn/ }).click();
+  // A campaign picked from the list shows 'Campaign Ready' first, with a way to continue where it left off.
+  await page.getByTestId("campaign-ready").getByRole("button", { name: "Continue at Step 5: Sender Configuration" }).click();
   await page.getByRole("heading", { name: "STEP 5 OUT OF 6: Sender Configuration" }).waitFor();
   await page.getByTestId("from-address").getByText("the local outbox", { exact: false }).waitFor();
   await page.getByLabel("Replies go to").fill("replies@");
@@ -70,8 +72,10 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   await settings.getByLabel("Certainty threshold").waitFor();
   assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "high");
   assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), false);
-  // The sender name and reply address are back in step 5 too.
+  // The sender name and reply address are back in step 5 too, one click away in the stepper.
+  await page.getByRole("navigation", { name: "Campaign steps" }).getByRole("button", { name: /5\. Sender Configuration/ }).click();
   assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");
+  await page.getByRole("navigation", { name: "Campaign steps" }).getByRole("button", { name: /6\. Test and Launch/ }).click();
 
   // The Test Campaign dialog: an address and one to five of the campaign's businesses.
   await page.getByRole("button", { name: "Test Campaign" }).click();

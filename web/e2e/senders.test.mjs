@@ -47,7 +47,7 @@ test("a basic address with Send Test, and a branded SendGrid sender with its dom
   const { app, browser } = stack;
   const page = await browser.newPage();
   await signIn(app, page, ADMIN);
-  await page.getByRole("tab", { name: "STEP 1: Email Settings" }).click();
+  await page.getByRole("tab", { name: "Email Settings" }).click();
   const domain = `hello.127.0.0.1`;
 
   // Without a sender the local outbox keeps the message; a reply typed as its recipient marks it replied.

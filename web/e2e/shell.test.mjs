@@ -21,10 +21,33 @@ const signIn = (page, name) => signInAs(app, page, PEOPLE[name]);
 test("signing in through Google shows the first name in the header", async () => {
   const page = await browser.newPage();
   await signIn(page, "Grace Hopper");
-  await page.getByRole("heading", { name: "AI Outreach Agent" }).waitFor();
+  await page.getByRole("link", { name: "Dashboard home" }).waitFor();
+  const tabs = page.getByRole("tablist", { name: "Dashboard" });
   assert.equal(await page.getByTestId("user-name").textContent(), "Grace");
-  // The default tab, kept in the URL and in storage.
-  assert.equal(await page.getByRole("tab", { selected: true }).textContent(), "STEP 2: Build Campaign");
+  // The default tab, kept in the URL and in storage, and named in the title bar.
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Build Campaign");
+  assert.equal(await page.title(), "Build Campaign · AI Outreach Agent");
+  // A new user is told what the six steps are; the later steps are locked.
+  await page.getByTestId("builder-guide").getByText("No campaigns yet. A campaign takes six steps:").waitFor();
+  assert.equal(await page.getByRole("navigation", { name: "Campaign steps" }).getByRole("button", { name: /2\. Find Businesses/ }).isDisabled(), true);
+  // Arrow keys move between the tabs and select them (one tab in the Tab order).
+  await tabs.getByRole("tab", { selected: true }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Campaign Analytics");
+  await page.keyboard.press("End");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Automation");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Email Settings");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("Home");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Email Settings");
+  assert.equal(await tabs.locator("[role=tab][tabindex='0']").count(), 1);
+  // Every protected page has the app's header with the screens outside the tabs.
+  await page.getByRole("navigation", { name: "App" }).getByRole("link", { name: "Search Log" }).click();
+  await page.waitForURL(`${app.base}/search-log`);
+  await page.waitForFunction(() => document.title === "Search Log · AI Outreach Agent");
+  await page.getByRole("navigation", { name: "App" }).getByRole("link", { name: "Dashboard" }).click();
+  await page.getByRole("tab", { name: "Build Campaign" }).click();
   await page.getByRole("tab", { name: "Campaign Analytics" }).click();
   await page.getByRole("button", { name: "Build Your First Campaign" }).click();
   assert.equal(new URL(page.url()).searchParams.get("tab"), "campaign");

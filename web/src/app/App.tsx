@@ -3,6 +3,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { QueryClientProvider } from "@tanstack/react-query";
+import { AppShell } from "../components/app-shell";
 import { Spinner } from "../components/ui/spinner";
 import { Toaster } from "../components/ui/toaster";
 import { createQueryClient } from "../lib/queryClient";
@@ -38,11 +39,13 @@ const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"
 
 const queryClient = createQueryClient();
 
-/** Signed-in users with an active account. */
+/** Signed-in users with an active account, under the app's header. */
 function Protected({ children }: { children: ReactNode }) {
   return (
     <ProtectedRoute>
-      <AccountGate>{children}</AccountGate>
+      <AccountGate>
+        <AppShell>{children}</AppShell>
+      </AccountGate>
     </ProtectedRoute>
   );
 }
@@ -74,7 +77,7 @@ export function App() {
               <Route path="/campaign-analytics/:id" element={<Protected><CampaignAnalyticsPage /></Protected>} />
               <Route path="/campaign-details/:id" element={<Protected><CampaignDetailsPage /></Protected>} />
               <Route path="/search-log" element={<Protected><SearchLogPage /></Protected>} />
-              <Route path="/admin" element={<ProtectedRoute><AdminPage /></ProtectedRoute>} />
+              <Route path="/admin" element={<ProtectedRoute><AppShell><AdminPage /></AppShell></ProtectedRoute>} />
               <Route path="*" element={<NotFoundPage />} />
             </Routes>
           </Suspense>

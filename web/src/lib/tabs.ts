@@ -6,8 +6,8 @@
 import { STORAGE_KEYS } from "./storage";
 
 export const TABS = [
-  { id: "email-settings", label: "STEP 1: Email Settings" },
-  { id: "campaign", label: "STEP 2: Build Campaign" },
+  { id: "email-settings", label: "Email Settings" },
+  { id: "campaign", label: "Build Campaign" },
   { id: "your-campaigns", label: "Campaign Analytics" },
   { id: "email-templates", label: "Email Templates" },
   { id: "contact-management", label: "Contacts" },

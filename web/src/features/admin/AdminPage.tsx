@@ -2,8 +2,10 @@
 import { AdminPanel } from "@outreach/console";
 import { Card } from "../../components/ui/card";
 import { useAuth } from "../../lib/auth";
+import { usePageTitle } from "../../lib/title";
 
 export function AdminPage() {
+  usePageTitle("Admin");
   const { user } = useAuth();
   if (!user?.isAdmin) {
     return (

@@ -25,8 +25,10 @@ import {
 } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
 import { DailyCharts, MessageBody } from "./shared";
+import { usePageTitle } from "../../lib/title";
 
 export function CampaignAnalyticsPage() {
+  usePageTitle("Campaign Analytics");
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const [offset, setOffset] = useState(0);

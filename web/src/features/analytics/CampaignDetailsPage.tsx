@@ -10,8 +10,10 @@ import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
 import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
+import { usePageTitle } from "../../lib/title";
 
 export function CampaignDetailsPage() {
+  usePageTitle("Campaign Details");
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const details = useQuery<CampaignDetails | null>({ queryKey: [detailsKey(id)], refetchInterval: THIRTY_SECONDS });
@@ -101,49 +103,49 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
 /** When a sent email was delivered, opened, clicked, answered, bounced or reported. */
 function SentTimes({ contact }: { contact: CampaignEmail }) {
   return (
-      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs md:grid-cols-3">
+    <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs md:grid-cols-3">
+      <div>
+        <dt className="inline text-slate-500">Sent: </dt>
+        <dd className="inline">{formatDateTime(contact.sentAt)}</dd>
+      </div>
+      <div>
+        <dt className="inline text-slate-500">Delivered: </dt>
+        <dd className="inline">{formatDateTime(contact.deliveredAt)}</dd>
+      </div>
+      <div>
+        <dt className="inline text-slate-500">Opened: </dt>
+        <dd className="inline">
+          {contact.openCount} {contact.openCount === 1 ? "time" : "times"}
+          {contact.lastOpenedAt ? `, last ${formatDateTime(contact.lastOpenedAt)}` : ""}
+        </dd>
+      </div>
+      <div>
+        <dt className="inline text-slate-500">Clicked: </dt>
+        <dd className="inline">
+          {contact.clickCount} {contact.clickCount === 1 ? "time" : "times"}
+          {contact.firstClickedAt ? `, first ${formatDateTime(contact.firstClickedAt)}` : ""}
+        </dd>
+      </div>
+      {contact.replied ? (
         <div>
-          <dt className="inline text-slate-500">Sent: </dt>
-          <dd className="inline">{formatDateTime(contact.sentAt)}</dd>
+          <dt className="inline text-slate-500">Replied: </dt>
+          <dd className="inline">{formatDateTime(contact.repliedAt)}</dd>
         </div>
+      ) : null}
+      {contact.bounced ? (
         <div>
-          <dt className="inline text-slate-500">Delivered: </dt>
-          <dd className="inline">{formatDateTime(contact.deliveredAt)}</dd>
-        </div>
-        <div>
-          <dt className="inline text-slate-500">Opened: </dt>
+          <dt className="inline text-slate-500">Bounced: </dt>
           <dd className="inline">
-            {contact.openCount} {contact.openCount === 1 ? "time" : "times"}
-            {contact.lastOpenedAt ? `, last ${formatDateTime(contact.lastOpenedAt)}` : ""}
+            {formatDateTime(contact.bouncedAt)} ({contact.bounceReason ?? "Unknown reason"})
           </dd>
         </div>
+      ) : null}
+      {contact.spamReported ? (
         <div>
-          <dt className="inline text-slate-500">Clicked: </dt>
-          <dd className="inline">
-            {contact.clickCount} {contact.clickCount === 1 ? "time" : "times"}
-            {contact.firstClickedAt ? `, first ${formatDateTime(contact.firstClickedAt)}` : ""}
-          </dd>
+          <dt className="inline text-slate-500">Spam report: </dt>
+          <dd className="inline">{formatDateTime(contact.spamReportedAt)}</dd>
         </div>
-        {contact.replied ? (
-          <div>
-            <dt className="inline text-slate-500">Replied: </dt>
-            <dd className="inline">{formatDateTime(contact.repliedAt)}</dd>
-          </div>
-        ) : null}
-        {contact.bounced ? (
-          <div>
-            <dt className="inline text-slate-500">Bounced: </dt>
-            <dd className="inline">
-              {formatDateTime(contact.bouncedAt)} ({contact.bounceReason ?? "Unknown reason"})
-            </dd>
-          </div>
-        ) : null}
-        {contact.spamReported ? (
-          <div>
-            <dt className="inline text-slate-500">Spam report: </dt>
-            <dd className="inline">{formatDateTime(contact.spamReportedAt)}</dd>
-          </div>
-        ) : null}
-      </dl>
+      ) : null}
+    </dl>
   );
 }

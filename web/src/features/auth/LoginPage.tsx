@@ -8,6 +8,7 @@ import { Spinner } from "../../components/ui/spinner";
 import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, serverMessage } from "../../lib/request";
 import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
+import { usePageTitle } from "../../lib/title";
 
 export const SIGN_IN_ERRORS: Record<string, string> = {
   access_denied: "You declined to share your Google account, so you were not signed in.",
@@ -22,6 +23,7 @@ export const SIGN_IN_ERRORS: Record<string, string> = {
 };
 
 export function LoginPage() {
+  usePageTitle("Sign In");
   const { user, isLoading } = useAuth();
   const options = useAuthOptions();
   const [params] = useSearchParams();

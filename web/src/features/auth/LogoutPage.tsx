@@ -4,8 +4,10 @@ import { useEffect, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/spinner";
 import { apiRequest } from "../../lib/request";
+import { usePageTitle } from "../../lib/title";
 
 export function LogoutPage() {
+  usePageTitle("Signing Out");
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     apiRequest("POST", "/auth/logout")

@@ -1,13 +1,14 @@
 /** The six-step campaign builder (A §2 Campaign tab and builder, §4 Step progression, Create New Campaign, Stale
  * local data, Campaign name step), with discovery (step 2) and the sender and launch (steps 5–6) in their own
  * modules. */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CLEAR_SEARCH_DATA } from "../../lib/events";
+import { count } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { STORAGE_KEYS, aiEducationKeys, clearCampaignData } from "../../lib/storage";
@@ -17,6 +18,7 @@ import { DiscoveryStep } from "./DiscoveryStep";
 import { EducationStep } from "./EducationStep";
 import { LaunchStep } from "./LaunchStep";
 import { OUTBOX, SenderStep } from "./SenderStep";
+import { STEP_TITLES, Stepper } from "./Stepper";
 import { TemplateChooser } from "./TemplateChooser";
 
 export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
@@ -64,6 +66,13 @@ export function CampaignBuilder() {
   const campaigns = useCampaigns(true);
   const [currentId, setCurrentId] = useStoredCampaignId();
   const [unlocked, setUnlocked] = useState(1);
+  // The one step in view; unlocking a step brings it into view.
+  const [view, setView] = useState(1);
+  const top = useRef<HTMLDivElement>(null);
+  const open = useCallback((step: number) => {
+    setView(step);
+    top.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, []);
   const [creating, setCreating] = useState(false);
   const [composing, setComposing] = useState(false);
   const [chosenTemplate, setTemplate] = useState<Template | null>(null);
@@ -75,13 +84,17 @@ export function CampaignBuilder() {
   const templates = useTemplates(current?.templateId != null);
   // The builder resumes where the campaign left off, on any device: its furthest step, template and sender.
   const template = chosenTemplate ?? templates.data?.find((candidate) => candidate.id === current?.templateId) ?? null;
+  // A campaign opened by a reload or another tab shows its furthest step; one picked from the list shows the
+  // 'Campaign Ready' card of step 1 first (A §2).
   const [restoredFor, setRestoredFor] = useState<number | null>(null);
-  if (current && restoredFor !== current.id) {
-    setRestoredFor(current.id);
-    setUnlocked(Math.max(2, current.builderStep));
+  const restore = (campaign: Campaign, inView: number) => {
+    setRestoredFor(campaign.id);
+    setUnlocked(Math.max(2, campaign.builderStep));
+    setView(inView);
     setTemplate(null);
-    setSender(current.emailConfigId != null ? String(current.emailConfigId) : "");
-  }
+    setSender(campaign.emailConfigId != null ? String(campaign.emailConfigId) : "");
+  };
+  if (current && restoredFor !== current.id) restore(current, Math.max(2, current.builderStep));
 
   // A stored id that is not among this user's campaigns is cleared (A §4 Stale local data).
   const stale = campaigns.isSuccess && currentId !== null && !current;
@@ -90,7 +103,10 @@ export function CampaignBuilder() {
   }, [stale, setCurrentId]);
 
   useEffect(() => {
-    const unlock = (step: number) => () => setUnlocked((value) => Math.max(value, step));
+    const unlock = (step: number) => () => {
+      setUnlocked((value) => Math.max(value, step));
+      open(step);
+    };
     const handlers: [string, () => void][] = [
       [STEP_EVENTS.proceedToStep3, unlock(3)],
       [STEP_EVENTS.showStep3, unlock(3)],
@@ -98,7 +114,7 @@ export function CampaignBuilder() {
     ];
     handlers.forEach(([name, handler]) => window.addEventListener(name, handler));
     return () => handlers.forEach(([name, handler]) => window.removeEventListener(name, handler));
-  }, []);
+  }, [open]);
 
   const updating = useApiMutation({
     mutationFn: ({ id, patch }: { id: number; patch: Record<string, unknown> }) => requestJson("PUT", `/api/campaigns/${id}`, patch),
@@ -113,12 +129,13 @@ export function CampaignBuilder() {
   /** Unlocks a step and remembers it with the campaign. */
   const reach = (step: number, patch: Record<string, unknown> = {}) => {
     setUnlocked((value) => Math.max(value, step));
+    open(step);
     update({ ...patch, builderStep: step });
   };
 
   const select = (campaign: Campaign) => {
     setCurrentId(campaign.id, campaign.name);
-    setUnlocked(Math.max(2, campaign.builderStep));
+    restore(campaign, 1);
     setCreating(false);
     const stored = localStorage.getItem(aiEducationKeys(campaign.id).text);
     setEducation({ text: stored ?? campaign.aiEducationText ?? "", files: campaign.aiEducationFiles });
@@ -131,6 +148,7 @@ export function CampaignBuilder() {
     setTemplate(null);
     setComposing(false);
     setUnlocked(1);
+    setView(1);
     setCreating(true);
     window.dispatchEvent(new Event(CLEAR_SEARCH_DATA));
   };
@@ -145,63 +163,95 @@ export function CampaignBuilder() {
       setCurrentId(null);
       localStorage.removeItem(STORAGE_KEYS.selectedBusinesses);
       setUnlocked(1);
+      setView(1);
     },
   });
   const remove = (campaign: Campaign) => {
     if (window.confirm(deleteCampaignConfirm(campaign.name))) removing.mutate(campaign);
   };
 
+  // What each reached step holds, for the stepper.
+  const selected = current?.businessIds.length ?? 0;
+  const summaries = [
+    current?.name ?? null,
+    current ? count(selected, "business selected", "businesses selected") : null,
+    current && (education.text || education.files.length > 0 || current.aiEducationText) ? "Notes saved" : "Optional",
+    template?.name ?? null,
+    current?.emailFromName ?? null,
+    current ? (STATUS_LABELS[current.status] ?? current.status) : null,
+  ];
+  const reached = current ? unlocked : 1;
+  const shown = current ? view : 1;
   return (
-    <div className="space-y-4">
-      <Card title={banner(1, "Currently Working On This Campaign")}>
-        <ul aria-label="Campaigns" className="grid gap-3 md:grid-cols-2">
-          {list.map((campaign) => (
-            <li key={campaign.id}>
-              <div className={`rounded-md border p-3 ${campaign.id === currentId ? "border-brand ring-1 ring-brand" : "border-slate-200"}`}>
-                <button className="w-full text-left" onClick={() => select(campaign)}>
-                  <span className="flex items-center justify-between gap-2">
-                    <span className="font-medium">{campaign.name}</span>
-                    <span className={`rounded-full px-2 py-0.5 text-xs ${statusBadgeClass(campaign.status)}`}>{STATUS_LABELS[campaign.status] ?? campaign.status}</span>
-                  </span>
-                  <span className="block text-xs text-slate-600">
-                    Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
-                  </span>
-                </button>
-                <Button variant="ghost" className="mt-1" onClick={() => remove(campaign)} aria-label={`Delete ${campaign.name}`}>
-                  Delete
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-        {list.length === 0 && !creating ? <p className="text-slate-600">No campaigns yet.</p> : null}
-        <div className="mt-3 flex gap-2">
-          <Button onClick={createNew}>Create New Campaign</Button>
-        </div>
-        {creating || current ? (
-          <NameStep
-            key={current?.id ?? "new"}
-            campaign={current}
-            onCreated={(campaign) => {
-              // In the cached list at once, so the stale-id rule does not clear the new campaign.
-              queryClient.setQueryData<Campaign[]>(CAMPAIGNS_KEY, (old) => [campaign, ...(old ?? [])]);
-              setCreating(false);
-              select(campaign);
-            }}
-          />
-        ) : null}
-      </Card>
+    <div className="space-y-4" ref={top}>
+      <Stepper inView={shown} reached={reached} summaries={summaries} onOpen={open} />
 
-      {current ? (
-        <Card title="Campaign Ready">
-          <p className="text-slate-700">
-            <strong>{current.name}</strong> is your current campaign.
-          </p>
-          <Button className="mt-3" onClick={() => setUnlocked((value) => Math.max(value, 2))}>Next Step: Find Businesses</Button>
+      {shown === 1 ? (
+        <Card title={banner(1, "Currently Working On This Campaign")}>
+          {list.length === 0 && !creating ? (
+            <div className="mb-4 rounded-md bg-slate-50 p-4 text-sm text-slate-700" data-testid="builder-guide">
+              <p className="font-medium">No campaigns yet. A campaign takes six steps:</p>
+              <p className="mt-1">
+                name it, find businesses by place or topic, tell the AI about your offer, choose or write an email template, pick the sender, then test
+                and launch.
+              </p>
+            </div>
+          ) : null}
+          <ul aria-label="Campaigns" className="grid gap-3 md:grid-cols-2">
+            {list.map((campaign) => (
+              <li key={campaign.id}>
+                <div className={`rounded-md border p-3 ${campaign.id === currentId ? "border-brand ring-1 ring-brand" : "border-slate-200"}`}>
+                  <button className="w-full text-left" onClick={() => select(campaign)}>
+                    <span className="flex items-center justify-between gap-2">
+                      <span className="font-medium">{campaign.name}</span>
+                      <span className={`rounded-full px-2 py-0.5 text-xs ${statusBadgeClass(campaign.status)}`}>{STATUS_LABELS[campaign.status] ?? campaign.status}</span>
+                    </span>
+                    <span className="block text-xs text-slate-600">
+                      Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
+                    </span>
+                  </button>
+                  <Button variant="ghost" className="mt-1" onClick={() => remove(campaign)} aria-label={`Delete ${campaign.name}`}>
+                    Delete
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 flex gap-2">
+            <Button onClick={createNew}>Create New Campaign</Button>
+          </div>
+          {creating || current ? (
+            <NameStep
+              key={current?.id ?? "new"}
+              campaign={current}
+              onCreated={(campaign) => {
+                // In the cached list at once, so the stale-id rule does not clear the new campaign.
+                queryClient.setQueryData<Campaign[]>(CAMPAIGNS_KEY, (old) => [campaign, ...(old ?? [])]);
+                setCreating(false);
+                select(campaign);
+              }}
+            />
+          ) : null}
+          {current ? (
+            <div className="mt-4 rounded-md border border-slate-200 p-4" data-testid="campaign-ready">
+              <h3 className="font-semibold">Campaign Ready</h3>
+              <p className="text-slate-700">
+                <strong>{current.name}</strong> is your current campaign.
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <Button onClick={() => reach(2)}>Next Step: Find Businesses</Button>
+                {unlocked > 2 ? (
+                  <Button variant="outline" onClick={() => open(unlocked)}>
+                    Continue at Step {unlocked}: {STEP_TITLES[unlocked - 1]}
+                  </Button>
+                ) : null}
+              </div>
+            </div>
+          ) : null}
         </Card>
       ) : null}
 
-      {current && unlocked >= 2 ? (
+      {current && shown === 2 ? (
         <Card title={banner(2, "Find Businesses")}>
           <DiscoveryStep
             key={current.id}
@@ -214,7 +264,7 @@ export function CampaignBuilder() {
         </Card>
       ) : null}
 
-      {current && unlocked >= 3 ? (
+      {current && shown === 3 ? (
         <Card title={banner(3, "Educate the AI")}>
           <EducationStep key={current.id} campaign={current} onSaved={setEducation} />
           <Button
@@ -230,7 +280,7 @@ export function CampaignBuilder() {
         </Card>
       ) : null}
 
-      {current && unlocked >= 4 ? (
+      {current && shown === 4 ? (
         <Card title={banner(4, "Choose Email Template")}>
           {composing ? (
             <Composer
@@ -255,7 +305,9 @@ export function CampaignBuilder() {
         </Card>
       ) : null}
 
-      {current && template && unlocked >= 5 ? (
+      {current && shown >= 5 && !template ? <p className="text-slate-600">Loading the campaign's template...</p> : null}
+
+      {current && template && shown === 5 ? (
         <Card title={banner(5, "Sender Configuration")}>
           <p className="mb-2 text-slate-600">Template <strong>{template.name}</strong> is chosen.</p>
           <SenderStep
@@ -273,7 +325,7 @@ export function CampaignBuilder() {
         </Card>
       ) : null}
 
-      {current && template && unlocked >= 6 ? (
+      {current && template && shown === 6 ? (
         <Card title={banner(6, "Test and Launch")}>
           <LaunchStep key={current.id} campaign={current} template={template} sender={sender} />
         </Card>

@@ -1,3 +1,4 @@
+import { stepState } from "./Stepper";
 import { describe, expect, it } from "vitest";
 import { validateBrief, previewText } from "./Composer";
 import { educationFileError } from "./EducationStep";
@@ -69,5 +70,14 @@ describe("messages", () => {
     expect(statusBadgeClass("active")).toContain("bg-brand");
     expect(statusBadgeClass("paused")).toContain("bg-slate-200");
     expect(statusBadgeClass("draft")).toContain("border");
+  });
+});
+
+describe("the stepper", () => {
+  it("shows the step in view as current, reached ones as done or open, the rest locked", () => {
+    // Reached step 5, looking at step 2.
+    expect([1, 2, 3, 4, 5, 6].map((step) => stepState(step, 2, 5))).toEqual(["done", "current", "done", "done", "open", "locked"]);
+    expect(stepState(1, 1, 1)).toBe("current");
+    expect(stepState(2, 1, 1)).toBe("locked");
   });
 });

@@ -1,13 +1,14 @@
 /** The dashboard shell (A §2): header, usage meter, tabs chosen by URL, saved tab or default, and the toasts
  * for parameters a Google redirect leaves behind. */
 import { useCallback, useEffect, useState } from "react";
-import { ButtonLink } from "../../components/ui/button";
+import { moveByArrowKeys } from "../../components/ui/roving";
 import { Card } from "../../components/ui/card";
 import { toast } from "../../components/ui/toast-store";
 import { SWITCH_TAB } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
 import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
-import { displayName, useAuth } from "../../lib/auth";
+import { useAuth } from "../../lib/auth";
+import { usePageTitle } from "../../lib/title";
 import { returnToasts, withoutReturnParams } from "./returnParams";
 import { UsageMeter } from "./UsageMeter";
 import { EmailSettings } from "../sending/EmailSettings";
@@ -34,6 +35,8 @@ export function DashboardPage() {
     window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
   }, []);
 
+  usePageTitle(TABS.find((item) => item.id === tab)?.label ?? "Dashboard");
+
   useEffect(() => {
     const onSwitch = (event: Event) => {
       const next = normalizeTab((event as CustomEvent<string>).detail);
@@ -51,46 +54,39 @@ export function DashboardPage() {
   }, []);
 
   return (
-    <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 p-4">
-          <a href="/" className="flex items-center gap-2" aria-label="Home">
-            <img src="/logo.svg" alt="" width="32" height="32" className="h-8 w-8" />
-            <h1 className="text-xl font-bold">AI Outreach Agent</h1>
-          </a>
-          <div className="flex items-center gap-4 text-sm">
-            <span data-testid="user-name">{displayName(user)}</span>
-            {user?.isAdmin ? (
-              <a className="text-brand underline" href="/admin">
-                Admin
-              </a>
-            ) : null}
-            <ButtonLink variant="outline" href="/auth/logout">
-              Sign Out
-            </ButtonLink>
-          </div>
-        </div>
-      </header>
-      <div className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
-        <UsageMeter />
-        <nav role="tablist" aria-label="Dashboard" className="flex flex-wrap gap-1 border-b border-slate-200">
-          {TABS.map((item) => (
-            <button
-              key={item.id}
-              role="tab"
-              aria-selected={tab === item.id}
-              onClick={() => selectTab(item.id)}
-              className={`rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
-            >
-              {item.label}
-            </button>
-          ))}
-        </nav>
-        <div role="tabpanel">
-          <TabContent tab={tab} />
-        </div>
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+      <UsageMeter />
+      {/* WAI-ARIA tabs: one tab in the Tab order, arrow keys, Home and End move and select. */}
+      <div
+        role="tablist"
+        aria-label="Dashboard"
+        className="flex flex-wrap gap-1 border-b border-slate-200"
+        onKeyDown={(event) => {
+          const moved = moveByArrowKeys(event);
+          const next = moved ? normalizeTab(moved.dataset.tab) : null;
+          if (next) selectTab(next);
+        }}
+      >
+        {TABS.map((item) => (
+          <button
+            key={item.id}
+            id={`tab-${item.id}`}
+            data-tab={item.id}
+            role="tab"
+            aria-selected={tab === item.id}
+            aria-controls="dashboard-panel"
+            tabIndex={tab === item.id ? 0 : -1}
+            onClick={() => selectTab(item.id)}
+            className={`rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
+          >
+            {item.label}
+          </button>
+        ))}
       </div>
-    </div>
+      <div role="tabpanel" id="dashboard-panel" aria-labelledby={`tab-${tab}`}>
+        <TabContent tab={tab} />
+      </div>
+    </main>
   );
 }
 

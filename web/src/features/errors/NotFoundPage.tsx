@@ -1,7 +1,9 @@
 /** The not-found page (A §2, §8). */
 import { Card } from "../../components/ui/card";
+import { usePageTitle } from "../../lib/title";
 
 export function NotFoundPage() {
+  usePageTitle("Page Not Found");
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <Card className="w-full max-w-md">

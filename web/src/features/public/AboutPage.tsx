@@ -1,6 +1,7 @@
 /** About (A §2): who runs this instance, the mission, four cards and the external links. Sign In uses /api/login. */
 import { mailto, useInstance } from "../../lib/instance";
 import { PublicPage, PublicHeader } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 const CARDS = [
   { title: "Author", text: "Outreach is open source: every screen, rule and email it sends can be read, changed and audited." },
@@ -10,6 +11,7 @@ const CARDS = [
 ];
 
 export function AboutPage() {
+  usePageTitle("About");
   const instance = useInstance().data;
   const operator = instance?.operatorName ?? "Outreach";
   const contact = instance?.contactEmail ?? "";

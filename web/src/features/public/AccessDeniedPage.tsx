@@ -1,8 +1,10 @@
 /** /access-denied (B §2.1): where a refused visitor lands. */
 import { buttonClass } from "../../components/ui/button";
 import { PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 export function AccessDeniedPage() {
+  usePageTitle("Access Denied");
   return (
     <PublicPage>
       <div className="mx-auto max-w-lg rounded-xl border border-slate-200 bg-white p-6 shadow-sm">

@@ -2,6 +2,7 @@
 import { buttonClass } from "../../components/ui/button";
 import { mailto, useInstance } from "../../lib/instance";
 import { PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 const QUESTIONS = [
   { q: "How do I get an invite code?", a: "Email us from the address you will sign in with; we reply with a code." },
@@ -11,6 +12,7 @@ const QUESTIONS = [
 ];
 
 export function ContactPage() {
+  usePageTitle("Contact");
   const instance = useInstance().data;
   const addresses = instance?.supportEmails ?? [];
   const first = addresses[0] ?? instance?.contactEmail ?? "";

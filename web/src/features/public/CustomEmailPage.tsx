@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { buttonClass } from "../../components/ui/button";
 import { useAuth, type User } from "../../lib/auth";
 import { mailto, useInstance } from "../../lib/instance";
+import { usePageTitle } from "../../lib/title";
 
 const OPTIONS = [
   { n: 1, title: "Your own domain", text: "Send from you@yourcompany.com. We verify your domain with you.", time: "1-2 business days, with our support" },
@@ -24,6 +25,7 @@ export function systemAddress(user: Pick<User, "firstName" | "email"> | null, do
 }
 
 export function CustomEmailPage() {
+  usePageTitle("Custom Email");
   const { user } = useAuth();
   const instance = useInstance().data;
   const domain = instance?.sendingDomain ?? "";

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import logoSvg from "../../../public/logo.svg?raw";
 import { PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 export const LOGO_SIZE = 120;
 
@@ -36,6 +37,7 @@ async function svgToPng(svg: string, size: number): Promise<Blob> {
 }
 
 export function DownloadLogoPage() {
+  usePageTitle("Download Logo");
   const [error, setError] = useState<string | null>(null);
   const downloadPng = async () => {
     setError(null);

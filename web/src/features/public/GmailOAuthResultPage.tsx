@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { buttonClass } from "../../components/ui/button";
 import { PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 export const UNKNOWN_AFTER_MS = 3000;
 
@@ -31,6 +32,7 @@ export function outcomeOf(params: URLSearchParams): Outcome {
 }
 
 export function GmailOAuthResultPage() {
+  usePageTitle("Gmail Connection");
   const [params] = useSearchParams();
   const outcome = outcomeOf(params);
   const [timedOut, setTimedOut] = useState(false);

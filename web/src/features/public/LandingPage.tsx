@@ -4,6 +4,7 @@ import { buttonClass } from "../../components/ui/button";
 import { mailto, useInstance } from "../../lib/instance";
 import { PlanCards } from "./PlanCards";
 import { PublicFooter, PublicHeader } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 const FEATURES = [
   { title: "Find real businesses", text: "Search by place and business type, or by topic for bloggers, YouTubers, podcasters and influencers." },
@@ -15,6 +16,7 @@ const FEATURES = [
 ];
 
 export function LandingPage() {
+  usePageTitle("");
   const instance = useInstance();
   const contact = instance.data?.contactEmail ?? "";
   const inviteOnly = instance.data?.inviteOnly ?? true;

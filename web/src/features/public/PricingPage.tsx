@@ -4,6 +4,7 @@ import { useSearchParams } from "react-router";
 import { useInstance } from "../../lib/instance";
 import { PlanCards } from "./PlanCards";
 import { PublicHeader, PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 const HIGHLIGHTS = [
   { title: "AI-Powered", text: "Personal emails written for each business from your offer, objective and tone." },
@@ -12,6 +13,7 @@ const HIGHLIGHTS = [
 ];
 
 export function PricingPage() {
+  usePageTitle("Pricing");
   const [params] = useSearchParams();
   const contact = useInstance().data?.contactEmail ?? "";
   const header = <PublicHeader links={[{ href: "/about", label: "About" }, { href: "/auth/google", label: "Sign Up" }]} />;

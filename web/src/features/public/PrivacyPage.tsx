@@ -2,8 +2,10 @@
  * how credentials are protected, no selling, and people's rights. Operator and contact come from configuration. */
 import { useInstance } from "../../lib/instance";
 import { LastUpdated, PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 export function PrivacyPage() {
+  usePageTitle("Privacy Policy");
   const instance = useInstance().data;
   const operator = instance?.operatorName ?? "The operator";
   const contact = instance?.contactEmail ?? "";

@@ -4,8 +4,10 @@ import { buttonClass } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { useAuth } from "../../lib/auth";
 import { mailto, useInstance } from "../../lib/instance";
+import { usePageTitle } from "../../lib/title";
 
 export function PurchaseEmailsPage() {
+  usePageTitle("Buy Emails");
   const { user } = useAuth();
   const contact = useInstance().data?.contactEmail ?? "";
   const body = [

@@ -3,8 +3,10 @@
 import { useInstance } from "../../lib/instance";
 import { Section } from "./PrivacyPage";
 import { LastUpdated, PublicPage } from "./PublicLayout";
+import { usePageTitle } from "../../lib/title";
 
 export function TermsPage() {
+  usePageTitle("Terms of Service");
   const instance = useInstance().data;
   const operator = instance?.operatorName ?? "The operator";
   const contact = instance?.contactEmail ?? "";

@@ -7,10 +7,12 @@ import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, requestJson } from "../../lib/request";
 import { PublicPage } from "./PublicLayout";
 import type { LinkAddress } from "../../lib/api/types";
+import { usePageTitle } from "../../lib/title";
 
 const VALID_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function UnsubscribePage() {
+  usePageTitle("Unsubscribe");
   const [params] = useSearchParams();
   const [email, setEmail] = useState("");
   const [signature, setSignature] = useState<string | undefined>();

@@ -4,8 +4,10 @@ import { Link } from "react-router";
 import { buttonClass } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { excludedPreview, latestSearch, rawPreview, type SearchLogRow } from "./grouping";
+import { usePageTitle } from "../../lib/title";
 
 export function SearchLogPage() {
+  usePageTitle("Search Log");
   const logs = useQuery<SearchLogRow[] | null>({ queryKey: ["/api/search-logs"] });
   const chunks = latestSearch(logs.data ?? []);
   return (
