@@ -366,8 +366,8 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
 #[utoipa::path(get, path = "/auth/logout", tag = "auth",
     responses((status = 200, description = "The web app's sign-out page", content_type = "text/html"),
         (status = 503, description = "The web app is not built on this server")))]
-pub async fn logout_page(uri: axum::http::Uri) -> Response {
-    crate::web::serve(uri).await
+pub async fn logout_page(uri: axum::http::Uri, headers: axum::http::HeaderMap) -> Response {
+    crate::web::serve(uri, headers).await
 }
 
 /// Ends the session.

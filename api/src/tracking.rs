@@ -117,8 +117,8 @@ pub async fn click(
     params(("email" = Option<String>, Query), ("signature" = Option<String>, Query)),
     responses((status = 200, description = "The web app's unsubscribe page", content_type = "text/html"),
         (status = 503, description = "The web app is not built on this server")))]
-pub async fn unsubscribe_page(uri: axum::http::Uri) -> Response {
-    crate::web::serve(uri).await
+pub async fn unsubscribe_page(uri: axum::http::Uri, headers: axum::http::HeaderMap) -> Response {
+    crate::web::serve(uri, headers).await
 }
 
 /// RFC 8058 one-click unsubscribe: suppresses at once. The signature is the authority; the body is the

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import http from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { after, before, test } from "node:test";
 import { ADMIN, mailParts, signIn, startStack } from "./support.mjs";
 
@@ -281,5 +283,40 @@ test("with invites off, the landing page is the full one with its sign-up call t
     assert.equal(await page.getByText("Pay with crypto and save 50%").count(), 0);
   } finally {
     await open.stop();
+  }
+});
+
+/** A raw GET (no automatic decompression): status, headers and body bytes. */
+function rawGet(url, encoding) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: encoding ? { "accept-encoding": encoding } : {} }, (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+test("the app's files are served precompressed with Brotli or gzip, as the browser accepts", async () => {
+  const plain = await rawGet(`${app.base}/`);
+  assert.equal(plain.headers["content-encoding"], undefined);
+  // The page itself is under a kilobyte and goes as it is; its script and styles are compressed.
+  assert.equal(plain.headers.vary, "accept-encoding");
+  const script = plain.body.toString().match(/src="(\/assets\/[^"]+\.js)"/)[1];
+  const styles = plain.body.toString().match(/href="(\/assets\/[^"]+\.css)"/)[1];
+  for (const path of [script, styles]) {
+    const identity = await rawGet(`${app.base}${path}`, "identity");
+    const br = await rawGet(`${app.base}${path}`, "gzip, deflate, br, zstd");
+    const gzip = await rawGet(`${app.base}${path}`, "gzip, br;q=0");
+    assert.equal(identity.headers["content-encoding"], undefined, path);
+    assert.equal(br.headers["content-encoding"], "br", path);
+    assert.equal(gzip.headers["content-encoding"], "gzip", path);
+    assert.equal(br.headers.vary, "accept-encoding");
+    assert.equal(br.headers["content-type"], identity.headers["content-type"]);
+    assert.ok(br.body.length < identity.body.length, `${path}: ${br.body.length} of ${identity.body.length} bytes`);
+    assert.deepEqual(brotliDecompressSync(br.body), identity.body, path);
+    assert.deepEqual(gunzipSync(gzip.body), identity.body, path);
   }
 });
