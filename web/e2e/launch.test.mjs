@@ -124,3 +124,32 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   assert.equal(refused.status(), 422);
   await page.close();
 });
+
+test("deleting a campaign or a template asks in the app's own dialog", async () => {
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  // The browser's own confirm is never used: any would fail this test.
+  page.on("dialog", (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
+  await page.request.post(`${app.base}/api/campaigns`, { data: { name: "Throwaway" } });
+  await page.request.post(`${app.base}/api/email-templates`, { data: { name: "Old intro", subject: "Hi", body: "<p>Hi</p>" } });
+  await page.reload();
+  await page.getByRole("tab", { name: "Build Campaign" }).click();
+  await page.getByRole("button", { name: "Delete Throwaway" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete campaign" });
+  await confirm.getByText('Are you sure you want to delete the campaign "Throwaway"? This action cannot be undone.').waitFor();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: /^Throwaway/ }).waitFor();
+  await page.getByRole("button", { name: "Delete Throwaway" }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await page.getByTestId("toast").getByText("Campaign deleted").waitFor();
+  await page.getByRole("button", { name: /^Throwaway/ }).waitFor({ state: "detached" });
+
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("article", { name: "Old intro" }).getByRole("button", { name: "Delete" }).click();
+  const templateConfirm = page.getByRole("dialog", { name: "Delete Old intro" });
+  await templateConfirm.getByText("Are you sure you want to delete this template?").waitFor();
+  await templateConfirm.getByRole("button", { name: "Delete" }).click();
+  await page.getByTestId("toast").getByText("Template deleted").waitFor();
+  await page.getByRole("article", { name: "Old intro" }).waitFor({ state: "detached" });
+  await page.close();
+});

@@ -162,7 +162,7 @@ pub async fn create_basic_address(
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "provider_unavailable",
-            "Basic addresses are sent through the operator's SendGrid account, which this instance does not have",
+            "Basic addresses are not available: the administrator has not connected this instance's SendGrid account",
         ));
     }
     let address = basic_address(&state, &prefix);

@@ -164,7 +164,7 @@ impl ImapServer {
                 .await
                 .map_err(|error| match error {
                     NetError::Blocked(_) => ImapError::Blocked(format!(
-                        "{error}; the instance's operator can allow it in sending.allow_hosts"
+                        "{error}; a server on a private or local network can be used only if the administrator allows it"
                     )),
                     other => ImapError::Unreachable(other.to_string()),
                 })?;

@@ -5,7 +5,7 @@ import type { CampaignProgress } from "../lib/api/types";
 import { useApiMutation } from "../lib/mutation";
 import { requestJson } from "../lib/request";
 import { Button } from "./ui/button";
-import { Dialog } from "./ui/dialog";
+import { ConfirmDialog } from "./ui/confirm-dialog";
 
 type Action = "pause" | "resume" | "stop";
 
@@ -37,13 +37,15 @@ export function CampaignControls({ campaignId, status }: { campaignId: number; s
       )}
       <Button variant="ghost" disabled={control.isPending} onClick={() => setConfirmingStop(true)}>Stop</Button>
       {confirmingStop ? (
-        <Dialog title="Stop campaign" onClose={() => setConfirmingStop(false)}>
-          <p>The emails not sent yet will not be sent. Emails already sent, and their analytics, stay. This cannot be undone.</p>
-          <div className="mt-4 flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setConfirmingStop(false)}>Keep Sending</Button>
-            <Button onClick={() => run("stop")}>Stop Campaign</Button>
-          </div>
-        </Dialog>
+        <ConfirmDialog
+          title="Stop campaign"
+          message="The emails not sent yet will not be sent. Emails already sent, and their analytics, stay. This cannot be undone."
+          confirmLabel="Stop Campaign"
+          cancelLabel="Keep Sending"
+          busy={control.isPending}
+          onConfirm={() => run("stop")}
+          onCancel={() => setConfirmingStop(false)}
+        />
       ) : null}
     </div>
   );

@@ -166,7 +166,7 @@ impl Connection {
             .await
             .map_err(|error| match error {
                 NetError::Blocked(_) => SendError::Refused(format!(
-                    "{error}; the instance's operator can allow it in sending.allow_hosts"
+                    "{error}; a server on a private or local network can be used only if the administrator allows it"
                 )),
                 other => {
                     SendError::Unreachable(format!("the SMTP server could not be reached: {other}"))

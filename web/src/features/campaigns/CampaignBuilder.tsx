@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { CLEAR_SEARCH_DATA } from "../../lib/events";
@@ -159,6 +160,7 @@ export function CampaignBuilder() {
     failure: { title: "Failed to delete campaign", description: "Please try again" },
     invalidates: [CAMPAIGNS_KEY],
     onSuccess: (_, campaign) => {
+      setDeleting(null);
       if (campaign.id !== currentId) return;
       setCurrentId(null);
       localStorage.removeItem(STORAGE_KEYS.selectedBusinesses);
@@ -166,9 +168,7 @@ export function CampaignBuilder() {
       setView(1);
     },
   });
-  const remove = (campaign: Campaign) => {
-    if (window.confirm(deleteCampaignConfirm(campaign.name))) removing.mutate(campaign);
-  };
+  const [deleting, setDeleting] = useState<Campaign | null>(null);
 
   // What each reached step holds, for the stepper.
   const selected = current?.businessIds.length ?? 0;
@@ -210,7 +210,7 @@ export function CampaignBuilder() {
                       Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
                     </span>
                   </button>
-                  <Button variant="ghost" className="mt-1" onClick={() => remove(campaign)} aria-label={`Delete ${campaign.name}`}>
+                  <Button variant="ghost" className="mt-1" onClick={() => setDeleting(campaign)} aria-label={`Delete ${campaign.name}`}>
                     Delete
                   </Button>
                 </div>
@@ -220,6 +220,16 @@ export function CampaignBuilder() {
           <div className="mt-3 flex gap-2">
             <Button onClick={createNew}>Create New Campaign</Button>
           </div>
+          {deleting ? (
+            <ConfirmDialog
+              title="Delete campaign"
+              message={deleteCampaignConfirm(deleting.name)}
+              confirmLabel="Delete"
+              busy={removing.isPending}
+              onConfirm={() => removing.mutate(deleting)}
+              onCancel={() => setDeleting(null)}
+            />
+          ) : null}
           {creating || current ? (
             <NameStep
               key={current?.id ?? "new"}

@@ -2,6 +2,7 @@
  * AI composer. Also the Email Templates tab's card grid (B §2.8) with view, edit and follow-up dialogs. */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { switchTab } from "../../lib/events";
@@ -12,17 +13,27 @@ export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this tem
 
 type Open = { kind: "preview" | "edit" | "followUps"; template: Template } | null;
 
-/** Delete with the spec's confirmation (B §2.3). */
+/** Delete with the spec's confirmation (B §2.3): `ask` opens it, `dialog` is the confirmation to render. */
 function useDeleteTemplate() {
+  const [asked, setAsked] = useState<Template | null>(null);
   const deleting = useApiMutation({
     mutationFn: (template: Template) => requestJson("DELETE", `/api/email-templates/${template.id}`),
     success: { title: "Template deleted" },
     failure: (failure) => ({ title: "Error", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}` }),
     invalidates: [TEMPLATES_KEY],
+    onSuccess: () => setAsked(null),
   });
-  return (template: Template) => {
-    if (window.confirm(DELETE_TEMPLATE_CONFIRM)) deleting.mutate(template);
-  };
+  const dialog = asked ? (
+    <ConfirmDialog
+      title={`Delete ${asked.name}`}
+      message={DELETE_TEMPLATE_CONFIRM}
+      confirmLabel="Delete"
+      busy={deleting.isPending}
+      onConfirm={() => deleting.mutate(asked)}
+      onCancel={() => setAsked(null)}
+    />
+  ) : null;
+  return { ask: setAsked, dialog };
 }
 
 function Dialogs({ open, close }: { open: Open; close: () => void }) {
@@ -50,7 +61,7 @@ export function TemplateChooser({ selectedId, onChoose, onCreate }: { selectedId
               <div className="flex flex-wrap gap-1">
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>Preview</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
-                <Button variant="ghost" onClick={() => remove(template)}>Delete</Button>
+                <Button variant="ghost" onClick={() => remove.ask(template)}>Delete</Button>
                 <Button variant={selectedId === template.id ? "secondary" : "primary"} onClick={() => onChoose(template)}>
                   {selectedId === template.id ? "Chosen" : "Use This Template"}
                 </Button>
@@ -66,6 +77,7 @@ export function TemplateChooser({ selectedId, onChoose, onCreate }: { selectedId
       </ul>
       <Button variant="outline" onClick={onCreate}>Create a new template</Button>
       <Dialogs open={open} close={() => setOpen(null)} />
+      {remove.dialog}
     </div>
   );
 }
@@ -100,13 +112,14 @@ export function TemplatesTab() {
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "followUps", template })}>Follow-ups</Button>
-                <Button variant="ghost" onClick={() => remove(template)}>Delete</Button>
+                <Button variant="ghost" onClick={() => remove.ask(template)}>Delete</Button>
               </div>
             </article>
           ))}
         </div>
       )}
       <Dialogs open={open} close={() => setOpen(null)} />
+      {remove.dialog}
     </section>
   );
 }

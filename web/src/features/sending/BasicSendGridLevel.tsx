@@ -77,7 +77,7 @@ export function BasicSendGridLevel({ available, sendingDomain, configs }: { avai
   if (!available && !existing) {
     return (
       <p className="text-sm text-slate-700" data-testid="basic-unavailable">
-        Basic addresses are sent through the operator's SendGrid account, which this instance does not have. Use Gmail, your own SendGrid key (Level 3) or SMTP.
+        Basic addresses are not available: the administrator has not connected this instance's SendGrid account. Use Gmail, your own SendGrid key (Level 3) or SMTP.
       </p>
     );
   }

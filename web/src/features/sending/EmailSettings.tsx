@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Dialog } from "../../components/ui/dialog";
 import { TextArea, TextField } from "../../components/ui/field";
 import { useInstance } from "../../lib/instance";
@@ -176,13 +177,7 @@ export function EmailSettings() {
       </Card>
 
       {removing ? (
-        <Dialog title="Remove configuration" onClose={() => setRemoving(null)}>
-          <p>{REMOVE_CONFIRM}</p>
-          <div className="mt-4 flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setRemoving(null)}>Cancel</Button>
-            <Button onClick={() => remove(removing)}>Remove</Button>
-          </div>
-        </Dialog>
+        <ConfirmDialog title="Remove configuration" message={REMOVE_CONFIRM} confirmLabel="Remove" onConfirm={() => remove(removing)} onCancel={() => setRemoving(null)} />
       ) : null}
       {allowingRead ? <GmailReadDialog config={allowingRead} onClose={() => setAllowingRead(null)} /> : null}
       {editing ? <EditIdentity config={editing} onClose={() => setEditing(null)} /> : null}
@@ -205,8 +200,8 @@ export function EmailSettings() {
 /** What this instance can send through, and what each way needs. */
 function FeaturesDialog({ gmail, basic, onClose }: { gmail: boolean; basic: boolean; onClose: () => void }) {
   const rows = [
-    { name: "Gmail / Google Workspace (Level 1)", ready: gmail, note: gmail ? "Connect your mailbox with Google's sending permission." : "Needs the operator's Google OAuth client." },
-    { name: "Basic SendGrid address (Level 2)", ready: basic, note: basic ? "An address on this instance's sending domain." : "Needs the operator's SendGrid key." },
+    { name: "Gmail / Google Workspace (Level 1)", ready: gmail, note: gmail ? "Connect your mailbox with Google's sending permission." : "Needs the administrator to connect Google." },
+    { name: "Basic SendGrid address (Level 2)", ready: basic, note: basic ? "An address on this instance's sending domain." : "Needs the administrator to connect SendGrid." },
     { name: "Branded SendGrid (Level 3)", ready: true, note: "Your own SendGrid key and domain." },
     { name: "SMTP server", ready: true, note: "Any mail server you can sign in to." },
     { name: "Local outbox", ready: true, note: "Keeps messages on this machine for trying the product." },

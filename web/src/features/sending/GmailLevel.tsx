@@ -51,8 +51,8 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
   if (!available) {
     return (
       <p className="text-sm text-slate-700" data-testid="gmail-unavailable">
-        Gmail sending needs a Google OAuth client on this instance. Ask the operator to set <code>google.client_id</code> and{" "}
-        <code>google.client_secret</code>, or use Basic SendGrid, Branded SendGrid or SMTP meanwhile.
+        Gmail sending is not set up on this instance yet: ask the administrator to connect Google. Meanwhile you can send with Basic SendGrid,
+        Branded SendGrid or SMTP.
       </p>
     );
   }
