@@ -171,13 +171,7 @@ async fn finish_google(
     )
     .await
     .map_err(|error| log_failure("account update", error.message))?;
-    // A wrong or used code is not fatal: the beta screen lets the person type it again.
-    let user = match flow.invite_code.as_deref() {
-        Some(code) if !user.has_access(now, &state.ctx.settings.auth) => {
-            redeem(state, &user, code).await.unwrap_or(user)
-        }
-        _ => user,
-    };
+    let user = with_invite(state, user, flow.invite_code.as_deref(), now).await;
     let cookie = session::start(state, headers, user.id)
         .await
         .map_err(|error| log_failure("session", error.message))?;
@@ -343,6 +337,17 @@ async fn sign_in(
     }
 }
 
+/// Redeems the invite code typed with a sign-in for an account without access. A wrong or used code is not fatal:
+/// the beta screen lets the person type it again.
+async fn with_invite(state: &AppState, user: User, code: Option<&str>, now: i64) -> User {
+    match code.map(str::trim).filter(|code| !code.is_empty()) {
+        Some(code) if !user.has_access(now, &state.ctx.settings.auth) => {
+            redeem(state, &user, code).await.unwrap_or(user)
+        }
+        _ => user,
+    }
+}
+
 /// Redeems an invite code for an account that is not active yet.
 async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
     let now = state.ctx.now_ms();
@@ -427,6 +432,8 @@ pub struct LocalSignIn {
     email: String,
     first_name: Option<String>,
     last_name: Option<String>,
+    /// An invite code typed on the sign-in page, redeemed as with Google's sign-in.
+    invite: Option<String>,
 }
 
 /// Signs in by email alone: only with no Google client configured, on a loopback listener, from a loopback address.
@@ -453,6 +460,7 @@ pub async fn local_sign_in(
     let clean = |name: Option<String>| name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
     let (first, last) = (clean(form.first_name), clean(form.last_name));
     let user = sign_in(&state, &form.email, first.as_deref(), last.as_deref()).await?;
+    let user = with_invite(&state, user, form.invite.as_deref(), state.ctx.now_ms()).await;
     let cookie = session::start(&state, &headers, user.id).await?;
     Ok(with_cookie(
         cookie,

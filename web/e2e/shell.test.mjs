@@ -2,7 +2,7 @@
 // through a local fake Google provider.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ADMIN, MEMBER, signIn as signInAs, startStack } from "./support.mjs";
+import { ADMIN, MEMBER, NEWCOMER, signIn as signInAs, startStack } from "./support.mjs";
 
 let stack;
 let app;
@@ -15,7 +15,7 @@ before(async () => {
 
 after(async () => stack?.stop());
 
-const PEOPLE = { "Grace Hopper": ADMIN, "Ada Lovelace": MEMBER };
+const PEOPLE = { "Grace Hopper": ADMIN, "Ada Lovelace": MEMBER, "Alan Turing": NEWCOMER };
 const signIn = (page, name) => signInAs(app, page, PEOPLE[name]);
 
 test("signing in through Google shows the first name in the header", async () => {
@@ -89,6 +89,21 @@ test("an administrator's invite code lets an inactive account in", async () => {
   assert.equal(await page.getByTestId("user-name").textContent(), "Ada");
   await context.close();
   await admin.close();
+});
+
+test("the beta screen names the account and opens the app by itself once the administrator activates it", async () => {
+  const page = await browser.newPage();
+  await signIn(page, "Alan Turing");
+  await page.getByTestId("gate-account").getByText("alan@example.org").waitFor();
+  const admin = await browser.newPage();
+  await signIn(admin, "Grace Hopper");
+  const granted = await admin.request.post(`${app.base}/api/admin/set-user-status`, { data: { email: NEWCOMER.email, status: "free_trial" } });
+  assert.equal(granted.status(), 200);
+  await admin.close();
+  // No reload by the person: the screen notices within its polling interval.
+  await page.getByRole("tablist", { name: "Dashboard" }).waitFor({ timeout: 15_000 });
+  assert.equal(await page.getByTestId("user-name").textContent(), "Alan");
+  await page.close();
 });
 
 test("an unknown path shows the not-found page", async () => {

@@ -6,10 +6,12 @@ import { startOutreach } from "./server.mjs";
 
 export const ADMIN = { key: "boss", email: "boss@example.org", given: "Grace", family: "Hopper" };
 export const MEMBER = { key: "ada", email: "ada@example.org", given: "Ada", family: "Lovelace" };
+/** Someone who signs in for the first time during a test and waits on the beta screen. */
+export const NEWCOMER = { key: "alan", email: "alan@example.org", given: "Alan", family: "Turing" };
 
 /** Starts everything; `env` adds OUTREACH_* settings. Call `stop()` when done. */
 export async function startStack(env = {}, options = {}) {
-  const google = await startFakeGoogle([ADMIN, MEMBER]);
+  const google = await startFakeGoogle([ADMIN, MEMBER, NEWCOMER]);
   const app = await startOutreach({
     OUTREACH_AUTH__ADMIN_EMAILS: ADMIN.email,
     OUTREACH_GOOGLE__CLIENT_ID: CLIENT_ID,

@@ -470,6 +470,44 @@ async fn local_sign_in_only_on_loopback_without_google() {
             browser.get_json("/api/email-usage").await.0,
             StatusCode::FORBIDDEN
         );
+        // The invite code typed with the local sign-in is redeemed, as with Google's; a wrong one leaves the
+        // account on the beta screen, where it can be typed again.
+        let admin = app
+            .ctx
+            .db
+            .find_user_by_email("ada@example.org")
+            .await
+            .unwrap()
+            .unwrap();
+        app.ctx
+            .db
+            .insert_invite("LOCL-CODE-2345", None, admin.id, app.clock.now_ms())
+            .await
+            .unwrap();
+        let eve = app.browser();
+        let (status, _) = eve
+            .post_json(
+                "/auth/local",
+                json!({ "email": "eve@example.org", "invite": "WRNG-CODE-2345" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            eve.get_json("/api/email-usage").await.0,
+            StatusCode::FORBIDDEN
+        );
+        let (status, user) = eve
+            .post_json(
+                "/auth/local",
+                json!({ "email": "eve@example.org", "invite": " locl-code-2345 " }),
+            )
+            .await;
+        assert_eq!(
+            (status, user["subscriptionStatus"].as_str()),
+            (StatusCode::OK, Some("trial")),
+            "{user}"
+        );
+        assert_eq!(eve.get_json("/api/email-usage").await.0, StatusCode::OK);
         assert_eq!(
             location(&browser.get("/auth/google").await),
             "/login?error=google_not_configured"

@@ -1,12 +1,13 @@
 /** Shows the beta screen instead of the app while the account is inactive (A §2 Account-inactive gate screen). */
 import { useEffect, useState, type ReactNode } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Button, ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { ACCOUNT_STATUS_ERROR, type AccountStatusErrorDetail } from "../../lib/events";
 import { useApiMutation } from "../../lib/mutation";
 import { apiRequest, serverMessage } from "../../lib/request";
-import { useAuth, type User } from "../../lib/auth";
+import { USER_QUERY_KEY, useAuth, type User } from "../../lib/auth";
 import { useInstance } from "../../lib/instance";
 import { nextGateState, type GateState } from "./gate";
 
@@ -36,8 +37,18 @@ export function AccountGate({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/** How often the beta screen asks whether the account was activated meanwhile. */
+const ACTIVATION_POLL_MS = 5000;
+
 export function BetaScreen({ user, message }: { user: User | null; message: string }) {
   const contact = useInstance().data?.contactEmail ?? "";
+  // An administrator may activate the account while this screen is open: the app then starts afresh (the gate
+  // leaves "inactive" only through a fresh start, A §4), without the person reloading.
+  const latest = useQuery<User | null>({ queryKey: USER_QUERY_KEY, enabled: user !== null, refetchInterval: ACTIVATION_POLL_MS });
+  const activated = latest.data?.hasAccess === true;
+  useEffect(() => {
+    if (activated) window.location.assign("/dashboard");
+  }, [activated]);
   const subject = encodeURIComponent("Beta access request");
   const body = encodeURIComponent(
     `Hello,\n\nI would like to request beta access to the AI Outreach Agent.\n\nMy account email: ${user?.email ?? ""}\n\nThank you!`,
@@ -50,6 +61,11 @@ export function BetaScreen({ user, message }: { user: User | null; message: stri
         <p className="mt-3 text-sm text-slate-500" data-testid="gate-reason">
           {message}
         </p>
+        {user ? (
+          <p className="mt-1 text-sm text-slate-600" data-testid="gate-account">
+            Signed in as <strong>{user.email}</strong>. This page opens the app by itself once your account is activated.
+          </p>
+        ) : null}
       </Card>
       <Card title="Current pricing">
         <div className="flex items-baseline justify-between">

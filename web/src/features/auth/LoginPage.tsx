@@ -65,7 +65,7 @@ export function LoginPage() {
             />
           </div>
         ) : null}
-        {options.data?.localSignIn ? <LocalSignIn /> : null}
+        {options.data?.localSignIn ? <LocalSignIn invite={invite} /> : null}
         <p className="mt-6 text-xs text-slate-500">
           By signing in you agree to our <a className="underline" href="/terms">Terms of Service</a> and{" "}
           <a className="underline" href="/privacy">Privacy Policy</a>.
@@ -76,12 +76,13 @@ export function LoginPage() {
 }
 
 /** Only offered by the server on loopback without a Google client: for trying a fresh install. */
-function LocalSignIn() {
+function LocalSignIn({ invite }: { invite: string }) {
   const [email, setEmail] = useState("");
   const [firstName, setFirstName] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const signingIn = useApiMutation({
-    mutationFn: () => apiRequest("POST", "/auth/local", { email, firstName }),
+    // The invite code typed above is redeemed with this sign-in too.
+    mutationFn: () => apiRequest("POST", "/auth/local", { email, firstName, invite: invite.trim() || null }),
     invalidates: [USER_QUERY_KEY],
     onError: (error) => setFailure(serverMessage(error) ?? "Sign-in failed. Please try again."),
   });

@@ -2155,6 +2155,8 @@ export interface components {
         LocalSignIn: {
             email: string;
             firstName?: string | null;
+            /** @description An invite code typed on the sign-in page, redeemed as with Google's sign-in. */
+            invite?: string | null;
             lastName?: string | null;
         };
         Location: {
