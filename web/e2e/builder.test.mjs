@@ -86,6 +86,14 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   await page.getByRole("tab", { name: "Email Templates" }).click();
   const card = page.getByRole("article", { name: "Café intro" });
   await card.getByRole("button", { name: "Edit" }).click();
+  // A variable personalisation does not know is refused, and said under the field that holds it.
+  const subject = page.getByRole("dialog", { name: "Edit template" }).getByLabel("Subject");
+  const original = await subject.inputValue();
+  await subject.fill("Hi {{firstName}}");
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await page.getByRole("dialog", { name: "Edit template" }).getByRole("alert").getByText("Unknown variable {{firstName}}", { exact: false }).waitFor();
+  assert.equal(await subject.getAttribute("aria-invalid"), "true");
+  await subject.fill(original);
   const editor = page.getByRole("textbox", { name: "Template body" });
   await editor.click();
   await page.keyboard.press("Control+a");
@@ -97,6 +105,11 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   // Three follow-ups, then one removed.
   await card.getByRole("button", { name: "Follow-ups" }).click();
   const followUps = page.getByRole("dialog", { name: "Follow-ups: Café intro" });
+  // Saving an empty follow-up names the follow-up and the fields it lacks.
+  await followUps.getByRole("button", { name: "Save Follow-ups" }).click();
+  await followUps.getByText("Follow-up 1 needs a subject").waitFor();
+  await followUps.getByText("Follow-up 1 needs a body").waitFor();
+  assert.equal(await followUps.getByLabel("Subject of follow-up 1").getAttribute("aria-invalid"), "true");
   for (const n of [1, 2, 3]) {
     if (n > 1) await followUps.getByRole("button", { name: "Add Follow-up" }).click();
     await followUps.getByLabel(`Subject of follow-up ${n}`).fill(`Checking in #${n}`);

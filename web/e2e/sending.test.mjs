@@ -63,6 +63,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await form.getByLabel("IMAP security").selectOption("none");
   await form.getByRole("button", { name: "Save SMTP Sender" }).click();
   await form.getByRole("alert").getByText("IMAP password is required").waitFor();
+  assert.equal(await form.getByLabel("IMAP password").getAttribute("aria-invalid"), "true", "the error is the field's");
   await form.getByLabel("IMAP password").fill("secret");
   await form.getByRole("button", { name: "Save SMTP Sender" }).click();
   await form.getByRole("alert").getByText("The IMAP server check failed: the IMAP server could not be reached", { exact: false }).waitFor();

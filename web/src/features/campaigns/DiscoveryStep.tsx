@@ -2,7 +2,8 @@
  * select-all, details, CSV export, and Proceed To Step 3. */
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { Button, buttonClass } from "../../components/ui/button";
+import { FileButton } from "../../components/ui/file-button";
+import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
@@ -293,10 +294,9 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
           </>
         ) : null}
         <div className="flex flex-wrap gap-2">
-          <label className={`${buttonClass("outline")} cursor-pointer`}>
+          <FileButton accept=".csv,text/csv" onFiles={(files) => importing.mutate(files[0])}>
             Import CSV
-            <input type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => e.target.files?.[0] && importing.mutate(e.target.files[0])} />
-          </label>
+          </FileButton>
           <Button onClick={proceed} disabled={chosen.length === 0}>Proceed To Step 3</Button>
         </div>
         <p className="text-sm text-slate-600" data-testid="selection" aria-live="polite">

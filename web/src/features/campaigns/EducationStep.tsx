@@ -1,6 +1,7 @@
 /** Step 3, AI education (A §2, §5): free text and files, saved with the campaign and remembered locally. */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
+import { FileButton } from "../../components/ui/file-button";
 import { TextArea } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import { aiEducationKeys } from "../../lib/storage";
@@ -65,8 +66,12 @@ export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null
     <div className="space-y-3">
       <TextArea label="Teach the AI about your business" rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder="What you offer, to whom, prices, proof, how you work..." />
       <div>
-        <label htmlFor="education-files" className="text-sm font-medium">Files (PDF, TXT, DOC, DOCX; up to 10 MB each)</label>
-        <input id="education-files" type="file" multiple accept={ACCEPTED.join(",")} className="mt-1 block text-sm" onChange={(e) => pick(e.target.files)} />
+        <label htmlFor="education-files" className="block text-sm font-medium">Files (PDF, TXT, DOC, DOCX; up to 10 MB each)</label>
+        <div className="mt-1">
+          <FileButton id="education-files" multiple accept={ACCEPTED.join(",")} onFiles={pick}>
+            Choose Files
+          </FileButton>
+        </div>
         {error ? <p role="alert" className="mt-1 text-sm text-red-600">{error}</p> : null}
       </div>
       {saved.length ? (

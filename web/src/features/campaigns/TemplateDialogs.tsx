@@ -72,18 +72,26 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
 
 export function EditTemplateDialog({ template, onClose }: { template: Template; onClose: () => void }) {
   const [form, setForm] = useState({ name: template.name, subject: template.subject, body: template.body, objective: template.objective, tone: template.tone });
+  // A variable the server does not know is shown under the field that holds it.
+  const [variableError, setVariableError] = useState<{ field: "subject" | "body"; message: string } | null>(null);
   const saving = useApiMutation({
     mutationFn: () => requestJson("PUT", `/api/email-templates/${template.id}`, form),
     success: { title: "Template updated" },
     failure: (failure) => ({ title: "Update failed", description: `Failed to update template: ${serverMessage(failure) ?? "Please try again."}` }),
     invalidates: [TEMPLATES_KEY],
     onSuccess: onClose,
+    onError: (failure) => {
+      const message = serverMessage(failure) ?? "";
+      const field = unknownVariableField(message, form.subject);
+      setVariableError(field ? { field, message } : null);
+    },
   });
+  const fieldError = (field: "subject" | "body") => (variableError?.field === field ? variableError.message : null);
   return (
     <Dialog title="Edit template" onClose={onClose} wide>
       <div className="space-y-3">
         <TextField label="Template name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        <TextField label="Subject" value={form.subject} onChange={(e) => setForm({ ...form, subject: e.target.value })} />
+        <TextField label="Subject" value={form.subject} error={fieldError("subject")} onChange={(e) => setForm({ ...form, subject: e.target.value })} />
         <div className="grid gap-3 sm:grid-cols-2">
           <SelectField label="Objective" value={form.objective} onChange={(e) => setForm({ ...form, objective: e.target.value })} options={OBJECTIVES.map((o) => ({ value: o, label: o }))} />
           <SelectField label="Tone" value={form.tone} onChange={(e) => setForm({ ...form, tone: e.target.value })} options={TONES.map((t) => ({ value: t, label: t }))} />
@@ -91,6 +99,11 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
         <div>
           <span className="text-sm font-medium">Body</span>
           <RichTextEditor label="Template body" value={form.body} onChange={(body) => setForm((current) => ({ ...current, body }))} />
+          {fieldError("body") ? (
+            <p role="alert" className="mt-1 text-sm text-red-600">
+              {fieldError("body")}
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"} and {"{Hi|Hello}"}.</p>
         </div>
         <div className="flex justify-end gap-2">
@@ -102,6 +115,25 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
   );
 }
 
+/** What each follow-up lacks, by field and named by its number (the spec's message stays the toast). */
+export function followUpErrors(rows: FollowUp[]): { subject?: string; delayDays?: string; body?: string }[] {
+  return rows.map((item, index) => {
+    const n = index + 1;
+    const errors: { subject?: string; delayDays?: string; body?: string } = {};
+    if (!item.subject.trim()) errors.subject = `Follow-up ${n} needs a subject`;
+    if (!Number.isInteger(item.delayDays) || item.delayDays < 1 || item.delayDays > 7) errors.delayDays = `Follow-up ${n}: delay days must be between 1 and 7`;
+    if (!item.body.replace(/<[^>]*>/g, "").trim()) errors.body = `Follow-up ${n} needs a body`;
+    return errors;
+  });
+}
+
+/** The field an 'Unknown variable {{x}}' refusal is about: the subject when it holds the variable, else the body. */
+export function unknownVariableField(message: string, subject: string): "subject" | "body" | null {
+  const variable = /^Unknown variable (\{\{[^}]*\}\})/.exec(message)?.[1];
+  if (!variable) return null;
+  return subject.includes(variable) ? "subject" : "body";
+}
+
 /** Each row keeps a stable key, so removing one does not hand its editor to the next. */
 type Row = FollowUp & { key: string };
 const emptyFollowUp = (): Row => ({ subject: "", body: "", delayDays: 3, key: crypto.randomUUID() });
@@ -110,6 +142,7 @@ const withKeys = (list: FollowUp[]): Row[] => list.map((item) => ({ ...item, key
 export function FollowUpDialog({ template, onClose }: { template: Template; onClose: () => void }) {
   const [followUps, setFollowUps] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<ReturnType<typeof followUpErrors>>([]);
   const saving = useApiMutation({
     mutationFn: (rows: Row[]) =>
       requestJson<FollowUp[]>("PUT", `/api/follow-up-templates/sequence/${template.id}`, rows.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" }))),
@@ -132,8 +165,9 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
   const change = (index: number, patch: Partial<FollowUp>) => setFollowUps(followUps.map((item, i) => (i === index ? { ...item, ...patch } : item)));
 
   const save = () => {
-    const invalid = followUps.some((item) => !item.subject.trim() || !item.body.replace(/<[^>]*>/g, "").trim() || item.delayDays < 1 || item.delayDays > 7);
-    if (invalid) {
+    const problems = followUpErrors(followUps);
+    setFieldErrors(problems);
+    if (problems.some((problem) => Object.keys(problem).length > 0)) {
       setError(FOLLOW_UP_INVALID);
       toast({ title: "Validation Error", description: FOLLOW_UP_INVALID, variant: "destructive" });
       return;
@@ -151,17 +185,41 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
             <div className="mb-2 flex items-center justify-between">
               <h3 className="font-medium">Follow-up Email #{index + 1}</h3>
               {followUps.length > 1 ? (
-                <Button variant="ghost" onClick={() => setFollowUps(followUps.filter((_, i) => i !== index))}>
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    setFollowUps(followUps.filter((_, i) => i !== index));
+                    setFieldErrors([]);
+                  }}
+                >
                   Remove
                 </Button>
               ) : null}
             </div>
             <div className="space-y-2">
-              <TextField label={`Subject of follow-up ${index + 1}`} value={item.subject} onChange={(e) => change(index, { subject: e.target.value })} />
-              <TextField label={`Delay days of follow-up ${index + 1}`} type="number" min={1} max={7} value={item.delayDays} onChange={(e) => change(index, { delayDays: Number(e.target.value) })} />
+              <TextField
+                label={`Subject of follow-up ${index + 1}`}
+                value={item.subject}
+                error={fieldErrors[index]?.subject}
+                onChange={(e) => change(index, { subject: e.target.value })}
+              />
+              <TextField
+                label={`Delay days of follow-up ${index + 1}`}
+                type="number"
+                min={1}
+                max={7}
+                value={item.delayDays}
+                error={fieldErrors[index]?.delayDays}
+                onChange={(e) => change(index, { delayDays: Number(e.target.value) })}
+              />
               <div>
                 <span className="text-sm font-medium">Body</span>
                 <RichTextEditor label={`Body of follow-up ${index + 1}`} value={item.body} onChange={(body) => change(index, { body })} />
+                {fieldErrors[index]?.body ? (
+                  <p role="alert" className="mt-1 text-sm text-red-600">
+                    {fieldErrors[index].body}
+                  </p>
+                ) : null}
               </div>
             </div>
           </li>

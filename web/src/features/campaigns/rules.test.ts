@@ -1,3 +1,4 @@
+import { followUpErrors, unknownVariableField } from "./TemplateDialogs";
 import { stepState } from "./Stepper";
 import { describe, expect, it } from "vitest";
 import { validateBrief, previewText } from "./Composer";
@@ -79,5 +80,25 @@ describe("the stepper", () => {
     expect([1, 2, 3, 4, 5, 6].map((step) => stepState(step, 2, 5))).toEqual(["done", "current", "done", "done", "open", "locked"]);
     expect(stepState(1, 1, 1)).toBe("current");
     expect(stepState(2, 1, 1)).toBe("locked");
+  });
+});
+
+describe("field-level errors", () => {
+  it("name the follow-up and the field that is missing", () => {
+    const rows = [
+      { subject: "Checking in", body: "<p>Hi</p>", delayDays: 3 },
+      { subject: " ", body: "<p></p>", delayDays: 9 },
+    ];
+    expect(followUpErrors(rows)).toEqual([
+      {},
+      { subject: "Follow-up 2 needs a subject", delayDays: "Follow-up 2: delay days must be between 1 and 7", body: "Follow-up 2 needs a body" },
+    ]);
+  });
+
+  it("put an unknown variable under the field that holds it", () => {
+    const refusal = "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}} or {{category}}";
+    expect(unknownVariableField(refusal, "Hi {{firstName}}")).toBe("subject");
+    expect(unknownVariableField(refusal, "Hello")).toBe("body");
+    expect(unknownVariableField("Template name is required", "Hello")).toBeNull();
   });
 });

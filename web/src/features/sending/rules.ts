@@ -59,19 +59,23 @@ export interface SmtpForm {
 
 export const EMPTY_SMTP: SmtpForm = { emailSendFromName: "", emailSendFrom: "", emailReplyTo: "", smtpHost: "", smtpPort: "587", smtpSecurity: "starttls", smtpUsername: "", smtpPassword: "", imapHost: "", imapPort: "993", imapSecurity: "tls", imapUsername: "", imapPassword: "" };
 
-/** The SMTP form's first problem, checked before the server connects. */
-export function smtpFormError(form: SmtpForm): string | null {
-  if (!form.emailSendFromName.trim()) return "Sender name is required";
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailSendFrom.trim())) return "Please enter a valid email address";
-  if (!form.smtpHost.trim()) return "SMTP host is required";
-  const port = Number(form.smtpPort);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return "SMTP port must be between 1 and 65535";
+/** The SMTP form's problems by field, checked before the server is asked (empty: none). */
+export function smtpFormErrors(form: SmtpForm): Partial<Record<keyof SmtpForm, string>> {
+  const errors: Partial<Record<keyof SmtpForm, string>> = {};
+  const badPort = (value: string) => {
+    const port = Number(value);
+    return !Number.isInteger(port) || port < 1 || port > 65535;
+  };
+  if (!form.emailSendFromName.trim()) errors.emailSendFromName = "Sender name is required";
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailSendFrom.trim())) errors.emailSendFrom = "Please enter a valid email address";
+  if (form.emailReplyTo.trim() && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(form.emailReplyTo.trim())) errors.emailReplyTo = "Please enter a valid email address";
+  if (!form.smtpHost.trim()) errors.smtpHost = "SMTP host is required";
+  if (badPort(form.smtpPort)) errors.smtpPort = "SMTP port must be between 1 and 65535";
   if (form.imapHost.trim()) {
-    const imapPort = Number(form.imapPort);
-    if (!Number.isInteger(imapPort) || imapPort < 1 || imapPort > 65535) return "IMAP port must be between 1 and 65535";
-    if (!form.imapPassword) return "IMAP password is required";
+    if (badPort(form.imapPort)) errors.imapPort = "IMAP port must be between 1 and 65535";
+    if (!form.imapPassword) errors.imapPassword = "IMAP password is required";
   }
-  return null;
+  return errors;
 }
 
 /** The SMTP form as the API takes it: numbers as numbers, IMAP only when a host is given. */

@@ -1,14 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, googleAccountKind, isBasicAddress, repliesNote, smtpFormError, smtpPayload, validUsername } from "./rules";
+import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, googleAccountKind, isBasicAddress, repliesNote, smtpFormErrors, smtpPayload, validUsername } from "./rules";
 
 describe("sending rules", () => {
-  it("the SMTP form names its first problem before the server is asked", () => {
+  it("the SMTP form names each problem by its field before the server is asked", () => {
     const form = { ...EMPTY_SMTP, emailSendFromName: "Ada", emailSendFrom: "ada@bakery.example", smtpHost: "smtp.bakery.example" };
-    expect(smtpFormError(form)).toBeNull();
-    expect(smtpFormError({ ...form, emailSendFromName: " " })).toBe("Sender name is required");
-    expect(smtpFormError({ ...form, emailSendFrom: "ada" })).toBe("Please enter a valid email address");
-    expect(smtpFormError({ ...form, smtpHost: "" })).toBe("SMTP host is required");
-    expect(smtpFormError({ ...form, smtpPort: "70000" })).toBe("SMTP port must be between 1 and 65535");
+    expect(smtpFormErrors(form)).toEqual({});
+    expect(smtpFormErrors({ ...form, emailSendFromName: " ", smtpPort: "70000" })).toEqual({
+      emailSendFromName: "Sender name is required",
+      smtpPort: "SMTP port must be between 1 and 65535",
+    });
+    expect(smtpFormErrors({ ...form, emailSendFrom: "ada", emailReplyTo: "replies@" })).toEqual({
+      emailSendFrom: "Please enter a valid email address",
+      emailReplyTo: "Please enter a valid email address",
+    });
+    expect(smtpFormErrors({ ...form, smtpHost: "" })).toEqual({ smtpHost: "SMTP host is required" });
+    expect(smtpFormErrors({ ...form, imapHost: "imap.bakery.example", imapPort: "0" })).toEqual({
+      imapPort: "IMAP port must be between 1 and 65535",
+      imapPassword: "IMAP password is required",
+    });
   });
 
   it("usernames are 3 to 30 letters, digits, hyphens and underscores", () => {
@@ -51,8 +60,8 @@ describe("reply detection notes", () => {
   it("send IMAP settings only with a host, and ask for the password then", () => {
     const form = { ...EMPTY_SMTP, emailSendFromName: "Ada", emailSendFrom: "ada@bakery.example", smtpHost: "smtp.bakery.example" };
     expect(smtpPayload(form).imapHost).toBeNull();
-    expect(smtpFormError({ ...form, imapHost: "imap.bakery.example" })).toBe("IMAP password is required");
-    expect(smtpFormError({ ...form, imapHost: "imap.bakery.example", imapPassword: "x", imapPort: "0" })).toBe("IMAP port must be between 1 and 65535");
+    expect(smtpFormErrors({ ...form, imapHost: "imap.bakery.example" })).toEqual({ imapPassword: "IMAP password is required" });
+    expect(smtpFormErrors({ ...form, imapHost: "imap.bakery.example", imapPassword: "x", imapPort: "0" })).toEqual({ imapPort: "IMAP port must be between 1 and 65535" });
     const payload = smtpPayload({ ...form, imapHost: " imap.bakery.example ", imapPassword: "x" });
     expect([payload.imapHost, payload.imapPort, payload.imapSecurity, payload.imapUsername]).toEqual(["imap.bakery.example", 993, "tls", null]);
   });
