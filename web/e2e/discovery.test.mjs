@@ -101,7 +101,27 @@ test("a local search on the offline directory lists businesses, exports them and
   await deli.getByRole("button").click();
   await page.getByRole("button", { name: "Look up social media" }).click();
   await page.getByRole("list", { name: "Social media" }).getByText("harbourdeli").waitFor();
+  // The lookup says what it found.
+  await page.getByTestId("toast").getByText("Found 1 social profile").waitFor();
   await page.keyboard.press("Escape");
+
+  // Categories read as words (never `amenity=cafe`), and the list filters and sorts.
+  assert.equal(await results.getByText("amenity=cafe").count(), 0);
+  await results.getByText("Cafe", { exact: true }).first().waitFor();
+  const narrowing = page.getByRole("group", { name: "Filter and sort" });
+  await narrowing.getByLabel("Has email").check();
+  const withEmail = await results.getByRole("listitem").count();
+  assert.ok(withEmail >= 2 && withEmail < 32, `${withEmail} with an address`);
+  await page.getByTestId("shown").getByText(`Showing ${withEmail} of 32 businesses, ${withEmail} with an email address`).waitFor();
+  assert.equal(await results.getByRole("listitem").filter({ hasText: "No email" }).count(), 0);
+  await narrowing.getByLabel("Has email").uncheck();
+  await narrowing.getByLabel("Category").selectOption("Cafe");
+  const cafes = await results.getByRole("listitem").count();
+  assert.ok(cafes > 0 && cafes < 32, `${cafes} cafes`);
+  await narrowing.getByLabel("Category").selectOption("");
+  await narrowing.getByLabel("Sort").selectOption("email");
+  assert.match(await results.getByRole("listitem").first().innerText(), /@/);
+  await narrowing.getByLabel("Sort").selectOption("found");
 
   // Details of one business, with its provenance.
   await results.getByRole("listitem").first().getByRole("button").click();

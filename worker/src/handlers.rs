@@ -261,7 +261,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
 }
 
 /// Reads the business's website: the best address (own domain first) with the page it was on, and the social
-/// profiles. A site that cannot be read leaves "No email found" and the reason in the log.
+/// profiles. A site that cannot be read leaves "No email found" with the reason.
 pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Result<()> {
     let Some(business) = ctx.db.load_enrich_target(job.business_id).await? else {
         return Ok(());
@@ -276,6 +276,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
                     verdict: None,
                     status: "not_found",
                     social_media: "[]",
+                    website_error: None,
                 },
                 ctx.now_ms(),
             )
@@ -283,7 +284,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
         return Ok(());
     };
     let crawler = Crawler::new(ctx.settings.crawler.clone());
-    let (email, source, verdict, social) = match crawler.crawl(website).await {
+    let (email, source, verdict, social, website_error) = match crawler.crawl(website).await {
         Ok(result) => {
             let best =
                 best_deliverable(&DnsLookup::new(&ctx.settings.crawler), &result.emails).await;
@@ -292,11 +293,12 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
                 best.as_ref().map(|(found, _)| found.page.clone()),
                 best.map(|(_, verdict)| verdict.as_str()),
                 serde_json::to_string(&result.social)?,
+                None,
             )
         }
         Err(error) => {
             tracing::info!(business = business.id, error = %error, "website could not be read");
-            (None, None, None, "[]".to_string())
+            (None, None, None, "[]".to_string(), Some(error.to_string()))
         }
     };
     let status = if email.is_some() || business.email.is_some() {
@@ -313,6 +315,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
                 verdict,
                 status,
                 social_media: &social,
+                website_error: website_error.as_deref(),
             },
             ctx.now_ms(),
         )

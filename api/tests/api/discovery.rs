@@ -388,6 +388,17 @@ async fn imported_businesses_are_enriched_from_their_website() {
             (sneaky["email"].clone(), sneaky["emailStatus"].as_str()),
             (Value::Null, Some("not_found"))
         );
+        // Why nothing was found: this site could not be read at all; the others were read.
+        assert!(
+            sneaky["websiteError"]
+                .as_str()
+                .is_some_and(|error| error.contains("localhost")),
+            "{sneaky}"
+        );
+        assert_eq!(
+            (bakery["websiteError"].clone(), no_mail["websiteError"].clone()),
+            (Value::Null, Value::Null)
+        );
 
         // The on-demand social lookup reads the site again.
         let _workers = start_workers(&app);

@@ -1,5 +1,5 @@
 -- A user's businesses, newest first (index businesses_user_created).
-select b.id, b.name, b.address, b.city, b.phone, b.email, b.website, b.category, b.rating, b.latitude, b.longitude, b.social_media, b.provider, b.provider_place_id, b.query, b.source_url, b.found_at, b.email_status, b.email_source, b.enriched_at, b.email_verdict
+select b.id, b.name, b.address, b.city, b.phone, b.email, b.website, b.category, b.rating, b.latitude, b.longitude, b.social_media, b.provider, b.provider_place_id, b.query, b.source_url, b.found_at, b.email_status, b.email_source, b.enriched_at, b.email_verdict, b.website_error
 from businesses b where b.user_id = $1
 order by b.created_at desc, b.id desc
 limit $2

@@ -39,6 +39,8 @@ pub struct BusinessRow {
     pub email_source: Option<String>,
     pub enriched_at: Option<i64>,
     pub email_verdict: Option<Verdict>,
+    /// Why the last enrichment could not read the website.
+    pub website_error: Option<String>,
 }
 
 /// What reading a business's website found.
@@ -53,6 +55,8 @@ pub struct Enrichment<'a> {
     pub status: &'a str,
     /// JSON list of social profiles.
     pub social_media: &'a str,
+    /// Why the website could not be read (none: it was read, or there is none).
+    pub website_error: Option<&'a str>,
 }
 
 /// What the enrichment job needs of a business.
@@ -85,6 +89,8 @@ pub struct BusinessView {
     pub email_source: Option<String>,
     /// The address's MX verdict.
     pub email_verdict: Option<Verdict>,
+    /// Why the website could not be read when the address was looked for (none: it was read, or there is none).
+    pub website_error: Option<String>,
     pub provenance: Provenance,
 }
 
@@ -128,6 +134,7 @@ impl BusinessRow {
             email_status: self.email_status.clone(),
             email_source: self.email_source.clone(),
             email_verdict: self.email_verdict,
+            website_error: self.website_error.clone(),
             provenance: Provenance {
                 provider: self.provider.clone(),
                 query: self.query.clone(),
@@ -453,7 +460,8 @@ impl Db {
     ) -> StoreResult<()> {
         let sql = BUSINESS_ENRICHED.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(id).bind(found.email).bind(found.source).bind(found.status)
-            .bind(found.social_media).bind(now).bind(found.verdict).execute(pool).await.map(|_| ()))
+            .bind(found.social_media).bind(now).bind(found.verdict).bind(found.website_error)
+            .execute(pool).await.map(|_| ()))
     }
 }
 

@@ -13,6 +13,8 @@ import { requestJson, serverMessage } from "../../lib/request";
 import { STORAGE_KEYS } from "../../lib/storage";
 import { type Campaign } from "./api";
 import type { Business, ImportReport, SearchAnswer, SocialLookup } from "../../lib/api/types";
+import { count } from "../../lib/format";
+import { NO_FILTERS, SORTS, VERDICTS, categoriesOf, emailLabel, filterBusinesses, readableCategory, sortBusinesses, websiteHost, type Sort } from "./results";
 
 export const RADIUS_OPTIONS = [5, 10, 25, 50, 100];
 export const ONLINE_TYPES = ["bloggers", "youtubers", "podcasters", "influencers", "other"];
@@ -51,20 +53,6 @@ export function businessesCsv(businesses: Business[]): string {
   return [header.join(","), ...rows].join("\n");
 }
 
-/** What an address's MX verdict means for the user; an address is never hidden for its verdict. */
-export const VERDICTS = {
-  deliverable: "Domain accepts email",
-  no_mx: "Domain has no mail server",
-  unknown: "Mail server not checked",
-} as const;
-
-function emailLabel(business: Business): string {
-  if (business.email) return business.email;
-  if (business.emailStatus === "pending") return "Email Pending";
-  if (business.emailStatus === "not_found") return "No email found";
-  return "No email listed";
-}
-
 export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onProceed: (ids: number[]) => void }) {
   const [form, setForm] = useState<Form>(() => ({
     ...EMPTY_FORM,
@@ -76,6 +64,8 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   // The campaign's recipients are what the user chose before, on any device.
   const [selected, setSelected] = useState<Set<number>>(() => new Set(campaign.businessIds));
   const [details, setDetails] = useState<Business | null>(null);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const [sort, setSort] = useState<Sort>("found");
 
   useEffect(() => {
     const clear = () => {
@@ -132,6 +122,11 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   const lookingUp = useApiMutation({
     mutationFn: (business: Business) => requestJson<SocialLookup>("POST", `/api/businesses/${business.id}/social-media`),
     failure: (failure) => ({ title: "Social media search failed", description: serverMessage(failure) ?? String(failure) }),
+    // Say what was found, or that nothing was.
+    success: ({ socialMedia, business }) =>
+      socialMedia.length
+        ? { title: `Found ${count(socialMedia.length, "social profile", "social profiles")}`, description: socialMedia.map((profile) => profile.platform).join(", ") }
+        : { title: "No social media profiles found", description: business.websiteError ? `The website could not be read: ${business.websiteError}` : `None are linked from ${business.website ?? "the website"}.` },
     onSuccess: ({ business }) => {
       // Update the dialog only if it still shows this business (it may have been closed meanwhile).
       setDetails((open) => (open && open.id === business.id ? business : open));
@@ -168,6 +163,17 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   };
 
   const businesses = answer?.businesses ?? [];
+  const shown = sortBusinesses(filterBusinesses(businesses, filters), sort);
+  const allShownChosen = shown.length > 0 && shown.every((business) => selected.has(business.id));
+  const chooseShown = (on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const business of shown) {
+        if (on) next.add(business.id);
+        else next.delete(business.id);
+      }
+      return next;
+    });
   const toggle = (id: number) => setSelected((current) => {
     const next = new Set(current);
     if (next.has(id)) next.delete(id);
@@ -266,27 +272,63 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
         )}
         {businesses.length ? (
           <>
+            <fieldset className="grid grid-cols-2 gap-2 rounded-md border border-slate-200 p-2 text-sm sm:grid-cols-4" aria-label="Filter and sort">
+              <label className="flex items-center gap-2 self-end pb-2">
+                <input type="checkbox" checked={filters.hasEmail} onChange={(e) => setFilters({ ...filters, hasEmail: e.target.checked })} />
+                Has email
+              </label>
+              <SelectField
+                label="Category"
+                value={filters.category}
+                onChange={(e) => setFilters({ ...filters, category: e.target.value })}
+                options={[{ value: "", label: "All" }, ...categoriesOf(businesses).map((name) => ({ value: name, label: name }))]}
+              />
+              <SelectField
+                label="Email check"
+                value={filters.verdict}
+                onChange={(e) => setFilters({ ...filters, verdict: e.target.value })}
+                options={[{ value: "", label: "Any" }, ...Object.entries(VERDICTS).map(([value, label]) => ({ value, label }))]}
+              />
+              <SelectField label="Sort" value={sort} onChange={(e) => setSort(e.target.value as Sort)} options={Object.entries(SORTS).map(([value, label]) => ({ value, label }))} />
+            </fieldset>
             <div className="flex flex-wrap items-center gap-2">
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={chosen.length === businesses.length} onChange={(e) => setSelected(e.target.checked ? new Set(businesses.map((b) => b.id)) : new Set())} />
+                <input type="checkbox" checked={allShownChosen} onChange={(e) => chooseShown(e.target.checked)} />
                 Select all
               </label>
               <Button variant="outline" onClick={exportCsv}>Export CSV</Button>
+              <span className="text-xs text-slate-500" data-testid="shown">
+                Showing {shown.length} of {count(businesses.length, "business", "businesses")}, {businesses.filter((business) => business.email).length} with an email address
+              </span>
             </div>
             <ul aria-label="Businesses" className="max-h-96 space-y-2 overflow-y-auto">
-              {businesses.map((business) => (
+              {shown.map((business) => (
                 <li key={business.id} className="flex items-start gap-2 rounded-md border border-slate-200 p-2 text-sm">
                   <input type="checkbox" aria-label={`Select ${business.name}`} checked={selected.has(business.id)} onChange={() => toggle(business.id)} />
-                  <button className="flex-1 text-left" onClick={() => setDetails(business)}>
-                    <span className="font-medium">{business.name}</span>
-                    <span className="block text-slate-600">{business.address ?? business.category}</span>
+                  <div className="min-w-0 flex-1">
+                    <button className="text-left font-medium hover:underline" onClick={() => setDetails(business)}>
+                      {business.name}
+                    </button>
+                    {readableCategory(business.category) ? (
+                      <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{readableCategory(business.category)}</span>
+                    ) : null}
+                    {business.address ? <span className="block text-slate-600">{business.address}</span> : null}
                     <span className="block text-slate-600">
+                      {business.website ? (
+                        <a className="text-brand underline" href={business.website} target="_blank" rel="noopener noreferrer">
+                          {websiteHost(business.website)}
+                        </a>
+                      ) : null}
+                      {business.website && business.phone ? " · " : null}
+                      {business.phone ? <a href={`tel:${business.phone}`}>{business.phone}</a> : null}
+                    </span>
+                    <span className={`block ${business.email ? "text-slate-800" : "text-slate-500"}`}>
                       {emailLabel(business)}
                       {business.email && business.emailVerdict && (
                         <span className={`ml-2 text-xs ${business.emailVerdict === "no_mx" ? "text-amber-700" : "text-slate-500"}`}>({VERDICTS[business.emailVerdict]})</span>
                       )}
                     </span>
-                  </button>
+                  </div>
                 </li>
               ))}
             </ul>
@@ -308,7 +350,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
       {details ? (
         <Dialog title={details.name} onClose={() => setDetails(null)}>
           <dl className="grid grid-cols-3 gap-1 text-sm">
-            {[["Address", details.address], ["Phone", details.phone], ["Email", emailLabel(details)], ["Email found on", details.emailSource ?? null], ["Email check", details.emailVerdict ? VERDICTS[details.emailVerdict] : null], ["Website", details.website], ["Category", details.category], ["Found by", details.provenance.provider], ["Search", details.provenance.query], ["Found", new Date(details.provenance.foundAt).toLocaleString()]].map(([label, value]) => (
+            {[["Address", details.address], ["Phone", details.phone], ["Email", emailLabel(details)], ["Email found on", details.emailSource ?? null], ["Email check", details.emailVerdict ? VERDICTS[details.emailVerdict] : null], ["Website", details.website], ["Website read", details.websiteError ? `No: ${details.websiteError}` : null], ["Category", readableCategory(details.category)], ["Found by", details.provenance.provider], ["Search", details.provenance.query], ["Found", new Date(details.provenance.foundAt).toLocaleString()]].map(([label, value]) => (
               <div key={label} className="contents">
                 <dt className="text-slate-500">{label}</dt>
                 <dd className="col-span-2">{value ?? "—"}</dd>

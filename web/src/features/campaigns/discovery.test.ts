@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { businessesCsv, searchError, type Business } from "./DiscoveryStep";
+import { categoriesOf, emailLabel, filterBusinesses, readableCategory, sortBusinesses } from "./results";
+
+/** A business with every field, to vary per case. */
+function businessFixture(): Business {
+  return {
+    id: 1, name: "Cafe", address: null, phone: null, email: null, website: null, category: null, rating: null, emailStatus: "none",
+    emailSource: null, emailVerdict: null, websiteError: null, socialMedia: [],
+    location: { address: null, city: null, latitude: null, longitude: null },
+    provenance: { provider: "directory", query: null, sourceUrl: null, foundAt: "2026-11-21T10:00:00.000Z" },
+  };
+}
 
 const form = { searchType: "local", businessType: "cafe", geographicArea: "Helsinki", radius: "25", maxResults: "50", onlineBusinessType: "bloggers", topics: "" };
 
@@ -37,5 +48,38 @@ describe("business search form", () => {
     expect(row).toBe(
       `"'=HYPERLINK(""http://evil.example"",""Open"")",,,,'+358 9 123 4567,'-2+3,'@SUM(A1:A9),'\tcmd,,import,"'\r=1+1",,2026-11-21T10:00:00.000Z`,
     );
+  });
+});
+
+describe("the results list", () => {
+  const base = businessFixture();
+  it("reads OpenStreetMap categories as words", () => {
+    expect(readableCategory("amenity=cafe")).toBe("Cafe");
+    expect(readableCategory("shop=hair_salon")).toBe("Hair salon");
+    expect(readableCategory("Bakery")).toBe("Bakery");
+    expect(readableCategory(null)).toBeNull();
+  });
+
+  it("says whether the website could be read when no address was found", () => {
+    expect(emailLabel({ ...base, email: null, emailStatus: "not_found", website: "https://cafe.example", websiteError: "timed out" })).toBe("No email found: the website could not be read");
+    expect(emailLabel({ ...base, email: null, emailStatus: "not_found", website: "https://cafe.example", websiteError: null })).toBe("No email found on the website");
+    expect(emailLabel({ ...base, email: null, emailStatus: "not_found", website: null })).toBe("No email found: no website to read");
+    expect(emailLabel({ ...base, email: null, emailStatus: "pending" })).toBe("Email Pending");
+  });
+
+  it("filters by address, category and email check, and sorts", () => {
+    const list: Business[] = [
+      { ...base, id: 1, name: "Bakery B", email: null, category: "shop=bakery", rating: 4 },
+      { ...base, id: 2, name: "Cafe A", email: "a@cafe.example", emailVerdict: "no_mx", category: "amenity=cafe", rating: null },
+      { ...base, id: 3, name: "Cafe C", email: "c@cafe.example", emailVerdict: "deliverable", category: "amenity=cafe", rating: 5 },
+    ];
+    const ids = (found: Business[]) => found.map((business) => business.id);
+    expect(ids(filterBusinesses(list, { hasEmail: true, category: "", verdict: "" }))).toEqual([2, 3]);
+    expect(ids(filterBusinesses(list, { hasEmail: false, category: "Bakery", verdict: "" }))).toEqual([1]);
+    expect(ids(filterBusinesses(list, { hasEmail: false, category: "", verdict: "deliverable" }))).toEqual([3]);
+    expect(ids(sortBusinesses([...list].reverse(), "name"))).toEqual([1, 2, 3]);
+    expect(ids(sortBusinesses(list, "email"))).toEqual([2, 3, 1]);
+    expect(ids(sortBusinesses(list, "rating"))).toEqual([3, 1, 2]);
+    expect(categoriesOf(list)).toEqual(["Bakery", "Cafe"]);
   });
 });

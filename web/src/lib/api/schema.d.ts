@@ -1548,6 +1548,8 @@ export interface components {
             rating?: number | null;
             socialMedia: components["schemas"]["SocialProfile"][];
             website?: string | null;
+            /** @description Why the website could not be read when the address was looked for (none: it was read, or there is none). */
+            websiteError?: string | null;
         };
         /** @description A campaign on the analytics list (B §2.4): the campaign, its summary and its latest messages. */
         CampaignAnalytics: components["schemas"]["CampaignInfo"] & {
