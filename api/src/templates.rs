@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::campaigns::personalise::{Recipient, render, render_html};
+use outreach_core::campaigns::personalise::{Recipient, render, render_html, sanitize_html};
 use outreach_core::campaigns::templates::{
     FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
@@ -25,6 +25,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(update, delete))
         .routes(routes!(preview))
+        .routes(routes!(preview_draft))
         .routes(routes!(create_follow_up))
         .routes(routes!(list_follow_ups, update_follow_up, delete_follow_up))
         .routes(routes!(sync_follow_ups))
@@ -178,18 +179,63 @@ pub async fn preview(
         website: business.website,
         category: business.category,
     };
+    Ok(Json(personalised(
+        &template.subject,
+        &template.body,
+        &recipient,
+    )))
+}
+
+/// An unsaved draft (the composer's) and one of the user's businesses.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DraftPreview {
+    subject: String,
+    body: String,
+    business_id: i64,
+}
+
+/// A draft rendered for one of the user's businesses, as that business would receive it; the body is sanitised
+/// as a saved template's would be.
+#[utoipa::path(post, path = "/api/email-templates/preview", tag = "templates", request_body = DraftPreview,
+    responses(
+        (status = 200, body = Preview),
+        (status = 404, description = "Business not found", body = ErrorBody)))]
+pub async fn preview_draft(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(draft): JsonBody<DraftPreview>,
+) -> ApiResult<Json<Preview>> {
+    let mut recipients = state
+        .ctx
+        .db
+        .recipients(&[draft.business_id], user.id)
+        .await?;
+    let recipient = recipients
+        .remove(&draft.business_id)
+        .ok_or_else(|| ApiError::not_found("Business not found"))?;
+    Ok(Json(personalised(
+        &draft.subject,
+        &sanitize_html(&draft.body),
+        &recipient,
+    )))
+}
+
+/// Subject and body rendered for a recipient, with the variables that had no value. Spintax is chosen by the
+/// business's name, as when sending.
+fn personalised(subject: &str, body: &str, recipient: &Recipient) -> Preview {
     let seed = recipient.business_name.clone().unwrap_or_default();
-    let subject = render(&template.subject, &recipient, &seed);
+    let subject = render(subject, recipient, &seed);
     // The same HTML a sent email gets: the preview shows data as text and never a script link.
-    let body = render_html(&template.body, &recipient, &seed);
+    let body = render_html(body, recipient, &seed);
     let mut missing = subject.missing.clone();
     missing.extend(body.missing.iter().cloned());
     missing.dedup();
-    Ok(Json(Preview {
+    Preview {
         subject: subject.text,
         body: body.text,
         missing,
-    }))
+    }
 }
 
 /// A template's follow-ups in order (`id` is the template's).

@@ -67,8 +67,23 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   await page.getByRole("button", { name: "Generate Email" }).click();
   await page.getByTestId("writer").getByText("Drafted by the offline writer").waitFor();
   const generated = page.getByRole("region", { name: "Generated email" });
-  assert.match(await generated.getByLabel("Subject").inputValue(), /An idea for you: your café never runs out of bread/);
-  assert.ok((await generated.getByLabel("Body (HTML)").inputValue()).includes("since 1989"), "the PDF's text reached the writer");
+  // A short subject of whole words, and the body in the rich-text editor, rendered, not as HTML source.
+  assert.equal(await generated.getByLabel("Subject").inputValue(), "An idea for you: sourdough delivered every morning");
+  const draftBody = generated.getByRole("textbox", { name: "Email body" });
+  await draftBody.getByText("since 1989", { exact: false }).waitFor();
+  assert.ok(!(await draftBody.innerText()).includes("<p>"), "rendered, not source");
+  // One call to action: the ask, as the question it is.
+  assert.equal((await draftBody.innerText()).split("?").length - 1, 1);
+  // The variable picker inserts at the cursor; the preview shows the email as the chosen business gets it.
+  await draftBody.getByText("Kind regards,", { exact: false }).or(draftBody.getByText("Best wishes,", { exact: false })).click();
+  await page.keyboard.press("End");
+  await generated.getByLabel("Insert a variable into Email body").selectOption({ label: "City" });
+  await draftBody.getByText("{{city | your area}}", { exact: false }).waitFor();
+  const draftPreview = generated.getByTestId("business-preview");
+  assert.equal(await draftPreview.getByLabel("Preview for").locator("option:checked").textContent(), "Café Ursula");
+  await draftPreview.getByRole("button", { name: "Show Preview" }).click();
+  await draftPreview.frameLocator("iframe[title='Template body']").getByText("Hi Café Ursula,").waitFor();
+  await draftPreview.frameLocator("iframe[title='Template body']").getByText("your area", { exact: false }).waitFor();
   await page.getByTestId("rates").getByText("baseline estimate").waitFor();
   await generated.getByLabel("Adjustments").fill("shorter");
   await page.getByRole("button", { name: "Apply Adjustments" }).click();

@@ -438,6 +438,22 @@ async fn templates_are_sanitised_validated_previewed_and_owned() {
         );
         assert_eq!(preview["missing"], json!([]));
 
+        // The composer's unsaved draft, for one of the user's own businesses, sanitised like a saved body.
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email,city\nCafe Aalto,owner@aalto.example,Espoo\n".to_vec())
+            .await;
+        let business_id = imported["businesses"][0]["id"].as_i64().unwrap();
+        let draft = json!({ "subject": "Hi {{businessName}}", "body": "<p>In {{city}} <script>alert(1)</script>{{website | your site}}</p>", "businessId": business_id });
+        let (status, previewed) = ada.post_json("/api/email-templates/preview", draft.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{previewed}");
+        assert_eq!(previewed["subject"], "Hi Cafe Aalto");
+        let body = previewed["body"].as_str().unwrap();
+        assert!(body.contains("In Espoo your site") && !body.contains("script"), "{body}");
+        assert_eq!(
+            active(&app, "mallory").await.post_json("/api/email-templates/preview", draft).await.0,
+            StatusCode::NOT_FOUND
+        );
+
         // The editor's PUT (name, subject, body) keeps objective and tone.
         let (status, updated) = ada.put_json(&format!("/api/email-templates/{id}"), json!({ "name": "Intro v2", "subject": "Bread", "body": "<p><strong>Hi</strong></p>" })).await;
         assert_eq!(status, StatusCode::OK);

@@ -1,5 +1,9 @@
 //! The offline writer: a deterministic draft from the brief alone, used when no AI model is configured. It uses
-//! every field of the form, varies with objective and tone, and states nothing the brief does not say.
+//! every field of the form, varies with objective and tone, and states nothing the brief does not say. Its copy
+//! follows a few rules: a short subject made of whole words (never a field cut off with '…'), fields written into
+//! a sentence in sentence case ('we offer weekly deliveries', not 'we offer Weekly deliveries'), sentences that
+//! end properly, and one call to action (the ask, as the question it is or wrapped in one). An adjustment it cannot
+//! apply is named in its notes.
 
 use super::{Brief, Draft, Material, Written};
 
@@ -12,38 +16,99 @@ const NO_LINK: &[&str] = &[
     "without the link",
     "remove the link",
 ];
+const TONE_WORDS: &[(&str, &str)] = &[
+    ("formal", "professional"),
+    ("friendl", "friendly"),
+    ("warm", "friendly"),
+    ("casual", "casual"),
+    ("relaxed", "casual"),
+];
+const UNDERSTOOD: &str = "the offline writer understands shorter, no link, formal, friendly and casual; connect an AI model for other changes";
 
-pub fn write(brief: &Brief, material: &Material) -> Written {
-    let adjustments = brief.adjustments.to_lowercase();
-    let mut notes = Vec::new();
-    let mut tone = brief.tone.as_str();
-    for (keyword, adjusted) in [
-        ("formal", "professional"),
-        ("friendl", "friendly"),
-        ("warm", "friendly"),
-        ("casual", "casual"),
-        ("relaxed", "casual"),
-    ] {
-        if adjustments.contains(keyword) {
-            tone = adjusted;
-            notes.push(format!("tone set to {adjusted}"));
-            break;
+/// Subjects stay short enough for a phone's inbox.
+const SUBJECT_CHARS: usize = 60;
+/// A subject's topic is at most this many words of the service description.
+const TOPIC_WORDS: usize = 6;
+/// Words a shortened topic never ends on.
+const DANGLING: &[&str] = &[
+    "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "our", "the", "to",
+    "with", "your",
+];
+/// An ask starting with one of these is already a question.
+const QUESTION_WORDS: &[&str] = &[
+    "can", "could", "would", "will", "shall", "may", "do", "does", "are", "is", "how", "what",
+    "when", "where", "why", "which", "who", "should",
+];
+/// An ask starting with one of these is already a request ('Reply to book a tasting').
+const IMPERATIVES: &[&str] = &[
+    "book", "call", "reply", "let", "visit", "try", "schedule", "join", "get", "see", "send",
+    "email", "contact", "order", "sign", "write", "drop", "pick", "choose", "tell", "come",
+];
+
+/// What the adjustments ask for, and what of them the offline writer cannot do.
+struct Adjustments<'a> {
+    tone: Option<&'static str>,
+    shorter: bool,
+    without_link: bool,
+    not_applied: Vec<&'a str>,
+}
+
+/// Reads each part of the adjustments ('shorter, and mention oat milk' is two parts) on its own.
+fn read_adjustments(text: &str) -> Adjustments<'_> {
+    let mut adjustments = Adjustments {
+        tone: None,
+        shorter: false,
+        without_link: false,
+        not_applied: Vec::new(),
+    };
+    let parts = text
+        .split([',', ';', '\n'])
+        .flat_map(|part| part.split(" and "))
+        .map(|part| part.trim().trim_start_matches("and ").trim())
+        .filter(|part| !part.is_empty());
+    for part in parts {
+        let lower = part.to_lowercase();
+        let mut understood = false;
+        if let Some((_, tone)) = TONE_WORDS
+            .iter()
+            .find(|(keyword, _)| lower.contains(keyword))
+        {
+            adjustments.tone.get_or_insert(tone);
+            understood = true;
+        }
+        if NO_LINK.iter().any(|phrase| lower.contains(phrase)) {
+            adjustments.without_link = true;
+            understood = true;
+        } else if SHORTER.iter().any(|word| lower.contains(word)) {
+            adjustments.shorter = true;
+            understood = true;
+        }
+        if !understood {
+            adjustments.not_applied.push(part);
         }
     }
-    let shorter = SHORTER.iter().any(|word| adjustments.contains(word));
-    if shorter {
+    adjustments
+}
+
+pub fn write(brief: &Brief, material: &Material) -> Written {
+    let adjustments = read_adjustments(&brief.adjustments);
+    let mut notes = Vec::new();
+    if let Some(tone) = adjustments.tone {
+        notes.push(format!("tone set to {tone}"));
+    }
+    if adjustments.shorter {
         notes.push("made shorter".to_string());
     }
-    let without_link = NO_LINK.iter().any(|phrase| adjustments.contains(phrase));
-    if without_link {
+    if adjustments.without_link {
         notes.push("link removed".to_string());
     }
-    if !adjustments.trim().is_empty() && notes.is_empty() {
-        notes.push(
-            "the offline writer only understands shorter, no link, formal, friendly and casual; connect an AI model for other changes"
-                .to_string(),
-        );
+    if !adjustments.not_applied.is_empty() {
+        notes.push(format!(
+            "not applied: {} ({UNDERSTOOD})",
+            adjustments.not_applied.join("; ")
+        ));
     }
+    let tone = adjustments.tone.unwrap_or(brief.tone.as_str());
 
     let name = material
         .business
@@ -52,18 +117,8 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
     let recipient = name
         .clone()
         .unwrap_or_else(|| "{{businessName | there}}".to_string());
-    let service = sentence_part(&brief.service_description);
-    let value = sentence_part(&brief.value_proposition);
-
-    let subject = match brief.objective.as_str() {
-        "Marketing Pitch" => format!("Introducing {service}"),
-        "Partnership Proposal" => format!("A partnership idea: {service}"),
-        _ => match tone {
-            "friendly" => format!("An idea for {}: {value}", name.as_deref().unwrap_or("you")),
-            "casual" => format!("{}?", capitalise(&value)),
-            _ => capitalise(&value),
-        },
-    };
+    let service = mid_sentence(&sentence_part(&brief.service_description));
+    let value = mid_sentence(&sentence_part(&brief.value_proposition));
 
     let greeting = match tone {
         "friendly" => format!("Hi {recipient},"),
@@ -81,12 +136,6 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
         "casual" => format!("In short: {value}."),
         _ => format!("What it means for you: {value}."),
     };
-    let ask = ending(&brief.your_ask);
-    let ask = match tone {
-        "friendly" => format!("Would you be up for it? {ask}"),
-        "casual" => format!("So, how about it? {ask}"),
-        _ => format!("Would you be open to it? {ask}"),
-    };
     let closing = match tone {
         "friendly" => "Best wishes,",
         "casual" => "Cheers,",
@@ -95,12 +144,12 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
 
     let mut paragraphs = vec![escape(&greeting), escape(&opening), escape(&benefit)];
     let facts = education_sentences(brief, material);
-    if !shorter && !facts.is_empty() {
+    if !adjustments.shorter && !facts.is_empty() {
         paragraphs.push(format!("A little about us: {}", escape(&facts.join(" "))));
     }
-    paragraphs.push(escape(&ask));
+    paragraphs.push(escape(&call_to_action(&brief.your_ask, tone)));
     let url = brief.promotional_url.trim();
-    if !url.is_empty() && !without_link {
+    if !url.is_empty() && !adjustments.without_link {
         paragraphs.push(format!(
             "You can see more here: <a href=\"{0}\">{0}</a>",
             escape(url)
@@ -121,10 +170,124 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
 
     Written {
         draft: Draft {
-            subject: truncate_words(&subject, 78),
+            subject: subject(
+                &brief.objective,
+                tone,
+                &brief.service_description,
+                name.as_deref(),
+            ),
             body,
         },
         notes,
+    }
+}
+
+/// A short subject of whole words: the service, shortened at a clause boundary, in a frame by objective and tone.
+fn subject(objective: &str, tone: &str, service: &str, name: Option<&str>) -> String {
+    let frame = |topic: &str| match objective {
+        "Marketing Pitch" => format!("Introducing {topic}"),
+        "Partnership Proposal" => format!("A partnership idea: {topic}"),
+        _ => match tone {
+            "friendly" => format!("An idea for {}: {topic}", name.unwrap_or("you")),
+            "casual" => format!("{}?", capitalise(topic)),
+            _ => capitalise(topic),
+        },
+    };
+    let mut words = topic_words(service);
+    loop {
+        let subject = frame(&mid_sentence(&words.join(" ")));
+        if subject.chars().count() <= SUBJECT_CHARS || words.len() <= 1 {
+            return subject;
+        }
+        words.pop();
+        while words.len() > 1
+            && words
+                .last()
+                .is_some_and(|word| DANGLING.contains(&word.to_lowercase().as_str()))
+        {
+            words.pop();
+        }
+    }
+}
+
+/// The service's first clause, at most `TOPIC_WORDS` words, never ending on a word like 'and' or 'for'.
+fn topic_words(service: &str) -> Vec<&str> {
+    let text = sentence_part(service);
+    let clause_end = [
+        ",",
+        ";",
+        ":",
+        " - ",
+        " – ",
+        "(",
+        " that ",
+        " which ",
+        " so ",
+        " because ",
+    ]
+    .iter()
+    .filter_map(|mark| text.find(mark))
+    .min()
+    .unwrap_or(text.len());
+    let start = service.find(text.as_str()).unwrap_or(0);
+    let clause = &service[start..start + clause_end];
+    let mut words: Vec<&str> = clause.split_whitespace().take(TOPIC_WORDS).collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|word| DANGLING.contains(&word.to_lowercase().as_str()))
+    {
+        words.pop();
+    }
+    words
+}
+
+/// The one call to action: the ask as the question it is, the request it is, or wrapped in a question.
+fn call_to_action(ask: &str, tone: &str) -> String {
+    let ask = ask.trim();
+    let first = ask
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    if ask.ends_with('?') {
+        capitalise(ask)
+    } else if QUESTION_WORDS.contains(&first.as_str()) {
+        format!("{}?", capitalise(ask.trim_end_matches(['.', '!'])))
+    } else if ask.ends_with(['.', '!']) || IMPERATIVES.contains(&first.as_str()) {
+        ending(&capitalise(ask))
+    } else {
+        let phrase = mid_sentence(&sentence_part(ask));
+        match tone {
+            "friendly" => format!("Would you be up for {phrase}?"),
+            "casual" => format!("How about {phrase}?"),
+            _ => format!("Would you be open to {phrase}?"),
+        }
+    }
+}
+
+/// A field written into the middle of a sentence: a sentence-case first word ('Weekly deliveries') loses its
+/// capital; names ('Nordic Bakery'), acronyms ('SEO audits') and words like 'iPhone' keep theirs.
+fn mid_sentence(text: &str) -> String {
+    let mut words = text.split_whitespace();
+    let Some(first) = words.next() else {
+        return String::new();
+    };
+    let mut letters = first.chars();
+    let initial_capital = letters.next().is_some_and(char::is_uppercase);
+    let rest_lower = letters.all(|letter| !letter.is_uppercase());
+    let second_is_name = words
+        .next()
+        .and_then(|word| word.chars().next())
+        .is_some_and(char::is_uppercase);
+    if initial_capital && rest_lower && !second_is_name && first != "I" {
+        let mut chars = text.chars();
+        chars
+            .next()
+            .map(|letter| letter.to_lowercase().chain(chars).collect())
+            .unwrap_or_default()
+    } else {
+        text.to_string()
     }
 }
 
@@ -146,11 +309,12 @@ fn education_sentences(brief: &Brief, material: &Material) -> Vec<String> {
     sentences
 }
 
+/// The first sentence, ending with its full stop (one is added where the text had none).
 fn first_sentence(text: &str) -> String {
     let end = text
         .find(['.', '!', '?', '\n'])
         .map_or(text.len(), |index| index + 1);
-    truncate_words(text[..end].trim(), 200)
+    ending(&capitalise(&truncate_words(text[..end].trim(), 200)))
 }
 
 /// A field as part of a sentence: trimmed, without its final full stop, first letter kept as typed.
@@ -240,7 +404,8 @@ mod tests {
                 assert_eq!(check_variables(&written.draft.body), Ok(()));
                 assert!(
                     !written.draft.subject.is_empty()
-                        && written.draft.subject.chars().count() <= 79
+                        && written.draft.subject.chars().count() <= SUBJECT_CHARS
+                        && !written.draft.subject.contains('…')
                 );
                 assert!(written.notes.is_empty());
             }
@@ -293,10 +458,108 @@ mod tests {
             text.starts_with("Hey") && !text.contains("bakery.example") && !text.contains("1989")
         );
         adjusted.adjustments = "mention our vegan range".into();
-        assert!(
-            write(&adjusted, &Material::default()).notes[0]
-                .starts_with("the offline writer only understands")
+        assert_eq!(
+            write(&adjusted, &Material::default()).notes,
+            vec![format!(
+                "not applied: mention our vegan range ({UNDERSTOOD})"
+            )]
         );
+        // A combined request is applied as far as it can be, and the rest is named (it was half applied silently).
+        adjusted.adjustments = "shorter, and mention oat milk".into();
+        assert_eq!(
+            write(&adjusted, &Material::default()).notes,
+            vec![
+                "made shorter".to_string(),
+                format!("not applied: mention oat milk ({UNDERSTOOD})")
+            ]
+        );
+    }
+
+    #[test]
+    fn subjects_are_short_whole_words_whatever_the_fields() {
+        let mut long = brief("Lead Generation", "professional");
+        long.service_description = "Weekly deliveries of organic sourdough, rye and pastries for cafés and restaurants in the \
+                                    whole Helsinki region, with a free first week"
+            .into();
+        long.value_proposition = "your café never runs out of bread, your staff stop baking at dawn, and your customers \
+                                  get the freshest loaves in town every single morning"
+            .into();
+        for objective in OBJECTIVES {
+            for tone in TONES {
+                let mut brief = long.clone();
+                brief.objective = objective.to_string();
+                brief.tone = tone.to_string();
+                let subject = write(&brief, &Material::default()).draft.subject;
+                assert!(
+                    subject.chars().count() <= SUBJECT_CHARS,
+                    "{objective}/{tone}: {subject}"
+                );
+                assert!(
+                    !subject.contains('…')
+                        && !subject.ends_with(" for")
+                        && !subject.ends_with(" and"),
+                    "{subject}"
+                );
+                assert!(subject.chars().next().unwrap().is_uppercase(), "{subject}");
+            }
+        }
+        assert_eq!(
+            write(&long, &Material::default()).draft.subject,
+            "Weekly deliveries of organic sourdough"
+        );
+    }
+
+    #[test]
+    fn fields_read_as_part_of_the_sentence_and_every_sentence_ends() {
+        let mut typed = brief("Lead Generation", "professional");
+        typed.service_description = "Weekly sourdough deliveries".into();
+        typed.value_proposition = "Fresh bread without the early mornings.".into();
+        let text = html_text(&write(&typed, &Material::default()).draft.body);
+        assert!(
+            text.contains("we offer weekly sourdough deliveries."),
+            "{text}"
+        );
+        assert!(
+            text.contains("What it means for you: fresh bread without the early mornings."),
+            "{text}"
+        );
+        // Names and acronyms keep their capitals.
+        assert_eq!(
+            mid_sentence("Nordic Bakery's loaves"),
+            "Nordic Bakery's loaves"
+        );
+        assert_eq!(mid_sentence("SEO audits"), "SEO audits");
+        assert_eq!(mid_sentence("iPhone repairs"), "iPhone repairs");
+        assert_eq!(mid_sentence("Weekly deliveries"), "weekly deliveries");
+    }
+
+    #[test]
+    fn there_is_one_call_to_action() {
+        for tone in TONES {
+            for (ask, expected) in [
+                (
+                    "Can I bring you a free sample on Tuesday",
+                    "Can I bring you a free sample on Tuesday?",
+                ),
+                ("Shall we talk this week?", "Shall we talk this week?"),
+                ("Reply to book a tasting", "Reply to book a tasting."),
+            ] {
+                let mut asked = brief("Lead Generation", tone);
+                asked.your_ask = ask.into();
+                let text = html_text(&write(&asked, &Material::default()).draft.body);
+                assert!(text.contains(expected), "{tone}: {text}");
+                // The ask was doubled with a question of the writer's own ('Would you be open to it? Can I...?').
+                assert!(text.matches('?').count() <= 1, "{tone}: {text}");
+            }
+        }
+        let mut phrase = brief("Lead Generation", "professional");
+        phrase.your_ask = "a free tasting on Tuesday".into();
+        let text = html_text(&write(&phrase, &Material::default()).draft.body);
+        assert!(
+            text.contains("Would you be open to a free tasting on Tuesday?"),
+            "{text}"
+        );
+        assert_eq!(text.matches('?').count(), 1);
     }
 
     #[test]

@@ -295,6 +295,7 @@ export function CampaignBuilder() {
           {composing ? (
             <Composer
               campaignId={current.id}
+              businessIds={current.businessIds}
               education={education}
               onSaved={(saved) => {
                 setComposing(false);

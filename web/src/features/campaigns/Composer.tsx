@@ -1,6 +1,8 @@
 /** The AI email composer (A §2 step 4, §4 AI composer, §5 Template composer): the brief on the left, the
- * generated email on the right with Adjustments, and the save-template dialog. */
+ * generated email on the right, edited in the rich-text editor (with its variable picker) and previewed as one of
+ * the campaign's businesses would receive it, with Adjustments, and the save-template dialog. */
 import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
@@ -9,7 +11,9 @@ import { generationError, templateSaveError } from "./messages";
 import { OBJECTIVES, TONES } from "./TemplateDialogs";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
-import type { GeneratedEmail } from "../../lib/api/types";
+import type { Business, GeneratedEmail, Preview } from "../../lib/api/types";
+import { BodyEditor } from "./BodyEditor";
+import { TemplateBody } from "./TemplateDialogs";
 
 const EMPTY = {
   templateName: "",
@@ -46,7 +50,17 @@ export function validateBrief(form: typeof EMPTY): Partial<Record<keyof typeof E
   return errors;
 }
 
-export function Composer({ campaignId, education, onSaved }: { campaignId: number | null; education: { text: string; files: string[] }; onSaved: (template: Template) => void }) {
+export function Composer({
+  campaignId,
+  businessIds,
+  education,
+  onSaved,
+}: {
+  campaignId: number | null;
+  businessIds: number[];
+  education: { text: string; files: string[] };
+  onSaved: (template: Template) => void;
+}) {
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<ReturnType<typeof validateBrief>>({});
   const [generated, setGenerated] = useState<GeneratedEmail | null>(null);
@@ -136,7 +150,11 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
             </p>
             {generated.notes.length ? <p className="text-xs text-slate-600">Adjustments: {generated.notes.join("; ")}</p> : null}
             <TextField label="Subject" value={generated.subject} onChange={(e) => setGenerated({ ...generated, subject: e.target.value })} />
-            <TextArea label="Body (HTML)" rows={10} value={generated.body} onChange={(e) => setGenerated({ ...generated, body: e.target.value })} />
+            <div>
+              <span className="text-sm font-medium">Body</span>
+              <BodyEditor label="Email body" value={generated.body} onChange={(body) => setGenerated((current) => current && { ...current, body })} />
+            </div>
+            <BusinessPreview subject={generated.subject} body={generated.body} businessIds={businessIds} />
             <p className="text-sm" data-testid="rates">
               Estimated open rate {generated.estimatedOpenRate}% · reply rate {generated.estimatedReplyRate}%{" "}
               <span className="text-slate-500">
@@ -169,6 +187,52 @@ export function Composer({ campaignId, education, onSaved }: { campaignId: numbe
             </div>
           </div>
         </Dialog>
+      ) : null}
+    </div>
+  );
+}
+
+/** The draft as one of the campaign's chosen businesses would receive it (its variables filled in). */
+function BusinessPreview({ subject, body, businessIds }: { subject: string; body: string; businessIds: number[] }) {
+  const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: businessIds.length > 0 });
+  const chosen = new Set(businessIds);
+  const businesses = (owned.data ?? []).filter((business) => chosen.has(business.id));
+  const [businessId, setBusinessId] = useState("");
+  const [shown, setShown] = useState<Preview | null>(null);
+  const previewing = useApiMutation({
+    mutationFn: (id: number) => requestJson<Preview>("POST", "/api/email-templates/preview", { subject, body, businessId: id }),
+    failure: { title: "Preview failed", description: "Please try again." },
+    onSuccess: setShown,
+  });
+  if (businesses.length === 0) return null;
+  const pick = businessId || String(businesses[0].id);
+  return (
+    <div className="space-y-2 rounded-md border border-slate-200 bg-white p-3" data-testid="business-preview">
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-48 flex-1">
+          <SelectField
+            label="Preview for"
+            value={pick}
+            onChange={(event) => setBusinessId(event.target.value)}
+            options={businesses.map((business) => ({ value: String(business.id), label: business.name }))}
+          />
+        </div>
+        <Button variant="outline" disabled={previewing.isPending} onClick={() => previewing.mutate(Number(pick))}>
+          Show Preview
+        </Button>
+      </div>
+      {shown ? (
+        <>
+          <p className="text-sm" data-testid="preview-subject">
+            <strong>Subject:</strong> {shown.subject}
+          </p>
+          <TemplateBody html={shown.body} />
+          {shown.missing.length ? (
+            <p role="status" className="text-sm text-amber-800">
+              No value for: {shown.missing.join(", ")}. Add a fallback, e.g. {"{{city | your area}}"}.
+            </p>
+          ) : null}
+        </>
       ) : null}
     </div>
   );

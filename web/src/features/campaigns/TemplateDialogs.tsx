@@ -1,5 +1,5 @@
 /** Template dialogs: preview, edit (rich text), and the follow-up sequence (B §2.8, §4, §5). */
-import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { HtmlFrame } from "../../components/ui/html-frame";
 import { Dialog } from "../../components/ui/dialog";
@@ -8,18 +8,8 @@ import { toast } from "../../components/ui/toast-store";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
+import { BodyEditor as RichTextEditor } from "./BodyEditor";
 import type { Preview } from "../../lib/api/types";
-
-// The rich-text editor (TipTap and ProseMirror, most of the dashboard's weight) loads when a dialog first shows it.
-const LazyEditor = lazy(() => import("./RichTextEditor").then((module) => ({ default: module.RichTextEditor })));
-
-function RichTextEditor(props: ComponentProps<typeof LazyEditor>) {
-  return (
-    <Suspense fallback={<p className="text-sm text-slate-600">Loading the editor...</p>}>
-      <LazyEditor {...props} />
-    </Suspense>
-  );
-}
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
 export const TONES = ["professional", "friendly", "casual"];
