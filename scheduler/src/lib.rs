@@ -5,7 +5,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use outreach_core::Context;
-use outreach_core::platform::jobs::{ExpireSubscriptions, IngestReplies};
+use outreach_core::platform::jobs::{ExpireSubscriptions, IngestReplies, SendFollowUps};
 
 /// How often a schedule produces a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +31,11 @@ pub const SCHEDULES: &[Schedule] = &[
     Schedule {
         name: "ingest-replies",
         every: Every::Minutes(5),
+    },
+    // Follow-ups that became due (issue 19).
+    Schedule {
+        name: "send-follow-ups",
+        every: Every::Minutes(1),
     },
 ];
 
@@ -73,6 +78,11 @@ impl Schedule {
                     any |= ctx.queue.enqueue(job, Some(&key)).await?;
                 }
                 any
+            }
+            "send-follow-ups" => {
+                ctx.queue
+                    .enqueue(SendFollowUps { tick }, Some(&key))
+                    .await?
             }
             other => anyhow::bail!("schedule {other} has no job"),
         };

@@ -121,6 +121,7 @@ fn sample_size() -> usize {
         to_email: "owner1@cafe1.example",
         postal_address: "",
         token: "abcdefghijklmnopqrstuv",
+        in_reply_to: None,
     };
     let composed = outreach_core::sending::compose::compose(
         &settings,

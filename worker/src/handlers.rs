@@ -19,6 +19,7 @@ use outreach_core::discovery::sources::{Exclusions, Hit, Target};
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, RunSearchChunk,
+    SendFollowUps,
 };
 use serde_json::json;
 
@@ -34,6 +35,13 @@ pub async fn expire_subscriptions(ctx: &Context, job: &ExpireSubscriptions) -> a
 pub async fn ingest_replies(ctx: &Context, job: &IngestReplies) -> anyhow::Result<()> {
     let run = outreach_core::inbound::replies::ingest_mailbox(ctx, job.config_id).await?;
     tracing::info!(config_id = job.config_id, tick = %job.tick, read = run.read, matched = run.matched, "mailbox read");
+    Ok(())
+}
+
+/// Queues the follow-ups due now; their sending jobs send them.
+pub async fn send_follow_ups(ctx: &Context, job: &SendFollowUps) -> anyhow::Result<()> {
+    let queued = outreach_core::sending::follow_ups::queue_due_follow_ups(ctx).await?;
+    tracing::info!(tick = %job.tick, queued, "follow-ups queued");
     Ok(())
 }
 

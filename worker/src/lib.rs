@@ -14,7 +14,7 @@ use apalis::prelude::{
 };
 use outreach_core::platform::jobs::{
     EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS, RunSearchChunk,
-    SendCampaignEmail,
+    SendCampaignEmail, SendFollowUps,
 };
 use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
@@ -190,6 +190,14 @@ pub async fn run(
         IngestReplies,
         ingest_replies_task
     );
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        slots,
+        SendFollowUps,
+        send_follow_ups_task
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal({
@@ -291,6 +299,15 @@ async fn ingest_replies_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<IngestReplies, _>(&ctx, &id, &attempt, handlers::ingest_replies(&ctx, &job)).await
+}
+
+async fn send_follow_ups_task(
+    job: SendFollowUps,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<SendFollowUps, _>(&ctx, &id, &attempt, handlers::send_follow_ups(&ctx, &job)).await
 }
 
 async fn send_campaign_email_task(

@@ -190,7 +190,8 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                 .unwrap()
                 .clone()
         };
-        assert_eq!(outreach_scheduler::tick(&app.ctx).await, 2);
+        // The daily expiry, the mailbox's read and the minute's follow-up run.
+        assert_eq!(outreach_scheduler::tick(&app.ctx).await, 3);
         let emails = emails_when(|emails| {
             emails
                 .as_array()

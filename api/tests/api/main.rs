@@ -26,6 +26,7 @@ mod analytics;
 mod campaigns;
 mod contract;
 mod discovery;
+mod follow_ups;
 mod gmail;
 mod hardening;
 mod inbound;

@@ -81,6 +81,17 @@ impl Job for IngestReplies {
     const KIND: &'static str = "IngestReplies";
 }
 
+/// The scheduler's minute run: the follow-ups due now are queued and sent (`sending::follow_ups`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendFollowUps {
+    /// The schedule tick this run belongs to; the queue's idempotency key.
+    pub tick: String,
+}
+
+impl Job for SendFollowUps {
+    const KIND: &'static str = "SendFollowUps";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
@@ -89,4 +100,5 @@ pub const KINDS: &[&str] = &[
     EnrichBusiness::KIND,
     SendCampaignEmail::KIND,
     IngestReplies::KIND,
+    SendFollowUps::KIND,
 ];

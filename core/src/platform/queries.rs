@@ -196,6 +196,10 @@ queries! {
     CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
     CAMPAIGN_CONTROL = query!("campaigns/control");
     CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");
+    CAMPAIGN_REOPEN = query!("campaigns/reopen");
+    FOLLOW_UP_DUE = query!("follow_ups/due");
+    FOLLOW_UP_CONTENT = query!("follow_ups/content");
+    FOLLOW_UP_THREAD = query!("follow_ups/thread");
     OUTGOING_STOP = query!("outgoing/stop");
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);

@@ -51,7 +51,8 @@ struct Batch<'a> {
     settings: CampaignSendingSettings,
     /// Senders opened by this batch, by configuration (None: the outbox).
     senders: HashMap<Option<i64>, Sender>,
-    templates: HashMap<i64, Option<(String, String)>>,
+    /// Subject and body by template and step (a follow-up's are its own).
+    templates: HashMap<(i64, i32), Option<(String, String)>>,
     /// Accepted by their sender, to be marked sent together.
     accepted: Vec<(i64, Composed, Provider)>,
     /// Claimed and not yet handed to a sender.
@@ -511,29 +512,48 @@ impl<'a> SenderIdentity<'a> {
     }
 }
 
-/// The message for its recipient: the campaign's template personalised with the business's details, or the
-/// reason it cannot be written.
+/// The message for its recipient: the campaign's template (or, for step n of a campaign, its follow-up n,
+/// answering the first email) personalised with the business's details, or the reason it cannot be written.
 async fn compose_message(
     ctx: &Context,
     message: &MessageRow,
     sender: &SenderIdentity<'_>,
     recipient: &Recipient,
-    templates: &mut HashMap<i64, Option<(String, String)>>,
+    templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
 ) -> anyhow::Result<Result<Composed, String>> {
     let user = sender.user;
+    let follow_up = match (message.campaign_id, message.business_id) {
+        (Some(campaign_id), Some(business_id)) if message.step > 0 => {
+            Some(ctx.db.thread_of(campaign_id, business_id).await?)
+        }
+        _ => None,
+    };
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {
         (Some(template_id), _) => {
-            if let std::collections::hash_map::Entry::Vacant(entry) = templates.entry(template_id) {
-                entry.insert(ctx.db.template_content(template_id, user.id).await?);
+            let step = if follow_up.is_some() { message.step } else { 0 };
+            if let std::collections::hash_map::Entry::Vacant(entry) =
+                templates.entry((template_id, step))
+            {
+                entry.insert(if step > 0 {
+                    ctx.db.follow_up_content(template_id, step, user.id).await?
+                } else {
+                    ctx.db.template_content(template_id, user.id).await?
+                });
             }
-            match templates[&template_id].clone() {
+            match templates[&(template_id, step)].clone() {
                 Some(template) => template,
+                None if step > 0 => return Ok(Err("The follow-up was deleted".into())),
                 None => return Ok(Err("The template was deleted".into())),
             }
         }
         (None, Some(body)) => (message.subject.clone(), body.clone()),
         (None, None) => return Ok(Err("The message has no template".into())),
+    };
+    // A follow-up without a subject of its own answers under the first email's.
+    let subject = match &follow_up {
+        Some(thread) if subject.trim().is_empty() => format!("Re: {}", thread.subject),
+        _ => subject,
     };
     let token = message.token.clone().unwrap_or_default();
     let envelope = Envelope {
@@ -543,6 +563,9 @@ async fn compose_message(
         to_email: &message.to_email,
         postal_address: user.postal_address.as_deref().unwrap_or_default(),
         token: &token,
+        in_reply_to: follow_up
+            .as_ref()
+            .and_then(|thread| thread.message_id.as_deref()),
     };
     Ok(Ok(compose(
         &ctx.settings,

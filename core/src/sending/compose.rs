@@ -22,7 +22,7 @@ pub struct Composed {
     pub text: String,
     /// Without angle brackets: `token@domain`.
     pub message_id: String,
-    /// `List-Unsubscribe` and `List-Unsubscribe-Post`.
+    /// `List-Unsubscribe` and `List-Unsubscribe-Post`, and for a follow-up `In-Reply-To` and `References`.
     pub headers: Vec<(String, String)>,
 }
 
@@ -37,6 +37,9 @@ pub struct Envelope<'a> {
     pub postal_address: &'a str,
     /// The message's random token: tracking links and the Message-ID carry it.
     pub token: &'a str,
+    /// The Message-ID (without angle brackets) this message answers: a follow-up names its sequence's first email,
+    /// so mail programs thread them.
+    pub in_reply_to: Option<&'a str>,
 }
 
 /// Composes the template's subject and HTML body for `recipient`.
@@ -80,6 +83,20 @@ pub fn compose(
         "mailto:unsubscribe@{}?subject=unsubscribe",
         settings.sending_domain()
     );
+    let mut headers = vec![
+        (
+            "List-Unsubscribe".to_string(),
+            format!("<{unsubscribe}>, <{mailto}>"),
+        ),
+        (
+            "List-Unsubscribe-Post".to_string(),
+            "List-Unsubscribe=One-Click".to_string(),
+        ),
+    ];
+    if let Some(original) = envelope.in_reply_to.filter(|id| !id.is_empty()) {
+        headers.push(("In-Reply-To".to_string(), format!("<{original}>")));
+        headers.push(("References".to_string(), format!("<{original}>")));
+    }
     Composed {
         from_name: envelope.from_name.to_string(),
         from_email: envelope.from_email.to_string(),
@@ -90,16 +107,7 @@ pub fn compose(
         html,
         text,
         message_id: format!("{}@{domain}", envelope.token),
-        headers: vec![
-            (
-                "List-Unsubscribe".to_string(),
-                format!("<{unsubscribe}>, <{mailto}>"),
-            ),
-            (
-                "List-Unsubscribe-Post".to_string(),
-                "List-Unsubscribe=One-Click".to_string(),
-            ),
-        ],
+        headers,
     }
 }
 
@@ -265,6 +273,7 @@ mod tests {
             to_email: "owner@cafe.example",
             postal_address: "Bakery Street 1\n00100 Helsinki",
             token: "tok123",
+            in_reply_to: None,
         }
     }
 

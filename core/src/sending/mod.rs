@@ -6,6 +6,7 @@ pub mod batch;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;
+pub mod follow_ups;
 pub mod launch;
 pub mod launch_check;
 pub mod mail_apis;

@@ -70,7 +70,8 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
         AI-optimised follow-up timing
       </label>
       <p className="text-xs text-slate-500">
-        Kept with this campaign for AI reply handling and follow-ups. This version does not yet send AI replies or follow-ups by itself.
+        Kept with this campaign for AI reply handling and follow-up timing. This version does not yet send AI replies by itself, and follow-ups go out
+        their set number of days after an open.
       </p>
       <Button variant="outline" onClick={() => saving.mutate()} disabled={saving.isPending}>Save AI Settings</Button>
     </fieldset>

@@ -1,0 +1,146 @@
+//! Follow-ups that go out (issue 19): due a number of days after a person opened the message before, stopped by a
+//! reply or an unsubscribe, none for a paused campaign, each sent once, threaded under the first email.
+
+use super::*;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Runs the scheduler's tick (its follow-up job among others) and lets the workers send what it queued.
+async fn follow_ups_run(app: &TestApp) {
+    app.clock.advance(60_000);
+    outreach_scheduler::tick(&app.ctx).await;
+    outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+}
+
+/// A template with a two-step follow-up sequence (2 and then 3 days after an open).
+async fn template_with_follow_ups(ada: &Browser) -> Value {
+    let (status, template) = ada.post_json("/api/email-templates", json!({
+        "name": "Intro", "subject": "Bread for {{businessName}}", "objective": "Lead Generation", "tone": "friendly",
+        "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+    })).await;
+    assert_eq!(status, StatusCode::CREATED, "{template}");
+    let (status, sequence) = ada
+        .put_json(
+            &format!("/api/follow-up-templates/sequence/{}", template["id"]),
+            json!([
+                { "subject": "Checking in, {{businessName}}", "body": "<p>Any thoughts?</p>", "delayDays": 2 },
+                { "subject": "Last note", "body": "<p>One last try.</p>", "delayDays": 3 }
+            ]),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{sequence}");
+    template
+}
+
+#[tokio::test]
+async fn follow_ups_go_out_after_an_open_threaded_once_and_stop_at_a_reply_or_an_unsubscribe() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let leads = "name,email\nOpens,opens@cafe.example\nReplies,replies@cafe.example\nSilent,silent@cafe.example\nLeaves,leaves@cafe.example\n";
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", leads.as_bytes().to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let launch = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
+        let _workers = start_workers(&app);
+        let (launched, _) = launch_and_finish(&ada, launch).await;
+        assert_eq!(launched["emailsSent"], 4, "{launched}");
+        drop(_workers);
+        let outbox = || async { ada.get_json("/api/outbox").await.1.as_array().unwrap().clone() };
+        let first = outbox().await;
+        let id_of = |list: &[Value], to: &str, subject_start: &str| {
+            list.iter()
+                .find(|m| m["toEmail"] == to && m["subject"].as_str().unwrap().starts_with(subject_start))
+                .map(|m| m["id"].as_i64().unwrap())
+        };
+        for to in ["opens@cafe.example", "replies@cafe.example", "leaves@cafe.example"] {
+            let id = id_of(&first, to, "Bread").unwrap();
+            let (status, _) = ada.post_json(&format!("/api/emails/{id}/mark-opened"), json!({})).await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        let (status, _) = ada
+            .post_json(&format!("/api/outbox/{}/reply", id_of(&first, "replies@cafe.example", "Bread").unwrap()), json!({ "body": "Not now, thanks" }))
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = ada.post_json("/api/unsubscribe", json!({ "email": "leaves@cafe.example" })).await;
+        assert!(status.is_success(), "{status}");
+
+        // A day after the opens nothing is due; two days after, only the prospect who opened and did not answer.
+        app.clock.advance(DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(outbox().await.len(), 4);
+        app.clock.advance(DAY_MS);
+        follow_ups_run(&app).await;
+        follow_ups_run(&app).await;
+        let now = outbox().await;
+        let follow_ups: Vec<&Value> = now.iter().filter(|m| m["subject"].as_str().unwrap().starts_with("Checking in")).collect();
+        assert_eq!(follow_ups.len(), 1, "exactly one, once: {now:?}");
+        assert_eq!((follow_ups[0]["toEmail"].as_str(), follow_ups[0]["subject"].as_str()), (Some("opens@cafe.example"), Some("Checking in, Opens")));
+        assert!(follow_ups[0]["htmlBody"].as_str().unwrap().contains("Any thoughts?"));
+
+        // The second follow-up waits for an open of the first, then its own delay; a paused campaign sends none.
+        app.clock.advance(5 * DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(outbox().await.len(), 5, "follow-up 1 was not opened");
+        let (status, _) = ada.post_json(&format!("/api/emails/{}/mark-opened", follow_ups[0]["id"]), json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        // (The campaign completed its sends; a pause is set directly, as the controls act on a sending campaign.)
+        app.ctx.db.set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Paused, Some("Paused by you"), app.clock.now_ms()).await.unwrap();
+        app.clock.advance(3 * DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(outbox().await.len(), 5, "paused");
+        app.ctx.db.set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Active, None, app.clock.now_ms()).await.unwrap();
+        follow_ups_run(&app).await;
+        let last: Vec<Value> = outbox().await.into_iter().filter(|m| m["subject"] == "Last note").collect();
+        assert_eq!(last.len(), 1, "the second follow-up once");
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_follow_up_answers_the_first_email_in_its_thread() {
+    each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start(test_db).await;
+        let ada = ready_to_send(&app, "ada").await;
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        let template = template_with_follow_ups(&ada).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\n".to_vec())
+            .await;
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let _workers = start_workers(&app);
+        let launch = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [imported["businesses"][0]["id"]] });
+        launch_and_finish(&ada, launch).await;
+        drop(_workers);
+        let (_, sent) = ada.get_json("/api/emails/sent").await;
+        let first = sent["emails"].as_array().or(sent.as_array()).unwrap()[0].clone();
+        ada.post_json(&format!("/api/emails/{}/mark-opened", first["id"]), json!({})).await;
+        app.clock.advance(2 * DAY_MS);
+        follow_ups_run(&app).await;
+        let messages = sink.messages();
+        assert_eq!(messages.len(), 2, "the first email and one follow-up");
+        let parsed: Vec<_> = messages.iter().map(|raw| mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap()).collect();
+        let original = parsed.iter().find(|m| m.subject() == Some("Bread for Cafe Aalto")).expect("the first email");
+        let follow_up = parsed.iter().find(|m| m.subject() != Some("Bread for Cafe Aalto")).expect("the follow-up");
+        let first_id = original.message_id().unwrap();
+        assert_eq!(follow_up.subject(), Some("Checking in, Cafe Aalto"));
+        assert_eq!(follow_up.in_reply_to().as_text(), Some(first_id));
+        assert_eq!(follow_up.references().as_text(), Some(first_id));
+        assert!(follow_up.header_raw("List-Unsubscribe-Post").is_some_and(|value| value.contains("One-Click")));
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await;
+        assert_eq!(progress["status"], "completed", "{progress}");
+        app.stop().await;
+    })
+    .await;
+}

@@ -1,0 +1,117 @@
+//! Follow-ups that go out (issue 19, B §4 follow-up sequence): follow-up n of a campaign's template is due
+//! `delay_days` after the prospect first opened message n-1 (a person's open; machine opens do not count). A reply,
+//! a hard bounce, a spam report or an unsubscribe on any message of the sequence stops it, and a paused, archived
+//! or stopped campaign sends none. The scheduler's `SendFollowUps` job writes the due follow-ups as message rows
+//! (one per campaign, business and step: the exactly-once key) and sends them through the same batches as first
+//! emails: the same claims under the monthly quota and the sender's daily cap, suppression checks, footer and
+//! unsubscribe headers. A follow-up answers the first email: `In-Reply-To` and `References` name it.
+
+use crate::Context;
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::queries::*;
+use crate::platform::queue::QueueError;
+use crate::platform::security::random_token;
+use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::{on_db, on_writer};
+
+/// Follow-ups queued per run at most; the next minute's run takes the rest.
+pub const DUE_PER_RUN: i64 = 5_000;
+
+/// A follow-up that is due, as the scan finds it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DueFollowUp {
+    pub user_id: i64,
+    pub campaign_id: i64,
+    pub template_id: i64,
+    pub business_id: i64,
+    pub to_email: String,
+    pub config_id: Option<i64>,
+    pub step: i32,
+}
+
+/// The first email of a sequence, which its follow-ups answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct Thread {
+    pub message_id: Option<String>,
+    pub subject: String,
+}
+
+impl Db {
+    pub async fn due_follow_ups(&self, now: i64, limit: i64) -> StoreResult<Vec<DueFollowUp>> {
+        let sql = FOLLOW_UP_DUE.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(now).bind(limit).fetch_all(pool).await)
+    }
+
+    /// Follow-up `step` of a template, when the template is the user's.
+    pub async fn follow_up_content(
+        &self,
+        template_id: i64,
+        step: i32,
+        user_id: i64,
+    ) -> StoreResult<Option<(String, String)>> {
+        let sql = FOLLOW_UP_CONTENT.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(template_id).bind(step).bind(user_id)
+            .fetch_optional(pool).await)
+    }
+
+    pub async fn thread_of(&self, campaign_id: i64, business_id: i64) -> StoreResult<Thread> {
+        let sql = FOLLOW_UP_THREAD.sql(self);
+        let thread: Option<Thread> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id)
+            .bind(business_id).fetch_optional(pool).await)?;
+        Ok(thread.unwrap_or_default())
+    }
+
+    async fn reopen_campaign(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
+        let sql = CAMPAIGN_REOPEN.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
+    }
+}
+
+/// Queues every follow-up due now and its sending jobs; returns how many were queued. Run twice (two schedulers,
+/// a retried job) it queues nothing more: a follow-up's row exists once.
+pub async fn queue_due_follow_ups(ctx: &Context) -> Result<usize, QueueError> {
+    let now = ctx.now_ms();
+    let mut due = ctx.db.due_follow_ups(now, DUE_PER_RUN).await?;
+    // Each campaign's follow-ups are written together and go out in its own batches.
+    due.sort_by_key(|follow_up| follow_up.campaign_id);
+    let mut queued = 0;
+    for group in due.chunk_by(|a, b| a.campaign_id == b.campaign_id) {
+        let campaign_id = group[0].campaign_id;
+        let tokens: Vec<String> = group.iter().map(|_| random_token(16)).collect();
+        let messages: Vec<NewMessage> = group
+            .iter()
+            .zip(&tokens)
+            .map(|(follow_up, token)| NewMessage {
+                user_id: follow_up.user_id,
+                to_email: &follow_up.to_email,
+                status: MessageStatus::Queued,
+                campaign_id: Some(campaign_id),
+                template_id: Some(follow_up.template_id),
+                business_id: Some(follow_up.business_id),
+                step: follow_up.step,
+                config_id: follow_up.config_id,
+                token,
+                error: None,
+                is_test: false,
+                subject: "",
+                html_body: None,
+            })
+            .collect();
+        let ids = ctx.db.enqueue_messages(&messages, now).await?;
+        if ids.is_empty() {
+            continue;
+        }
+        ctx.db.reopen_campaign(campaign_id, now).await?;
+        for batch in ids.chunks(SendCampaignEmail::BATCH) {
+            let job = SendCampaignEmail {
+                campaign_id: Some(campaign_id),
+                message_ids: batch.to_vec(),
+            };
+            let key = format!("send:{campaign_id}:{}:follow-up", batch[0]);
+            ctx.queue.enqueue(job, Some(&key)).await?;
+        }
+        queued += ids.len();
+    }
+    Ok(queued)
+}
