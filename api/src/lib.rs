@@ -11,6 +11,7 @@ pub mod clients;
 pub mod contacts;
 pub mod emails;
 pub mod error;
+pub mod follow_ups;
 pub mod generate;
 pub mod instance;
 pub mod observability;
@@ -50,7 +51,8 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(emails::routes())
         .merge(analytics::routes())
         .merge(contacts::routes())
-        .merge(generate::routes());
+        .merge(generate::routes())
+        .merge(follow_ups::routes());
     let public = OpenApiRouter::new()
         .merge(observability::routes())
         .merge(webhooks::routes())

@@ -144,3 +144,80 @@ async fn a_follow_up_answers_the_first_email_in_its_thread() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_manager_lists_pending_follow_ups_tests_one_and_sends_the_ready_ones() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nAalto,a@cafe.example\nKuu,k@cafe.example\nSilent,s@cafe.example\n".to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let _workers = start_workers(&app);
+        launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        for to in ["a@cafe.example", "k@cafe.example"] {
+            let id = outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == to).unwrap()["id"].clone();
+            ada.post_json(&format!("/api/emails/{id}/mark-opened"), json!({})).await;
+        }
+
+        // Two are scheduled two days after their opens (the one never opened has nothing scheduled yet).
+        let (status, pending) = ada.get_json("/api/followup-cronjob/pending").await;
+        assert_eq!(status, StatusCode::OK);
+        let pending = pending.as_array().unwrap().clone();
+        assert_eq!(pending.len(), 2, "{pending:?}");
+        let first = &pending[0];
+        assert_eq!((first["sequenceNumber"].as_i64(), first["ready"].as_bool()), (Some(1), Some(false)));
+        assert_eq!(first["followUpTemplate"]["subject"], "Checking in, {{businessName}}");
+        assert_eq!(first["followUpTemplate"]["delayDays"], 2);
+        assert!(first["originalEmail"]["subject"].as_str().unwrap().starts_with("Bread for "));
+        // The fixed clock has not moved since the opens.
+        let opened = app.clock.now_ms();
+        let iso = outreach_core::platform::clock::iso;
+        assert_eq!((first["originalEmail"]["openedAt"].as_str(), first["scheduledFor"].as_str()), (Some(iso(opened).as_str()), Some(iso(opened + 2 * DAY_MS).as_str())));
+        let (_, items) = ada.get_json("/api/follow-ups/pending").await;
+        assert_eq!(items.as_array().unwrap().iter().map(|item| item["status"].as_str().unwrap()).collect::<Vec<_>>(), ["scheduled", "scheduled"]);
+
+        // A test goes to the address given, personalised for the prospect, and is not the prospect's follow-up.
+        let test = json!({ "originalEmailId": first["originalEmail"]["id"], "followUpTemplateId": first["followUpTemplate"]["id"], "recipientEmail": "me@test.example" });
+        let (status, tested) = ada.post_json("/api/followup-cronjob/test", test.clone()).await;
+        assert_eq!((status, tested["success"].as_bool()), (StatusCode::OK, Some(true)), "{tested}");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let sent_test = outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == "me@test.example").unwrap().clone();
+        assert_eq!((sent_test["isTest"].as_bool(), sent_test["subject"].as_str().unwrap().starts_with("Checking in, ")), (Some(true), true));
+        assert_eq!(ada.get_json("/api/followup-cronjob/pending").await.1.as_array().unwrap().len(), 2);
+        let eve = active(&app, "eve").await;
+        assert_eq!(eve.post_json("/api/followup-cronjob/test", test).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(eve.get_json("/api/followup-cronjob/pending").await.1, json!([]));
+        let (status, _) = ada
+            .post_json("/api/followup-cronjob/test", json!({ "originalEmailId": 1, "followUpTemplateId": 1, "recipientEmail": "nope" }))
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+        // Nothing is ready yet: Send All sends nothing. Two days on, it sends both, once.
+        let (_, none) = ada.post_json("/api/followup-cronjob/send-all", json!({})).await;
+        assert_eq!(none["processed"], 0, "{none}");
+        app.clock.advance(2 * DAY_MS);
+        let (status, all) = ada.post_json("/api/followup-cronjob/send-all", json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(all["processed"], 2, "{all}");
+        assert!(all["results"].as_array().unwrap().iter().all(|result| result["status"] == "sent" && result["sequenceNumber"] == 1), "{all}");
+        assert_eq!(ada.get_json("/api/followup-cronjob/pending").await.1, json!([]));
+        assert_eq!(ada.post_json("/api/followup-cronjob/send-all", json!({})).await.1["processed"], 0);
+
+        // Follow-up analytics: each sent follow-up with the first email's subject, opened once someone opens it.
+        let (_, sent) = ada.get_json("/api/followup-cronjob/analytics").await;
+        let sent = sent.as_array().unwrap().clone();
+        assert_eq!(sent.len(), 2);
+        assert!(sent.iter().all(|item| item["opened"] == false && item["sequenceNumber"] == 1 && item["originalSubject"].as_str().unwrap().starts_with("Bread for ")));
+        ada.post_json(&format!("/api/emails/{}/mark-opened", sent[0]["id"]), json!({})).await;
+        let (_, sent) = ada.get_json("/api/followup-cronjob/analytics").await;
+        assert_eq!(sent.as_array().unwrap().iter().filter(|item| item["opened"] == true).count(), 1);
+        assert_eq!(eve.get_json("/api/followup-cronjob/analytics").await.1, json!([]));
+        app.stop().await;
+    })
+    .await;
+}

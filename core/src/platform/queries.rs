@@ -197,7 +197,8 @@ queries! {
     CAMPAIGN_CONTROL = query!("campaigns/control");
     CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");
     CAMPAIGN_REOPEN = query!("campaigns/reopen");
-    FOLLOW_UP_DUE = query!("follow_ups/due");
+    FOLLOW_UP_PENDING = query!("follow_ups/pending");
+    FOLLOW_UP_SENT = query!("follow_ups/sent");
     FOLLOW_UP_CONTENT = query!("follow_ups/content");
     FOLLOW_UP_THREAD = query!("follow_ups/thread");
     OUTGOING_STOP = query!("outgoing/stop");

@@ -7,6 +7,7 @@
 //! unsubscribe headers. A follow-up answers the first email: `In-Reply-To` and `References` name it.
 
 use crate::Context;
+use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queries::*;
@@ -18,9 +19,10 @@ use crate::{on_db, on_writer};
 /// Follow-ups queued per run at most; the next minute's run takes the rest.
 pub const DUE_PER_RUN: i64 = 5_000;
 
-/// A follow-up that is due, as the scan finds it.
+/// A follow-up waiting to go out: what writing its row needs, and what the Follow-up Manager shows of it
+/// (B §3 Pending follow-up).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct DueFollowUp {
+pub struct PendingFollowUp {
     pub user_id: i64,
     pub campaign_id: i64,
     pub template_id: i64,
@@ -28,6 +30,29 @@ pub struct DueFollowUp {
     pub to_email: String,
     pub config_id: Option<i64>,
     pub step: i32,
+    pub original_id: i64,
+    pub original_subject: String,
+    pub original_sent_at: i64,
+    pub original_opened_at: i64,
+    pub follow_up_id: i64,
+    pub follow_up_subject: String,
+    pub follow_up_body: String,
+    pub delay_days: i32,
+    pub scheduled_for: i64,
+}
+
+/// A sent follow-up (B §3 Follow-up analytics item).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SentFollowUp {
+    pub id: i64,
+    pub follow_up_subject: String,
+    pub recipient_email: String,
+    pub sent_at: Timestamp,
+    pub sequence_number: i32,
+    pub opened: bool,
+    pub clicked: bool,
+    pub original_subject: Option<String>,
 }
 
 /// The first email of a sequence, which its follow-ups answer.
@@ -38,9 +63,25 @@ pub struct Thread {
 }
 
 impl Db {
-    pub async fn due_follow_ups(&self, now: i64, limit: i64) -> StoreResult<Vec<DueFollowUp>> {
-        let sql = FOLLOW_UP_DUE.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(now).bind(limit).fetch_all(pool).await)
+    /// Follow-ups scheduled at or before `until`, of one user or everyone's, the soonest first.
+    pub async fn pending_follow_ups(
+        &self,
+        user_id: Option<i64>,
+        until: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<PendingFollowUp>> {
+        let sql = FOLLOW_UP_PENDING.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(until).bind(limit).fetch_all(pool).await)
+    }
+
+    /// A user's sent follow-ups, newest first.
+    pub async fn sent_follow_ups(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<SentFollowUp>> {
+        let sql = FOLLOW_UP_SENT.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
     }
 
     /// Follow-up `step` of a template, when the template is the user's.
@@ -68,14 +109,18 @@ impl Db {
     }
 }
 
-/// Queues every follow-up due now and its sending jobs; returns how many were queued. Run twice (two schedulers,
-/// a retried job) it queues nothing more: a follow-up's row exists once.
-pub async fn queue_due_follow_ups(ctx: &Context) -> Result<usize, QueueError> {
+/// Queues every follow-up due now (of one user, or everyone's) and its sending jobs; returns the ids of the
+/// messages queued. Run twice (two schedulers, a retried job, Send All beside the scheduler) it queues nothing
+/// more: a follow-up's row exists once.
+pub async fn queue_due_follow_ups(
+    ctx: &Context,
+    user_id: Option<i64>,
+) -> Result<Vec<i64>, QueueError> {
     let now = ctx.now_ms();
-    let mut due = ctx.db.due_follow_ups(now, DUE_PER_RUN).await?;
+    let mut due = ctx.db.pending_follow_ups(user_id, now, DUE_PER_RUN).await?;
     // Each campaign's follow-ups are written together and go out in its own batches.
     due.sort_by_key(|follow_up| follow_up.campaign_id);
-    let mut queued = 0;
+    let mut queued = Vec::new();
     for group in due.chunk_by(|a, b| a.campaign_id == b.campaign_id) {
         let campaign_id = group[0].campaign_id;
         let tokens: Vec<String> = group.iter().map(|_| random_token(16)).collect();
@@ -111,7 +156,7 @@ pub async fn queue_due_follow_ups(ctx: &Context) -> Result<usize, QueueError> {
             let key = format!("send:{campaign_id}:{}:follow-up", batch[0]);
             ctx.queue.enqueue(job, Some(&key)).await?;
         }
-        queued += ids.len();
+        queued.extend(ids);
     }
     Ok(queued)
 }

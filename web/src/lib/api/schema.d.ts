@@ -882,6 +882,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/follow-ups/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's follow-ups waiting to go out (B §7 `/api/follow-ups/pending`). */
+        get: operations["getApiFollowUpsPending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/followup-cronjob/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's sent follow-ups with their opens and clicks (B §2.13, refreshed every 60 s). */
+        get: operations["getApiFollowupCronjobAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/followup-cronjob/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Follow-up Manager's list (B §2.12, refreshed every 30 s). */
+        get: operations["getApiFollowupCronjobPending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/followup-cronjob/send-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends every follow-up that is ready now, within the monthly quota and the senders' daily caps, through the same
+         *     batches as the scheduler's; answers once they are sent (or with what still waits).
+         */
+        post: operations["postApiFollowupCronjobSendAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/followup-cronjob/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends one follow-up, personalised for the prospect of the first email, to an address of the user's choice as a
+         *     test: it is not the prospect's follow-up and does not count as one.
+         */
+        post: operations["postApiFollowupCronjobTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gmail/callback": {
         parameters: {
             query?: never;
@@ -1955,6 +2046,11 @@ export interface components {
             smtpUsername?: string | null;
             statusMessage?: string | null;
         };
+        /** @description A follow-up's content. */
+        EmailContent: {
+            body: string;
+            subject: string;
+        };
         /** @description Emails sent in the last 30 days and the plan's monthly limit (A §3 Usage). */
         EmailUsage: {
             /** Format: int64 */
@@ -2018,6 +2114,22 @@ export interface components {
             sequenceNumber: number;
             subject: string;
             tone: string;
+        };
+        /** @description The follow-up of the template that goes out. */
+        FollowUpTemplateRef: {
+            body: string;
+            /** Format: int32 */
+            delayDays: number;
+            /** Format: int64 */
+            id: number;
+            subject: string;
+        };
+        FollowUpTest: {
+            /** Format: int64 */
+            followUpTemplateId: number;
+            /** Format: int64 */
+            originalEmailId: number;
+            recipientEmail: string;
         };
         /** @description A finished generation's result as stored and answered: the draft, the rates it may expect and who wrote it. */
         Generated: {
@@ -2201,6 +2313,16 @@ export interface components {
             email?: string | null;
             name?: string | null;
         };
+        /** @description B §3 Pending follow-up (manager): ready when `scheduledFor` is now or past. */
+        ManagerPending: {
+            followUpTemplate: components["schemas"]["FollowUpTemplateRef"];
+            originalEmail: components["schemas"]["OriginalEmail"];
+            ready: boolean;
+            recipient: string;
+            scheduledFor: components["schemas"]["Timestamp"];
+            /** Format: int32 */
+            sequenceNumber: number;
+        };
         /** @description The answer to a manual open. */
         MarkedOpened: {
             /** @description The message was opened before; nothing changed. */
@@ -2226,6 +2348,14 @@ export interface components {
         };
         NoteEdit: {
             body: string;
+        };
+        /** @description The first email a follow-up answers. */
+        OriginalEmail: {
+            /** Format: int64 */
+            id: number;
+            openedAt: components["schemas"]["Timestamp"];
+            sentAt: components["schemas"]["Timestamp"];
+            subject: string;
         };
         /** @description An outbox entry. */
         OutboxMessage: {
@@ -2253,6 +2383,23 @@ export interface components {
         OutboxReplyRequest: {
             /** @default  */
             body: string;
+        };
+        /** @description The business a follow-up goes to. */
+        PendingBusiness: {
+            email: string;
+            /** Format: int64 */
+            id: number;
+        };
+        /** @description B §3 Pending follow-up (automation area): `status` is `ready` or `scheduled`. */
+        PendingItem: {
+            business: components["schemas"]["PendingBusiness"];
+            emailContent: components["schemas"]["EmailContent"];
+            /** Format: int32 */
+            followUpNumber: number;
+            /** @description The first email's id with the follow-up number, unique in the list. */
+            id: string;
+            scheduledDate: components["schemas"]["Timestamp"];
+            status: string;
         };
         /** @description A template rendered for one business. */
         Preview: {
@@ -2417,6 +2564,12 @@ export interface components {
         SearchStatus: "running" | "complete" | "cancelled" | "failed";
         /** @enum {string} */
         Security: "none" | "starttls" | "tls";
+        /** @description Send All's answer: how many follow-ups it processed, and each one's result. */
+        SendAllResult: {
+            processed: number;
+            results: components["schemas"]["SendResult"][];
+            success: boolean;
+        };
         /** @description A sender set up: saved, or (Gmail) waiting for Google's consent. */
         SenderSetup: components["schemas"]["SavedSender"] | components["schemas"]["ConsentNeeded"];
         /** @description The default sender's status (A §3 Email configuration status). */
@@ -2430,6 +2583,14 @@ export interface components {
             /** @description `basic`, `intermediate` or `advanced` (A §4), none without a sender. */
             tier?: string | null;
             useOAuth: boolean;
+        };
+        /** @description What Send All did with one follow-up. */
+        SendResult: {
+            recipientEmail: string;
+            /** Format: int32 */
+            sequenceNumber: number;
+            /** @description `sent`, `failed`, `skipped`, or `queued` while it waits for room or its sender. */
+            status: components["schemas"]["MessageStatus"];
         };
         /** @description A sent email as the user sees it (B §3 Sent email), with its events. */
         SentEmail: {
@@ -2470,6 +2631,19 @@ export interface components {
             manual: boolean;
             occurredAt: components["schemas"]["Timestamp"];
             url?: string | null;
+        };
+        /** @description A sent follow-up (B §3 Follow-up analytics item). */
+        SentFollowUp: {
+            clicked: boolean;
+            followUpSubject: string;
+            /** Format: int64 */
+            id: number;
+            opened: boolean;
+            originalSubject?: string | null;
+            recipientEmail: string;
+            sentAt: components["schemas"]["Timestamp"];
+            /** Format: int32 */
+            sequenceNumber: number;
         };
         /** @description The ways to sign in that this instance offers. */
         SignInOptions: {
@@ -7107,6 +7281,317 @@ export interface operations {
                 };
             };
             /** @description A template has at most 4 follow-ups, or a follow-up is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiFollowUpsPending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingItem"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiFollowupCronjobAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentFollowUp"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiFollowupCronjobPending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagerPending"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiFollowupCronjobSendAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendAllResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiFollowupCronjobTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpTest"];
+            };
+        };
+        responses: {
+            /** @description Sent, or why not (`success` false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email or follow-up not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please enter a valid email address */
             422: {
                 headers: {
                     [name: string]: unknown;

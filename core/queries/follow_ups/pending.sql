@@ -1,14 +1,19 @@
--- Follow-ups due at $1 (at most $2): follow-up n of a campaign's template is due `delay_days` after the prospect
--- first opened message n-1 (a person's open: machine opens never set opened_at), unless a message of the sequence
--- was answered, bounced, reported as spam or unsubscribed from, the address is on the suppression list (anyone's
+-- Follow-ups waiting to go out, of one user ($1) or everyone's (null), scheduled at or before $2, at most $3, the
+-- soonest first. Follow-up n of a campaign's template is scheduled `delay_days` after the prospect first opened
+-- message n-1 (a person's open: machine opens never set opened_at). None is pending when a message of the sequence
+-- was answered, bounced, reported as spam or unsubscribed from, the address is on a suppression list (anyone's
 -- unsubscribe, or this user's bounces and complaints), the campaign is paused, archived or stopped by the user, or
 -- follow-up n already exists (its row is the exactly-once key).
-select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.config_id, f.sequence_number as step
+select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.config_id, f.sequence_number as step,
+    p.id as original_id, p.subject as original_subject, p.sent_at as original_sent_at,
+    p.opened_at as original_opened_at, f.id as follow_up_id, f.subject as follow_up_subject,
+    f.body as follow_up_body, f.delay_days, p.opened_at + f.delay_days * 86400000 as scheduled_for
 from sent_emails p
 join campaigns c on c.id = p.campaign_id
 join follow_up_templates f on f.main_template_id = p.template_id and f.sequence_number = p.step + 1
 where p.opened_at is not null and p.sent_at is not null and not p.is_test and p.business_id is not null
-    and f.is_active and p.opened_at + f.delay_days * 86400000 <= $1
+    and (cast($1 as bigint) is null or p.user_id = $1)
+    and f.is_active and p.opened_at + f.delay_days * 86400000 <= $2
     and (c.status = 'active' or (c.status = 'completed' and c.status_reason is null))
     and not exists (select 1 from sent_emails n
         where n.campaign_id = p.campaign_id and n.business_id = p.business_id and n.step = p.step + 1)
@@ -18,5 +23,5 @@ where p.opened_at is not null and p.sent_at is not null and not p.is_test and p.
                 or s.unsubscribed_at is not null))
     and not exists (select 1 from unsubscribes u where u.email = p.to_email)
     and not exists (select 1 from suppressions x where x.user_id = p.user_id and x.email = p.to_email)
-order by p.opened_at, p.id
-limit $2
+order by scheduled_for, p.id
+limit $3
