@@ -33,6 +33,8 @@ const UnsubscribePage = page(() => import("../features/public/UnsubscribePage"),
 const GmailOAuthResultPage = page(() => import("../features/public/GmailOAuthResultPage"), "GmailOAuthResultPage");
 const CampaignAnalyticsPage = page(() => import("../features/analytics/CampaignAnalyticsPage"), "CampaignAnalyticsPage");
 const CampaignDetailsPage = page(() => import("../features/analytics/CampaignDetailsPage"), "CampaignDetailsPage");
+const FollowUpManagerPage = page(() => import("../features/followups/FollowUpManagerPage"), "FollowUpManagerPage");
+const FollowUpAnalyticsPage = page(() => import("../features/followups/FollowUpAnalyticsPage"), "FollowUpAnalyticsPage");
 const SearchLogPage = page(() => import("../features/searchlog/SearchLogPage"), "SearchLogPage");
 const LogoutPage = page(() => import("../features/auth/LogoutPage"), "LogoutPage");
 const AccessDeniedPage = page(() => import("../features/public/AccessDeniedPage"), "AccessDeniedPage");
@@ -77,6 +79,8 @@ export function App() {
               <Route path="/campaign-analytics/:id" element={<Protected><CampaignAnalyticsPage /></Protected>} />
               <Route path="/campaign-details/:id" element={<Protected><CampaignDetailsPage /></Protected>} />
               <Route path="/search-log" element={<Protected><SearchLogPage /></Protected>} />
+              <Route path="/followup-cronjob" element={<Protected><FollowUpManagerPage /></Protected>} />
+              <Route path="/followup-cronjob-analytics" element={<Protected><FollowUpAnalyticsPage /></Protected>} />
               <Route path="/admin" element={<ProtectedRoute><AppShell><AdminPage /></AppShell></ProtectedRoute>} />
               <Route path="*" element={<NotFoundPage />} />
             </Routes>

@@ -1,5 +1,6 @@
 /** The signed-in app's header on every protected page: the product, links to every screen outside the dashboard's
- * tabs (search log, buying emails, a custom address), the administrator's console, the account and Sign Out. */
+ * tabs (follow-ups, search log, buying emails, a custom address), the administrator's console, the account and
+ * Sign Out. */
 import type { ReactNode } from "react";
 import { Link, NavLink } from "react-router";
 import { displayName, useAuth } from "../lib/auth";
@@ -7,6 +8,7 @@ import { ButtonLink } from "./ui/button";
 
 const LINKS = [
   { to: "/dashboard", label: "Dashboard" },
+  { to: "/followup-cronjob", label: "Follow-ups" },
   { to: "/search-log", label: "Search Log" },
   { to: "/purchase-emails", label: "Buy Emails" },
   { to: "/custom-email", label: "Custom Email" },

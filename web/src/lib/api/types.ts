@@ -41,6 +41,9 @@ export type LaunchCheck = Schemas["LaunchCheck"];
 export type Finding = Schemas["Finding"];
 export type CampaignProgress = Schemas["CampaignProgress"];
 export type TestResult = Schemas["TestResult"];
+export type ManagerPending = Schemas["ManagerPending"];
+export type SendAllResult = Schemas["SendAllResult"];
+export type SentFollowUp = Schemas["SentFollowUp"];
 
 export type SentEmail = Schemas["SentEmail"];
 export type SentEvent = Schemas["SentEvent"];

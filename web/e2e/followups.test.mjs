@@ -1,0 +1,71 @@
+// Browser test of the Follow-up Manager and Follow-up Analytics: a campaign whose two prospects opened their first
+// email has their follow-ups scheduled two days on, each with its first email and a Test that goes to the user's
+// address; the analytics page starts empty; both pages are reached from the app's header. (Send All and the timing
+// run on a fixed clock in the API tests.)
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
+
+let stack;
+let app;
+let browser;
+
+before(async () => {
+  stack = await startStack();
+  ({ app, browser } = stack);
+  const admin = await browser.newPage();
+  await signIn(app, admin, ADMIN);
+  const granted = await admin.request.post(`${app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
+  assert.equal(granted.status(), 200);
+  await admin.close();
+});
+
+after(async () => stack?.stop());
+
+test("the manager lists scheduled follow-ups and tests one; the analytics page starts empty", async () => {
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  const api = async (method, path, data) => (await page.request.fetch(`${app.base}${path}`, { method, data })).json();
+  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Bread for {{businessName}}", body: "<p>Hi [business name]</p>" });
+  await api("PUT", `/api/follow-up-templates/sequence/${template.id}`, [{ subject: "Checking in, {{businessName}}", body: "<p>Any thoughts?</p>", delayDays: 2 }]);
+  const leads = "name,email\nCafe Aalto,a@cafe.example\nKahvila Kuu,k@cafe.example\n";
+  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
+  const campaign = await api("POST", "/api/campaigns", { name: "Autumn" });
+  await api("POST", "/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: imported.businesses.map((business) => business.id) });
+  let outbox = [];
+  for (let attempt = 0; attempt < 100 && outbox.length < 2; attempt += 1) {
+    outbox = await api("GET", "/api/outbox");
+    if (outbox.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const message of outbox) await api("POST", `/api/emails/${message.id}/mark-opened`, {});
+
+  await page.getByRole("navigation", { name: "App" }).getByRole("link", { name: "Follow-ups" }).click();
+  await page.waitForURL(`${app.base}/followup-cronjob`);
+  await page.waitForFunction(() => document.title === "Follow-up Manager · AI Outreach Agent");
+  const rows = page.getByTestId("pending-follow-up");
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 2);
+  const aalto = rows.filter({ hasText: "a@cafe.example" });
+  await aalto.getByText("Checking in, {{businessName}}").waitFor();
+  await aalto.getByText("Follow-up #1 · 2 days after open", { exact: false }).waitFor();
+  await aalto.getByText("Future scheduled").waitFor();
+  await aalto.getByText("Original email: Bread for Cafe Aalto", { exact: false }).waitFor();
+  await page.getByTestId("pending-today").getByText("0").waitFor();
+  assert.equal(await page.getByRole("button", { name: "Send All (0)" }).isDisabled(), true);
+
+  // A test goes to the user's own address and is not the prospect's follow-up.
+  await aalto.getByRole("button", { name: "Test" }).click();
+  const dialog = page.getByRole("dialog", { name: "Test follow-up" });
+  assert.equal(await dialog.getByLabel("Send the test to").inputValue(), MEMBER.email);
+  await dialog.getByRole("button", { name: "Send Test" }).click();
+  await page.getByTestId("toast").getByText("Test email sent").waitFor();
+  const tests = (await api("GET", "/api/outbox")).filter((message) => message.isTest);
+  assert.deepEqual(tests.map((message) => [message.toEmail, message.subject]), [[MEMBER.email, "Checking in, Cafe Aalto"]]);
+  assert.equal(await rows.count(), 2, "still both pending");
+
+  await page.getByRole("link", { name: "Follow-up Analytics" }).click();
+  await page.waitForURL(`${app.base}/followup-cronjob-analytics`);
+  await page.getByText("No follow-up data yet").waitFor();
+  await page.getByTestId("tile-Open Rate").getByText("0%").waitFor();
+  await page.close();
+});
