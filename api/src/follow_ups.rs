@@ -3,10 +3,12 @@
 //! follow-up to an address of the user's choice, and the sent follow-ups with their opens and clicks.
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::clock::Timestamp;
-use outreach_core::sending::follow_ups::{PendingFollowUp, SentFollowUp, queue_due_follow_ups};
+use outreach_core::sending::follow_ups::{
+    PendingFollowUp, STOPPED_BY_HAND, SentFollowUp, queue_due_follow_ups,
+};
 use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::messages::MessageStatus;
 use serde::{Deserialize, Serialize};
@@ -16,7 +18,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::openapi::ErrorBody;
+use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
 use crate::sends::{TestResult, send_tests};
 use crate::session::SignedIn;
@@ -29,6 +31,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(send_all))
         .routes(routes!(test))
         .routes(routes!(analytics))
+        .routes(routes!(stop))
 }
 
 /// Follow-ups listed at most, the soonest first.
@@ -281,4 +284,28 @@ pub async fn analytics(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<SentFollowUp>>> {
     Ok(Json(state.ctx.db.sent_follow_ups(user.id, LISTED).await?))
+}
+
+/// Stops the follow-ups of the prospect of one of the user's campaign emails (Stop Follow-ups on the contact in
+/// campaign details): nothing more of the sequence goes to that business in that campaign.
+#[utoipa::path(post, path = "/api/emails/{id}/stop-follow-ups", tag = "follow-ups", params(("id" = i64, Path)), responses(
+    (status = 200, body = Done),
+    (status = 404, description = "Email not found", body = ErrorBody)))]
+pub async fn stop(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Done>> {
+    if !state
+        .ctx
+        .db
+        .stop_follow_ups(id, user.id, STOPPED_BY_HAND, state.ctx.now_ms())
+        .await?
+    {
+        return Err(ApiError::not_found("Email not found"));
+    }
+    Ok(Json(Done {
+        success: true,
+        message: "Follow-ups stopped".into(),
+    }))
 }

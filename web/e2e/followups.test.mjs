@@ -1,7 +1,8 @@
 // Browser test of the Follow-up Manager and Follow-up Analytics: a campaign whose two prospects opened their first
 // email has their follow-ups scheduled two days on, each with its first email and a Test that goes to the user's
-// address; the analytics page starts empty; both pages are reached from the app's header. (Send All and the timing
-// run on a fixed clock in the API tests.)
+// address; the analytics page starts empty; both pages are reached from the app's header; stopping one prospect's
+// follow-ups from the campaign's details takes them off the manager. (Send All and the timing run on a fixed clock in
+// the API tests.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
@@ -67,5 +68,15 @@ test("the manager lists scheduled follow-ups and tests one; the analytics page s
   await page.waitForURL(`${app.base}/followup-cronjob-analytics`);
   await page.getByText("No follow-up data yet").waitFor();
   await page.getByTestId("tile-Open Rate").getByText("0%").waitFor();
+
+  // A prospect's follow-ups stopped by hand from the campaign's details: said on the contact, gone from the manager.
+  await page.goto(`${app.base}/campaign-details/${campaign.id}`);
+  const contact = page.getByTestId("campaign-contact").filter({ hasText: "a@cafe.example" });
+  await contact.getByRole("button", { name: "Stop Follow-ups" }).click();
+  await page.getByRole("dialog", { name: "Stop follow-ups" }).getByRole("button", { name: "Stop Follow-ups" }).click();
+  await contact.getByText("Follow-ups stopped: Stopped by you").waitFor();
+  await page.goto(`${app.base}/followup-cronjob`);
+  await page.getByTestId("pending-follow-up").filter({ hasText: "k@cafe.example" }).waitFor();
+  assert.equal(await page.getByTestId("pending-follow-up").count(), 1);
   await page.close();
 });

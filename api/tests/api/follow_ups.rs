@@ -221,3 +221,45 @@ async fn the_manager_lists_pending_follow_ups_tests_one_and_sends_the_ready_ones
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_sequence_stopped_by_hand_sends_nothing_more_and_every_contact_says_why_it_stopped() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nAalto,a@cafe.example\nKuu,k@cafe.example\n".to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let _workers = start_workers(&app);
+        launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let id_of = |to: &str| outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == to).unwrap()["id"].as_i64().unwrap();
+        for to in ["a@cafe.example", "k@cafe.example"] {
+            ada.post_json(&format!("/api/emails/{}/mark-opened", id_of(to)), json!({})).await;
+        }
+        ada.post_json(&format!("/api/outbox/{}/reply", id_of("k@cafe.example")), json!({ "body": "Thanks, not now" })).await;
+
+        // Another user cannot stop them; the owner can, once.
+        let eve = active(&app, "eve").await;
+        let stop = format!("/api/emails/{}/stop-follow-ups", id_of("a@cafe.example"));
+        assert_eq!(eve.post_json(&stop, json!({})).await.0, StatusCode::NOT_FOUND);
+        let (status, stopped) = ada.post_json(&stop, json!({})).await;
+        assert_eq!((status, stopped["message"].as_str()), (StatusCode::OK, Some("Follow-ups stopped")));
+        assert_eq!(ada.post_json(&stop, json!({})).await.0, StatusCode::OK);
+        assert_eq!(ada.get_json("/api/followup-cronjob/pending").await.1, json!([]));
+
+        app.clock.advance(3 * DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 2, "no follow-up went out");
+        let (_, details) = ada.get_json(&format!("/api/campaigns/{}/details", campaign["id"])).await;
+        let reason = |to: &str| {
+            details["contacts"].as_array().unwrap().iter().find(|c| c["toEmail"] == to).unwrap()["followUpsStopped"].clone()
+        };
+        assert_eq!((reason("a@cafe.example"), reason("k@cafe.example")), (json!("Stopped by you"), json!("Replied")), "{details}");
+        app.stop().await;
+    })
+    .await;
+}

@@ -2,8 +2,8 @@
 -- soonest first. Follow-up n of a campaign's template is scheduled `delay_days` after the prospect first opened
 -- message n-1 (a person's open: machine opens never set opened_at). None is pending when a message of the sequence
 -- was answered, bounced, reported as spam or unsubscribed from, the address is on a suppression list (anyone's
--- unsubscribe, or this user's bounces and complaints), the campaign is paused, archived or stopped by the user, or
--- follow-up n already exists (its row is the exactly-once key).
+-- unsubscribe, or this user's bounces and complaints), the user stopped this prospect's follow-ups, the campaign is
+-- paused, archived or stopped by the user, or follow-up n already exists (its row is the exactly-once key).
 select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.config_id, f.sequence_number as step,
     p.id as original_id, p.subject as original_subject, p.sent_at as original_sent_at,
     p.opened_at as original_opened_at, f.id as follow_up_id, f.subject as follow_up_subject,
@@ -21,6 +21,7 @@ where p.opened_at is not null and p.sent_at is not null and not p.is_test and p.
         where s.campaign_id = p.campaign_id and s.business_id = p.business_id
             and (s.replied_at is not null or s.bounced_at is not null or s.spam_reported_at is not null
                 or s.unsubscribed_at is not null))
+    and not exists (select 1 from follow_up_stops h where h.campaign_id = p.campaign_id and h.business_id = p.business_id)
     and not exists (select 1 from unsubscribes u where u.email = p.to_email)
     and not exists (select 1 from suppressions x where x.user_id = p.user_id and x.email = p.to_email)
 order by scheduled_for, p.id

@@ -199,6 +199,8 @@ queries! {
     CAMPAIGN_REOPEN = query!("campaigns/reopen");
     FOLLOW_UP_PENDING = query!("follow_ups/pending");
     FOLLOW_UP_SENT = query!("follow_ups/sent");
+    FOLLOW_UP_STOP = query!("follow_ups/stop");
+    FOLLOW_UP_OWNED_MESSAGE = query!("follow_ups/owned_message");
     FOLLOW_UP_CONTENT = query!("follow_ups/content");
     FOLLOW_UP_THREAD = query!("follow_ups/thread");
     OUTGOING_STOP = query!("outgoing/stop");

@@ -16,6 +16,9 @@ use crate::platform::security::random_token;
 use crate::sending::messages::{MessageStatus, NewMessage};
 use crate::{on_db, on_writer};
 
+/// Why a prospect's follow-ups stopped when the user stopped them.
+pub const STOPPED_BY_HAND: &str = "Stopped by you";
+
 /// Follow-ups queued per run at most; the next minute's run takes the rest.
 pub const DUE_PER_RUN: i64 = 5_000;
 
@@ -101,6 +104,27 @@ impl Db {
         let thread: Option<Thread> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id)
             .bind(business_id).fetch_optional(pool).await)?;
         Ok(thread.unwrap_or_default())
+    }
+
+    /// Stops the follow-ups of the prospect of one of the user's campaign emails, with why; false when the message
+    /// is not one of them. Stopping twice keeps the first reason.
+    pub async fn stop_follow_ups(
+        &self,
+        message_id: i64,
+        user_id: i64,
+        reason: &str,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let owned = FOLLOW_UP_OWNED_MESSAGE.sql(self);
+        let count: i64 = on_db!(self, pool => sqlx::query_scalar(owned).bind(message_id).bind(user_id)
+            .fetch_one(pool).await)?;
+        if count == 0 {
+            return Ok(false);
+        }
+        let sql = FOLLOW_UP_STOP.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(message_id).bind(user_id).bind(reason).bind(now)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(true)
     }
 
     async fn reopen_campaign(&self, campaign_id: i64, now: i64) -> StoreResult<()> {

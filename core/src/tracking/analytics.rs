@@ -234,6 +234,11 @@ pub struct CampaignEmail {
     pub has_issues: bool,
     /// Why a failed or skipped message was not sent.
     pub not_sent_reason: Option<String>,
+    /// 0 for the first email, n for follow-up n.
+    pub step: i32,
+    /// Why the prospect gets no more follow-ups: stopped by the user, or a reply, bounce, spam report or unsubscribe
+    /// on this message.
+    pub follow_ups_stopped: Option<String>,
     /// B §4 (Issues, then Clicked, Opened, Delivered, otherwise Sent), with what B §4 leaves out: a message not
     /// sent is Skipped or Queued, and a reply, the strongest engagement, shows as Replied.
     pub engagement: &'static str,
@@ -260,6 +265,8 @@ struct CampaignEmailRow {
     unsubscribed_at: Option<Timestamp>,
     token: Option<String>,
     error: Option<String>,
+    step: i32,
+    follow_ups_stopped: Option<String>,
     business_name: Option<String>,
     business_address: Option<String>,
     business_phone: Option<String>,
@@ -353,6 +360,17 @@ impl CampaignEmailRow {
             has_issues,
             engagement: engagement(self.status, has_issues, seen),
             not_sent_reason,
+            step: self.step,
+            follow_ups_stopped: self.follow_ups_stopped.or_else(|| {
+                [
+                    (self.replied_at.is_some(), "Replied"),
+                    (bounced, "Bounced"),
+                    (spam_reported, "Reported as spam"),
+                    (self.unsubscribed_at.is_some(), "Unsubscribed"),
+                ]
+                .into_iter()
+                .find_map(|(stopped, reason)| stopped.then(|| reason.to_string()))
+            }),
             business_name: self.business_name,
             business_address: self.business_address,
             business_phone: self.business_phone,

@@ -1,13 +1,17 @@
 /** /campaign-details/{id} (B §2.11): refreshes every 30 s; header, eight tiles, and each contact with their
  * engagement badge, business details, times, bounce reason and clicked links. */
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
+import { useApiMutation } from "../../lib/mutation";
+import { requestJson } from "../../lib/request";
 import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
 import { usePageTitle } from "../../lib/title";
@@ -89,6 +93,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
         ) : null}
       </p>
       {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
+      {contact.step === 0 && contact.sentAt ? <FollowUpState contact={contact} /> : null}
       {contact.clickedUrls.length > 0 ? (
         <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
           {contact.clickedUrls.map((url) => (
@@ -97,6 +102,38 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
         </ul>
       ) : null}
     </li>
+  );
+}
+
+/** Whether the prospect's follow-ups still go out, and Stop Follow-ups (after a confirmation) while they do. */
+function FollowUpState({ contact }: { contact: CampaignEmail }) {
+  const [asking, setAsking] = useState(false);
+  const stopping = useApiMutation({
+    mutationFn: () => requestJson("POST", `/api/emails/${contact.id}/stop-follow-ups`),
+    success: { title: "Follow-ups stopped", description: contact.toEmail },
+    failure: { title: "Error", description: "The follow-ups could not be stopped. Please try again." },
+    invalidates: (query) => String(query.queryKey[0]).startsWith("/api/campaigns") || String(query.queryKey[0]).startsWith("/api/followup-cronjob"),
+    onSuccess: () => setAsking(false),
+  });
+  if (contact.followUpsStopped) {
+    return <p className="mt-2 text-xs text-slate-600">Follow-ups stopped: {contact.followUpsStopped}</p>;
+  }
+  return (
+    <div className="mt-2">
+      <Button variant="ghost" onClick={() => setAsking(true)}>
+        Stop Follow-ups
+      </Button>
+      {asking ? (
+        <ConfirmDialog
+          title="Stop follow-ups"
+          message={`No more follow-ups of this campaign go to ${contact.businessName ?? contact.toEmail}.`}
+          confirmLabel="Stop Follow-ups"
+          busy={stopping.isPending}
+          onConfirm={() => stopping.mutate()}
+          onCancel={() => setAsking(false)}
+        />
+      ) : null}
+    </div>
   );
 }
 

@@ -775,6 +775,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/emails/{id}/stop-follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stops the follow-ups of the prospect of one of the user's campaign emails (Stop Follow-ups on the contact in
+         *     campaign details): nothing more of the sequence goes to that business in that campaign.
+         */
+        post: operations["postApiEmailsByIdStopFollowUps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/emails/generate": {
         parameters: {
             query?: never;
@@ -1703,6 +1723,11 @@ export interface components {
              */
             engagement: string;
             firstClickedAt?: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description Why the prospect gets no more follow-ups: stopped by the user, or a reply, bounce, spam report or unsubscribe
+             *     on this message.
+             */
+            followUpsStopped?: string | null;
             hasIssues: boolean;
             /** Format: int64 */
             id: number;
@@ -1719,6 +1744,11 @@ export interface components {
             spamReported: boolean;
             spamReportedAt?: components["schemas"]["Timestamp"] | null;
             status: components["schemas"]["MessageStatus"];
+            /**
+             * Format: int32
+             * @description 0 for the first email, n for follow-up n.
+             */
+            step: number;
             subject: string;
             toEmail: string;
             unsubscribedAt?: components["schemas"]["Timestamp"] | null;
@@ -6549,6 +6579,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarkedOpened"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiEmailsByIdStopFollowUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
                 };
             };
             /** @description Not signed in */
