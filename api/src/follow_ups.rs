@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::follow_ups::{
-    PendingFollowUp, STOPPED_BY_HAND, SentFollowUp, queue_due_follow_ups,
+    PendingFollowUp, STOPPED_BY_HAND, Scope, SentFollowUp, queue_due_follow_ups,
 };
 use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::messages::MessageStatus;
@@ -102,7 +102,14 @@ async fn pending_of(state: &AppState, user_id: i64) -> ApiResult<Vec<PendingFoll
     Ok(state
         .ctx
         .db
-        .pending_follow_ups(Some(user_id), i64::MAX, LISTED)
+        .pending_follow_ups(
+            Scope {
+                user_id: Some(user_id),
+                campaign_id: None,
+            },
+            i64::MAX,
+            LISTED,
+        )
         .await?)
 }
 

@@ -263,3 +263,38 @@ async fn a_sequence_stopped_by_hand_sends_nothing_more_and_every_contact_says_wh
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_campaign_completes_only_when_no_follow_up_is_scheduled() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nAalto,a@cafe.example\nKuu,k@cafe.example\n".to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let _workers = start_workers(&app);
+        launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        drop(_workers);
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let id_of = |to: &str| outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == to).unwrap()["id"].as_i64().unwrap();
+        let status = || async { ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await.1["status"].clone() };
+
+        // Aalto opens now, Kuu a day later: Aalto's follow-up goes first, and the campaign stays active for Kuu's.
+        ada.post_json(&format!("/api/emails/{}/mark-opened", id_of("a@cafe.example")), json!({})).await;
+        app.clock.advance(DAY_MS);
+        ada.post_json(&format!("/api/emails/{}/mark-opened", id_of("k@cafe.example")), json!({})).await;
+        app.clock.advance(DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 3);
+        assert_eq!(status().await, "active", "Kuu's follow-up is still scheduled");
+        app.clock.advance(DAY_MS);
+        follow_ups_run(&app).await;
+        assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 4);
+        assert_eq!(status().await, "completed", "nothing is scheduled: neither follow-up was opened");
+        app.stop().await;
+    })
+    .await;
+}

@@ -1,5 +1,5 @@
--- Follow-ups waiting to go out, of one user ($1) or everyone's (null), scheduled at or before $2, at most $3, the
--- soonest first. Follow-up n of a campaign's template is scheduled `delay_days` after the prospect first opened
+-- Follow-ups waiting to go out, of one user ($1) or everyone's (null), of one campaign ($4) or any (null),
+-- scheduled at or before $2, at most $3, the soonest first. Follow-up n of a campaign's template is scheduled `delay_days` after the prospect first opened
 -- message n-1 (a person's open: machine opens never set opened_at). None is pending when a message of the sequence
 -- was answered, bounced, reported as spam or unsubscribed from, the address is on a suppression list (anyone's
 -- unsubscribe, or this user's bounces and complaints), the user stopped this prospect's follow-ups, the campaign is
@@ -13,6 +13,7 @@ join campaigns c on c.id = p.campaign_id
 join follow_up_templates f on f.main_template_id = p.template_id and f.sequence_number = p.step + 1
 where p.opened_at is not null and p.sent_at is not null and not p.is_test and p.business_id is not null
     and (cast($1 as bigint) is null or p.user_id = $1)
+    and (cast($4 as bigint) is null or p.campaign_id = $4)
     and f.is_active and p.opened_at + f.delay_days * 86400000 <= $2
     and (c.status = 'active' or (c.status = 'completed' and c.status_reason is null))
     and not exists (select 1 from sent_emails n

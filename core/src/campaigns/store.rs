@@ -300,7 +300,20 @@ impl Db {
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
 
+    /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
+    /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
+        let scope = crate::sending::follow_ups::Scope {
+            user_id: None,
+            campaign_id: Some(campaign_id),
+        };
+        if !self
+            .pending_follow_ups(scope, i64::MAX, 1)
+            .await?
+            .is_empty()
+        {
+            return Ok(());
+        }
         let sql = CAMPAIGN_COMPLETE_IF_DONE.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }

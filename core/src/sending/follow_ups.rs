@@ -22,6 +22,13 @@ pub const STOPPED_BY_HAND: &str = "Stopped by you";
 /// Follow-ups queued per run at most; the next minute's run takes the rest.
 pub const DUE_PER_RUN: i64 = 5_000;
 
+/// Whose follow-ups a scan looks at: one user's or everyone's, one campaign's or any.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scope {
+    pub user_id: Option<i64>,
+    pub campaign_id: Option<i64>,
+}
+
 /// A follow-up waiting to go out: what writing its row needs, and what the Follow-up Manager shows of it
 /// (B §3 Pending follow-up).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -66,15 +73,17 @@ pub struct Thread {
 }
 
 impl Db {
-    /// Follow-ups scheduled at or before `until`, of one user or everyone's, the soonest first.
+    /// Follow-ups scheduled at or before `until`, of one user or everyone's, of one campaign or any, the soonest
+    /// first.
     pub async fn pending_follow_ups(
         &self,
-        user_id: Option<i64>,
+        scope: Scope,
         until: i64,
         limit: i64,
     ) -> StoreResult<Vec<PendingFollowUp>> {
         let sql = FOLLOW_UP_PENDING.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(until).bind(limit).fetch_all(pool).await)
+        on_db!(self, pool => sqlx::query_as(sql).bind(scope.user_id).bind(until).bind(limit)
+            .bind(scope.campaign_id).fetch_all(pool).await)
     }
 
     /// A user's sent follow-ups, newest first.
@@ -141,7 +150,11 @@ pub async fn queue_due_follow_ups(
     user_id: Option<i64>,
 ) -> Result<Vec<i64>, QueueError> {
     let now = ctx.now_ms();
-    let mut due = ctx.db.pending_follow_ups(user_id, now, DUE_PER_RUN).await?;
+    let scope = Scope {
+        user_id,
+        campaign_id: None,
+    };
+    let mut due = ctx.db.pending_follow_ups(scope, now, DUE_PER_RUN).await?;
     // Each campaign's follow-ups are written together and go out in its own batches.
     due.sort_by_key(|follow_up| follow_up.campaign_id);
     let mut queued = Vec::new();
