@@ -5,6 +5,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::campaigns::templates::FollowUpTiming;
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::follow_ups::{
     PendingFollowUp, STOPPED_BY_HAND, Scope, SentFollowUp, queue_due_follow_ups,
@@ -46,7 +47,8 @@ pub struct OriginalEmail {
     pub id: i64,
     pub subject: String,
     pub sent_at: Timestamp,
-    pub opened_at: Timestamp,
+    /// When a person first opened it (none yet for a follow-up timed from sending).
+    pub opened_at: Option<Timestamp>,
 }
 
 /// The follow-up of the template that goes out.
@@ -57,6 +59,8 @@ pub struct FollowUpTemplateRef {
     pub subject: String,
     pub body: String,
     pub delay_days: i32,
+    /// Whether `delayDays` count from the open or from sending.
+    pub timing: FollowUpTiming,
 }
 
 /// B §3 Pending follow-up (manager): ready when `scheduledFor` is now or past.
@@ -161,13 +165,14 @@ pub async fn manager_pending(
                 id: follow_up.original_id,
                 subject: follow_up.original_subject,
                 sent_at: Timestamp(follow_up.original_sent_at),
-                opened_at: Timestamp(follow_up.original_opened_at),
+                opened_at: follow_up.original_opened_at.map(Timestamp),
             },
             follow_up_template: FollowUpTemplateRef {
                 id: follow_up.follow_up_id,
                 subject: follow_up.follow_up_subject,
                 body: follow_up.follow_up_body,
                 delay_days: follow_up.delay_days,
+                timing: follow_up.timing,
             },
             recipient: follow_up.to_email,
             sequence_number: follow_up.step,

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::personalise::{Recipient, render, render_html, sanitize_html};
 use outreach_core::campaigns::templates::{
-    FollowUpInput, FollowUpRow, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
+    FollowUpInput, FollowUpRow, FollowUpTiming, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -29,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(create_follow_up))
         .routes(routes!(list_follow_ups, update_follow_up, delete_follow_up))
         .routes(routes!(sync_follow_ups))
+        .routes(routes!(set_follow_up_timing))
 }
 
 const NOT_FOUND: &str = "Template not found";
@@ -362,4 +363,33 @@ pub async fn sync_follow_ups(
     }
     let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
     Ok(Json(rows))
+}
+
+/// When a template's follow-ups are due.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FollowUpTimingRequest {
+    follow_up_timing: FollowUpTiming,
+}
+
+/// Sets when a template's follow-ups are due: after an open (the default) or after sending, when there is no reply.
+#[utoipa::path(put, path = "/api/email-templates/{id}/follow-up-timing", tag = "templates", params(("id" = i64, Path)),
+    request_body = FollowUpTimingRequest, responses(
+        (status = 200, body = TemplateRow),
+        (status = 404, description = "Template not found", body = ErrorBody)))]
+pub async fn set_follow_up_timing(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+    JsonBody(request): JsonBody<FollowUpTimingRequest>,
+) -> ApiResult<Json<TemplateRow>> {
+    if !state
+        .ctx
+        .db
+        .set_follow_up_timing(id, user.id, request.follow_up_timing, state.ctx.now_ms())
+        .await?
+    {
+        return Err(ApiError::not_found(NOT_FOUND));
+    }
+    Ok(Json(owned(&state, id, user.id).await?))
 }

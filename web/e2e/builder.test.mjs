@@ -132,6 +132,8 @@ test("a campaign from name to template and follow-ups, persisted across a reload
     await page.keyboard.type(`Just following up, number ${n}.`);
   }
   await followUps.getByRole("listitem", { name: "Follow-up Email #2" }).getByRole("button", { name: "Remove" }).click();
+  // Timed from sending, for prospects whose opens are never seen.
+  await followUps.getByLabel("Days after the previous email was sent", { exact: false }).check();
   await followUps.getByRole("button", { name: "Save Follow-ups" }).click();
   await page.getByText("Follow-up emails saved").waitFor();
 
@@ -158,6 +160,7 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   assert.ok(template.body.includes('href="https://bakery.example/menu"'), template.body);
   const sequence = await (await page.request.get(`${app.base}/api/follow-up-templates/${template.id}`)).json();
   assert.deepEqual(sequence.map((item) => [item.subject, item.delayDays]), [["Checking in #1", 3], ["Checking in #3", 3]]);
+  assert.equal(template.followUpTiming, "after_send");
   const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
   assert.deepEqual(
     [campaign.name, campaign.status, campaign.aiEducationFiles, campaign.businessIds.length, campaign.builderStep, campaign.templateId],

@@ -14,6 +14,21 @@ async fn follow_ups_run(app: &TestApp) {
         .unwrap();
 }
 
+/// Launches and waits until every first email is sent (a campaign with follow-ups scheduled stays active).
+async fn launch_and_send(browser: &Browser, body: Value) {
+    let (status, launched) = browser.post_json("/api/campaigns/send", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{launched}");
+    let path = format!("/api/campaigns/{}/progress", body["campaignId"]);
+    for _ in 0..200 {
+        let (_, progress) = browser.get_json(&path).await;
+        if progress["progress"]["queued"] == 0 && progress["progress"]["sending"] == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the first emails were not sent");
+}
+
 /// A template with a two-step follow-up sequence (2 and then 3 days after an open).
 async fn template_with_follow_ups(ada: &Browser) -> Value {
     let (status, template) = ada.post_json("/api/email-templates", json!({
@@ -294,6 +309,44 @@ async fn a_campaign_completes_only_when_no_follow_up_is_scheduled() {
         follow_ups_run(&app).await;
         assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 4);
         assert_eq!(status().await, "completed", "nothing is scheduled: neither follow-up was opened");
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn follow_ups_timed_from_sending_go_out_without_an_open_unless_there_is_a_reply() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let path = format!("/api/email-templates/{}/follow-up-timing", template["id"]);
+        assert_eq!(ada.get_json("/api/email-templates").await.1[0]["followUpTiming"], "after_open");
+        let (status, changed) = ada.put_json(&path, json!({ "followUpTiming": "after_send" })).await;
+        assert_eq!((status, changed["followUpTiming"].as_str()), (StatusCode::OK, Some("after_send")), "{changed}");
+        assert_eq!(ada.put_json(&path, json!({ "followUpTiming": "whenever" })).await.0, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(active(&app, "eve").await.put_json(&path, json!({ "followUpTiming": "after_open" })).await.0, StatusCode::NOT_FOUND);
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nSilent,s@cafe.example\nReplies,r@cafe.example\n".to_vec())
+            .await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        let _workers = start_workers(&app);
+        launch_and_send(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        drop(_workers);
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let replied = outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == "r@cafe.example").unwrap()["id"].clone();
+        ada.post_json(&format!("/api/outbox/{replied}/reply"), json!({ "body": "No thanks" })).await;
+        // Scheduled from sending: listed with no open; the one who replied is not.
+        let (_, pending) = ada.get_json("/api/followup-cronjob/pending").await;
+        assert_eq!(pending.as_array().unwrap().len(), 1, "{pending}");
+        assert_eq!((pending[0]["recipient"].as_str(), pending[0]["followUpTemplate"]["timing"].as_str()), (Some("s@cafe.example"), Some("after_send")));
+        assert!(pending[0]["originalEmail"]["openedAt"].is_null());
+        app.clock.advance(2 * DAY_MS);
+        follow_ups_run(&app).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let follow_ups: Vec<&Value> = outbox.as_array().unwrap().iter().filter(|m| m["subject"].as_str().unwrap().starts_with("Checking in")).collect();
+        assert_eq!(follow_ups.iter().map(|m| m["toEmail"].as_str().unwrap()).collect::<Vec<_>>(), ["s@cafe.example"]);
         app.stop().await;
     })
     .await;

@@ -7,14 +7,20 @@
 select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.config_id, f.sequence_number as step,
     p.id as original_id, p.subject as original_subject, p.sent_at as original_sent_at,
     p.opened_at as original_opened_at, f.id as follow_up_id, f.subject as follow_up_subject,
-    f.body as follow_up_body, f.delay_days, p.opened_at + f.delay_days * 86400000 as scheduled_for
+    f.body as follow_up_body, f.delay_days, t.follow_up_timing as timing,
+    (case when t.follow_up_timing = 'after_send' then p.sent_at else p.opened_at end) + f.delay_days * 86400000
+        as scheduled_for
 from sent_emails p
 join campaigns c on c.id = p.campaign_id
+join email_templates t on t.id = p.template_id
 join follow_up_templates f on f.main_template_id = p.template_id and f.sequence_number = p.step + 1
-where p.opened_at is not null and p.sent_at is not null and not p.is_test and p.business_id is not null
+where p.sent_at is not null and not p.is_test and p.business_id is not null
     and (cast($1 as bigint) is null or p.user_id = $1)
     and (cast($4 as bigint) is null or p.campaign_id = $4)
-    and f.is_active and p.opened_at + f.delay_days * 86400000 <= $2
+    and f.is_active
+    and ((t.follow_up_timing = 'after_open' and p.opened_at is not null
+            and p.opened_at + f.delay_days * 86400000 <= $2)
+        or (t.follow_up_timing = 'after_send' and p.sent_at + f.delay_days * 86400000 <= $2))
     and (c.status = 'active' or (c.status = 'completed' and c.status_reason is null))
     and not exists (select 1 from sent_emails n
         where n.campaign_id = p.campaign_id and n.business_id = p.business_id and n.step = p.step + 1)

@@ -302,6 +302,19 @@ impl Db {
 
     /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
     /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
+    /// Sets when a template's follow-ups are due; false when the owner has no such template.
+    pub async fn set_follow_up_timing(
+        &self,
+        id: i64,
+        user_id: i64,
+        timing: super::templates::FollowUpTiming,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = TEMPLATE_SET_FOLLOW_UP_TIMING.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(timing).bind(now).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
         let scope = crate::sending::follow_ups::Scope {
             user_id: None,

@@ -34,10 +34,21 @@ pub struct TemplateRow {
     pub objective: String,
     pub tone: String,
     pub email_signature: Option<String>,
+    /// When its follow-ups are due.
+    pub follow_up_timing: FollowUpTiming,
     pub created_at: Timestamp,
     #[serde(skip)]
     pub updated_at: Timestamp,
     pub emails_sent: i64,
+}
+
+crate::text_enum! {
+    /// When a template's follow-ups are due: `delayDays` after the previous email was opened by a person (the
+    /// spec's 'N days after open'), or after it was sent, when there is no reply.
+    pub enum FollowUpTiming ("follow-up timing") {
+        AfterOpen = "after_open",
+        AfterSend = "after_send",
+    }
 }
 
 /// A stored follow-up; it serialises as the API answers it (B §3 Follow-up template).

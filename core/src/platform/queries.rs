@@ -198,6 +198,7 @@ queries! {
     CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");
     CAMPAIGN_REOPEN = query!("campaigns/reopen");
     FOLLOW_UP_PENDING = query!("follow_ups/pending");
+    TEMPLATE_SET_FOLLOW_UP_TIMING = query!("templates/set_follow_up_timing");
     FOLLOW_UP_SENT = query!("follow_ups/sent");
     FOLLOW_UP_STOP = query!("follow_ups/stop");
     FOLLOW_UP_OWNED_MESSAGE = query!("follow_ups/owned_message");

@@ -7,6 +7,7 @@
 //! unsubscribe headers. A follow-up answers the first email: `In-Reply-To` and `References` name it.
 
 use crate::Context;
+use crate::campaigns::templates::FollowUpTiming;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::jobs::SendCampaignEmail;
@@ -43,11 +44,12 @@ pub struct PendingFollowUp {
     pub original_id: i64,
     pub original_subject: String,
     pub original_sent_at: i64,
-    pub original_opened_at: i64,
+    pub original_opened_at: Option<i64>,
     pub follow_up_id: i64,
     pub follow_up_subject: String,
     pub follow_up_body: String,
     pub delay_days: i32,
+    pub timing: FollowUpTiming,
     pub scheduled_for: i64,
 }
 

@@ -9,7 +9,7 @@ import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
 import { BodyEditor as RichTextEditor } from "./BodyEditor";
-import type { Preview } from "../../lib/api/types";
+import type { FollowUpTiming, Preview } from "../../lib/api/types";
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
 export const TONES = ["professional", "friendly", "casual"];
@@ -133,9 +133,18 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
   const [followUps, setFollowUps] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ReturnType<typeof followUpErrors>>([]);
+  const [timing, setTiming] = useState<FollowUpTiming>(template.followUpTiming);
   const saving = useApiMutation({
-    mutationFn: (rows: Row[]) =>
-      requestJson<FollowUp[]>("PUT", `/api/follow-up-templates/sequence/${template.id}`, rows.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" }))),
+    mutationFn: async (rows: Row[]) => {
+      const saved = await requestJson<FollowUp[]>(
+        "PUT",
+        `/api/follow-up-templates/sequence/${template.id}`,
+        rows.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" })),
+      );
+      if (timing !== template.followUpTiming) await requestJson("PUT", `/api/email-templates/${template.id}/follow-up-timing`, { followUpTiming: timing });
+      return saved;
+    },
+    invalidates: [TEMPLATES_KEY],
     success: { title: "Follow-up emails saved" },
     failure: (failure) => ({ title: "Error", description: `Failed to save follow-up emails: ${serverMessage(failure) ?? "Please try again."}` }),
     onSuccess: (saved) => {
@@ -168,7 +177,17 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
 
   return (
     <Dialog title={`Follow-ups: ${template.name}`} onClose={onClose} wide>
-      <p className="mb-3 text-sm text-slate-600">Up to 4 follow-ups, each sent 1 to 7 days after the previous email was opened.</p>
+      <p className="mb-2 text-sm text-slate-600">Up to 4 follow-ups, each sent 1 to 7 days after the previous email. A reply stops them.</p>
+      <fieldset className="mb-3 space-y-1 text-sm" aria-label="When follow-ups are sent">
+        <label className="flex items-center gap-2">
+          <input type="radio" name="follow-up-timing" checked={timing === "after_open"} onChange={() => setTiming("after_open")} />
+          Days after the previous email was opened (recommended)
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="follow-up-timing" checked={timing === "after_send"} onChange={() => setTiming("after_send")} />
+          Days after the previous email was sent, when there is no reply (for prospects whose opens are not seen)
+        </label>
+      </fieldset>
       <ol className="space-y-4">
         {followUps.map((item, index) => (
           <li key={item.key} className="rounded-md border border-slate-200 p-3" aria-label={`Follow-up Email #${index + 1}`}>

@@ -76,7 +76,8 @@ export function FollowUpManagerPage() {
               <div>
                 <p className="font-semibold">{item.followUpTemplate.subject}</p>
                 <p className="text-sm text-slate-600">
-                  To {item.recipient} · Follow-up #{item.sequenceNumber} · {item.followUpTemplate.delayDays} days after open
+                  To {item.recipient} · Follow-up #{item.sequenceNumber} · {item.followUpTemplate.delayDays} days after{" "}
+                  {item.followUpTemplate.timing === "after_send" ? "sending" : "open"}
                 </p>
               </div>
               <div className="flex items-center gap-2">
@@ -89,7 +90,8 @@ export function FollowUpManagerPage() {
               </div>
             </div>
             <p className="mt-2 text-xs text-slate-600">
-              Original email: {item.originalEmail.subject} · sent {formatDateTime(item.originalEmail.sentAt)} · opened {formatDateTime(item.originalEmail.openedAt)}
+              Original email: {item.originalEmail.subject} · sent {formatDateTime(item.originalEmail.sentAt)}
+              {item.originalEmail.openedAt ? ` · opened ${formatDateTime(item.originalEmail.openedAt)}` : " · not opened yet"}
             </p>
             <div className="mt-2">
               <HtmlFrame title={`Follow-up to ${item.recipient}`} html={item.followUpTemplate.body} className="h-28" />

@@ -687,6 +687,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-templates/{id}/follow-up-timing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets when a template's follow-ups are due: after an open (the default) or after sending, when there is no reply. */
+        put: operations["putApiEmailTemplatesByIdFollowUpTiming"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-templates/{id}/preview": {
         parameters: {
             query?: never;
@@ -2153,6 +2170,8 @@ export interface components {
             /** Format: int64 */
             id: number;
             subject: string;
+            /** @description Whether `delayDays` count from the open or from sending. */
+            timing: components["schemas"]["FollowUpTiming"];
         };
         FollowUpTest: {
             /** Format: int64 */
@@ -2160,6 +2179,12 @@ export interface components {
             /** Format: int64 */
             originalEmailId: number;
             recipientEmail: string;
+        };
+        /** @enum {string} */
+        FollowUpTiming: "after_open" | "after_send";
+        /** @description When a template's follow-ups are due. */
+        FollowUpTimingRequest: {
+            followUpTiming: components["schemas"]["FollowUpTiming"];
         };
         /** @description A finished generation's result as stored and answered: the draft, the rates it may expect and who wrote it. */
         Generated: {
@@ -2383,7 +2408,7 @@ export interface components {
         OriginalEmail: {
             /** Format: int64 */
             id: number;
-            openedAt: components["schemas"]["Timestamp"];
+            openedAt?: components["schemas"]["Timestamp"] | null;
             sentAt: components["schemas"]["Timestamp"];
             subject: string;
         };
@@ -2789,6 +2814,8 @@ export interface components {
             emailSignature?: string | null;
             /** Format: int64 */
             emailsSent: number;
+            /** @description When its follow-ups are due. */
+            followUpTiming: components["schemas"]["FollowUpTiming"];
             /** Format: int64 */
             id: number;
             name: string;
@@ -6244,6 +6271,95 @@ export interface operations {
             };
             /** @description The request named a host this instance does not answer to */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putApiEmailTemplatesByIdFollowUpTiming: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpTimingRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateRow"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Template not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not valid JSON, lacks a field or has one over its limit */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

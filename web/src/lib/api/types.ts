@@ -14,6 +14,7 @@ export type Campaign = Schemas["CampaignView"];
 export type AiSettings = Schemas["AiSettings"];
 export type Template = Schemas["TemplateRow"];
 export type FollowUpRow = Schemas["FollowUpRow"];
+export type FollowUpTiming = Schemas["FollowUpTiming"];
 export type Preview = Schemas["Preview"];
 export type UploadedFile = Schemas["UploadedFile"];
 export type GeneratedEmail = Schemas["GeneratedEmail"];
