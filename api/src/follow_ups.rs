@@ -6,10 +6,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::campaigns::templates::FollowUpTiming;
-use outreach_core::platform::clock::Timestamp;
-use outreach_core::sending::follow_ups::{
+use outreach_core::followups::{
     PendingFollowUp, STOPPED_BY_HAND, Scope, SentFollowUp, queue_due_follow_ups,
 };
+use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::messages::MessageStatus;
 use serde::{Deserialize, Serialize};

@@ -8,12 +8,14 @@
 //! - `campaigns`: campaigns, templates with their follow-ups, and education files;
 //! - `writing`: the AI writer and its generation requests;
 //! - `sending`: senders, message rows and claims, composing, the message format, SMTP and the HTTP mail APIs;
+//! - `followups`: the follow-up sequences that go out after a first email, and when each goes;
 //! - `inbound`: mail that comes back (replies, bounces, automatic answers) and the feedback it applies;
 //! - `tracking`: signed links, open and click events, the suppression list, analytics and contacts.
 
 pub mod accounts;
 pub mod campaigns;
 pub mod discovery;
+pub mod followups;
 pub mod inbound;
 pub mod platform;
 pub mod sending;

@@ -27,6 +27,10 @@ export async function startOutreach(env, { osmExtract } = {}) {
     OUTREACH_HTTP__LISTEN: `127.0.0.1:${port}`,
     OUTREACH_METRICS__LISTEN: "",
     OUTREACH_LOG__LEVEL: "warn",
+    // The tests run at any hour: campaigns send at any time, senders as fast as their servers take messages (a test
+    // that checks the window or the pace sets its own).
+    OUTREACH_SENDING__DEFAULT_WINDOW: "mon-sun 00:00-24:00",
+    OUTREACH_SENDING__PACING: "false",
     ...env,
   };
   if (osmExtract) execFileSync(binary, ["import", "osm", osmExtract], { cwd: dir, env: fullEnv, stdio: "ignore" });

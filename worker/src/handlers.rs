@@ -40,7 +40,7 @@ pub async fn ingest_replies(ctx: &Context, job: &IngestReplies) -> anyhow::Resul
 
 /// Queues the follow-ups due now; their sending jobs send them.
 pub async fn send_follow_ups(ctx: &Context, job: &SendFollowUps) -> anyhow::Result<()> {
-    let queued = outreach_core::sending::follow_ups::queue_due_follow_ups(ctx, None).await?;
+    let queued = outreach_core::followups::queue_due_follow_ups(ctx, None).await?;
     tracing::info!(tick = %job.tick, queued = queued.len(), "follow-ups queued");
     Ok(())
 }

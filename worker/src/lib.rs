@@ -18,6 +18,7 @@ use outreach_core::platform::jobs::{
 };
 use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
+use outreach_core::sending::pacing::Pacer;
 use outreach_core::sending::slots::SenderSlots;
 use outreach_core::{Context, Db};
 
@@ -130,7 +131,8 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
     let stopping = Stopping::default();
-    let slots = SenderSlots::new(ctx.settings.sending.sender_concurrency);
+    let pacer = Pacer::new(&ctx.settings.sending, ctx.clock.clone());
+    let slots = SenderSlots::new(ctx.settings.sending.sender_concurrency, pacer);
     // The lease is held before anything is claimed under it; the keeper renews it and reconciles what crashed
     // workers left behind.
     let lease_ms = ctx.settings.queue.lease_seconds.max(1) as i64 * 1000;
@@ -378,8 +380,8 @@ async fn report_queue_depth(ctx: Context) {
     }
 }
 
-/// Runs the workers until the queue has nothing waiting, running or due for a retry, then stops them.
-/// Used by tests (no sleeps) and by the drain benchmark.
+/// Runs the workers until the queue has nothing waiting, running or due for a retry, then stops them (jobs
+/// scheduled for later stay for later). Used by tests (no sleeps) and by the drain benchmark.
 pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let workers = tokio::spawn(run(ctx.clone(), async move {
@@ -387,13 +389,10 @@ pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()>
     }));
     let deadline = Instant::now() + limit;
     let outcome = loop {
-        let waiting: i64 = ctx
-            .queue
-            .depth()
-            .await?
-            .iter()
-            .map(|(_, count)| count)
-            .sum();
+        let real_now = outreach_core::platform::clock::Clock::now_ms(
+            &outreach_core::platform::clock::SystemClock,
+        );
+        let waiting = ctx.queue.due(real_now).await?;
         if waiting == 0 {
             break Ok(());
         }

@@ -33,4 +33,5 @@ mod inbound;
 mod public;
 mod sending;
 mod tracking;
+mod windows;
 mod writing;

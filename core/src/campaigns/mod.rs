@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use self::ai_settings::AiSettings;
 use crate::platform::clock::Timestamp;
+use crate::sending::window::{SendingWindowView, WindowColumns, WindowError};
 
 crate::text_enum! {
     /// Every status a campaign can have, in the builder's order (A §4; B §3 adds archived).
@@ -88,6 +89,9 @@ pub struct CampaignRow {
     pub reply_to: Option<String>,
     #[sqlx(flatten)]
     pub ai_settings: AiSettings,
+    /// When it sends (issue 19).
+    #[sqlx(flatten)]
+    pub window: WindowColumns,
     pub created_at: i64,
     pub updated_at: i64,
     pub emails_sent: i64,
@@ -130,6 +134,8 @@ pub struct CampaignView {
     /// Where replies go; none: the sender's reply-to address, else the user's own email.
     pub reply_to: Option<String>,
     pub ai_settings: AiSettings,
+    /// The days and hours it sends, in each recipient's local time.
+    pub sending_window: SendingWindowView,
 }
 
 impl CampaignRow {
@@ -160,6 +166,7 @@ impl CampaignRow {
             email_config_id: self.email_config_id,
             reply_to: self.reply_to.clone(),
             ai_settings: self.ai_settings,
+            sending_window: self.window.window().view(),
         }
     }
 }
@@ -198,6 +205,8 @@ pub struct CampaignPatch {
     pub reply_to: Option<String>,
     /// The campaign's AI settings, all of them.
     pub ai_settings: Option<AiSettings>,
+    /// When it sends: days, hours and its own time zone, all of them.
+    pub sending_window: Option<SendingWindowView>,
 }
 
 /// A field that may be sent as null: absent is `None`, null is `Some(None)`.
@@ -228,6 +237,8 @@ pub enum CampaignError {
     MaxResults,
     #[error("Please enter a valid email address")]
     FromAddress,
+    #[error(transparent)]
+    Window(#[from] WindowError),
 }
 
 impl CampaignPatch {
@@ -290,6 +301,9 @@ impl CampaignPatch {
         }
         if let Some(settings) = self.ai_settings {
             row.ai_settings = settings;
+        }
+        if let Some(window) = &self.sending_window {
+            row.window = window.parse()?.columns();
         }
         Ok(())
     }
@@ -358,6 +372,7 @@ mod tests {
             email_config_id: None,
             reply_to: None,
             ai_settings: AiSettings::default(),
+            window: WindowColumns::default(),
             created_at: 0,
             updated_at: 0,
             emails_sent: 0,

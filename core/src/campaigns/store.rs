@@ -4,6 +4,7 @@ use super::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRo
 use super::{CampaignRow, CampaignStatus, EducationFile};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
+use crate::sending::window::SendingWindow;
 use crate::{on_db, on_writer};
 
 /// A new campaign's columns.
@@ -15,6 +16,8 @@ pub struct NewCampaign<'a> {
     pub geographic_area: Option<&'a str>,
     pub radius: i32,
     pub max_results: i32,
+    /// When it sends (the instance's default window, in the user's time zone).
+    pub window: &'a SendingWindow,
 }
 
 /// Binds a follow-up's columns after the two leading parameters of `follow_ups/insert.sql` and `update.sql`.
@@ -61,6 +64,10 @@ impl Db {
             .bind(campaign.radius)
             .bind(campaign.max_results)
             .bind(now)
+            .bind(i32::from(campaign.window.days))
+            .bind(campaign.window.start_minute)
+            .bind(campaign.window.end_minute)
+            .bind(campaign.window.time_zone.name())
             .fetch_one(pool).await)
     }
 
@@ -90,6 +97,10 @@ impl Db {
             .bind(row.ai_settings.certainty_threshold)
             .bind(row.ai_settings.reply_timing)
             .bind(row.ai_settings.ai_optimised_follow_up_timing)
+            .bind(row.window.window_days)
+            .bind(row.window.window_start)
+            .bind(row.window.window_end)
+            .bind(&row.window.window_time_zone)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 
@@ -300,8 +311,6 @@ impl Db {
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
 
-    /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
-    /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
     /// Sets when a template's follow-ups are due; false when the owner has no such template.
     pub async fn set_follow_up_timing(
         &self,
@@ -315,8 +324,10 @@ impl Db {
             .map(|done| done.rows_affected() == 1))
     }
 
+    /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
+    /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
-        let scope = crate::sending::follow_ups::Scope {
+        let scope = crate::followups::Scope {
             user_id: None,
             campaign_id: Some(campaign_id),
         };

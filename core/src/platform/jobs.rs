@@ -81,7 +81,7 @@ impl Job for IngestReplies {
     const KIND: &'static str = "IngestReplies";
 }
 
-/// The scheduler's minute run: the follow-ups due now are queued and sent (`sending::follow_ups`).
+/// The scheduler's minute run: the follow-ups due now are queued and sent (`followups`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SendFollowUps {
     /// The schedule tick this run belongs to; the queue's idempotency key.

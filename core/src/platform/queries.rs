@@ -110,6 +110,7 @@ queries! {
     JOB_RETRY = query!("jobs/retry", per_dialect);
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
+    JOB_DUE = query!("jobs/due", per_dialect);
     JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
     EMAIL_CONFIG_INSERT = query!("email_configs/insert");
     EMAIL_CONFIG_LIST = query!("email_configs/list");
@@ -188,6 +189,7 @@ queries! {
     COUNTER_ADD = query!("counters/add");
     UNSUBSCRIBE_AMONG = query!("unsubscribes/among", per_dialect);
     BUSINESS_RECIPIENTS = query!("businesses/recipients", per_dialect);
+    BUSINESS_PLACES = query!("businesses/places", per_dialect);
     BUSINESS_FIND_OWNED_MANY = query!("businesses/find_owned_many", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
@@ -198,6 +200,7 @@ queries! {
     CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");
     CAMPAIGN_REOPEN = query!("campaigns/reopen");
     FOLLOW_UP_PENDING = query!("follow_ups/pending");
+    FOLLOW_UP_CAMPAIGN_OPENS = query!("follow_ups/campaign_opens");
     TEMPLATE_SET_FOLLOW_UP_TIMING = query!("templates/set_follow_up_timing");
     FOLLOW_UP_SENT = query!("follow_ups/sent");
     FOLLOW_UP_STOP = query!("follow_ups/stop");

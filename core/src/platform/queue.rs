@@ -212,6 +212,14 @@ impl Queue {
         Ok(())
     }
 
+    /// Jobs there is work on at `now_ms` (real time, as the queue keeps it): waiting, running or due for a retry,
+    /// but not those scheduled for later.
+    pub async fn due(&self, now_ms: i64) -> Result<i64, QueueError> {
+        let sql = JOB_DUE.sql(&self.db);
+        let now = now_ms / SECOND_MS;
+        Ok(on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(now).fetch_one(pool).await)?)
+    }
+
     /// Jobs waiting, running or due for a retry, per kind.
     pub async fn depth(&self) -> Result<Vec<(String, i64)>, QueueError> {
         let sql = JOB_DEPTH.sql(&self.db);

@@ -3,8 +3,10 @@
 //! handed to their sender (one SMTP connection per sender and batch), and the accepted ones are marked sent in one
 //! statement. A message already claimed or sent is passed over, so a retried or duplicated job sends nothing twice.
 //! When a limit is reached the campaign pauses with the reason and the rest of the batch is scheduled again later.
+//! A campaign's messages wait for its sending window (in each recipient's local time) and go at each sender's pace:
+//! what may not go now is handed to a job that runs when it may.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use crate::Context;
@@ -193,6 +195,10 @@ impl Batch<'_> {
             }
             rows = keep;
         }
+        // A campaign sends inside its window, in each recipient's local time: the rest waits for it to open.
+        if let Some(campaign_id) = self.job.campaign_id {
+            rows = self.defer_outside_window(campaign_id, rows).await?;
+        }
         let mut resumed = false;
         // A batch normally has one user and one sender; consecutive runs of each are claimed together.
         for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
@@ -234,6 +240,19 @@ impl Batch<'_> {
                     self.done.push(row.id);
                 } else {
                     ids.push(row.id);
+                }
+            }
+            // Each sender of a campaign sends at its pace: what it may not send now waits for its turn.
+            if let (Some(campaign_id), Some(config)) = (self.job.campaign_id, config.as_ref()) {
+                let open_minutes = self.settings.window.window().open_minutes_a_day();
+                let gap = slots.pacer().gap(config.daily_cap, open_minutes);
+                let admitted = slots.pacer().admit(config.id, gap, ids.len());
+                if let Some(next_at) = admitted.next_at {
+                    let held = ids.split_off(admitted.now);
+                    self.later(campaign_id, held, next_at, "paced").await?;
+                }
+                if ids.is_empty() {
+                    continue;
                 }
             }
             let claim = ctx
@@ -280,6 +299,65 @@ impl Batch<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// The messages that may go now under the campaign's sending window; the others are handed to jobs that run when
+    /// the window opens for their recipients.
+    async fn defer_outside_window(
+        &mut self,
+        campaign_id: i64,
+        rows: Vec<MessageRow>,
+    ) -> anyhow::Result<Vec<MessageRow>> {
+        let window = self.settings.window.window();
+        if window.is_always() || rows.is_empty() {
+            return Ok(rows);
+        }
+        let business_ids: Vec<i64> = rows.iter().filter_map(|row| row.business_id).collect();
+        let zones = self
+            .ctx
+            .db
+            .recipient_zones(&business_ids, window.time_zone)
+            .await?;
+        let now = self.ctx.now_ms();
+        let mut waiting: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        let mut open = Vec::with_capacity(rows.len());
+        for row in rows {
+            let zone = row
+                .business_id
+                .and_then(|id| zones.get(&id).copied())
+                .unwrap_or(window.time_zone);
+            let opens = window.next_open(now, zone);
+            if opens > now {
+                waiting.entry(opens).or_default().push(row.id);
+            } else {
+                open.push(row);
+            }
+        }
+        for (opens, ids) in waiting {
+            self.later(campaign_id, ids, opens, "window").await?;
+        }
+        Ok(open)
+    }
+
+    /// Hands messages (still queued, not claimed) to a job that runs at `at`; `why` keeps its key apart from others.
+    async fn later(
+        &mut self,
+        campaign_id: i64,
+        ids: Vec<i64>,
+        at: i64,
+        why: &str,
+    ) -> anyhow::Result<()> {
+        let Some(&first) = ids.first() else {
+            return Ok(());
+        };
+        self.done.extend(&ids);
+        let key = format!("send:{campaign_id}:{first}:{why}:{at}");
+        let job = SendCampaignEmail {
+            campaign_id: Some(campaign_id),
+            message_ids: ids,
+        };
+        self.ctx.queue.enqueue_at(job, Some(&key), Some(at)).await?;
+        Ok(())
     }
 
     /// Composes a few claimed messages and hands them to their sender (SMTP pipelines them over one connection).

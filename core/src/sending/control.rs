@@ -6,19 +6,22 @@ use crate::campaigns::{CampaignRow, CampaignStatus};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::sending::launch::enqueue_sends;
+use crate::sending::window::WindowColumns;
 use crate::{Context, on_db, on_writer};
 
 pub const PAUSED_BY_USER: &str =
     "Paused by you. Nothing more is sent until you resume the campaign.";
 pub const STOPPED_BY_USER: &str = "Stopped by you";
 
-/// What a sending batch reads of its campaign: the user's pause, and the sender name and reply-to address chosen
-/// in the builder (none: the sender's own).
+/// What a sending batch reads of its campaign: the user's pause, the sender name and reply-to address chosen in the
+/// builder (none: the sender's own), and when it may send (a test send, with no campaign, sends at once).
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct CampaignSendingSettings {
     pub paused_by_user: bool,
     pub email_from_name: Option<String>,
     pub reply_to: Option<String>,
+    #[sqlx(flatten)]
+    pub window: WindowColumns,
 }
 
 /// Why a control does not apply to the campaign as it is.

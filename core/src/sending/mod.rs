@@ -6,16 +6,17 @@ pub mod batch;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;
-pub mod follow_ups;
 pub mod launch;
 pub mod launch_check;
 pub mod mail_apis;
 pub mod messages;
 pub mod mime;
+pub mod pacing;
 pub mod sender;
 pub mod senders;
 pub mod slots;
 pub mod smtp;
+pub mod window;
 
 /// What a sender said about a message it did not accept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,6 @@
-//! Per-sender concurrency of one process, and the lease its claims are made under. A sender whose server hangs
-//! holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full waits up to a second
-//! for a slot, then hands its messages back for a little later, so a hung sender never keeps every worker.
+//! Per-sender concurrency and pace of one process, and the lease its claims are made under. A sender whose server
+//! hangs holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full waits up to a
+//! second for a slot, then hands its messages back for a little later, so a hung sender never keeps every worker.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use crate::platform::security::random_token;
+use crate::sending::pacing::Pacer;
 
 /// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
 /// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
@@ -21,16 +22,23 @@ pub struct SenderSlots {
     running: Arc<Mutex<HashMap<i64, usize>>>,
     /// Woken whenever a slot is given back.
     released: Arc<Notify>,
+    /// Each sender's pace (see `pacing`).
+    pacer: Pacer,
 }
 
 impl SenderSlots {
-    pub fn new(limit: usize) -> Self {
+    pub fn new(limit: usize, pacer: Pacer) -> Self {
         Self {
             lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
             limit: limit.max(1),
             running: Arc::default(),
             released: Arc::default(),
+            pacer,
         }
+    }
+
+    pub fn pacer(&self) -> &Pacer {
+        &self.pacer
     }
 
     /// The lease this process claims messages under.
@@ -103,7 +111,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_sender_waits_for_a_slot_given_back_and_not_past_the_wait() {
-        let slots = SenderSlots::new(1);
+        let clock = crate::platform::clock::ManualClock::at(0);
+        let slots = SenderSlots::new(1, Pacer::off(clock));
         let held = slots.acquire(7, Duration::ZERO).await.expect("a free slot");
         // Another sender is not held up by this one.
         assert!(slots.acquire(8, Duration::ZERO).await.is_some());

@@ -528,6 +528,14 @@ pub fn loopback_senders_allowed(mut settings: crate::Settings) -> crate::Setting
     settings
 }
 
+/// Settings for tests of everything but windows and pacing: new campaigns send at any time and senders as fast as
+/// their servers take messages (the window and pacing tests set their own).
+pub fn at_any_time(mut settings: crate::Settings) -> crate::Settings {
+    settings.sending.default_window = "mon-sun 00:00-24:00".into();
+    settings.sending.pacing = false;
+    settings
+}
+
 /// A sender configuration for a loopback SMTP server without TLS or password (an [`SmtpSink`]).
 pub fn loopback_smtp_sender(port: u16) -> crate::sending::senders::NewEmailConfig {
     crate::sending::senders::NewEmailConfig {
@@ -574,6 +582,7 @@ pub async fn seed_campaign(
         geographic_area: None,
         radius: 25,
         max_results: 50,
+        window: &crate::sending::window::SendingWindow::always(),
     };
     let campaign = db
         .insert_campaign(user.id, &campaign, now)

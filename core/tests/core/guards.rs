@@ -276,6 +276,7 @@ async fn campaign_and_template_store_conformance() {
             geographic_area: Some("Helsinki"),
             radius: 25,
             max_results: 50,
+            window: &"mon-fri 08:00-18:00".parse().unwrap(),
         };
         let id = db.insert_campaign(owner, &new, now).await.unwrap();
         let mut campaign = db
@@ -296,18 +297,30 @@ async fn campaign_and_template_store_conformance() {
             None,
             "{backend}: owner only"
         );
+        assert_eq!(
+            campaign.window.window().view().days,
+            ["mon", "tue", "wed", "thu", "fri"]
+        );
+        let window = outreach_core::sending::window::SendingWindowView {
+            days: vec!["sat".into()],
+            start: "09:30".into(),
+            end: "12:00".into(),
+            time_zone: "Europe/Helsinki".into(),
+        };
         CampaignPatch {
             business_ids: Some(vec![1, 2]),
             status: Some("businesses_selected".into()),
+            sending_window: Some(window.clone()),
             ..Default::default()
         }
         .apply(&mut campaign, false)
         .unwrap();
         assert!(db.update_campaign(&campaign, now + 1).await.unwrap());
-        assert_eq!(
-            db.list_campaigns(owner).await.unwrap()[0].business_id_list(),
-            vec![1, 2]
-        );
+        let stored = db.list_campaigns(owner).await.unwrap().remove(0);
+        assert_eq!(stored.business_id_list(), vec![1, 2]);
+        assert_eq!(stored.window.window().view(), window, "{backend}");
+        let sending = db.campaign_sending_settings(id).await.unwrap();
+        assert_eq!(sending.window.window().view(), window, "{backend}");
         assert!(db.list_campaigns(other).await.unwrap().is_empty());
 
         let file = EducationFile {

@@ -10,7 +10,8 @@ use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::testing::{
-    SmtpSink, each_backend, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
+    SmtpSink, at_any_time, each_backend, loopback_senders_allowed, loopback_smtp_sender,
+    seed_campaign,
 };
 use outreach_core::{Context, Db, Settings};
 
@@ -51,7 +52,7 @@ async fn loopback_sender(db: &Db, email: &str, port: u16) -> (i64, i64) {
 fn context(url_db: Db) -> Context {
     Context::new(
         url_db,
-        loopback_senders_allowed(Settings::default()),
+        at_any_time(loopback_senders_allowed(Settings::default())),
         Arc::new(SystemClock),
     )
 }
@@ -230,7 +231,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
         // Eve's sender accepts connections and never answers; she has eight campaigns waiting, one job each.
         let (_, hanging) = loopback_sender(db, "eve@example.org", silent_server().await).await;
         let ctx = {
-            let mut settings = loopback_senders_allowed(Settings::default());
+            let mut settings = at_any_time(loopback_senders_allowed(Settings::default()));
             settings.sending.timeout_seconds = 5;
             Context::new(db.clone(), settings, Arc::new(SystemClock))
         };
@@ -327,7 +328,7 @@ async fn a_crashed_workers_sends_are_failed_on_a_timer_and_its_campaign_finishes
 
         // A worker started again right away, with two-second leases.
         let ctx = {
-            let mut settings = loopback_senders_allowed(Settings::default());
+            let mut settings = at_any_time(loopback_senders_allowed(Settings::default()));
             settings.queue.lease_seconds = 2;
             Context::new(db.clone(), settings, Arc::new(SystemClock))
         };

@@ -311,6 +311,14 @@ pub struct SendingSettings {
     /// Send jobs of one sender that one worker process runs at once: a sender whose server hangs holds at most
     /// this many workers; the others keep sending for everyone else.
     pub sender_concurrency: usize,
+    /// The sending window of a new campaign, in the user's time zone: "mon-fri 08:00-18:00" (days as mon ... sun,
+    /// ranges with '-', lists with ','). Campaigns change theirs in the builder.
+    pub default_window: String,
+    /// Whether each sender sends at a steady pace (its daily cap spread over the sending window, with jitter)
+    /// rather than as fast as its server takes messages.
+    pub pacing: bool,
+    /// With pacing, the shortest gap between two messages of one sender.
+    pub min_gap_seconds: u64,
 }
 
 impl Default for SendingSettings {
@@ -319,6 +327,9 @@ impl Default for SendingSettings {
             allow_hosts: Vec::new(),
             timeout_seconds: 30,
             sender_concurrency: 4,
+            default_window: "mon-fri 08:00-18:00".into(),
+            pacing: true,
+            min_gap_seconds: 20,
         }
     }
 }
@@ -333,6 +344,13 @@ impl SendingSettings {
 
     pub fn timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(self.timeout_seconds.max(1))
+    }
+
+    /// The window new campaigns start from (checked when the settings load).
+    pub fn default_window(&self) -> crate::sending::window::SendingWindow {
+        self.default_window
+            .parse()
+            .unwrap_or_else(|_| crate::sending::window::SendingWindow::always())
     }
 }
 
@@ -567,6 +585,16 @@ impl Settings {
         let settings: Self = Self::figment(file)
             .extract()
             .map_err(|error| format!("configuration error: {error}"))?;
+        if let Err(error) = settings
+            .sending
+            .default_window
+            .parse::<crate::sending::window::SendingWindow>()
+        {
+            return Err(format!(
+                "configuration error: sending.default_window \"{}\": {error}",
+                settings.sending.default_window
+            ));
+        }
         // The server answers only to its public host and its listen address (DNS rebinding): on every interface,
         // the address is no name a browser uses.
         if settings.http.listen.ip().is_unspecified() && settings.http.public_url.is_empty() {

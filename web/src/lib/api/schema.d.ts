@@ -1821,6 +1821,7 @@ export interface components {
              * @description The last search (null: none); the API checks it is the user's.
              */
             searchId?: number | null;
+            sendingWindow?: components["schemas"]["SendingWindowView"] | null;
             status?: string | null;
             /**
              * Format: int64
@@ -1877,6 +1878,8 @@ export interface components {
              * @description The campaign's last search, whose results the builder shows again.
              */
             searchId?: number | null;
+            /** @description The days and hours it sends, in each recipient's local time. */
+            sendingWindow: components["schemas"]["SendingWindowView"];
             status: components["schemas"]["CampaignStatus"];
             /** Format: int64 */
             templateId?: number | null;
@@ -1965,6 +1968,11 @@ export interface components {
             /** Format: int32 */
             radius?: number | null;
             status?: string | null;
+            /**
+             * @description The user's IANA time zone (the browser's): the new campaign's sending window is read in it for recipients
+             *     whose own zone is unknown. UTC when absent or unknown.
+             */
+            timeZone?: string | null;
         };
         /** @description The signed-in user, and whether their account may use the product now. */
         CurrentUser: components["schemas"]["UserView"] & {
@@ -2638,6 +2646,20 @@ export interface components {
             /** @description `basic`, `intermediate` or `advanced` (A §4), none without a sender. */
             tier?: string | null;
             useOAuth: boolean;
+        };
+        /**
+         * @description The window as the campaign API reads and writes it: `{"days": ["mon", ...], "start": "08:00", "end": "18:00",
+         *     "timeZone": "Europe/Helsinki"}`.
+         */
+        SendingWindowView: {
+            /** @description Days of the week it sends on: mon, tue, wed, thu, fri, sat, sun. */
+            days: string[];
+            /** @description Local time it stops sending, HH:MM (24:00 is the end of the day). */
+            end: string;
+            /** @description Local time it starts sending, HH:MM. */
+            start: string;
+            /** @description The IANA time zone used for recipients whose own is unknown. */
+            timeZone: string;
         };
         /** @description What Send All did with one follow-up. */
         SendResult: {

@@ -4,7 +4,10 @@
 //! or stopped campaign sends none. The scheduler's `SendFollowUps` job writes the due follow-ups as message rows
 //! (one per campaign, business and step: the exactly-once key) and sends them through the same batches as first
 //! emails: the same claims under the monthly quota and the sender's daily cap, suppression checks, footer and
-//! unsubscribe headers. A follow-up answers the first email: `In-Reply-To` and `References` name it.
+//! unsubscribe headers. A follow-up answers the first email: `In-Reply-To` and `References` name it. It goes out
+//! inside the campaign's sending window, at the hour `timing` picks.
+
+pub mod timing;
 
 use crate::Context;
 use crate::campaigns::templates::FollowUpTiming;
@@ -15,7 +18,10 @@ use crate::platform::queries::*;
 use crate::platform::queue::QueueError;
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::window::{WindowColumns, recipient_zone};
 use crate::{on_db, on_writer};
+
+use self::timing::{Due, OpenHours, send_time};
 
 /// Why a prospect's follow-ups stopped when the user stopped them.
 pub const STOPPED_BY_HAND: &str = "Stopped by you";
@@ -32,7 +38,7 @@ pub struct Scope {
 
 /// A follow-up waiting to go out: what writing its row needs, and what the Follow-up Manager shows of it
 /// (B §3 Pending follow-up).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct PendingFollowUp {
     pub user_id: i64,
     pub campaign_id: i64,
@@ -50,7 +56,17 @@ pub struct PendingFollowUp {
     pub follow_up_body: String,
     pub delay_days: i32,
     pub timing: FollowUpTiming,
+    /// When it is due by its delay.
+    pub due_at: i64,
+    /// When it goes out: in the campaign's window, at the hour AI timing picks.
+    #[sqlx(skip)]
     pub scheduled_for: i64,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub city: Option<String>,
+    #[sqlx(flatten)]
+    pub window: WindowColumns,
+    pub ai_follow_up_timing: bool,
 }
 
 /// A sent follow-up (B §3 Follow-up analytics item).
@@ -74,9 +90,12 @@ pub struct Thread {
     pub subject: String,
 }
 
+/// Due follow-ups read from the database at a time while looking for those scheduled by a moment.
+const PAGE: i64 = 2_000;
+
 impl Db {
-    /// Follow-ups scheduled at or before `until`, of one user or everyone's, of one campaign or any, the soonest
-    /// first.
+    /// Follow-ups scheduled to go out at or before `until` (in their window, at the hour AI timing picks), of one
+    /// user or everyone's, of one campaign or any, at most `limit`, the soonest first.
     pub async fn pending_follow_ups(
         &self,
         scope: Scope,
@@ -84,8 +103,31 @@ impl Db {
         limit: i64,
     ) -> StoreResult<Vec<PendingFollowUp>> {
         let sql = FOLLOW_UP_PENDING.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(scope.user_id).bind(until).bind(limit)
-            .bind(scope.campaign_id).fetch_all(pool).await)
+        let mut scheduled = Vec::new();
+        let mut open_hours = OpenHours::default();
+        // Those due by their delay are read in pages and kept when their window lets them go by `until`, so many
+        // waiting for a window never hide one that may go.
+        let mut after = (i64::MIN, i64::MIN);
+        loop {
+            let page: Vec<PendingFollowUp> = on_db!(self, pool => sqlx::query_as(sql).bind(scope.user_id)
+                .bind(until).bind(PAGE).bind(scope.campaign_id).bind(after.0).bind(after.1).fetch_all(pool).await)?;
+            let full = page.len() as i64 == PAGE;
+            if let Some(last) = page.last() {
+                after = (last.due_at, last.original_id);
+            }
+            for mut follow_up in page {
+                follow_up.scheduled_for = scheduled_time(self, &follow_up, &mut open_hours).await?;
+                if follow_up.scheduled_for <= until {
+                    scheduled.push(follow_up);
+                }
+            }
+            if !full || scheduled.len() as i64 >= limit {
+                break;
+            }
+        }
+        scheduled.sort_by_key(|follow_up| (follow_up.scheduled_for, follow_up.original_id));
+        scheduled.truncate(limit.max(0) as usize);
+        Ok(scheduled)
     }
 
     /// A user's sent follow-ups, newest first.
@@ -142,6 +184,37 @@ impl Db {
         let sql = CAMPAIGN_REOPEN.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
+}
+
+/// When a due follow-up goes out (see `timing`).
+async fn scheduled_time(
+    db: &Db,
+    follow_up: &PendingFollowUp,
+    open_hours: &mut OpenHours,
+) -> StoreResult<i64> {
+    let window = follow_up.window.window();
+    let zone = recipient_zone(
+        follow_up.latitude,
+        follow_up.longitude,
+        follow_up.city.as_deref(),
+        window.time_zone,
+    );
+    let due = Due {
+        at: follow_up.due_at,
+        opened_at: follow_up.original_opened_at,
+        window: &window,
+        zone,
+        ai_timing: follow_up.ai_follow_up_timing,
+    };
+    // The campaign's hour matters only to a recipient with no open of their own.
+    let campaign_hour = if follow_up.ai_follow_up_timing && follow_up.original_opened_at.is_none() {
+        open_hours
+            .of(db, follow_up.campaign_id, window.time_zone)
+            .await?
+    } else {
+        None
+    };
+    Ok(send_time(due, campaign_hour))
 }
 
 /// Queues every follow-up due now (of one user, or everyone's) and its sending jobs; returns the ids of the
