@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The system parts `make test` needs besides Rust and Node: Chromium (browser tests), Postfix's smtp-sink (a real SMTP
 # server; the Postfix daemon is never started), Dovecot (a real IMAP server, started by the tests on their own port),
+# the sqlite3 shell (a browser test moves a recorded time into the past in the app's database),
 # docker-compose (to check the compose file; no engine is needed) and a PostgreSQL server on 127.0.0.1:5432 (every
 # database test runs on it as well as on SQLite). As root with apt, what is missing is installed and PostgreSQL is
 # started; otherwise this stops at once, naming what is missing and how to install it.
@@ -24,6 +25,7 @@ missing=()
 [ -x "$CHROMIUM_PATH" ] || missing+=("chromium:chromium")
 command -v smtp-sink >/dev/null 2>&1 || missing+=("smtp-sink:postfix")
 command -v dovecot >/dev/null 2>&1 || missing+=("dovecot:dovecot-imapd")
+command -v sqlite3 >/dev/null 2>&1 || missing+=("sqlite3:sqlite3")
 compose_present || missing+=("docker-compose:docker-compose")
 command -v pg_isready >/dev/null 2>&1 || missing+=("pg_isready:postgresql-client")
 if ! postgres_answers && ! ls /etc/postgresql >/dev/null 2>&1; then

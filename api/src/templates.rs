@@ -279,6 +279,7 @@ pub async fn create_follow_up(
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    state.ctx.db.reschedule_follow_ups(template_id).await?;
     let row = owned_follow_up(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
@@ -303,6 +304,11 @@ pub async fn update_follow_up(
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    state
+        .ctx
+        .db
+        .reschedule_follow_ups(existing.main_template_id)
+        .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
     Ok(Json(row))
 }
@@ -316,9 +322,15 @@ pub async fn delete_follow_up(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Success>> {
+    let existing = owned_follow_up(&state, id, user.id).await?;
     if !state.ctx.db.delete_follow_up(id, user.id).await? {
         return Err(ApiError::not_found(FOLLOW_UP_NOT_FOUND));
     }
+    state
+        .ctx
+        .db
+        .reschedule_follow_ups(existing.main_template_id)
+        .await?;
     Ok(Json(DONE))
 }
 
@@ -361,6 +373,7 @@ pub async fn sync_follow_ups(
     {
         return Err(ApiError::not_found(NOT_FOUND));
     }
+    state.ctx.db.reschedule_follow_ups(template_id).await?;
     let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
     Ok(Json(rows))
 }
@@ -391,5 +404,6 @@ pub async fn set_follow_up_timing(
     {
         return Err(ApiError::not_found(NOT_FOUND));
     }
+    state.ctx.db.reschedule_follow_ups(id).await?;
     Ok(Json(owned(&state, id, user.id).await?))
 }

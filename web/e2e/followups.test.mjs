@@ -1,9 +1,11 @@
 // Browser test of the Follow-up Manager and Follow-up Analytics: a campaign whose two prospects opened their first
 // email has their follow-ups scheduled two days on, each with its first email and a Test that goes to the user's
 // address; the analytics page starts empty; both pages are reached from the app's header; stopping one prospect's
-// follow-ups from the campaign's details takes them off the manager. (Send All and the timing run on a fixed clock in
-// the API tests.)
+// follow-ups from the campaign's details takes them off the manager. A follow-up made due (its open moved three days
+// back in the database, as no test can wait days) goes out with Send All and shows on Follow-up Analytics and in the
+// Follow-ups tab of Campaign Analytics. (The timing rules run on a fixed clock in the API tests.)
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
 
@@ -78,5 +80,49 @@ test("the manager lists scheduled follow-ups and tests one; the analytics page s
   await page.goto(`${app.base}/followup-cronjob`);
   await page.getByTestId("pending-follow-up").filter({ hasText: "k@cafe.example" }).waitFor();
   assert.equal(await page.getByTestId("pending-follow-up").count(), 1);
+  await page.close();
+});
+
+test("Send All sends the follow-ups that are due; Follow-up Analytics and the Follow-ups tab list them", async () => {
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  const api = async (method, path, data) => (await page.request.fetch(`${app.base}${path}`, { method, data })).json();
+  const template = await api("POST", "/api/email-templates", { name: "Winter", subject: "Soup for {{businessName}}", body: "<p>Hi [business name]</p>" });
+  await api("PUT", `/api/follow-up-templates/sequence/${template.id}`, [{ subject: "Still hungry, {{businessName}}?", body: "<p>Soup is on.</p>", delayDays: 3 }]);
+  const leads = "name,email\nSoup Bar,soup@bar.example\n";
+  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
+  const campaign = await api("POST", "/api/campaigns", { name: "Winter" });
+  await api("POST", "/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: [imported.businesses[0].id] });
+  let first;
+  for (let attempt = 0; attempt < 100 && !first; attempt += 1) {
+    first = (await api("GET", "/api/outbox")).find((message) => message.toEmail === "soup@bar.example");
+    if (!first) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await api("POST", `/api/emails/${first.id}/mark-opened`, {});
+  // Three days pass for this prospect: the open is moved back in the database.
+  execFileSync("sqlite3", [app.database, `update sent_emails set opened_at = opened_at - 3 * 86400000 where id = ${first.id}`]);
+
+  await page.goto(`${app.base}/followup-cronjob`);
+  const row = page.getByTestId("pending-follow-up").filter({ hasText: "soup@bar.example" });
+  await row.getByText("Ready to send").waitFor();
+  await page.getByRole("button", { name: "Send All (1)" }).click();
+  await page.getByTestId("toast").getByText("Follow-up emails sent!").waitFor();
+  await page.getByTestId("toast").getByText("1 processed").waitFor();
+  await row.waitFor({ state: "detached" });
+  const sent = (await api("GET", "/api/outbox")).filter((message) => message.subject === "Still hungry, Soup Bar?");
+  assert.equal(sent.length, 1, "sent once");
+
+  await page.getByRole("link", { name: "Follow-up Analytics" }).click();
+  await page.getByTestId("tile-Total Sent").getByText("1").waitFor();
+  await page.getByText("Still hungry, Soup Bar?").waitFor();
+  await page.getByText("Not Opened").waitFor();
+
+  await page.goto(`${app.base}/dashboard?tab=your-campaigns`);
+  await page.getByRole("tab", { name: "Follow-ups" }).click();
+  const table = page.getByRole("table", { name: "Sent follow-ups" });
+  const line = table.getByRole("row").filter({ hasText: "soup@bar.example" });
+  await line.getByText("Still hungry, Soup Bar?").waitFor();
+  await line.getByText("Answers: Soup for Soup Bar").waitFor();
+  assert.deepEqual(await line.getByRole("cell").allTextContents().then((cells) => cells.slice(-2)), ["No", "No"]);
   await page.close();
 });

@@ -1,5 +1,5 @@
 // Browser test of the builder's steps 5 and 6 for a returning user: the sender name and reply address (with
-// 'Refresh from User Profile'), the campaign's AI settings kept over a reload, and the Test Campaign dialog with its
+// 'Refresh from User Profile'), the campaign's AI settings and sending window kept over a reload, and the Test Campaign dialog with its
 // limit of five businesses and its messages, and the pre-launch check's warnings and blocks.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -72,6 +72,21 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   await settings.getByLabel("Certainty threshold").waitFor();
   assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "high");
   assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), false);
+  // The sending window: this instance's default (every day, any hour), changed to weekday office hours, kept.
+  const window = page.getByRole("group", { name: "Sending window" });
+  await window.getByText("Sends every day, at any hour.").waitFor();
+  for (const day of ["Sat", "Sun"]) await window.getByLabel(day).uncheck();
+  await window.getByLabel("From").fill("09:00");
+  await window.getByLabel("Until").fill("17:30");
+  await window.getByLabel("Time zone when a recipient's is unknown").selectOption("Europe/Helsinki");
+  await window.getByText("Sends Mon-Fri, 09:00-17:30.").waitFor();
+  await window.getByRole("button", { name: "Save Sending Window" }).click();
+  await page.getByTestId("toast").getByText("Sending window saved").waitFor();
+  assert.deepEqual((await stored()).sendingWindow, {
+    days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:30", timeZone: "Europe/Helsinki",
+  });
+  await page.reload();
+  await window.getByText("Sends Mon-Fri, 09:00-17:30.").waitFor();
   // The sender name and reply address are back in step 5 too, one click away in the stepper.
   await page.getByRole("navigation", { name: "Campaign steps" }).getByRole("button", { name: /5\. Sender Configuration/ }).click();
   assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");

@@ -46,6 +46,8 @@ export async function startOutreach(env, { osmExtract } = {}) {
   }
   return {
     base,
+    /** The SQLite file, for a test that has to move a recorded time into the past (no test can wait days). */
+    database: `${dir}/outreach.db`,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((done) => (child.exitCode !== null ? done() : child.once("exit", done)));

@@ -27,7 +27,7 @@ use self::timing::{Due, OpenHours, send_time};
 pub const STOPPED_BY_HAND: &str = "Stopped by you";
 
 /// Follow-ups queued per run at most; the next minute's run takes the rest.
-pub const DUE_PER_RUN: i64 = 5_000;
+pub const DUE_PER_RUN: i64 = 50_000;
 
 /// Whose follow-ups a scan looks at: one user's or everyone's, one campaign's or any.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,6 +67,8 @@ pub struct PendingFollowUp {
     #[sqlx(flatten)]
     pub window: WindowColumns,
     pub ai_follow_up_timing: bool,
+    /// The sequence has ended (see `follow_ups/pending.sql`): never listed, and its due time is cleared.
+    pub finished: bool,
 }
 
 /// A sent follow-up (B §3 Follow-up analytics item).
@@ -84,14 +86,14 @@ pub struct SentFollowUp {
 }
 
 /// The first email of a sequence, which its follow-ups answer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Thread {
     pub message_id: Option<String>,
     pub subject: String,
 }
 
 /// Due follow-ups read from the database at a time while looking for those scheduled by a moment.
-const PAGE: i64 = 2_000;
+const PAGE: i64 = 20_000;
 
 impl Db {
     /// Follow-ups scheduled to go out at or before `until` (in their window, at the hour AI timing picks), of one
@@ -115,12 +117,18 @@ impl Db {
             if let Some(last) = page.last() {
                 after = (last.due_at, last.original_id);
             }
+            let mut ended = Vec::new();
             for mut follow_up in page {
+                if follow_up.finished {
+                    ended.push(follow_up.original_id);
+                    continue;
+                }
                 follow_up.scheduled_for = scheduled_time(self, &follow_up, &mut open_hours).await?;
                 if follow_up.scheduled_for <= until {
                     scheduled.push(follow_up);
                 }
             }
+            self.clear_follow_up_due(&ended).await?;
             if !full || scheduled.len() as i64 >= limit {
                 break;
             }
@@ -128,6 +136,31 @@ impl Db {
         scheduled.sort_by_key(|follow_up| (follow_up.scheduled_for, follow_up.original_id));
         scheduled.truncate(limit.max(0) as usize);
         Ok(scheduled)
+    }
+
+    /// Ends the wait for a next follow-up of these messages: it was written, or their sequence ended.
+    pub async fn clear_follow_up_due(&self, message_ids: &[i64]) -> StoreResult<()> {
+        if message_ids.is_empty() {
+            return Ok(());
+        }
+        let sql = FOLLOW_UP_CLEAR.sql(self);
+        let list = crate::platform::db::json_list(message_ids);
+        on_writer!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
+    }
+
+    /// Recomputes when the next follow-up of each message of a template is due, after its sequence or timing
+    /// changed.
+    pub async fn reschedule_follow_ups(&self, template_id: i64) -> StoreResult<()> {
+        let (unschedule, reschedule) = (
+            FOLLOW_UP_UNSCHEDULE.sql(self),
+            FOLLOW_UP_RESCHEDULE.sql(self),
+        );
+        on_writer!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(unschedule).bind(template_id).execute(&mut *tx).await?;
+            sqlx::query(reschedule).bind(template_id).execute(&mut *tx).await?;
+            tx.commit().await
+        })
     }
 
     /// A user's sent follow-ups, newest first.
@@ -152,11 +185,31 @@ impl Db {
             .fetch_optional(pool).await)
     }
 
-    pub async fn thread_of(&self, campaign_id: i64, business_id: i64) -> StoreResult<Thread> {
-        let sql = FOLLOW_UP_THREAD.sql(self);
-        let thread: Option<Thread> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id)
-            .bind(business_id).fetch_optional(pool).await)?;
-        Ok(thread.unwrap_or_default())
+    /// The first emails that follow-ups of a campaign's prospects answer, by business.
+    pub async fn threads_of(
+        &self,
+        campaign_id: i64,
+        business_ids: &[i64],
+    ) -> StoreResult<std::collections::HashMap<i64, Thread>> {
+        if business_ids.is_empty() {
+            return Ok(Default::default());
+        }
+        let sql = FOLLOW_UP_THREADS.sql(self);
+        let list = crate::platform::db::json_list(business_ids);
+        let rows: Vec<(i64, Option<String>, String)> = on_db!(self, pool => sqlx::query_as(sql)
+            .bind(campaign_id).bind(&list).fetch_all(pool).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|(business_id, message_id, subject)| {
+                (
+                    business_id,
+                    Thread {
+                        message_id,
+                        subject,
+                    },
+                )
+            })
+            .collect())
     }
 
     /// Stops the follow-ups of the prospect of one of the user's campaign emails, with why; false when the message
@@ -256,18 +309,27 @@ pub async fn queue_due_follow_ups(
             })
             .collect();
         let ids = ctx.db.enqueue_messages(&messages, now).await?;
+        // The follow-up is written (by this run or another): its first email waits for nothing more.
+        let originals: Vec<i64> = group
+            .iter()
+            .map(|follow_up| follow_up.original_id)
+            .collect();
+        ctx.db.clear_follow_up_due(&originals).await?;
         if ids.is_empty() {
             continue;
         }
         ctx.db.reopen_campaign(campaign_id, now).await?;
-        for batch in ids.chunks(SendCampaignEmail::BATCH) {
-            let job = SendCampaignEmail {
-                campaign_id: Some(campaign_id),
-                message_ids: batch.to_vec(),
-            };
-            let key = format!("send:{campaign_id}:{}:follow-up", batch[0]);
-            ctx.queue.enqueue(job, Some(&key)).await?;
-        }
+        let jobs = ids
+            .chunks(SendCampaignEmail::BATCH)
+            .map(|batch| {
+                let job = SendCampaignEmail {
+                    campaign_id: Some(campaign_id),
+                    message_ids: batch.to_vec(),
+                };
+                (job, format!("send:{campaign_id}:{}:follow-up", batch[0]))
+            })
+            .collect();
+        ctx.queue.enqueue_all(jobs).await?;
         queued.extend(ids);
     }
     Ok(queued)

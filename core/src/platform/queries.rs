@@ -111,6 +111,7 @@ queries! {
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
     JOB_DUE = query!("jobs/due", per_dialect);
+    JOB_KEYS_EXISTING = query!("jobs/keys_existing", per_dialect);
     JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
     EMAIL_CONFIG_INSERT = query!("email_configs/insert");
     EMAIL_CONFIG_LIST = query!("email_configs/list");
@@ -123,7 +124,7 @@ queries! {
     EMAIL_CONFIG_RECONNECT = query!("email_configs/reconnect");
     EMAIL_CONFIG_SET_VERIFIED = query!("email_configs/set_verified");
     EMAIL_CONFIG_UPDATE_IDENTITY = query!("email_configs/update_identity");
-    OUTGOING_ENQUEUE = query!("outgoing/enqueue");
+    OUTGOING_ENQUEUE = query!("outgoing/enqueue", per_dialect);
     OUTGOING_LOAD = query!("outgoing/load");
     OUTGOING_FAILED = query!("outgoing/failed");
     OUTGOING_REQUEUE = query!("outgoing/requeue");
@@ -201,12 +202,15 @@ queries! {
     CAMPAIGN_REOPEN = query!("campaigns/reopen");
     FOLLOW_UP_PENDING = query!("follow_ups/pending");
     FOLLOW_UP_CAMPAIGN_OPENS = query!("follow_ups/campaign_opens");
+    FOLLOW_UP_RESCHEDULE = query!("follow_ups/reschedule");
+    FOLLOW_UP_UNSCHEDULE = query!("follow_ups/unschedule");
+    FOLLOW_UP_CLEAR = query!("follow_ups/clear", per_dialect);
     TEMPLATE_SET_FOLLOW_UP_TIMING = query!("templates/set_follow_up_timing");
     FOLLOW_UP_SENT = query!("follow_ups/sent");
     FOLLOW_UP_STOP = query!("follow_ups/stop");
     FOLLOW_UP_OWNED_MESSAGE = query!("follow_ups/owned_message");
     FOLLOW_UP_CONTENT = query!("follow_ups/content");
-    FOLLOW_UP_THREAD = query!("follow_ups/thread");
+    FOLLOW_UP_THREADS = query!("follow_ups/threads", per_dialect);
     OUTGOING_STOP = query!("outgoing/stop");
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);

@@ -172,6 +172,68 @@ impl Queue {
         }
     }
 
+    /// Enqueues many jobs of one kind, each with its idempotency key, in one insert (a job whose key is taken is
+    /// left out); returns how many were added. When another process adds one of the keys in between, each job is
+    /// enqueued on its own instead.
+    pub async fn enqueue_all<J: Job + Clone>(
+        &self,
+        jobs: Vec<(J, String)>,
+    ) -> Result<usize, QueueError> {
+        if jobs.is_empty() {
+            return Ok(0);
+        }
+        let keys: Vec<&str> = jobs.iter().map(|(_, key)| key.as_str()).collect();
+        let sql = JOB_KEYS_EXISTING.sql(&self.db);
+        let list = crate::platform::db::json_list(&keys);
+        let taken: Vec<String> = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(&list)
+            .fetch_all(pool).await)?;
+        let fresh: Vec<(J, String)> = jobs
+            .into_iter()
+            .filter(|(_, key)| !taken.contains(key))
+            .collect();
+        let tasks: Vec<_> = fresh
+            .iter()
+            .map(|(job, key)| {
+                TaskBuilder::new(job.clone())
+                    .max_attempts(self.settings.max_attempts.max(1))
+                    .idempotency_key(key)
+                    .build()
+            })
+            .collect();
+        let count = tasks.len();
+        let stream = futures::stream::iter(tasks);
+        let pushed = match &self.db {
+            Db::Postgres(pool) => apalis_postgres::PostgresStorage::<J>::new(pool)
+                .with_config(self.postgres_config(J::KIND))
+                .push_all(stream)
+                .await
+                .map_err(|error| error.to_string()),
+            Db::Sqlite { writer: pool, .. } => apalis_sqlite::SqliteStorage::<J>::new(pool)
+                .with_config(self.sqlite_config(J::KIND))
+                .push_all(stream)
+                .await
+                .map_err(|error| error.to_string()),
+        };
+        match pushed {
+            Ok(()) => {
+                metrics::counter!("outreach_jobs_enqueued_total", "job" => J::KIND)
+                    .increment(count as u64);
+                Ok(count)
+            }
+            Err(message) if message.contains("idx_jobs_idempotency_key") => {
+                let mut added = 0;
+                for (job, key) in fresh {
+                    added += usize::from(self.enqueue(job, Some(&key)).await?);
+                }
+                Ok(added)
+            }
+            Err(message) => Err(QueueError::Push {
+                kind: J::KIND,
+                message,
+            }),
+        }
+    }
+
     pub async fn list(
         &self,
         status: Option<&str>,

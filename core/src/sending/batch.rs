@@ -13,6 +13,7 @@ use crate::Context;
 use crate::accounts::{User, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
+use crate::followups::Thread;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::sending::SendError;
@@ -371,6 +372,16 @@ impl Batch<'_> {
         stopping: Stopping<'_>,
     ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
+        // The first emails the follow-ups among these answer, in one read.
+        let answering: Vec<i64> = rows
+            .iter()
+            .filter(|row| row.step > 0 && row.campaign_id.is_some())
+            .filter_map(|row| row.business_id)
+            .collect();
+        let threads = match self.job.campaign_id {
+            Some(campaign_id) => ctx.db.threads_of(campaign_id, &answering).await?,
+            None => HashMap::new(),
+        };
         let mut ready = Vec::with_capacity(rows.len());
         for row in rows {
             let recipient = row
@@ -379,7 +390,10 @@ impl Batch<'_> {
                 .cloned()
                 .unwrap_or_default();
             let sender = SenderIdentity::new(ctx, user, config, &self.settings);
-            match compose_message(ctx, row, &sender, &recipient, &mut self.templates).await? {
+            let thread = follow_up_thread(row, &threads);
+            match compose_message(ctx, row, &sender, &recipient, thread, &mut self.templates)
+                .await?
+            {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
                     self.finished(row.id);
@@ -590,6 +604,16 @@ impl<'a> SenderIdentity<'a> {
     }
 }
 
+/// For step n of a campaign's sequence, the first email it answers (an empty one when that is gone).
+fn follow_up_thread(message: &MessageRow, threads: &HashMap<i64, Thread>) -> Option<Thread> {
+    match (message.campaign_id, message.business_id) {
+        (Some(_), Some(business_id)) if message.step > 0 => {
+            Some(threads.get(&business_id).cloned().unwrap_or_default())
+        }
+        _ => None,
+    }
+}
+
 /// The message for its recipient: the campaign's template (or, for step n of a campaign, its follow-up n,
 /// answering the first email) personalised with the business's details, or the reason it cannot be written.
 async fn compose_message(
@@ -597,15 +621,10 @@ async fn compose_message(
     message: &MessageRow,
     sender: &SenderIdentity<'_>,
     recipient: &Recipient,
+    follow_up: Option<Thread>,
     templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
 ) -> anyhow::Result<Result<Composed, String>> {
     let user = sender.user;
-    let follow_up = match (message.campaign_id, message.business_id) {
-        (Some(campaign_id), Some(business_id)) if message.step > 0 => {
-            Some(ctx.db.thread_of(campaign_id, business_id).await?)
-        }
-        _ => None,
-    };
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {
         (Some(template_id), _) => {

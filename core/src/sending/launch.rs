@@ -94,18 +94,22 @@ pub async fn enqueue_sends(
     run: &str,
 ) -> Result<usize, QueueError> {
     let queued = ctx.db.queued_message_ids(campaign_id).await?;
-    for batch in queued.chunks(SendCampaignEmail::BATCH) {
-        let key = if run.is_empty() {
-            format!("send:{campaign_id}:{}", batch[0])
-        } else {
-            format!("send:{campaign_id}:{}:{run}", batch[0])
-        };
-        let job = SendCampaignEmail {
-            campaign_id: Some(campaign_id),
-            message_ids: batch.to_vec(),
-        };
-        ctx.queue.enqueue(job, Some(&key)).await?;
-    }
+    let jobs = queued
+        .chunks(SendCampaignEmail::BATCH)
+        .map(|batch| {
+            let key = if run.is_empty() {
+                format!("send:{campaign_id}:{}", batch[0])
+            } else {
+                format!("send:{campaign_id}:{}:{run}", batch[0])
+            };
+            let job = SendCampaignEmail {
+                campaign_id: Some(campaign_id),
+                message_ids: batch.to_vec(),
+            };
+            (job, key)
+        })
+        .collect();
+    ctx.queue.enqueue_all(jobs).await?;
     Ok(queued.len())
 }
 

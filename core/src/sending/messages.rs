@@ -31,8 +31,8 @@ crate::text_enum! {
     }
 }
 
-/// A message to queue.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A message to queue (serialised as a row of `outgoing/enqueue`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NewMessage<'a> {
     pub user_id: i64,
     pub to_email: &'a str,
@@ -137,28 +137,23 @@ pub struct Limits {
 const QUOTA_DAYS: i64 = 30;
 
 impl Db {
-    /// Queues messages in one transaction; returns the ids of the rows added (a recipient already queued for the
-    /// same campaign and step adds none).
+    /// Queues messages in one statement; returns the ids of the rows added, in order (a recipient already queued
+    /// for the same campaign and step adds none).
     pub async fn enqueue_messages(
         &self,
         messages: &[NewMessage<'_>],
         now: i64,
     ) -> StoreResult<Vec<i64>> {
+        if messages.is_empty() {
+            return Ok(Vec::new());
+        }
         let sql = OUTGOING_ENQUEUE.sql(self);
-        on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let mut ids = Vec::new();
-            for message in messages {
-                let id: Option<i64> = sqlx::query_scalar(sql).bind(message.user_id).bind(message.to_email)
-                    .bind(message.status).bind(now).bind(message.campaign_id).bind(message.template_id)
-                    .bind(message.business_id).bind(message.step).bind(message.config_id).bind(message.token)
-                    .bind(message.error).bind(message.is_test).bind(message.subject).bind(message.html_body)
-                    .fetch_optional(&mut *tx).await?;
-                ids.extend(id);
-            }
-            tx.commit().await?;
-            Ok(ids)
-        })
+        let rows = serde_json::to_string(messages).expect("plain values serialise");
+        let mut ids: Vec<i64> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(&rows).bind(now)
+            .fetch_all(pool).await)?;
+        // Rows are written in the order given, so their ids rise with it.
+        ids.sort_unstable();
+        Ok(ids)
     }
 
     pub async fn load_message(&self, id: i64) -> StoreResult<Option<MessageRow>> {

@@ -3,6 +3,9 @@
 
 use crate::platform::db::Db;
 
+mod seed;
+pub use seed::{SeededFollowUps, seed_campaign, seed_follow_ups};
+
 /// Connections per test database: two worker processes in one test each hold one listening connection per job
 /// kind on PostgreSQL, besides the ones jobs use.
 const TEST_POOL: u32 = 24;
@@ -549,87 +552,6 @@ pub fn loopback_smtp_sender(port: u16) -> crate::sending::senders::NewEmailConfi
         is_verified: true,
         ..crate::sending::senders::NewEmailConfig::default()
     }
-}
-
-/// A campaign ready to send, for sending tests and benchmarks: `email`'s account with a monthly `limit`, an active
-/// campaign, a template with `body`, and `recipients` queued messages (to `owner{i}@cafe{i}.example`) through
-/// `config_id` (None: the outbox). Returns (user id, campaign id, message ids).
-pub async fn seed_campaign(
-    db: &Db,
-    email: &str,
-    limit: i64,
-    recipients: usize,
-    config_id: Option<i64>,
-    body: &str,
-) -> (i64, i64, Vec<i64>) {
-    use crate::accounts::Grant;
-    use crate::campaigns::store::NewCampaign;
-    use crate::campaigns::templates::TemplateContent;
-    use crate::platform::config::AccountSettings;
-    use crate::sending::messages::NewMessage;
-
-    let now = crate::platform::clock::Clock::now_ms(&crate::platform::clock::SystemClock);
-    let grant =
-        Grant::Premium { email_limit: limit }.subscription(now, &AccountSettings::default());
-    let user = db
-        .set_subscription(email, &grant, now)
-        .await
-        .expect("the account");
-    let campaign = NewCampaign {
-        name: "Seeded",
-        status: crate::campaigns::CampaignStatus::Active,
-        business_type: None,
-        geographic_area: None,
-        radius: 25,
-        max_results: 50,
-        window: &crate::sending::window::SendingWindow::always(),
-    };
-    let campaign = db
-        .insert_campaign(user.id, &campaign, now)
-        .await
-        .expect("the campaign");
-    let template = TemplateContent {
-        name: "Seeded".into(),
-        subject: "Fresh bread for {{businessName | you}}".into(),
-        body: body.into(),
-        objective: "Partnership Proposal".into(),
-        tone: "friendly".into(),
-        email_signature: None,
-    };
-    let template = db
-        .insert_template(user.id, &template, now)
-        .await
-        .expect("the template");
-    let addresses: Vec<String> = (0..recipients)
-        .map(|index| format!("owner{index}@cafe{index}.example"))
-        .collect();
-    let tokens: Vec<String> = (0..recipients)
-        .map(|_| crate::platform::security::random_token(16))
-        .collect();
-    let mut ids = Vec::with_capacity(recipients);
-    // Distinct steps keep the (campaign, business, step) key apart without business rows.
-    for chunk in (0..recipients).collect::<Vec<_>>().chunks(5_000) {
-        let messages: Vec<NewMessage> = chunk
-            .iter()
-            .map(|&index| NewMessage {
-                user_id: user.id,
-                to_email: &addresses[index],
-                status: crate::sending::messages::MessageStatus::Queued,
-                campaign_id: Some(campaign),
-                template_id: Some(template),
-                business_id: None,
-                step: index as i32,
-                config_id,
-                token: &tokens[index],
-                error: None,
-                is_test: false,
-                subject: "",
-                html_body: None,
-            })
-            .collect();
-        ids.extend(db.enqueue_messages(&messages, now).await.expect("queued"));
-    }
-    (user.id, campaign, ids)
 }
 
 /// Every tag of `html` is one the sanitiser allows, with no attribute but a link's `href` (http, https or mailto)

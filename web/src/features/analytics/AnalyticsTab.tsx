@@ -9,14 +9,15 @@ import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
 import { formatDate, formatDateTime } from "../../lib/format";
-import type { SentEmail } from "../../lib/api/types";
+import type { SentEmail, SentFollowUp } from "../../lib/api/types";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,
   SENT_KEY,
+  FOLLOW_UP_ANALYTICS_KEY,
   THIRTY_SECONDS,
   cardMetrics,
-  followUps,
+  yesNo,
   type CampaignAnalytics,
 } from "./api";
 import { DailyCharts } from "./shared";
@@ -31,7 +32,7 @@ export function AnalyticsTab() {
     void queryClient.invalidateQueries({
       predicate: (query) => {
         const key = String(query.queryKey[0]);
-        return key.startsWith("/api/analytics") || key.startsWith("/api/emails/sent");
+        return key.startsWith("/api/analytics") || key.startsWith("/api/emails/sent") || key === FOLLOW_UP_ANALYTICS_KEY;
       },
     });
   };
@@ -184,12 +185,46 @@ function SentEmails() {
   );
 }
 
+/** Sent follow-ups with their opens and clicks (the same list as Follow-up Analytics). */
 function FollowUps() {
-  const sent = useQuery<SentEmail[] | null>({ queryKey: [SENT_KEY], refetchInterval: THIRTY_SECONDS });
+  const sent = useQuery<SentFollowUp[] | null>({ queryKey: [FOLLOW_UP_ANALYTICS_KEY], refetchInterval: THIRTY_SECONDS });
   if (sent.isLoading) return <p className="text-slate-600">Loading follow-ups...</p>;
+  const followUps = sent.data ?? [];
   return (
     <Card title="Follow-ups">
-      <EmailTable emails={followUps(sent.data ?? [])} empty="No follow-up emails sent yet. Follow-ups of a sequence appear here once they go out." />
+      {followUps.length === 0 ? (
+        <p className="text-slate-600">No follow-up emails sent yet. Follow-ups of a sequence appear here once they go out.</p>
+      ) : (
+        <div className="max-h-[400px] overflow-auto">
+          <table className="w-full text-left text-sm" aria-label="Sent follow-ups">
+            <thead className="sticky top-0 bg-white">
+              <tr className="border-b border-slate-200">
+                <th className="p-2">Recipient</th>
+                <th className="p-2">Follow-up</th>
+                <th className="p-2">Subject</th>
+                <th className="p-2">Sent</th>
+                <th className="p-2">Opened</th>
+                <th className="p-2">Clicked</th>
+              </tr>
+            </thead>
+            <tbody>
+              {followUps.map((followUp) => (
+                <tr key={followUp.id} className="border-b border-slate-200">
+                  <td className="p-2">{followUp.recipientEmail}</td>
+                  <td className="p-2">#{followUp.sequenceNumber}</td>
+                  <td className="p-2">
+                    {followUp.followUpSubject}
+                    {followUp.originalSubject ? <span className="block text-xs text-slate-500">Answers: {followUp.originalSubject}</span> : null}
+                  </td>
+                  <td className="p-2">{formatDateTime(followUp.sentAt)}</td>
+                  <td className="p-2">{yesNo(followUp.opened)}</td>
+                  <td className="p-2">{yesNo(followUp.clicked)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </Card>
   );
 }

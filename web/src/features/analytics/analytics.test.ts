@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statusLabel } from "../../lib/format";
-import { sentEmail as email } from "../../testing/fixtures";
 import { deliveryDetail } from "./CampaignDetailsPage";
-import { canMarkOpened, cardMetrics, emailCount, followUps, isHtmlBody, type Summary } from "./api";
+import { canMarkOpened, cardMetrics, emailCount, isHtmlBody, type Summary } from "./api";
 
 const summary = (overrides: Partial<Summary>): Summary => ({
   totalEmails: 0, queued: 0, totalSent: 0, failed: 0, skipped: 0, delivered: 0, deliveryRate: 0, opened: 0, openRate: 0,
@@ -45,10 +44,6 @@ describe("campaign analytics page (B §2.10)", () => {
 
   it("counts emails in words", () => {
     expect([emailCount(0), emailCount(1), emailCount(2)]).toEqual(["0 emails", "1 email", "2 emails"]);
-  });
-
-  it("lists follow-ups as the emails after the first step", () => {
-    expect(followUps([email({ id: 1, step: 0 }), email({ id: 2, step: 1 }), email({ id: 3, step: 2 })]).map((e) => e.id)).toEqual([2, 3]);
   });
 });
 

@@ -1,10 +1,11 @@
 /** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
-import type { SentEmail } from "../../lib/api/types";
 import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary } from "../../lib/api/types";
 
 export const ANALYTICS_KEY = "/api/analytics/campaigns";
 export const SENT_KEY = "/api/emails/sent?limit=200";
 export const ALL_DAYS_KEY = "/api/analytics/daily?days=30";
+/** Sent follow-ups with their opens and clicks (also read by the Follow-up Analytics page). */
+export const FOLLOW_UP_ANALYTICS_KEY = "/api/followup-cronjob/analytics";
 export const THIRTY_SECONDS = 30_000;
 /** Rows per page of a campaign's email table. */
 export const PAGE_SIZE = 200;
@@ -42,9 +43,5 @@ export function yesNo(flag: boolean): string {
   return flag ? "Yes" : "No";
 }
 
-/** Follow-up emails (step 1 and later) of a list of sent emails. */
-export function followUps(emails: SentEmail[]): SentEmail[] {
-  return emails.filter((email) => email.step > 0);
-}
 
 export type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary };

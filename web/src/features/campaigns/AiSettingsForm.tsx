@@ -70,8 +70,9 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
         AI-optimised follow-up timing
       </label>
       <p className="text-xs text-slate-500">
-        Kept with this campaign for AI reply handling and follow-up timing. This version does not yet send AI replies by itself, and follow-ups go out
-        their set number of days after an open.
+        With AI-optimised timing, each follow-up goes out inside the sending window at the hour its recipient opened your earlier email, else at the
+        hour this campaign's prospects open mail most, else when the window opens; without it, as soon as it is due inside the window. The reply
+        settings are kept with the campaign; this version does not yet send AI replies by itself.
       </p>
       <Button variant="outline" onClick={() => saving.mutate()} disabled={saving.isPending}>Save AI Settings</Button>
     </fieldset>

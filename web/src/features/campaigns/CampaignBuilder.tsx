@@ -21,6 +21,7 @@ import { LaunchStep } from "./LaunchStep";
 import { OUTBOX, SenderStep } from "./SenderStep";
 import { STEP_TITLES, Stepper } from "./Stepper";
 import { TemplateChooser } from "./TemplateChooser";
+import { browserTimeZone } from "./window";
 
 export const STEP_EVENTS = { proceedToStep3: "proceedToStep3", showStep3: "showStep3", showStep4: "showStep4" };
 const POLL_MS = 3000;
@@ -353,7 +354,7 @@ function NameStep({ campaign, onCreated }: { campaign: Campaign | null; onCreate
 
   const saving = useApiMutation({
     mutationFn: (trimmed: string) =>
-      campaign ? requestJson<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { name: trimmed }) : requestJson<Campaign>("POST", "/api/campaigns", { name: trimmed }),
+      campaign ? requestJson<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { name: trimmed }) : requestJson<Campaign>("POST", "/api/campaigns", { name: trimmed, timeZone: browserTimeZone() }),
     success: { title: campaign ? "Campaign updated" : "Campaign created" },
     failure: campaign ? { title: "Failed to save campaign", description: "Please try again" } : { title: "Creation failed", description: "Failed to create campaign" },
     // A new campaign goes into the cached list by onCreated; a renamed one is read again.

@@ -14,6 +14,7 @@ import { requestJson, serverMessage } from "../../lib/request";
 import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
 import type { CampaignProgress, Finding, LaunchAnswer, LaunchCheck } from "../../lib/api/types";
 import { AiSettingsForm } from "./AiSettingsForm";
+import { SendingWindowForm } from "./SendingWindowForm";
 import { OUTBOX } from "./SenderStep";
 import { TestCampaignDialog } from "./TestCampaignDialog";
 const POLL_MS = 2000;
@@ -88,6 +89,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       <p className="text-slate-600">
         Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
+      <SendingWindowForm key={`window-${campaign.id}`} campaign={campaign} />
       <AiSettingsForm key={campaign.id} campaign={campaign} />
       <PreLaunchCheck check={check.data} failure={check.error ? (serverMessage(check.error) ?? "The check failed; please try again") : null} />
       <div className="flex flex-wrap gap-2">

@@ -12,6 +12,7 @@ export type LinkAddress = Schemas["LinkAddress"];
 
 export type Campaign = Schemas["CampaignView"];
 export type AiSettings = Schemas["AiSettings"];
+export type SendingWindow = Schemas["SendingWindowView"];
 export type Template = Schemas["TemplateRow"];
 export type FollowUpRow = Schemas["FollowUpRow"];
 export type FollowUpTiming = Schemas["FollowUpTiming"];

@@ -1,0 +1,2 @@
+-- Ends the wait for a next follow-up of these messages (ids as a JSON array): it was written, or the sequence ended.
+delete from follow_up_due where message_id in (select value from json_each($1))

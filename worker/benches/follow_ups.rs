@@ -1,0 +1,119 @@
+//! Follow-ups at scale (issue 19): a campaign of `BENCH_MESSAGES` (default 1,000,000) sent first emails of which
+//! `BENCH_DUE` (default 20,000) were opened two days ago, so their one-day follow-up is due. Measures the
+//! scheduler's minute, which finds the due follow-ups and queues them (their message rows and sending jobs), then
+//! sends them through SMTP to Postfix's `smtp-sink` on loopback, and, for the ratio, the same number of first emails
+//! through the same pipeline. Pacing is off and the campaigns send at any time: this measures the pipeline. SQLite
+//! by default; `BENCH_DATABASE_URL` for PostgreSQL.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use outreach_core::followups::queue_due_follow_ups;
+use outreach_core::platform::clock::SystemClock;
+use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::testing::{
+    SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
+    seed_follow_ups,
+};
+use outreach_core::{Context, Db, Settings};
+
+fn number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::main]
+async fn main() {
+    let (messages, due) = (
+        number("BENCH_MESSAGES", 1_000_000),
+        number("BENCH_DUE", 20_000),
+    );
+    let test_db = match std::env::var("BENCH_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+    {
+        Some(url) => TestDb::postgres(&url).await,
+        None => TestDb::sqlite().await,
+    };
+    let settings = at_any_time(loopback_senders_allowed(Settings::default()));
+    let db = Db::connect(&test_db.url, settings.database.max_connections)
+        .await
+        .expect("connects");
+    let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
+    let sink = SmtpSink::start_counting();
+    let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
+    let user = db
+        .upsert_user_on_sign_in("bench@example.org", None, None, now)
+        .await
+        .unwrap();
+    let config_id = db
+        .insert_email_config(user.id, &loopback_smtp_sender(sink.port), now)
+        .await
+        .unwrap();
+
+    let seeding = Instant::now();
+    let seeded = seed_follow_ups(
+        &db,
+        "bench@example.org",
+        100_000_000,
+        messages,
+        due,
+        Some(config_id),
+    )
+    .await;
+    println!(
+        "{messages} sent messages, {due} follow-ups due, {} database (seeded in {:.1} s)",
+        db.backend(),
+        seeding.elapsed().as_secs_f64()
+    );
+
+    let tick = Instant::now();
+    let queued = queue_due_follow_ups(&ctx, None).await.expect("the run");
+    let tick = tick.elapsed();
+    assert_eq!(
+        queued.len(),
+        due,
+        "every due follow-up is queued in one run"
+    );
+    println!(
+        "scheduler run: {:>8.0} ms to find and queue {due} follow-ups",
+        tick.as_secs_f64() * 1000.0
+    );
+
+    let started = Instant::now();
+    outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(3_600))
+        .await
+        .unwrap();
+    let follow_up_rate = due as f64 / started.elapsed().as_secs_f64();
+    let progress = db.campaign_progress(seeded.campaign_id).await.unwrap();
+    assert_eq!(progress.sent as usize, messages + due, "{progress:?}");
+
+    let (_, campaign, ids) = seed_campaign(
+        &db,
+        "bench@example.org",
+        100_000_000,
+        due,
+        Some(config_id),
+        "<p>Hello [business name]</p>",
+    )
+    .await;
+    for batch in ids.chunks(SendCampaignEmail::BATCH) {
+        let job = SendCampaignEmail {
+            campaign_id: Some(campaign),
+            message_ids: batch.to_vec(),
+        };
+        ctx.queue.enqueue(job, None).await.unwrap();
+    }
+    let started = Instant::now();
+    outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(3_600))
+        .await
+        .unwrap();
+    let first_rate = due as f64 / started.elapsed().as_secs_f64();
+    println!("follow-ups:   {follow_up_rate:>8.0} messages/s through SMTP");
+    println!("first emails: {first_rate:>8.0} messages/s through SMTP (same pipeline, same sink)");
+    println!("ratio:        {:.2}", follow_up_rate / first_rate);
+    db.close().await;
+    test_db.cleanup().await;
+}
