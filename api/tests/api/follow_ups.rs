@@ -351,3 +351,73 @@ async fn follow_ups_timed_from_sending_go_out_without_an_open_unless_there_is_a_
     })
     .await;
 }
+
+#[tokio::test]
+async fn machine_opens_and_automatic_answers_change_nothing_while_bounces_and_complaints_end_a_sequence()
+ {
+    each_backend(|test_db| async move {
+        let (signing, public) = webhook_keys(23);
+        let app = TestApp::start_with(test_db, move |settings| settings.sendgrid.webhook_public_key = public).await;
+        let ada = active(&app, "ada").await;
+        let template = template_with_follow_ups(&ada).await;
+        let leads = "name,email\nProxy,proxy@cafe.example\nAway,away@cafe.example\nBounces,bounces@cafe.example\nComplains,complains@cafe.example\nReader,reader@cafe.example\n";
+        let (_, imported) = ada.upload("/api/businesses/import", "leads.csv", leads.as_bytes().to_vec()).await;
+        let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Rules" })).await;
+        let _workers = start_workers(&app);
+        launch_and_send(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let message = |to: &str| outbox.as_array().unwrap().iter().find(|m| m["toEmail"] == to).unwrap().clone();
+        let pixel = |to: &str| {
+            let html = message(to)["htmlBody"].as_str().unwrap().replace("&amp;", "&");
+            let start = html.find(&format!("{}/t/o/", app.base)).unwrap();
+            html[start..start + html[start..].find('"').unwrap()].to_string()
+        };
+        let http = reqwest::Client::new();
+        // An image proxy fetches the proxy's pixel (a machine); the reader opens theirs in a mail client.
+        app.clock.advance(3_600_000);
+        http.get(pixel("proxy@cafe.example")).header("user-agent", "Mozilla/5.0 (via ggpht.com GoogleImageProxy)").send().await.unwrap();
+        http.get(pixel("reader@cafe.example")).header("user-agent", "Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15").send().await.unwrap();
+        for _ in 0..200 {
+            let (_, sent) = ada.get_json("/api/emails/sent?limit=50").await;
+            if sent.as_array().unwrap().iter().any(|m| m["toEmail"] == "reader@cafe.example" && !m["openedAt"].is_null()) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        for to in ["away@cafe.example", "bounces@cafe.example", "complains@cafe.example"] {
+            let (status, _) = ada.post_json(&format!("/api/emails/{}/mark-opened", message(to)["id"]), json!({})).await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        // An out-of-office answer is kept but is no reply; a hard bounce and a spam report arrive by SendGrid's webhook.
+        let away = outreach_core::inbound::mail::read(mail(&[
+            ("From", "away@cafe.example"), ("Subject", "Automatic reply: Bread"), ("Auto-Submitted", "auto-replied"),
+            ("In-Reply-To", message("away@cafe.example")["messageId"].as_str().unwrap()),
+        ], "Back on Monday.\r\n").as_bytes()).unwrap();
+        let answered = app.ctx.db.find_sent_by_message_id(message("away@cafe.example")["messageId"].as_str().unwrap()).await.unwrap();
+        app.ctx.db.record_inbound(answered.as_ref().unwrap().user_id, answered.as_ref(), &away, "imap", app.clock.now_ms()).await.unwrap();
+        let now = app.clock.now_ms() / 1000;
+        let events = json!([
+            { "event": "bounce", "type": "bounce", "reason": "550 5.1.1 unknown user", "outreach_message": message("bounces@cafe.example")["messageId"], "timestamp": now },
+            { "event": "spamreport", "outreach_message": message("complains@cafe.example")["messageId"], "timestamp": now }
+        ]).to_string();
+        assert_eq!(post_events(&app, &signing, now, &events).await.0, StatusCode::OK);
+
+        app.clock.advance(2 * DAY_MS);
+        follow_ups_run(&app).await;
+        let (_, now_outbox) = ada.get_json("/api/outbox").await;
+        let mut followed: Vec<&str> = now_outbox.as_array().unwrap().iter()
+            .filter(|m| m["subject"].as_str().unwrap().starts_with("Checking in"))
+            .map(|m| m["toEmail"].as_str().unwrap())
+            .collect();
+        followed.sort();
+        assert_eq!(followed, ["away@cafe.example", "reader@cafe.example"]);
+        let (_, details) = ada.get_json(&format!("/api/campaigns/{}/details", campaign["id"])).await;
+        let stopped = |to: &str| details["contacts"].as_array().unwrap().iter().find(|c| c["toEmail"] == to).unwrap()["followUpsStopped"].clone();
+        assert_eq!(stopped("proxy@cafe.example"), Value::Null, "not stopped: never opened by a person");
+        assert!(!stopped("bounces@cafe.example").is_null());
+        assert!(!stopped("complains@cafe.example").is_null());
+        app.stop().await;
+    })
+    .await;
+}
