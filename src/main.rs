@@ -50,6 +50,11 @@ enum Command {
         #[command(subcommand)]
         command: ImportCommand,
     },
+    /// Evaluate the AI on a labelled set.
+    Eval {
+        #[command(subcommand)]
+        command: EvalCommand,
+    },
     /// Reads an uploaded file from standard input and writes its text as JSON: the child process the API reads
     /// education files in, under memory and time limits.
     #[command(hide = true)]
@@ -60,6 +65,21 @@ enum Command {
 enum ImportCommand {
     /// Load the named businesses and place names of an OpenStreetMap extract (.osm.pbf) into the offline directory.
     Osm { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum EvalCommand {
+    /// Classify labelled replies (JSON lines: subject, body, sentiment, action, escalate, auto) and print per-class
+    /// precision and recall, macro-F1, escalation recall and precision and the automatic-answer accuracy.
+    Replies {
+        file: PathBuf,
+        /// `offline` (the built-in classifier) or `configured` (the model of ai.provider).
+        #[arg(long, default_value = "offline", value_parser = ["offline", "configured"])]
+        classifier: String,
+        /// Also list each reply read differently from its label.
+        #[arg(long)]
+        show_errors: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -113,6 +133,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         return Ok(outreach_core::campaigns::education::extract_text_command(
             name,
         )?);
+    }
+    if let Command::Eval {
+        command:
+            EvalCommand::Replies {
+                file,
+                classifier,
+                show_errors,
+            },
+    } = &cli.command
+    {
+        return eval_replies(&cli.config, file, classifier, *show_errors).await;
     }
     if let Command::Config {
         command: ConfigCommand::Default,
@@ -189,6 +220,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Scheduler => outreach_scheduler::run(ctx.clone(), until_stopped()).await?,
         Command::Migrate
         | Command::Config { .. }
+        | Command::Eval { .. }
         | Command::Jobs { .. }
         | Command::Import { .. }
         | Command::ExtractText { .. } => {
@@ -356,4 +388,37 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
 fn chrono_now_ms() -> i64 {
     use outreach_core::platform::clock::Clock;
     SystemClock.now_ms()
+}
+
+/// `outreach eval replies`: the scores of a classifier on a labelled set; the last line holds the three figures.
+async fn eval_replies(
+    config: &std::path::Path,
+    file: &std::path::Path,
+    classifier: &str,
+    show_errors: bool,
+) -> anyhow::Result<()> {
+    use outreach_core::responses::eval;
+    use outreach_core::writing::ai::writer::Writer;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let set = eval::read_set(&text).map_err(anyhow::Error::msg)?;
+    let writer = if classifier == "configured" {
+        let settings = Settings::load(config).map_err(anyhow::Error::msg)?;
+        Writer::from_settings(&settings.ai).map_err(anyhow::Error::msg)?
+    } else {
+        Writer::Offline
+    };
+    let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
+    let today = outreach_core::platform::clock::date_of(now);
+    let predicted = eval::predict(&set, &writer, today).await;
+    println!("{} replies, classifier {}", set.len(), writer.name());
+    if show_errors {
+        for (labelled, guess) in set.iter().zip(&predicted) {
+            if let Some(miss) = eval::difference(labelled, guess) {
+                println!("  {miss}: {}", labelled.body.replace('\n', " "));
+            }
+        }
+    }
+    println!("{}", eval::score(&set, &predicted).report);
+    Ok(())
 }

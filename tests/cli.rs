@@ -230,3 +230,35 @@ async fn uploads_are_read_in_a_child_process_that_answers_for_the_file_or_is_giv
         Err(EducationError::TooComplex("odd.pdf".into()))
     );
 }
+
+/// `outreach eval replies` scores the offline classifier on the shipped held-out set and meets the targets: sentiment
+/// and action macro-F1 at least 0.75, escalation recall at least 0.95; the last line names the three figures. A
+/// malformed set is refused with the line at fault.
+#[test]
+fn the_reply_evaluation_scores_the_offline_classifier_on_the_held_out_set() {
+    let set = concat!(env!("CARGO_MANIFEST_DIR"), "/core/data/replies/test.jsonl");
+    let (ok, text) = outreach("sqlite://unused.db", &["eval", "replies", set]);
+    assert!(ok, "{text}");
+    let last = text.trim().lines().last().unwrap();
+    let figure = |name: &str| -> f64 {
+        last.split_whitespace()
+            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("{name} in {last}"))
+            .parse()
+            .unwrap()
+    };
+    assert!(figure("sentiment_f1") >= 0.75, "{text}");
+    assert!(figure("action_f1") >= 0.75, "{text}");
+    assert!(figure("escalation_recall") >= 0.95, "{text}");
+    assert!(text.contains("automatic answers: accuracy"), "{text}");
+    assert!(text.contains("mark_not_interested  precision"), "{text}");
+
+    let bad = std::env::temp_dir().join(format!("replies-{}.jsonl", std::process::id()));
+    std::fs::write(&bad, "{\"subject\":\"Hi\"}\n").unwrap();
+    let (ok, text) = outreach(
+        "sqlite://unused.db",
+        &["eval", "replies", bad.to_str().unwrap()],
+    );
+    std::fs::remove_file(&bad).ok();
+    assert!(!ok && text.contains("line 1:"), "{text}");
+}

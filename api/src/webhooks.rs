@@ -173,20 +173,18 @@ pub async fn sendgrid_inbound(
             kind: None,
         }));
     };
-    state
-        .ctx
-        .db
-        .record_inbound(
-            user_id,
-            message.as_ref(),
-            &inbound,
-            "sendgrid-inbound",
-            state.ctx.now_ms(),
-        )
-        .await?;
+    let kind = inbound.kind.name().to_string();
+    outreach_core::inbound::replies::receive(
+        &state.ctx,
+        user_id,
+        message.as_ref(),
+        inbound,
+        "sendgrid-inbound",
+    )
+    .await?;
     Ok(Json(InboundReceived {
         matched: true,
-        kind: Some(inbound.kind.name().to_string()),
+        kind: Some(kind),
     }))
 }
 

@@ -18,6 +18,7 @@ pub mod discovery;
 pub mod followups;
 pub mod inbound;
 pub mod platform;
+pub mod responses;
 pub mod sending;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -123,6 +123,7 @@ fn sample_size() -> usize {
         postal_address: "",
         token: "abcdefghijklmnopqrstuv",
         in_reply_to: None,
+        thread_start: None,
     };
     let composed = outreach_core::sending::compose::compose(
         &settings,

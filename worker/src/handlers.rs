@@ -18,8 +18,8 @@ use outreach_core::discovery::sources::provider::{self, Source};
 use outreach_core::discovery::sources::{Exclusions, Hit, Target};
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
-    EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, RunSearchChunk,
-    SendFollowUps,
+    ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies,
+    RunSearchChunk, SendFollowUps,
 };
 use serde_json::json;
 
@@ -43,6 +43,12 @@ pub async fn send_follow_ups(ctx: &Context, job: &SendFollowUps) -> anyhow::Resu
     let queued = outreach_core::followups::queue_due_follow_ups(ctx, None).await?;
     tracing::info!(tick = %job.tick, queued = queued.len(), "follow-ups queued");
     Ok(())
+}
+
+/// Reads a prospect's reply with the configured model (or the offline classifier) and drafts or queues its answer.
+pub async fn classify_reply(ctx: &Context, job: &ClassifyReply) -> anyhow::Result<()> {
+    let writer = Writer::from_settings(&ctx.settings.ai).map_err(anyhow::Error::msg)?;
+    outreach_core::responses::classify_reply(ctx, &writer, job.inbound_id).await
 }
 
 /// Writes the email a user asked for and records the draft (with estimated rates) or the provider's error.

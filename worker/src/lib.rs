@@ -13,8 +13,8 @@ use apalis::prelude::{
     WorkerBuilderExt,
 };
 use outreach_core::platform::jobs::{
-    EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS, RunSearchChunk,
-    SendCampaignEmail, SendFollowUps,
+    ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS,
+    RunSearchChunk, SendCampaignEmail, SendFollowUps,
 };
 use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
@@ -200,6 +200,14 @@ pub async fn run(
         SendFollowUps,
         send_follow_ups_task
     );
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        slots,
+        ClassifyReply,
+        classify_reply_task
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal({
@@ -301,6 +309,15 @@ async fn ingest_replies_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<IngestReplies, _>(&ctx, &id, &attempt, handlers::ingest_replies(&ctx, &job)).await
+}
+
+async fn classify_reply_task(
+    job: ClassifyReply,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<ClassifyReply, _>(&ctx, &id, &attempt, handlers::classify_reply(&ctx, &job)).await
 }
 
 async fn send_follow_ups_task(

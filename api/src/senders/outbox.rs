@@ -70,17 +70,9 @@ pub async fn outbox_reply(
         refers_to: Vec::new(),
         subject,
         text: body.to_string(),
+        message_id: None,
     };
-    state
-        .ctx
-        .db
-        .record_inbound(
-            user.id,
-            Some(&message),
-            &reply,
-            "outbox",
-            state.ctx.now_ms(),
-        )
+    outreach_core::inbound::replies::receive(&state.ctx, user.id, Some(&message), reply, "outbox")
         .await?;
     Ok(Json(OutboxReplied {
         success: true,

@@ -395,7 +395,7 @@ async fn machine_opens_and_automatic_answers_change_nothing_while_bounces_and_co
             ("In-Reply-To", message("away@cafe.example")["messageId"].as_str().unwrap()),
         ], "Back on Monday.\r\n").as_bytes()).unwrap();
         let answered = app.ctx.db.find_sent_by_message_id(message("away@cafe.example")["messageId"].as_str().unwrap()).await.unwrap();
-        app.ctx.db.record_inbound(answered.as_ref().unwrap().user_id, answered.as_ref(), &away, "imap", app.clock.now_ms()).await.unwrap();
+        outreach_core::inbound::replies::receive(&app.ctx, answered.as_ref().unwrap().user_id, answered.as_ref(), away, "imap").await.unwrap();
         let now = app.clock.now_ms() / 1000;
         let events = json!([
             { "event": "bounce", "type": "bounce", "reason": "550 5.1.1 unknown user", "outreach_message": message("bounces@cafe.example")["messageId"], "timestamp": now },

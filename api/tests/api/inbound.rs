@@ -95,6 +95,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                 is_test: false,
                 subject: "Following up",
                 html_body: None,
+                in_reply_to: None,
             };
         let follow_ups = app
             .ctx

@@ -1,10 +1,11 @@
--- Follow-ups due by their delay at or before $2 (index follow_up_due_at, or follow_up_due_campaign with a campaign), of one user ($1) or everyone's (null), of one campaign ($4)
--- or any (null), after the cursor ($5, $6: due time and first email's id), at most $3, the soonest first, with what
--- timing them needs (the business's place, the campaign's window and AI timing). `finished` marks a sequence that
--- has ended, whose due time the scan clears: follow-up n is written already, a message of the sequence was answered,
--- bounced, reported as spam or unsubscribed from, the address is on a suppression list (anyone's unsubscribe, or
--- this user's bounces and complaints), the user stopped this prospect's follow-ups or the campaign, or the campaign,
--- template or follow-up is gone. A paused or archived campaign's follow-ups wait and are not listed.
+-- Follow-ups due by their delay at or before $2 (index follow_up_due_at, or follow_up_due_campaign with a
+-- campaign), of one user ($1) or everyone's (null), of one campaign ($4) or any (null), after the cursor ($5, $6: due
+-- time and first email's id), at most $3, the soonest first, with what timing them needs (the business's place, the
+-- campaign's window and AI timing). `finished` marks a sequence that has ended, whose due time the scan clears:
+-- follow-up n is written already; a message of the sequence was answered (but for a reply that asked to be written
+-- to later), bounced, reported as spam or unsubscribed from; the address is on a suppression list (anyone's
+-- unsubscribe, or this user's bounces and complaints); the user stopped this prospect's follow-ups or the campaign;
+-- or the campaign, template or follow-up is gone. A paused or archived campaign's follow-ups wait and are not listed.
 select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.config_id, p.step + 1 as step,
     p.id as original_id, p.subject as original_subject, p.sent_at as original_sent_at,
     p.opened_at as original_opened_at, coalesce(f.id, 0) as follow_up_id, coalesce(f.subject, '') as follow_up_subject,
@@ -19,8 +20,10 @@ select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.con
             where n.campaign_id = p.campaign_id and n.business_id = p.business_id and n.step = p.step + 1)
         or exists (select 1 from sent_emails s
             where s.campaign_id = p.campaign_id and s.business_id = p.business_id
-                and (s.replied_at is not null or s.bounced_at is not null or s.spam_reported_at is not null
-                    or s.unsubscribed_at is not null))
+                and ((s.replied_at is not null and not exists (select 1 from inbound_messages i
+                        join reply_readings r on r.inbound_id = i.id
+                        where i.message_id = s.id and r.action = 'schedule_followup'))
+                    or s.bounced_at is not null or s.spam_reported_at is not null or s.unsubscribed_at is not null))
         or exists (select 1 from follow_up_stops h where h.campaign_id = p.campaign_id and h.business_id = p.business_id)
         or exists (select 1 from unsubscribes u where u.email = p.to_email)
         or exists (select 1 from suppressions x where x.user_id = p.user_id and x.email = p.to_email)) as finished

@@ -44,6 +44,44 @@ crate::text_enum! {
     }
 }
 
+crate::text_enum! {
+    /// Which automatic answers wait for the user's approval: all, the campaign's first ten (the default: the user
+    /// sees how the AI answers before it answers alone), or none.
+    pub enum HumanApproval ("human approval") {
+        Always = "always",
+        FirstTen = "first_ten",
+        Never = "never",
+    }
+}
+
+impl CertaintyThreshold {
+    /// The confidence a reading needs for an automatic answer; none when answers are manual.
+    pub fn minimum(self) -> Option<f64> {
+        match self {
+            CertaintyThreshold::Low => Some(0.6),
+            CertaintyThreshold::Medium => Some(0.75),
+            CertaintyThreshold::High => Some(0.9),
+            CertaintyThreshold::Manual => None,
+        }
+    }
+}
+
+impl ReplyTiming {
+    /// How long after the reply an automatic answer goes out, in minutes: within 5 minutes, 1 to 2 hours, 4 to 8
+    /// hours (a point in the range, so answers do not arrive on the minute), or the next business day, which the
+    /// sending window's next opening a day on gives.
+    pub fn delay_minutes(self, spread: f64) -> i64 {
+        let within =
+            |from: f64, to: f64| (from + (to - from) * spread.clamp(0.0, 1.0)).round() as i64;
+        match self {
+            ReplyTiming::Immediate => within(1.0, 5.0),
+            ReplyTiming::Quick => within(60.0, 120.0),
+            ReplyTiming::Business => within(240.0, 480.0),
+            ReplyTiming::Delayed => 24 * 60,
+        }
+    }
+}
+
 /// The AI settings of one campaign, as stored and as the campaign API reads and writes them.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, utoipa::ToSchema,
@@ -60,18 +98,44 @@ pub struct AiSettings {
     /// Follow-ups go out at the time the AI expects the prospect to read them (A §9: on by default).
     #[sqlx(rename = "ai_follow_up_timing")]
     pub ai_optimised_follow_up_timing: bool,
+    /// Which automatic answers wait for the user.
+    #[serde(default = "first_ten")]
+    pub human_approval: HumanApproval,
+    /// Automatic answers a day at most (1 to 100).
+    #[serde(default = "twenty")]
+    pub auto_reply_max_per_day: i32,
 }
 
-/// A new campaign's settings: a moderate, patient tone, no answer sent without the user (the user opts in to
-/// automatic answers by choosing a certainty), answers within business hours, AI-timed follow-ups.
+fn first_ten() -> HumanApproval {
+    HumanApproval::FirstTen
+}
+
+fn twenty() -> i32 {
+    20
+}
+
+impl AiSettings {
+    /// The settings' own limits (B §5: at most 1 to 100 automatic answers a day).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=100).contains(&self.auto_reply_max_per_day) {
+            return Err("Automatic answers a day must be between 1 and 100".into());
+        }
+        Ok(())
+    }
+}
+
+/// A new campaign's settings: a moderate, patient tone, automatic answers only when the AI is 90% sure and the
+/// first ten of them approved by the user, answers within business hours, at most 20 a day, AI-timed follow-ups.
 impl Default for AiSettings {
     fn default() -> Self {
         AiSettings {
             sales_aggressiveness: SalesAggressiveness::Moderate,
             response_style: ResponseStyle::Patient,
-            certainty_threshold: CertaintyThreshold::Manual,
+            certainty_threshold: CertaintyThreshold::High,
             reply_timing: ReplyTiming::Business,
             ai_optimised_follow_up_timing: true,
+            human_approval: HumanApproval::FirstTen,
+            auto_reply_max_per_day: 20,
         }
     }
 }

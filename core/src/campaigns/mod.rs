@@ -239,6 +239,8 @@ pub enum CampaignError {
     FromAddress,
     #[error(transparent)]
     Window(#[from] WindowError),
+    #[error("{0}")]
+    AiSettings(String),
 }
 
 impl CampaignPatch {
@@ -300,6 +302,7 @@ impl CampaignPatch {
             row.reply_to = valid_optional_email(address)?;
         }
         if let Some(settings) = self.ai_settings {
+            settings.validate().map_err(CampaignError::AiSettings)?;
             row.ai_settings = settings;
         }
         if let Some(window) = &self.sending_window {

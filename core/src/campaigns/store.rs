@@ -68,6 +68,7 @@ impl Db {
             .bind(campaign.window.start_minute)
             .bind(campaign.window.end_minute)
             .bind(campaign.window.time_zone.name())
+            .bind(super::ai_settings::AiSettings::default().certainty_threshold)
             .fetch_one(pool).await)
     }
 
@@ -101,6 +102,8 @@ impl Db {
             .bind(row.window.window_start)
             .bind(row.window.window_end)
             .bind(&row.window.window_time_zone)
+            .bind(row.ai_settings.human_approval)
+            .bind(row.ai_settings.auto_reply_max_per_day)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 

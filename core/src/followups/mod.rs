@@ -148,6 +148,18 @@ impl Db {
         on_writer!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
     }
 
+    /// The next follow-up of a message's sequence is due at `at` (a reply asked to be written to then).
+    pub async fn schedule_follow_up(
+        &self,
+        message_id: i64,
+        campaign_id: i64,
+        at: i64,
+    ) -> StoreResult<()> {
+        let sql = FOLLOW_UP_SCHEDULE.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(message_id).bind(campaign_id).bind(at).execute(pool).await
+            .map(|_| ()))
+    }
+
     /// Recomputes when the next follow-up of each message of a template is due, after its sequence or timing
     /// changed.
     pub async fn reschedule_follow_ups(&self, template_id: i64) -> StoreResult<()> {
@@ -306,6 +318,7 @@ pub async fn queue_due_follow_ups(
                 is_test: false,
                 subject: "",
                 html_body: None,
+                in_reply_to: None,
             })
             .collect();
         let ids = ctx.db.enqueue_messages(&messages, now).await?;

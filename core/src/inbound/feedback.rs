@@ -9,12 +9,12 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::campaigns::CampaignStatus;
-use crate::on_db;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
 use crate::sending::messages::MessageStatus;
+use crate::{on_db, on_writer};
 
 /// A sent message, as events find it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -64,6 +64,8 @@ pub struct NewInbound<'a> {
     pub detail: Option<&'a str>,
     /// Where it came from: `sendgrid-inbound`, `imap`, `gmail`, `outbox`.
     pub source: &'a str,
+    /// Its own Message-ID.
+    pub header_message_id: Option<&'a str>,
 }
 
 /// A sent email as the user sees it (B §3 Sent email), with its events.
@@ -339,12 +341,12 @@ impl Db {
         Ok(Some(reason))
     }
 
-    /// Keeps mail received for a user.
-    pub async fn insert_inbound(&self, inbound: &NewInbound<'_>, at: i64) -> StoreResult<()> {
+    /// Keeps mail received for a user; returns its id.
+    pub async fn insert_inbound(&self, inbound: &NewInbound<'_>, at: i64) -> StoreResult<i64> {
         let sql = FEEDBACK_INBOUND.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(inbound.user_id).bind(inbound.message_id).bind(inbound.kind)
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(inbound.user_id).bind(inbound.message_id).bind(inbound.kind)
             .bind(inbound.from_email.map(str::to_ascii_lowercase)).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
-            .bind(inbound.source).bind(at).execute(pool).await.map(|_| ()))
+            .bind(inbound.source).bind(at).bind(inbound.header_message_id).fetch_one(pool).await)
     }
 
     /// Records a webhook request's signed payload (`sendgrid_webhook::payload_hash`); false when it was seen before

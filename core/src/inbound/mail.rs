@@ -37,6 +37,8 @@ pub struct Inbound {
     pub subject: String,
     /// The plain-text body (from the HTML part when there is no text part).
     pub text: String,
+    /// Its own Message-ID, without angle brackets, which an answer to it names.
+    pub message_id: Option<String>,
 }
 
 /// Subjects of automatic answers in the languages seen most.
@@ -164,12 +166,14 @@ pub fn read(raw: &[u8]) -> Option<Inbound> {
     } else {
         Kind::Reply
     };
+    let own_id = message.message_id().and_then(message_id);
     Some(Inbound {
         kind,
         from,
         refers_to,
         subject,
         text,
+        message_id: own_id,
     })
 }
 

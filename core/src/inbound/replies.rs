@@ -85,15 +85,15 @@ impl Db {
         }
     }
 
-    /// Keeps an inbound mail of a user and applies what it means to its message.
-    pub async fn record_inbound(
+    /// Keeps an inbound mail of a user and applies what it means to its message; returns its id.
+    async fn record_inbound(
         &self,
         user_id: i64,
         message: Option<&SentRef>,
         inbound: &Inbound,
         source: &str,
         now: i64,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<i64> {
         let (outcome, detail) = match &inbound.kind {
             Kind::Reply => (Some(Outcome::Replied), None),
             Kind::AutoReply => (None, None),
@@ -110,24 +110,26 @@ impl Db {
                 Some(format!("{status} {reason}").trim().to_string()),
             ),
         };
-        self.insert_inbound(
-            &NewInbound {
-                user_id,
-                message_id: message.map(|message| message.id),
-                kind: inbound.kind.name(),
-                from_email: inbound.from.as_deref(),
-                subject: &inbound.subject,
-                body: &inbound.text,
-                detail: detail.as_deref(),
-                source,
-            },
-            now,
-        )
-        .await?;
+        let id = self
+            .insert_inbound(
+                &NewInbound {
+                    user_id,
+                    message_id: message.map(|message| message.id),
+                    kind: inbound.kind.name(),
+                    from_email: inbound.from.as_deref(),
+                    subject: &inbound.subject,
+                    body: &inbound.text,
+                    detail: detail.as_deref(),
+                    source,
+                    header_message_id: inbound.message_id.as_deref(),
+                },
+                now,
+            )
+            .await?;
         if let (Some(message), Some(outcome)) = (message, outcome) {
             self.apply_outcome(message, &outcome, now).await?;
         }
-        Ok(())
+        Ok(id)
     }
 
     /// The senders whose mailboxes are read for replies.
@@ -187,6 +189,34 @@ impl Db {
 
 /// Reads one sender's own mailbox (IMAP, or Gmail with the read permission) for new mail and applies what answers
 /// the user's messages; mail that answers none of them (the rest of a personal inbox) is neither kept nor touched.
+/// Mail received for a user by any path (a mailbox, SendGrid's Inbound Parse, a reply typed in the outbox): kept,
+/// applied to the message it answers, and, for a prospect's reply, read by a `ClassifyReply` job. A "reply" whose
+/// words say it is an automatic answer (an out-of-office sent without the headers that say so) is kept as one.
+pub async fn receive(
+    ctx: &Context,
+    user_id: i64,
+    message: Option<&SentRef>,
+    mut inbound: Inbound,
+    source: &str,
+) -> Result<i64, crate::platform::queue::QueueError> {
+    if inbound.kind == Kind::Reply
+        && crate::responses::offline::is_automatic(&inbound.subject, &inbound.text)
+    {
+        inbound.kind = Kind::AutoReply;
+    }
+    let id = ctx
+        .db
+        .record_inbound(user_id, message, &inbound, source, ctx.now_ms())
+        .await?;
+    if inbound.kind == Kind::Reply && message.is_some() {
+        let job = crate::platform::jobs::ClassifyReply { inbound_id: id };
+        ctx.queue
+            .enqueue(job, Some(&format!("classify:{id}")))
+            .await?;
+    }
+    Ok(id)
+}
+
 /// A mailbox that cannot be read keeps the reason, shown with the sender, and is tried again at the next run.
 pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
     if ctx.db.imap_mailbox(config_id).await?.is_some() {
@@ -205,8 +235,7 @@ async fn apply_read(ctx: &Context, user_id: i64, raw: &[u8], source: &str) -> an
     let Some(message) = db.message_answered(user_id, &inbound).await? else {
         return Ok(false);
     };
-    db.record_inbound(user_id, Some(&message), &inbound, source, ctx.now_ms())
-        .await?;
+    receive(ctx, user_id, Some(&message), inbound, source).await?;
     Ok(true)
 }
 

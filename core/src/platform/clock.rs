@@ -41,6 +41,13 @@ impl Clock for ManualClock {
 
 pub type SharedClock = Arc<dyn Clock>;
 
+/// The UTC date of a moment.
+pub fn date_of(ms: i64) -> chrono::NaiveDate {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .date_naive()
+}
+
 /// ISO 8601 text (UTC, milliseconds) of a moment.
 pub fn iso(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)

@@ -92,6 +92,16 @@ impl Job for SendFollowUps {
     const KIND: &'static str = "SendFollowUps";
 }
 
+/// Reads a prospect's reply (responses): its sentiment, action, escalations, and an answer drafted or queued.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassifyReply {
+    pub inbound_id: i64,
+}
+
+impl Job for ClassifyReply {
+    const KIND: &'static str = "ClassifyReply";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
@@ -101,4 +111,5 @@ pub const KINDS: &[&str] = &[
     SendCampaignEmail::KIND,
     IngestReplies::KIND,
     SendFollowUps::KIND,
+    ClassifyReply::KIND,
 ];

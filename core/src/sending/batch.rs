@@ -660,7 +660,12 @@ async fn compose_message(
         to_email: &message.to_email,
         postal_address: user.postal_address.as_deref().unwrap_or_default(),
         token: &token,
-        in_reply_to: follow_up
+        // A follow-up answers the first email; an answer to a prospect's reply answers that reply, in the thread
+        // the first email began.
+        in_reply_to: message.in_reply_to.as_deref().or(follow_up
+            .as_ref()
+            .and_then(|thread| thread.message_id.as_deref())),
+        thread_start: follow_up
             .as_ref()
             .and_then(|thread| thread.message_id.as_deref()),
     };

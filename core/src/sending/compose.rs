@@ -40,6 +40,9 @@ pub struct Envelope<'a> {
     /// The Message-ID (without angle brackets) this message answers: a follow-up names its sequence's first email,
     /// so mail programs thread them.
     pub in_reply_to: Option<&'a str>,
+    /// The first email of the thread when `in_reply_to` is a later one (an answer to a reply): named first in
+    /// `References`.
+    pub thread_start: Option<&'a str>,
 }
 
 /// Composes the template's subject and HTML body for `recipient`.
@@ -95,7 +98,14 @@ pub fn compose(
     ];
     if let Some(original) = envelope.in_reply_to.filter(|id| !id.is_empty()) {
         headers.push(("In-Reply-To".to_string(), format!("<{original}>")));
-        headers.push(("References".to_string(), format!("<{original}>")));
+        let references: Vec<String> = envelope
+            .thread_start
+            .filter(|start| !start.is_empty() && *start != original)
+            .into_iter()
+            .chain(std::iter::once(original))
+            .map(|id| format!("<{id}>"))
+            .collect();
+        headers.push(("References".to_string(), references.join(" ")));
     }
     Composed {
         from_name: envelope.from_name.to_string(),
@@ -274,6 +284,7 @@ mod tests {
             postal_address: "Bakery Street 1\n00100 Helsinki",
             token: "tok123",
             in_reply_to: None,
+            thread_start: None,
         }
     }
 

@@ -72,6 +72,7 @@ pub async fn launch_campaign(
             is_test: false,
             subject: "",
             html_body: None,
+            in_reply_to: None,
         })
         .collect();
     let now = ctx.now_ms();
@@ -140,6 +141,7 @@ pub async fn queue_tests(
             is_test: true,
             subject: &item.subject,
             html_body: item.body.as_deref(),
+            in_reply_to: None,
         })
         .collect();
     let ids = ctx.db.enqueue_messages(&messages, ctx.now_ms()).await?;

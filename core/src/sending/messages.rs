@@ -49,6 +49,8 @@ pub struct NewMessage<'a> {
     /// A test email's own subject and body, when it has no template.
     pub subject: &'a str,
     pub html_body: Option<&'a str>,
+    /// The Message-ID of the reply it answers (an answer to a prospect's reply).
+    pub in_reply_to: Option<&'a str>,
 }
 
 /// A message as the sending worker reads it.
@@ -67,6 +69,8 @@ pub struct MessageRow {
     pub is_test: bool,
     pub subject: String,
     pub html_body: Option<String>,
+    /// The reply this message answers (an answer to a prospect's reply).
+    pub in_reply_to: Option<String>,
 }
 
 /// What a provider accepted, for the message row.

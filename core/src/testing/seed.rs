@@ -91,6 +91,7 @@ pub async fn seed_campaign(
                 is_test: false,
                 subject: "",
                 html_body: None,
+                in_reply_to: None,
             })
             .collect();
         ids.extend(db.enqueue_messages(&messages, now).await.expect("queued"));

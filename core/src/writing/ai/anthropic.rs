@@ -27,6 +27,28 @@ impl AnthropicClient {
     }
 
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Draft, AiError> {
+        let answer = self
+            .ask(
+                prompt::SYSTEM,
+                &prompt::user_message(brief, material),
+                TOOL,
+                prompt::draft_schema(),
+            )
+            .await?;
+        serde_json::from_value(answer).map_err(|_| {
+            AiError::Failed("the model did not answer with a subject and a body".into())
+        })
+    }
+
+    /// Asks the model with a system and a user message for a JSON answer that follows `schema`: the input of a
+    /// forced call of the tool `name`.
+    pub async fn ask(
+        &self,
+        system: &str,
+        user: &str,
+        name: &str,
+        schema: Value,
+    ) -> Result<Value, AiError> {
         if self.endpoint.api_key.is_empty() {
             return Err(AiError::Unavailable(
                 "no API key is configured for Anthropic".into(),
@@ -35,10 +57,10 @@ impl AnthropicClient {
         let body = json!({
             "model": self.endpoint.model,
             "max_tokens": 1500,
-            "system": prompt::SYSTEM,
-            "messages": [{ "role": "user", "content": prompt::user_message(brief, material) }],
-            "tools": [{ "name": TOOL, "description": "Return the finished email", "input_schema": prompt::draft_schema() }],
-            "tool_choice": { "type": "tool", "name": TOOL }
+            "system": system,
+            "messages": [{ "role": "user", "content": user }],
+            "tools": [{ "name": name, "description": "Return the answer", "input_schema": schema }],
+            "tool_choice": { "type": "tool", "name": name }
         });
         let response = self
             .endpoint
@@ -60,17 +82,14 @@ impl AnthropicClient {
         }
         let answer: Value = serde_json::from_str(&text)
             .map_err(|_| AiError::Failed("Anthropic's answer is not JSON".into()))?;
-        let input = answer["content"]
+        answer["content"]
             .as_array()
             .and_then(|blocks| {
                 blocks
                     .iter()
-                    .find(|block| block["type"] == "tool_use" && block["name"] == TOOL)
+                    .find(|block| block["type"] == "tool_use" && block["name"] == name)
             })
             .map(|block| block["input"].clone())
-            .ok_or_else(|| AiError::Failed("Anthropic did not return the email".into()))?;
-        serde_json::from_value(input).map_err(|_| {
-            AiError::Failed("the model did not answer with a subject and a body".into())
-        })
+            .ok_or_else(|| AiError::Failed("Anthropic did not return the answer".into()))
     }
 }

@@ -25,6 +25,28 @@ impl OpenAiClient {
     }
 
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Draft, AiError> {
+        let answer = self
+            .ask(
+                prompt::SYSTEM,
+                &prompt::user_message(brief, material),
+                "outreach_email",
+                prompt::draft_schema(),
+            )
+            .await?;
+        serde_json::from_value::<Draft>(answer).map_err(|_| {
+            AiError::Failed("the model did not answer with a subject and a body".into())
+        })
+    }
+
+    /// Asks the model with a system and a user message for a JSON answer that follows `schema` (strict structured
+    /// output); answers the JSON.
+    pub async fn ask(
+        &self,
+        system: &str,
+        user: &str,
+        name: &str,
+        schema: Value,
+    ) -> Result<Value, AiError> {
         if self.endpoint.api_key.is_empty() && !self.endpoint.is_local() {
             return Err(AiError::Unavailable(
                 "no API key is configured for the OpenAI-compatible provider".into(),
@@ -33,12 +55,12 @@ impl OpenAiClient {
         let body = json!({
             "model": self.endpoint.model,
             "messages": [
-                { "role": "system", "content": prompt::SYSTEM },
-                { "role": "user", "content": prompt::user_message(brief, material) }
+                { "role": "system", "content": system },
+                { "role": "user", "content": user }
             ],
             "response_format": {
                 "type": "json_schema",
-                "json_schema": { "name": "outreach_email", "strict": true, "schema": prompt::draft_schema() }
+                "json_schema": { "name": name, "strict": true, "schema": schema }
             },
             "temperature": 0.7
         });
@@ -64,12 +86,15 @@ impl OpenAiClient {
         }
         let answer: Value = serde_json::from_str(&text)
             .map_err(|_| AiError::Failed("the provider's answer is not JSON".into()))?;
-        let content = answer["choices"][0]["message"]["content"]
+        let message = &answer["choices"][0]["message"];
+        if let Some(refusal) = message["refusal"].as_str() {
+            return Err(AiError::Failed(format!("the model refused: {refusal}")));
+        }
+        let content = message["content"]
             .as_str()
             .ok_or_else(|| AiError::Failed("the provider's answer has no message".into()))?;
-        serde_json::from_str::<Draft>(content).map_err(|_| {
-            AiError::Failed("the model did not answer with a subject and a body".into())
-        })
+        serde_json::from_str(content)
+            .map_err(|_| AiError::Failed("the model's answer is not the JSON asked for".into()))
     }
 }
 

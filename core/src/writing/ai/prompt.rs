@@ -61,6 +61,8 @@ pub fn user_message(brief: &Brief, material: &Material) -> String {
 pub fn fence(text: &str) -> String {
     text.replace("</data>", "</ data>")
         .replace("<data", "< data")
+        .replace("</reply>", "</ reply>")
+        .replace("<reply", "< reply")
 }
 
 /// The JSON schema of the answer.

@@ -39,6 +39,22 @@ impl Writer {
         }
     }
 
+    /// Asks the configured model for a JSON answer that follows `schema`; None for the offline writer, which has no
+    /// model.
+    pub async fn ask(
+        &self,
+        system: &str,
+        user: &str,
+        name: &str,
+        schema: serde_json::Value,
+    ) -> Option<Result<serde_json::Value, AiError>> {
+        match self {
+            Writer::Offline => None,
+            Writer::OpenAi(client) => Some(client.ask(system, user, name, schema).await),
+            Writer::Anthropic(client) => Some(client.ask(system, user, name, schema).await),
+        }
+    }
+
     /// Writes a draft; the HTML body is sanitised whoever wrote it.
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Written, AiError> {
         let written = match self {

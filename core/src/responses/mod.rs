@@ -1,0 +1,538 @@
+//! Email responses (issue 20, B §2.9, §3 Email response): every prospect's reply is read by a classifier (the
+//! configured model, or the offline one, which needs no key) for its sentiment, the action it calls for, how sure
+//! the reading is, its language, a one-line summary and the topics a person must handle (escalations). A reply that
+//! asks to stop puts the address on the suppression list at once. Where the campaign allows it and it is safe, an
+//! answer is drafted and sent by itself after the campaign's reply timing; every other draft waits for the user's
+//! approval. A prospect's reply is data: no classifier or writer ever follows what it says.
+
+pub mod answer;
+pub mod eval;
+pub mod lexicon;
+pub mod model;
+pub mod offline;
+pub mod store;
+
+use std::time::Instant;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use self::answer::AnswerBrief;
+use self::store::{NewAnswer, Reading, ReplyContext};
+use crate::Context;
+use crate::campaigns::ai_settings::{
+    CertaintyThreshold, HumanApproval, ReplyTiming, SalesAggressiveness,
+};
+use crate::platform::clock::DAY_MS;
+use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::security::random_token;
+use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::window::recipient_zone;
+use crate::writing::ai::Draft;
+use crate::writing::ai::writer::Writer;
+
+crate::text_enum! {
+    /// How the reply feels about the offer (B §3).
+    pub enum Sentiment ("sentiment") {
+        Positive = "positive",
+        Neutral = "neutral",
+        Negative = "negative",
+    }
+}
+
+crate::text_enum! {
+    /// What the reply calls for (B §3).
+    pub enum Action ("action") {
+        MarkInterested = "mark_interested",
+        Reply = "reply",
+        ScheduleFollowup = "schedule_followup",
+        MarkNotInterested = "mark_not_interested",
+    }
+}
+
+crate::text_enum! {
+    /// A topic a person must handle: no automatic answer is sent for a reply that raises one.
+    pub enum Escalation ("escalation") {
+        /// Prices, quotes or discounts beyond the education material.
+        Price = "price",
+        /// Legal or data-protection matters.
+        Legal = "legal",
+        /// A complaint or a threat.
+        Complaint = "complaint",
+        /// Asks to stop being written to.
+        Unsubscribe = "unsubscribe",
+        /// Asks for a person.
+        Human = "human",
+        /// Tries to instruct the AI.
+        Instruction = "instruction",
+    }
+}
+
+/// What a classifier read in a reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Classification {
+    pub sentiment: Sentiment,
+    pub action: Action,
+    /// How sure the reading is, 0 to 1.
+    pub confidence: f64,
+    /// ISO 639-1 code of the reply's language.
+    pub language: String,
+    /// One line saying what the reply is.
+    pub summary: String,
+    pub escalations: Vec<Escalation>,
+    /// For "write again in September": when.
+    #[schema(value_type = Option<String>, format = Date)]
+    pub follow_up_on: Option<NaiveDate>,
+}
+
+impl Escalation {
+    /// What a person must handle, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Escalation::Price => "a price or quote",
+            Escalation::Legal => "a legal or data-protection matter",
+            Escalation::Complaint => "a complaint",
+            Escalation::Unsubscribe => "a request to stop emails",
+            Escalation::Human => "a request for a person",
+            Escalation::Instruction => "text that tries to instruct the AI",
+        }
+    }
+}
+
+/// Answers to a prospect's reply are messages of the campaign numbered from here (the sequence uses 0 to 4).
+pub const ANSWER_STEP: i32 = 100;
+
+/// Answers of a campaign that wait for approval under the default policy.
+pub const APPROVED_FIRST: i64 = 10;
+
+/// Answers the AI sends by itself to one prospect at most.
+pub const AUTOMATIC_PER_THREAD: i64 = 2;
+
+/// Why a change to an answer is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("Answer not found")]
+    NotFound,
+    #[error("This answer is no longer waiting for approval")]
+    NotWaiting,
+    #[error("The subject and the answer must not be empty")]
+    Empty,
+    #[error("The reply this answers is gone")]
+    ReplyGone,
+    #[error(transparent)]
+    Store(#[from] crate::platform::db::StoreError),
+    #[error(transparent)]
+    Queue(#[from] crate::platform::queue::QueueError),
+}
+
+/// Reads a reply with the configured model, or the offline classifier when none is configured or the model fails
+/// (the reading then says why). The offline classifier's escalations are always added: a phrase such as "remove
+/// me" or "ignore previous instructions" escalates whatever a model thought.
+pub async fn read_reply(writer: &Writer, subject: &str, body: &str, today: NaiveDate) -> Reading {
+    let started = Instant::now();
+    let offline = offline::classify(body, today);
+    let reading = match writer {
+        Writer::Offline => Reading {
+            classification: offline.clone(),
+            classifier: "offline".into(),
+            note: None,
+        },
+        model_writer => {
+            match model::classify(model_writer, subject, &offline::own_text(body), today).await {
+                Ok(mut classification) => {
+                    for topic in &offline.escalations {
+                        if !classification.escalations.contains(topic) {
+                            classification.escalations.push(*topic);
+                        }
+                    }
+                    Reading {
+                        classification,
+                        classifier: model_writer.name(),
+                        note: None,
+                    }
+                }
+                Err(error) => Reading {
+                    classification: offline.clone(),
+                    classifier: "offline".into(),
+                    note: Some(format!(
+                        "Read by the offline classifier: the AI model failed ({error})"
+                    )),
+                },
+            }
+        }
+    };
+    let classifier = if reading.classifier == "offline" {
+        "offline"
+    } else {
+        "model"
+    };
+    metrics::histogram!("outreach_reply_classification_seconds", "classifier" => classifier)
+        .record(started.elapsed().as_secs_f64());
+    metrics::counter!("outreach_replies_classified_total", "classifier" => classifier,
+        "sentiment" => reading.classification.sentiment.as_str(), "action" => reading.classification.action.as_str())
+    .increment(1);
+    reading
+}
+
+/// The `ClassifyReply` job: reads a reply once, applies what it means (a stop request suppresses the address, a
+/// refusal stops the sequence, interest shows on the contact, "write in September" schedules the next follow-up
+/// then), and for a reply that calls for an answer drafts one: queued by itself when every guard allows it, else
+/// waiting for the user's approval.
+pub async fn classify_reply(ctx: &Context, writer: &Writer, inbound_id: i64) -> anyhow::Result<()> {
+    let Some(reply) = ctx.db.reply_context(inbound_id).await? else {
+        return Ok(());
+    };
+    let now = ctx.now_ms();
+    let today = crate::platform::clock::date_of(now);
+    let reading = read_reply(writer, &reply.subject, &reply.body, today).await;
+    ctx.db
+        .save_reading(reply.id, reply.user_id, &reading, now)
+        .await?;
+    apply_reading(ctx, &reply, &reading.classification).await?;
+    if matches!(
+        reading.classification.action,
+        Action::Reply | Action::MarkInterested
+    ) && reply.campaign_id.is_some()
+    {
+        answer_reply(ctx, writer, &reply, &reading.classification).await?;
+    }
+    Ok(())
+}
+
+/// What a reading means for the prospect, whatever is answered.
+async fn apply_reading(
+    ctx: &Context,
+    reply: &ReplyContext,
+    found: &Classification,
+) -> anyhow::Result<()> {
+    let now = ctx.now_ms();
+    let address = reply
+        .from_email
+        .clone()
+        .unwrap_or_else(|| reply.to_email.clone());
+    if found.escalations.contains(&Escalation::Unsubscribe) {
+        ctx.db
+            .insert_unsubscribe(&crate::accounts::normalize_email(&address), "reply", now)
+            .await?;
+    }
+    match found.action {
+        Action::MarkInterested => {
+            ctx.db
+                .set_contact_interest(reply.user_id, &reply.to_email, "interested")
+                .await?
+        }
+        Action::MarkNotInterested => {
+            ctx.db
+                .set_contact_interest(reply.user_id, &reply.to_email, "not_interested")
+                .await?;
+            ctx.db
+                .stop_follow_ups(reply.message_id, reply.user_id, NOT_INTERESTED, now)
+                .await?;
+        }
+        Action::ScheduleFollowup => {
+            if let (Some(date), Some(campaign_id)) = (found.follow_up_on, reply.campaign_id) {
+                let window = reply.window.window();
+                let zone = recipient_zone(
+                    reply.latitude,
+                    reply.longitude,
+                    reply.city.as_deref(),
+                    window.time_zone,
+                );
+                let morning = date.and_hms_opt(9, 0, 0).expect("09:00 exists");
+                let at = chrono::TimeZone::from_local_datetime(&zone, &morning)
+                    .earliest()
+                    .map_or(now, |time| time.timestamp_millis());
+                ctx.db
+                    .schedule_follow_up(reply.message_id, campaign_id, at.max(now))
+                    .await?;
+            }
+        }
+        Action::Reply => {}
+    }
+    Ok(())
+}
+
+/// Why a follow-up sequence stopped when the prospect declined.
+pub const NOT_INTERESTED: &str = "Not interested (their reply)";
+
+/// Drafts an answer and queues it by itself or leaves it for approval.
+async fn answer_reply(
+    ctx: &Context,
+    writer: &Writer,
+    reply: &ReplyContext,
+    found: &Classification,
+) -> anyhow::Result<()> {
+    let campaign_id = reply.campaign_id.expect("answers are for campaign replies");
+    let (draft, written_by) = draft_answer(ctx, writer, reply, found).await?;
+    let now = ctx.now_ms();
+    let day_start = now - now.rem_euclid(DAY_MS);
+    let counts = ctx
+        .db
+        .answer_counts(campaign_id, day_start, reply.business_id)
+        .await?;
+    let why = guard(reply, found, counts);
+    let answer = NewAnswer {
+        inbound_id: reply.id,
+        user_id: reply.user_id,
+        campaign_id: Some(campaign_id),
+        subject: &draft.subject,
+        body: &draft.body,
+        why: why.as_deref(),
+        writer: &written_by,
+    };
+    let Some(answer_id) = ctx.db.insert_answer(&answer, now).await? else {
+        return Ok(());
+    };
+    if why.is_none() {
+        let timing = reply.reply_timing.unwrap_or(ReplyTiming::Business);
+        let spread = (reply.id.rem_euclid(97)) as f64 / 96.0;
+        let send_at = now + timing.delay_minutes(spread) * 60_000;
+        queue_answer(ctx, reply, answer_id, &draft, counts.in_thread, send_at).await?;
+        metrics::counter!("outreach_auto_replies_sent_total", "mode" => "automatic").increment(1);
+    }
+    record_awaiting(ctx).await;
+    Ok(())
+}
+
+/// The reason an answer waits for the user, or none when it may go by itself.
+fn guard(
+    reply: &ReplyContext,
+    found: &Classification,
+    counts: store::AnswerCounts,
+) -> Option<String> {
+    let certainty = reply
+        .certainty_threshold
+        .unwrap_or(CertaintyThreshold::Manual);
+    let Some(minimum) = certainty.minimum() else {
+        return Some("Automatic answers are off for this campaign (certainty: manual)".into());
+    };
+    if !found.escalations.is_empty() {
+        let topics: Vec<&str> = found
+            .escalations
+            .iter()
+            .map(|topic| topic.words())
+            .collect();
+        return Some(format!("A person should answer: {}", topics.join(", ")));
+    }
+    if found.confidence < minimum {
+        return Some(format!(
+            "The AI is {:.0}% sure; this campaign answers by itself from {:.0}%",
+            found.confidence * 100.0,
+            minimum * 100.0
+        ));
+    }
+    let cap = i64::from(reply.auto_reply_max_per_day.unwrap_or(20));
+    if counts.automatic_today >= cap {
+        return Some(format!(
+            "Today's {cap} automatic answers for this campaign are sent"
+        ));
+    }
+    if counts.automatic_in_thread >= AUTOMATIC_PER_THREAD {
+        return Some("This prospect was answered automatically twice already".into());
+    }
+    match reply.human_approval.unwrap_or(HumanApproval::FirstTen) {
+        HumanApproval::Always => Some("This campaign approves every answer".into()),
+        HumanApproval::FirstTen if counts.queued < APPROVED_FIRST => Some(format!(
+            "The first {APPROVED_FIRST} answers of a campaign wait for your approval ({} sent so far)",
+            counts.queued
+        )),
+        _ => None,
+    }
+}
+
+/// An answer from the configured model, or the offline writer (when there is none or the model fails); the body
+/// is sanitised either way.
+async fn draft_answer(
+    ctx: &Context,
+    writer: &Writer,
+    reply: &ReplyContext,
+    found: &Classification,
+) -> anyhow::Result<(Draft, String)> {
+    let campaign_id = reply.campaign_id.expect("answers are for campaign replies");
+    let mut education = Vec::new();
+    if let Some(notes) = reply
+        .ai_education_text
+        .as_deref()
+        .filter(|text| !text.trim().is_empty())
+    {
+        education.push(("notes".to_string(), notes.to_string()));
+    }
+    for file in ctx.db.list_education_files(campaign_id).await? {
+        education.push((file.name, file.extracted_text));
+    }
+    let thread = match reply.business_id {
+        Some(business_id) => ctx.db.thread_texts(campaign_id, business_id).await?,
+        None => Vec::new(),
+    };
+    let user = ctx.db.find_user(reply.user_id).await?;
+    let sender_name = reply
+        .email_from_name
+        .clone()
+        .or_else(|| user.as_ref().map(|user| user.full_name()))
+        .unwrap_or_default();
+    let brief = AnswerBrief {
+        language: found.language.clone(),
+        action: found.action,
+        aggressiveness: reply
+            .sales_aggressiveness
+            .unwrap_or(SalesAggressiveness::Moderate),
+        sender_name,
+        business_name: reply.business_name.clone(),
+        education,
+        thread,
+        reply_subject: reply.subject.clone(),
+        reply_text: offline::own_text(&reply.body),
+    };
+    let (draft, written_by) = match writer {
+        Writer::Offline => (answer::offline(&brief), "offline".to_string()),
+        model_writer => match model::draft(model_writer, &brief).await {
+            Ok(draft) => (draft, model_writer.name()),
+            Err(error) => (
+                answer::offline(&brief),
+                format!("offline (the AI model failed: {error})"),
+            ),
+        },
+    };
+    Ok((
+        Draft {
+            subject: draft.subject.trim().to_string(),
+            body: crate::campaigns::personalise::sanitize_html(&draft.body),
+        },
+        written_by,
+    ))
+}
+
+/// Writes an answer as a message of its campaign (in the thread, through the sender of the email it answers) and
+/// queues its sending for `send_at`.
+async fn queue_answer(
+    ctx: &Context,
+    reply: &ReplyContext,
+    answer_id: i64,
+    draft: &Draft,
+    answered_in_thread: i64,
+    send_at: i64,
+) -> Result<i64, AnswerError> {
+    let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
+    let token = random_token(16);
+    let to = reply
+        .from_email
+        .clone()
+        .unwrap_or_else(|| reply.to_email.clone());
+    let message = NewMessage {
+        user_id: reply.user_id,
+        to_email: &to,
+        status: MessageStatus::Queued,
+        campaign_id: Some(campaign_id),
+        template_id: None,
+        business_id: reply.business_id,
+        step: ANSWER_STEP + answered_in_thread as i32,
+        config_id: reply.config_id,
+        token: &token,
+        error: None,
+        is_test: false,
+        subject: &draft.subject,
+        html_body: Some(&draft.body),
+        in_reply_to: reply.header_message_id.as_deref(),
+    };
+    let now = ctx.now_ms();
+    let message_id = *ctx
+        .db
+        .enqueue_messages(&[message], now)
+        .await?
+        .first()
+        .ok_or(AnswerError::NotWaiting)?;
+    if !ctx
+        .db
+        .queue_answer(
+            answer_id,
+            reply.user_id,
+            message_id,
+            &draft.subject,
+            &draft.body,
+            now,
+        )
+        .await?
+    {
+        return Err(AnswerError::NotWaiting);
+    }
+    let job = SendCampaignEmail {
+        campaign_id: Some(campaign_id),
+        message_ids: vec![message_id],
+    };
+    ctx.queue
+        .enqueue_at(job, Some(&format!("answer:{answer_id}")), Some(send_at))
+        .await?;
+    Ok(message_id)
+}
+
+/// The user approves a draft (as edited): it is sent now, in the thread, within the campaign's limits and window.
+pub async fn approve(
+    ctx: &Context,
+    user_id: i64,
+    answer_id: i64,
+    edited: Option<Draft>,
+) -> Result<i64, AnswerError> {
+    let answer = ctx
+        .db
+        .find_answer(answer_id, user_id)
+        .await?
+        .ok_or(AnswerError::NotFound)?;
+    if answer.status != "awaiting_approval" {
+        return Err(AnswerError::NotWaiting);
+    }
+    let draft = edited.unwrap_or(Draft {
+        subject: answer.subject.clone(),
+        body: answer.body.clone(),
+    });
+    let draft = Draft {
+        subject: draft.subject.trim().to_string(),
+        body: crate::campaigns::personalise::sanitize_html(&draft.body),
+    };
+    if draft.subject.is_empty()
+        || crate::campaigns::personalise::html_text(&draft.body)
+            .trim()
+            .is_empty()
+    {
+        return Err(AnswerError::Empty);
+    }
+    let reply = ctx
+        .db
+        .reply_context(answer.inbound_id)
+        .await?
+        .ok_or(AnswerError::ReplyGone)?;
+    let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
+    let now = ctx.now_ms();
+    let counts = ctx
+        .db
+        .answer_counts(campaign_id, now, reply.business_id)
+        .await?;
+    let message_id = queue_answer(ctx, &reply, answer_id, &draft, counts.in_thread, now).await?;
+    metrics::counter!("outreach_auto_replies_sent_total", "mode" => "approved").increment(1);
+    record_awaiting(ctx).await;
+    Ok(message_id)
+}
+
+/// The user discards a draft: nothing is sent.
+pub async fn discard(ctx: &Context, user_id: i64, answer_id: i64) -> Result<(), AnswerError> {
+    ctx.db
+        .find_answer(answer_id, user_id)
+        .await?
+        .ok_or(AnswerError::NotFound)?;
+    if !ctx
+        .db
+        .discard_answer(answer_id, user_id, ctx.now_ms())
+        .await?
+    {
+        return Err(AnswerError::NotWaiting);
+    }
+    record_awaiting(ctx).await;
+    Ok(())
+}
+
+/// The approvals gauge, after a change (a failed count leaves the last value).
+async fn record_awaiting(ctx: &Context) {
+    if let Ok(waiting) = ctx.db.answers_awaiting().await {
+        metrics::gauge!("outreach_reply_approvals_waiting").set(waiting as f64);
+    }
+}
