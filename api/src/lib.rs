@@ -17,6 +17,7 @@ pub mod instance;
 pub mod observability;
 pub mod openapi;
 pub mod protection;
+pub mod responses;
 pub mod senders;
 pub mod sends;
 pub mod session;
@@ -52,7 +53,8 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(analytics::routes())
         .merge(contacts::routes())
         .merge(generate::routes())
-        .merge(follow_ups::routes());
+        .merge(follow_ups::routes())
+        .merge(responses::routes());
     let public = OpenApiRouter::new()
         .merge(observability::routes())
         .merge(webhooks::routes())

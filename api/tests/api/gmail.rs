@@ -479,6 +479,9 @@ async fn gmail_senders_read_replies_only_after_the_second_consent_and_never_twic
         assert_eq!(history["messages"][0]["status"], "replied");
         let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
         assert!(is_time(&gmail["repliesCheckedAt"]), "{gmail}");
+        // The reply is read like any other (a ClassifyReply job).
+        let read = reading_of(&ada, "owner0@cafe0.example").await;
+        assert_eq!(read["classifier"], "offline");
 
         // The next run starts from the history id it reached: the messages are not fetched again (expect(1)).
         let run = outreach_core::inbound::replies::ingest_mailbox(

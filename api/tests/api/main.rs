@@ -31,6 +31,7 @@ mod gmail;
 mod hardening;
 mod inbound;
 mod public;
+mod responses;
 mod sending;
 mod tracking;
 mod windows;

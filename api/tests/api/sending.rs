@@ -854,11 +854,13 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Cafés" }))
             .await;
-        // A new campaign answers by itself only when the user allows it, and times follow-ups by the AI (A §9).
+        // A new campaign answers by itself only when the AI is 90% sure, after the user approved its first ten
+        // answers, at most 20 a day, and times follow-ups by the AI (A §9, issue 20).
         assert_eq!(
             campaign["aiSettings"],
-            json!({ "salesAggressiveness": "moderate", "responseStyle": "patient", "certaintyThreshold": "manual",
-                    "replyTiming": "business", "aiOptimisedFollowUpTiming": true })
+            json!({ "salesAggressiveness": "moderate", "responseStyle": "patient", "certaintyThreshold": "high",
+                    "replyTiming": "business", "aiOptimisedFollowUpTiming": true, "humanApproval": "first_ten",
+                    "autoReplyMaxPerDay": 20 })
         );
         assert_eq!(campaign["replyTo"], Value::Null);
         let path = format!("/api/campaigns/{}", campaign["id"]);
@@ -874,6 +876,8 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
             json!({ "aiSettings": { "salesAggressiveness": "pushy", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true } }),
             json!({ "aiSettings": { "salesAggressiveness": "soft", "responseStyle": "eager", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true } }),
             json!({ "aiSettings": { "salesAggressiveness": "soft" } }),
+            json!({ "aiSettings": { "salesAggressiveness": "soft", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true, "autoReplyMaxPerDay": 101 } }),
+            json!({ "aiSettings": { "salesAggressiveness": "soft", "certaintyThreshold": "high", "replyTiming": "quick", "aiOptimisedFollowUpTiming": true, "humanApproval": "sometimes" } }),
         ] {
             let (status, body) = ada.put_json(&path, bad.clone()).await;
             assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
@@ -885,6 +889,8 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         );
         let mut expected = settings.clone();
         expected["responseStyle"] = json!("patient");
+        expected["humanApproval"] = json!("first_ten");
+        expected["autoReplyMaxPerDay"] = json!(20);
         assert_eq!(stored["aiSettings"], expected);
         assert_eq!(active(&app, "eve").await.put_json(&path, json!({ "replyTo": "eve@evil.example" })).await.0, StatusCode::NOT_FOUND);
 

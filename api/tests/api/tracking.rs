@@ -441,6 +441,11 @@ async fn provider_events_and_replies_change_messages_suppress_and_pause() {
         };
         assert_eq!(status_of("owner3@cafe3.example"), "replied");
         assert_eq!(status_of("owner4@cafe4.example"), "sent");
+        // The reply is read (asking for prices: a person answers); the out-of-office is not a response.
+        let read = reading_of(&ada, "owner3@cafe3.example").await;
+        assert_eq!(read["escalations"], json!(["price"]));
+        let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
+        assert!(!analytics["recentResponses"].as_array().unwrap().iter().any(|r| r["fromEmail"] == "owner4@cafe4.example"));
 
         // A reply typed in the app for an outbox message; another user cannot answer Ada's messages.
         let fifth = outbox

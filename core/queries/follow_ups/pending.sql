@@ -22,7 +22,7 @@ select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.con
             where s.campaign_id = p.campaign_id and s.business_id = p.business_id
                 and ((s.replied_at is not null and not exists (select 1 from inbound_messages i
                         join reply_readings r on r.inbound_id = i.id
-                        where i.message_id = s.id and r.action = 'schedule_followup'))
+                        where i.message_id = s.id and r.action = 'schedule_followup' and r.follow_up_on is not null))
                     or s.bounced_at is not null or s.spam_reported_at is not null or s.unsubscribed_at is not null))
         or exists (select 1 from follow_up_stops h where h.campaign_id = p.campaign_id and h.business_id = p.business_id)
         or exists (select 1 from unsubscribes u where u.email = p.to_email)

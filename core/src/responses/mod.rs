@@ -460,8 +460,10 @@ async fn queue_answer(
         campaign_id: Some(campaign_id),
         message_ids: vec![message_id],
     };
+    // Due now: at once (the queue keeps its own time); later: when it is due.
+    let later = Some(send_at).filter(|at| *at > now);
     ctx.queue
-        .enqueue_at(job, Some(&format!("answer:{answer_id}")), Some(send_at))
+        .enqueue_at(job, Some(&format!("answer:{answer_id}")), later)
         .await?;
     Ok(message_id)
 }
@@ -528,6 +530,92 @@ pub async fn discard(ctx: &Context, user_id: i64, answer_id: i64) -> Result<(), 
     }
     record_awaiting(ctx).await;
     Ok(())
+}
+
+/// What the Responses screen's test dialog shows: how a reply would be read, the answer that would be drafted (for a
+/// reply that calls for one), and what would happen to it. Nothing is stored or sent.
+#[derive(Debug, Clone)]
+pub struct TestOutcome {
+    pub reading: Reading,
+    pub draft: Option<(Draft, String)>,
+    pub decision: String,
+}
+
+/// Reads a reply typed in the test dialog as if it answered an email of `campaign` (its AI settings and
+/// education; none: the defaults, no education).
+pub async fn test_reply(
+    ctx: &Context,
+    writer: &Writer,
+    user_id: i64,
+    campaign: Option<&crate::campaigns::CampaignRow>,
+    from: &str,
+    subject: &str,
+    body: &str,
+) -> anyhow::Result<TestOutcome> {
+    let now = ctx.now_ms();
+    let reading = read_reply(writer, subject, body, crate::platform::clock::date_of(now)).await;
+    let settings = campaign.map(|row| row.ai_settings).unwrap_or_default();
+    let reply = ReplyContext {
+        id: 0,
+        user_id,
+        message_id: 0,
+        subject: subject.to_string(),
+        body: body.to_string(),
+        from_email: Some(from.to_string()),
+        header_message_id: None,
+        received_at: now,
+        campaign_id: campaign.map(|row| row.id),
+        business_id: None,
+        to_email: from.to_string(),
+        config_id: None,
+        business_name: None,
+        ai_education_text: campaign.and_then(|row| row.ai_education_text.clone()),
+        email_from_name: campaign.and_then(|row| row.email_from_name.clone()),
+        sales_aggressiveness: Some(settings.sales_aggressiveness),
+        certainty_threshold: Some(settings.certainty_threshold),
+        reply_timing: Some(settings.reply_timing),
+        human_approval: Some(settings.human_approval),
+        auto_reply_max_per_day: Some(settings.auto_reply_max_per_day),
+        window: campaign.map(|row| row.window.clone()).unwrap_or_default(),
+        latitude: None,
+        longitude: None,
+        city: None,
+    };
+    let found = &reading.classification;
+    let answers = matches!(found.action, Action::Reply | Action::MarkInterested);
+    let (draft, decision) = match (answers, campaign) {
+        (false, _) => (
+            None,
+            match found.action {
+                Action::ScheduleFollowup => {
+                    "No answer: the next follow-up is scheduled for when they asked".to_string()
+                }
+                _ => "No answer: their follow-ups stop".to_string(),
+            },
+        ),
+        (true, None) => (
+            None,
+            "Choose a campaign to see the answer it would draft".to_string(),
+        ),
+        (true, Some(row)) => {
+            let drafted = draft_answer(ctx, writer, &reply, found).await?;
+            let day_start = now - now.rem_euclid(DAY_MS);
+            let counts = ctx.db.answer_counts(row.id, day_start, None).await?;
+            let decision = match guard(&reply, found, counts) {
+                Some(why) => format!("Waits for your approval: {why}"),
+                None => format!(
+                    "Sent by itself about {} minutes after the reply, inside the sending window",
+                    settings.reply_timing.delay_minutes(0.5)
+                ),
+            };
+            (Some(drafted), decision)
+        }
+    };
+    Ok(TestOutcome {
+        reading,
+        draft,
+        decision,
+    })
 }
 
 /// The approvals gauge, after a change (a failed count leaves the last value).

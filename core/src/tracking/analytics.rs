@@ -239,6 +239,8 @@ pub struct CampaignEmail {
     /// Why the prospect gets no more follow-ups: stopped by the user, or a reply, bounce, spam report or unsubscribe
     /// on this message.
     pub follow_ups_stopped: Option<String>,
+    /// `interested` or `not_interested`, as the prospect's latest reply showed it.
+    pub interest: Option<String>,
     /// B §4 (Issues, then Clicked, Opened, Delivered, otherwise Sent), with what B §4 leaves out: a message not
     /// sent is Skipped or Queued, and a reply, the strongest engagement, shows as Replied.
     pub engagement: &'static str,
@@ -267,6 +269,7 @@ struct CampaignEmailRow {
     error: Option<String>,
     step: i32,
     follow_ups_stopped: Option<String>,
+    interest: Option<String>,
     business_name: Option<String>,
     business_address: Option<String>,
     business_phone: Option<String>,
@@ -371,6 +374,7 @@ impl CampaignEmailRow {
                 .into_iter()
                 .find_map(|(stopped, reason)| stopped.then(|| reason.to_string()))
             }),
+            interest: self.interest,
             business_name: self.business_name,
             business_address: self.business_address,
             business_phone: self.business_phone,

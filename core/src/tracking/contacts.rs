@@ -38,6 +38,8 @@ pub struct Contact {
     pub spam_reported_at: Option<Timestamp>,
     pub unsubscribed_at: Option<Timestamp>,
     pub last_activity_at: Timestamp,
+    /// `interested` or `not_interested`, as their latest reply showed it.
+    pub interest: Option<String>,
     /// B §4 badge: Unsubscribed, Spam Report, Bounced, Replied, Opened, Delivered, Sent, else the raw status.
     #[sqlx(skip)]
     pub status: String,
@@ -265,6 +267,7 @@ mod tests {
             spam_reported_at: None,
             unsubscribed_at: None,
             last_activity_at: Timestamp(1),
+            interest: None,
             status: String::new(),
         }
     }

@@ -631,3 +631,20 @@ pub fn is_time(value: &Value) -> bool {
         .as_str()
         .is_some_and(|text| text.len() == 24 && text.ends_with('Z') && text.as_bytes()[10] == b'T')
 }
+
+/// The reply from `from` as the Responses screen lists it, once the workers have read it (`ClassifyReply`).
+pub async fn reading_of(browser: &Browser, from: &str) -> Value {
+    for _ in 0..200 {
+        let (_, analytics) = browser.get_json("/api/email-responses/analytics").await;
+        if let Some(read) = analytics["recentResponses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fromEmail"] == from && !r["sentiment"].is_null())
+        {
+            return read.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the reply from {from} was not read");
+}

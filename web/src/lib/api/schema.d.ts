@@ -651,6 +651,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-responses/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Responses tab's figures and the latest replies (B §2.9, §7), the user's only. */
+        get: operations["getApiEmailResponsesAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-responses/answers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edits a draft waiting for approval. */
+        put: operations["putApiEmailResponsesAnswersById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-responses/answers/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves a draft (as edited, when a subject and body are sent): it is sent now, in the thread. */
+        post: operations["postApiEmailResponsesAnswersByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-responses/answers/{id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discards a draft: nothing is sent. */
+        post: operations["postApiEmailResponsesAnswersByIdDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-responses/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reads a test reply and drafts its answer without storing or sending anything (B §2.9 test dialog, §5, §8). */
+        post: operations["postApiEmailResponsesProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-templates": {
         parameters: {
             query?: never;
@@ -1596,6 +1681,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        Action: "mark_interested" | "reply" | "schedule_followup" | "mark_not_interested";
         AdditionalRequest: {
             email: string;
             emailReplyTo?: string | null;
@@ -1606,11 +1693,41 @@ export interface components {
         AiSettings: {
             /** @description Follow-ups go out at the time the AI expects the prospect to read them (A §9: on by default). */
             aiOptimisedFollowUpTiming: boolean;
+            /**
+             * Format: int32
+             * @description Automatic answers a day at most (1 to 100).
+             */
+            autoReplyMaxPerDay?: number;
             certaintyThreshold: components["schemas"]["CertaintyThreshold"];
+            /** @description Which automatic answers wait for the user. */
+            humanApproval?: components["schemas"]["HumanApproval"];
             replyTiming: components["schemas"]["ReplyTiming"];
             /** @description Always 'patient'; not stored. */
             responseStyle?: components["schemas"]["ResponseStyle"];
             salesAggressiveness: components["schemas"]["SalesAggressiveness"];
+        };
+        /** @description A draft as the user edits it. */
+        AnswerEdit: {
+            body: string;
+            subject: string;
+        };
+        /**
+         * @description The answer to a reply: a draft waiting for approval, one discarded, or one queued as a message (`status` is then
+         *     the message's: queued, sending, sent, failed or skipped).
+         */
+        AnswerView: {
+            /** @description Sent without the user's approval. */
+            automatic: boolean;
+            body: string;
+            /** Format: int64 */
+            id: number;
+            sentAt?: components["schemas"]["Timestamp"] | null;
+            status: string;
+            subject: string;
+            /** @description Why it waits for approval. */
+            why?: string | null;
+            /** @description `offline`, or the model that wrote it. */
+            writer: string;
         };
         /** @description A created basic address. */
         BasicAddressCreated: {
@@ -1748,6 +1865,8 @@ export interface components {
             hasIssues: boolean;
             /** Format: int64 */
             id: number;
+            /** @description `interested` or `not_interested`, as the prospect's latest reply showed it. */
+            interest?: string | null;
             lastOpenedAt?: components["schemas"]["Timestamp"] | null;
             /** @description Why a failed or skipped message was not sent. */
             notSentReason?: string | null;
@@ -1899,6 +2018,26 @@ export interface components {
         CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain";
         /** @enum {string} */
         CheckLevel: "block" | "warn";
+        /** @description What a classifier read in a reply. */
+        Classification: {
+            action: components["schemas"]["Action"];
+            /**
+             * Format: double
+             * @description How sure the reading is, 0 to 1.
+             */
+            confidence: number;
+            escalations: components["schemas"]["Escalation"][];
+            /**
+             * Format: date
+             * @description For "write again in September": when.
+             */
+            followUpOn?: string | null;
+            /** @description ISO 639-1 code of the reply's language. */
+            language: string;
+            sentiment: components["schemas"]["Sentiment"];
+            /** @description One line saying what the reply is. */
+            summary: string;
+        };
         /** @description A Gmail sender waits for Google's consent: the browser goes to `oauthUrl`. */
         ConsentNeeded: {
             oauthUrl: string;
@@ -1917,6 +2056,8 @@ export interface components {
             clickedAt?: components["schemas"]["Timestamp"] | null;
             deliveredAt?: components["schemas"]["Timestamp"] | null;
             email: string;
+            /** @description `interested` or `not_interested`, as their latest reply showed it. */
+            interest?: string | null;
             lastActivityAt: components["schemas"]["Timestamp"];
             lastSentAt?: components["schemas"]["Timestamp"] | null;
             /** Format: int64 */
@@ -2106,6 +2247,36 @@ export interface components {
             body: string;
             subject: string;
         };
+        /** @description B §3 Email response, with the rest of the reading and the answer. */
+        EmailResponse: {
+            action?: components["schemas"]["Action"] | null;
+            answer?: components["schemas"]["AnswerView"] | null;
+            /** @description The email it answers. */
+            answeredSubject?: string | null;
+            body: string;
+            /** Format: int64 */
+            campaignId?: number | null;
+            /** @description `offline` or the model that read it. */
+            classifier?: string | null;
+            /**
+             * Format: double
+             * @description 0 to 1.
+             */
+            confidence?: number | null;
+            escalations: components["schemas"]["Escalation"][];
+            /** @description For "write again in September": the date (YYYY-MM-DD). */
+            followUpOn?: string | null;
+            fromEmail?: string | null;
+            /** Format: int64 */
+            id: number;
+            language?: string | null;
+            /** @description Why the offline classifier read it although a model is configured. */
+            note?: string | null;
+            responseTimestamp: components["schemas"]["Timestamp"];
+            sentiment?: components["schemas"]["Sentiment"] | null;
+            subject: string;
+            summary?: string | null;
+        };
         /** @description Emails sent in the last 30 days and the plan's monthly limit (A §3 Usage). */
         EmailUsage: {
             /** Format: int64 */
@@ -2121,6 +2292,8 @@ export interface components {
             /** @description What went wrong, for people (the product's wording). */
             message: string;
         };
+        /** @enum {string} */
+        Escalation: "price" | "legal" | "complaint" | "unsubscribe" | "human" | "instruction";
         /** @description What a batch of SendGrid events did. */
         EventsReceived: {
             /** @description Events that named one of our messages. */
@@ -2241,6 +2414,8 @@ export interface components {
             /** @description Always `ok`. */
             status: string;
         };
+        /** @enum {string} */
+        HumanApproval: "always" | "first_ten" | "never";
         IdentityRequest: {
             /** @default null */
             emailPrefix: string | null;
@@ -2478,6 +2653,17 @@ export interface components {
             city?: string | null;
             website?: string | null;
         };
+        /** @description What the test dialog shows: the reading, the answer that would be drafted, and what would happen to it. */
+        ProcessedResponse: components["schemas"]["Classification"] & {
+            campaignName?: string | null;
+            classifier: string;
+            decision: string;
+            draft?: components["schemas"]["Draft"] | null;
+            note?: string | null;
+            success: boolean;
+            /** @description Who wrote the draft. */
+            writer?: string | null;
+        };
         /** @description The sender details every email carries. */
         Profile: {
             email: string;
@@ -2560,6 +2746,29 @@ export interface components {
         };
         /** @enum {string} */
         ReplyTiming: "immediate" | "quick" | "business" | "delayed";
+        /** @description B §3 Response analytics, with the approvals waiting and the share of positive replies. */
+        ResponseAnalytics: {
+            /** @description Replies read, by action. */
+            actionBreakdown: {
+                [key: string]: number;
+            };
+            /** Format: int64 */
+            pendingApprovals: number;
+            /**
+             * Format: double
+             * @description Positive replies per 100 replies read, rounded.
+             */
+            positiveShare: number;
+            recentResponses: components["schemas"]["EmailResponse"][];
+            /**
+             * Format: double
+             * @description Replies per 100 campaign emails sent, rounded to one decimal.
+             */
+            responseRate: number;
+            sentimentBreakdown: components["schemas"]["SentimentBreakdown"];
+            /** Format: int64 */
+            totalResponses: number;
+        };
         /** @enum {string} */
         ResponseStyle: "patient";
         /** @description A row of an import that was skipped, with its line and why. */
@@ -2722,6 +2931,17 @@ export interface components {
             /** Format: int32 */
             sequenceNumber: number;
         };
+        /** @enum {string} */
+        Sentiment: "positive" | "neutral" | "negative";
+        /** @description Replies by sentiment. */
+        SentimentBreakdown: {
+            /** Format: int64 */
+            negative: number;
+            /** Format: int64 */
+            neutral: number;
+            /** Format: int64 */
+            positive: number;
+        };
         /** @description The ways to sign in that this instance offers. */
         SignInOptions: {
             google: boolean;
@@ -2844,6 +3064,17 @@ export interface components {
             objective: string;
             subject: string;
             tone: string;
+        };
+        /** @description The test dialog's reply (B §5): read and answered as if it came for one of the user's campaigns. */
+        TestResponse: {
+            body: string;
+            /**
+             * Format: int64
+             * @description The campaign whose AI settings and education to use (none: the latest campaign).
+             */
+            campaignId?: number | null;
+            from: string;
+            subject: string;
         };
         /** @description What a test send did: how many went, or why they did not. */
         TestResult: {
@@ -6003,6 +6234,421 @@ export interface operations {
             };
             /** @description The request named a host this instance does not answer to */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiEmailResponsesAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseAnalytics"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putApiEmailResponsesAnswersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerEdit"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Answer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This answer is no longer waiting for approval */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The subject and the answer must not be empty */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiEmailResponsesAnswersByIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AnswerEdit"] | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Answer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This answer is no longer waiting for approval */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The subject and the answer must not be empty */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiEmailResponsesAnswersByIdDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Answer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This answer is no longer waiting for approval */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiEmailResponsesProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestResponse"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessedResponse"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please enter a valid email address, Subject is required, or Response body must be at least 10 characters */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
