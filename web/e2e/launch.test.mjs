@@ -56,21 +56,24 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
 
   // The AI settings: the defaults, changed, kept over a reload.
   const settings = page.getByRole("group", { name: "AI settings" });
-  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "manual");
+  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "high");
+  assert.equal(await settings.getByLabel("Answers that wait for your approval").inputValue(), "first_ten");
   assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), true);
   assert.equal(await settings.getByLabel("Response style").inputValue(), "Patient");
   await settings.getByLabel("Sales aggressiveness").selectOption({ label: "Soft" });
-  await settings.getByLabel("Certainty threshold").selectOption({ label: "High (90%+)" });
+  await settings.getByLabel("Certainty threshold").selectOption({ label: "Medium (75%+)" });
+  await settings.getByLabel("Automatic answers a day at most").fill("5");
   await settings.getByLabel("Reply timing").selectOption({ label: "Quick (1 to 2 hours)" });
   await settings.getByLabel("AI-optimised follow-up timing").uncheck();
   await settings.getByRole("button", { name: "Save AI Settings" }).click();
   await page.getByTestId("toast").getByText("AI settings saved").waitFor();
   assert.deepEqual((await stored()).aiSettings, {
-    salesAggressiveness: "soft", responseStyle: "patient", certaintyThreshold: "high", replyTiming: "quick", aiOptimisedFollowUpTiming: false,
+    salesAggressiveness: "soft", responseStyle: "patient", certaintyThreshold: "medium", replyTiming: "quick", aiOptimisedFollowUpTiming: false,
+    humanApproval: "first_ten", autoReplyMaxPerDay: 5,
   });
   await page.reload();
   await settings.getByLabel("Certainty threshold").waitFor();
-  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "high");
+  assert.equal(await settings.getByLabel("Certainty threshold").inputValue(), "medium");
   assert.equal(await settings.getByLabel("AI-optimised follow-up timing").isChecked(), false);
   // The sending window: this instance's default (every day, any hour), changed to weekday office hours, kept.
   const window = page.getByRole("group", { name: "Sending window" });

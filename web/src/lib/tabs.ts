@@ -11,6 +11,7 @@ export const TABS = [
   { id: "your-campaigns", label: "Campaign Analytics" },
   { id: "email-templates", label: "Email Templates" },
   { id: "contact-management", label: "Contacts" },
+  { id: "responses", label: "Responses" },
   { id: "automation", label: "Automation" },
 ] as const;
 
@@ -27,7 +28,6 @@ const ALIASES: Record<string, TabId> = {
   templates: "email-templates",
   contacts: "contact-management",
   test: "automation",
-  responses: "contact-management",
 };
 
 export function normalizeTab(value: string | null | undefined): TabId | null {

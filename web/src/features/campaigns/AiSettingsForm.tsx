@@ -1,6 +1,7 @@
-/** The campaign's AI settings in step 6 (A §2 step 6, §9): sales aggressiveness, the fixed 'Patient' response style,
- * the certainty the AI needs to answer by itself, how soon answers go out, and AI-optimised follow-up timing (on by
- * default). Kept with the campaign (PUT /api/campaigns/{id} aiSettings). */
+/** The campaign's AI settings in step 6 (A §2 step 6, §9, B §5): sales aggressiveness, the fixed 'Patient' response
+ * style, the certainty the AI needs to answer replies by itself, how soon answers go out, which answers wait for the
+ * user's approval, how many a day at most, and AI-optimised follow-up timing (on by default). Kept with the campaign
+ * (PUT /api/campaigns/{id} aiSettings). */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
@@ -26,6 +27,12 @@ const TIMING: { value: AiSettings["replyTiming"]; label: string }[] = [
   { value: "quick", label: "Quick (1 to 2 hours)" },
   { value: "business", label: "Business (4 to 8 hours)" },
   { value: "delayed", label: "Delayed (next business day)" },
+];
+
+const APPROVAL: { value: NonNullable<AiSettings["humanApproval"]>; label: string }[] = [
+  { value: "first_ten", label: "The first 10 answers, then none" },
+  { value: "always", label: "Every answer" },
+  { value: "never", label: "None" },
 ];
 
 export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
@@ -60,6 +67,20 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
           value={settings.replyTiming}
           onChange={(event) => change({ replyTiming: event.target.value as AiSettings["replyTiming"] })}
         />
+        <SelectField
+          label="Answers that wait for your approval"
+          options={APPROVAL}
+          value={settings.humanApproval ?? "first_ten"}
+          onChange={(event) => change({ humanApproval: event.target.value as AiSettings["humanApproval"] })}
+        />
+        <TextField
+          label="Automatic answers a day at most"
+          type="number"
+          min={1}
+          max={100}
+          value={settings.autoReplyMaxPerDay ?? 20}
+          onChange={(event) => change({ autoReplyMaxPerDay: Number(event.target.value) })}
+        />
       </div>
       <label className="flex items-center gap-2 text-sm">
         <input
@@ -70,9 +91,11 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
         AI-optimised follow-up timing
       </label>
       <p className="text-xs text-slate-500">
-        With AI-optimised timing, each follow-up goes out inside the sending window at the hour its recipient opened your earlier email, else at the
-        hour this campaign's prospects open mail most, else when the window opens; without it, as soon as it is due inside the window. The reply
-        settings are kept with the campaign; this version does not yet send AI replies by itself.
+        The AI reads every reply. It answers by itself only when it is at least as sure as the threshold, nothing needs a person (a price, a legal
+        matter, a complaint, a request to stop or for a person, or text trying to instruct it), today's limit is not reached and the prospect was
+        not answered by it twice already; every other answer waits for you in the Responses tab. Manual means every answer waits. With
+        AI-optimised timing, each follow-up goes out inside the sending window at the hour its recipient opened your earlier email, else at the hour
+        this campaign's prospects open mail most, else when the window opens.
       </p>
       <Button variant="outline" onClick={() => saving.mutate()} disabled={saving.isPending}>Save AI Settings</Button>
     </fieldset>

@@ -17,6 +17,7 @@ import { CampaignBuilder } from "../campaigns/CampaignBuilder";
 import { TemplatesTab } from "../campaigns/TemplateChooser";
 import { AnalyticsTab } from "../analytics/AnalyticsTab";
 import { ContactsTab } from "../contacts/ContactsTab";
+import { ResponsesTab } from "../responses/ResponsesTab";
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -103,6 +104,8 @@ function TabContent({ tab }: { tab: TabId }) {
       return <TemplatesTab />;
     case "contact-management":
       return <ContactsTab />;
+    case "responses":
+      return <ResponsesTab />;
     case "automation":
       return (
         <Card title="Automation">

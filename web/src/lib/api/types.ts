@@ -46,6 +46,9 @@ export type TestResult = Schemas["TestResult"];
 export type ManagerPending = Schemas["ManagerPending"];
 export type SendAllResult = Schemas["SendAllResult"];
 export type SentFollowUp = Schemas["SentFollowUp"];
+export type ResponseAnalytics = Schemas["ResponseAnalytics"];
+export type EmailResponse = Schemas["EmailResponse"];
+export type ProcessedResponse = Schemas["ProcessedResponse"];
 
 export type SentEmail = Schemas["SentEmail"];
 export type SentEvent = Schemas["SentEvent"];

@@ -1,0 +1,143 @@
+// Browser test of the Responses tab (issue 20): a campaign sent through an SMTP sender to Postfix's smtp-sink; the
+// prospect's reply arrives through SendGrid's Inbound Parse; the AI (the offline reader) reads it and drafts an
+// answer that waits for approval (the reader is not sure enough to answer alone); the user edits and approves it in the tab, and it
+// arrives at the SMTP server in the thread. The test dialog reads a typed reply and sends nothing.
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
+
+let stack;
+let sink;
+let sinkDir;
+let sinkPort;
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function sinkMessages() {
+  const files = (await readdir(sinkDir)).sort();
+  return Promise.all(files.map((file) => readFile(join(sinkDir, file), "utf8")));
+}
+
+async function waitFor(find, what) {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    const found = await find();
+    if (found) return found;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+before(async () => {
+  sinkDir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
+  sinkPort = await freePort();
+  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
+  sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
+  stack = await startStack({ OUTREACH_SENDGRID__INBOUND_SECRET: "in-secret" });
+  const admin = await stack.browser.newPage();
+  await signIn(stack.app, admin, ADMIN);
+  const granted = await admin.request.post(`${stack.app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
+  assert.equal(granted.status(), 200);
+  await admin.close();
+});
+
+after(async () => {
+  await stack?.stop();
+  sink?.kill();
+});
+
+test("a reply is read, its drafted answer edited and approved in the Responses tab, and it arrives in the thread", async () => {
+  const { app, browser } = stack;
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  const api = async (method, path, data) => {
+    const response = await page.request.fetch(`${app.base}${path}`, { method, data });
+    assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
+    return response.json();
+  };
+  await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
+  await api("POST", "/api/user/email-config", {
+    emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
+    smtpHost: "127.0.0.1", smtpPort: sinkPort, smtpSecurity: "none",
+  });
+  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Bread for {{businessName}}", body: "<p>Hi [business name]</p>" });
+  const leads = "name,email\nCafe Aalto,owner@aalto.example\n";
+  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
+  const campaign = await api("POST", "/api/campaigns", { name: "Mornings" });
+  await api("PUT", `/api/campaigns/${campaign.id}`, { aiEducationText: "We bake sourdough every night. Deliveries arrive before the cafe opens." });
+  await api("POST", "/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: [imported.businesses[0].id] });
+  const first = await waitFor(async () => (await sinkMessages()).find((message) => message.includes("Subject: Bread for Cafe Aalto")), "the first email");
+  const firstId = first.match(/^Message-ID: <([^>]+)>/im)[1];
+
+  // The prospect answers by mail.
+  const raw = `From: owner@aalto.example\r\nTo: ada@bakery.example\r\nSubject: Re: Bread for Cafe Aalto\r\nMessage-ID: <reply-1@aalto.example>\r\nIn-Reply-To: <${firstId}>\r\n\r\nSounds interesting! Do your deliveries arrive early?\r\n`;
+  const form = new FormData();
+  form.set("to", "ada@bakery.example");
+  form.set("email", raw);
+  const parsed = await (await fetch(`${app.base}/api/webhooks/sendgrid/inbound/in-secret`, { method: "POST", body: form })).json();
+  assert.deepEqual(parsed, { matched: true, kind: "reply" });
+
+  const read = await waitFor(async () => (await api("GET", "/api/email-responses/analytics")).recentResponses.find((item) => item.answer), "the reply read and answered");
+  assert.equal(read.classifier, "offline");
+  await page.goto(`${app.base}/dashboard?tab=responses`);
+  await page.waitForFunction(() => document.title === "Responses · AI Outreach Agent");
+  const draft = page.getByTestId("draft-answer");
+  await draft.waitFor({ timeout: 15_000 });
+  await page.getByTestId("tile-Total Responses").getByText("1").waitFor();
+  await page.getByTestId("tile-Pending Approvals").getByText("1").waitFor();
+  await page.getByTestId("sentiment-Positive").getByText("1 (100%)").waitFor();
+  await draft.getByText("Waiting because: The AI is 85% sure; this campaign answers by itself from 90%").waitFor();
+  const answer = draft.getByLabel("Answer");
+  assert.match(await answer.inputValue(), /Deliveries arrive before the cafe opens\./);
+  await answer.fill("Hello,\n\nYes: our deliveries arrive before you open, every morning.\n\nBest regards,\nAda");
+  await draft.getByRole("button", { name: "Approve and Send" }).click();
+  await page.getByTestId("toast").getByText("Answer approved").waitFor();
+  await page.getByText("No answers waiting for your approval.").waitFor();
+
+  const sent = await waitFor(async () => (await sinkMessages()).find((message) => message.includes("In-Reply-To: <reply-1@aalto.example>")), "the answer at the SMTP server");
+  assert.match(sent, /Subject: Re: Bread for Cafe Aalto/);
+  assert.match(sent, new RegExp(`References: <${firstId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}> <reply-1@aalto\\.example>`));
+  assert.match(sent, /arrive before you open, every morning/);
+  const response = page.getByTestId("email-response").filter({ hasText: "owner@aalto.example" });
+  await page.reload();
+  await response.getByText("Answered (approved by you)", { exact: false }).waitFor();
+  await page.close();
+});
+
+test("the test dialog reads a typed reply in the spec's words and sends nothing", async () => {
+  const { app, browser } = stack;
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  await page.goto(`${app.base}/dashboard?tab=responses`);
+  await page.getByRole("button", { name: "Test a Response" }).click();
+  const dialog = page.getByRole("dialog", { name: "Test a response" });
+  await dialog.getByRole("button", { name: "Process Response" }).click();
+  await dialog.getByRole("alert").getByText("Please enter a valid email address").waitFor();
+  await dialog.getByLabel("From").fill("owner@cafe.example");
+  await dialog.getByRole("button", { name: "Process Response" }).click();
+  await dialog.getByRole("alert").getByText("Subject is required").waitFor();
+  await dialog.getByLabel("Subject").fill("Re: Bread");
+  await dialog.getByLabel("Response body").fill("Too short");
+  await dialog.getByRole("button", { name: "Process Response" }).click();
+  await dialog.getByRole("alert").getByText("Response body must be at least 10 characters").waitFor();
+  const before = (await sinkMessages()).length;
+  await dialog.getByLabel("Response body").fill("Bitte entfernen Sie mich aus Ihrem Verteiler.");
+  await dialog.getByRole("button", { name: "Process Response" }).click();
+  await page.getByTestId("toast").getByText("Test response processed").waitFor();
+  const result = dialog.getByTestId("test-result");
+  await result.getByText("Asks to stop").waitFor();
+  await result.getByText("German", { exact: false }).waitFor();
+  await result.getByText("No answer: their follow-ups stop").waitFor();
+  assert.equal((await sinkMessages()).length, before, "nothing sent");
+  await page.close();
+});
