@@ -20,7 +20,16 @@ const BADGE_TONES: Record<string, string> = {
   Skipped: "bg-slate-100 text-slate-600",
   Queued: "bg-slate-100 text-slate-700",
   delivered: "bg-blue-100 text-blue-800",
+  Interested: "bg-green-100 text-green-800",
+  "Not interested": "bg-slate-200 text-slate-700",
 };
+
+/** A prospect's interest as their latest reply showed it, as a badge; nothing when unknown. */
+export function InterestBadge({ interest }: { interest?: string | null }) {
+  if (interest === "interested") return <Badge value="Interested" />;
+  if (interest === "not_interested") return <Badge value="Not interested" />;
+  return null;
+}
 
 /** A status or engagement badge; campaign statuses show capitalised (B §3), others as given. */
 export function Badge({ value }: { value: string }) {

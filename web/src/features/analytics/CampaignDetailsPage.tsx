@@ -7,7 +7,7 @@ import { Button } from "../../components/ui/button";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
-import { Badge } from "../../components/ui/badge";
+import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
@@ -77,7 +77,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
     <li className="rounded border border-slate-200 p-3" data-testid="campaign-contact">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">{contact.businessName ?? contact.toEmail}</span>
-        <Badge value={contact.engagement} />
+        <Badge value={contact.engagement} /> <InterestBadge interest={contact.interest} />
       </div>
       <p className="text-sm text-slate-600">
         {contact.toEmail || "No email address"}

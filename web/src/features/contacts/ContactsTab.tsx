@@ -8,7 +8,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { useApiMutation } from "../../lib/mutation";
 import { apiRequest } from "../../lib/request";
-import { Badge } from "../../components/ui/badge";
+import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
 import {
@@ -78,7 +78,7 @@ export function ContactsTab() {
                     <td className="p-2">{contact.name ?? "—"}</td>
                     <td className="p-2">{contact.email}</td>
                     <td className="p-2">
-                      <Badge value={contact.status} />
+                      <Badge value={contact.status} /> <InterestBadge interest={contact.interest} /> <InterestBadge interest={contact.interest} />
                     </td>
                     <td className="p-2">{contact.sent}</td>
                     <td className="p-2">{formatDateTime(contact.lastSentAt)}</td>
