@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod analytics;
 pub mod auth;
+pub mod automations;
 pub mod businesses;
 pub mod campaigns;
 pub mod clients;
@@ -54,7 +55,8 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(contacts::routes())
         .merge(generate::routes())
         .merge(follow_ups::routes())
-        .merge(responses::routes());
+        .merge(responses::routes())
+        .merge(automations::routes());
     let public = OpenApiRouter::new()
         .merge(observability::routes())
         .merge(webhooks::routes())

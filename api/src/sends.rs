@@ -96,11 +96,7 @@ async fn plan_launch(
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     let config = match request.email_config_id {
         Some(id) => Some(owned_config(state, id, user.id).await?),
-        None => db
-            .list_email_configs(user.id)
-            .await?
-            .into_iter()
-            .find(|config| config.is_default && config.is_active),
+        None => db.default_sender(user.id).await?,
     };
     if config.as_ref().is_some_and(|config| !config.is_active) {
         return Err(ApiError::validation(

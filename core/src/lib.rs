@@ -4,15 +4,18 @@
 //!
 //! - `platform`: configuration, clock, secrets, size limits, network policy, DNS, the database, SQL and the queue;
 //! - `accounts`: users, sessions, invites, plans and the monthly quota;
+//! - `automations`: daily discover-and-send runs, Run Now and their records;
 //! - `discovery`: businesses, searches and imports, the search sources, the offline directory, website enrichment;
 //! - `campaigns`: campaigns, templates with their follow-ups, and education files;
 //! - `writing`: the AI writer and its generation requests;
 //! - `sending`: senders, message rows and claims, composing, the message format, SMTP and the HTTP mail APIs;
 //! - `followups`: the follow-up sequences that go out after a first email, and when each goes;
 //! - `inbound`: mail that comes back (replies, bounces, automatic answers) and the feedback it applies;
+//! - `responses`: replies read by AI, answers sent by themselves or after approval, the classifier's evaluation;
 //! - `tracking`: signed links, open and click events, the suppression list, analytics and contacts.
 
 pub mod accounts;
+pub mod automations;
 pub mod campaigns;
 pub mod discovery;
 pub mod followups;

@@ -37,6 +37,11 @@ pub const SCHEDULES: &[Schedule] = &[
         name: "send-follow-ups",
         every: Every::Minutes(1),
     },
+    // Each active automation's run of the day (issue 21).
+    Schedule {
+        name: "run-automations",
+        every: Every::Day,
+    },
 ];
 
 impl Schedule {
@@ -83,6 +88,10 @@ impl Schedule {
                 ctx.queue
                     .enqueue(SendFollowUps { tick }, Some(&key))
                     .await?
+            }
+            // One run record and job per automation and day, each keyed by both.
+            "run-automations" => {
+                outreach_core::automations::start_daily_runs(ctx, &tick).await? > 0
             }
             other => anyhow::bail!("schedule {other} has no job"),
         };

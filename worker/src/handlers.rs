@@ -19,7 +19,7 @@ use outreach_core::discovery::sources::{Exclusions, Hit, Target};
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
     ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies,
-    RunSearchChunk, SendFollowUps,
+    RunAutomation, RunSearchChunk, SendFollowUps,
 };
 use serde_json::json;
 
@@ -43,6 +43,11 @@ pub async fn send_follow_ups(ctx: &Context, job: &SendFollowUps) -> anyhow::Resu
     let queued = outreach_core::followups::queue_due_follow_ups(ctx, None).await?;
     tracing::info!(tick = %job.tick, queued = queued.len(), "follow-ups queued");
     Ok(())
+}
+
+/// One run of an automation: its search, the businesses it picks, their emails, its record.
+pub async fn run_automation(ctx: &Context, job: &RunAutomation) -> anyhow::Result<()> {
+    outreach_core::automations::run(ctx, job.run_id).await
 }
 
 /// Reads a prospect's reply with the configured model (or the offline classifier) and drafts or queues its answer.

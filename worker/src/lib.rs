@@ -14,7 +14,7 @@ use apalis::prelude::{
 };
 use outreach_core::platform::jobs::{
     ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS,
-    RunSearchChunk, SendCampaignEmail, SendFollowUps,
+    RunAutomation, RunSearchChunk, SendCampaignEmail, SendFollowUps,
 };
 use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
@@ -208,6 +208,14 @@ pub async fn run(
         ClassifyReply,
         classify_reply_task
     );
+    let monitor = register!(
+        monitor,
+        ctx,
+        stopping,
+        slots,
+        RunAutomation,
+        run_automation_task
+    );
     let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
     let result = monitor
         .run_with_signal({
@@ -309,6 +317,15 @@ async fn ingest_replies_task(
     attempt: Attempt,
 ) -> Result<(), BoxDynError> {
     observe::<IngestReplies, _>(&ctx, &id, &attempt, handlers::ingest_replies(&ctx, &job)).await
+}
+
+async fn run_automation_task(
+    job: RunAutomation,
+    ctx: Data<Context>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    observe::<RunAutomation, _>(&ctx, &id, &attempt, handlers::run_automation(&ctx, &job)).await
 }
 
 async fn classify_reply_task(

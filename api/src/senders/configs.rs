@@ -129,13 +129,7 @@ pub(crate) async fn default_sender(
     state: &AppState,
     user_id: i64,
 ) -> ApiResult<Option<EmailConfig>> {
-    Ok(state
-        .ctx
-        .db
-        .list_email_configs(user_id)
-        .await?
-        .into_iter()
-        .find(|config| config.is_default && config.is_active))
+    Ok(state.ctx.db.default_sender(user_id).await?)
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

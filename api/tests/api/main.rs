@@ -23,6 +23,7 @@ use helpers::*;
 
 mod accounts;
 mod analytics;
+mod automations;
 mod campaigns;
 mod contract;
 mod discovery;

@@ -102,6 +102,16 @@ impl Job for ClassifyReply {
     const KIND: &'static str = "ClassifyReply";
 }
 
+/// One run of an automation (`automations`): search, pick, send, record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunAutomation {
+    pub run_id: i64,
+}
+
+impl Job for RunAutomation {
+    const KIND: &'static str = "RunAutomation";
+}
+
 /// Every job kind, for the CLI's help text and validation.
 pub const KINDS: &[&str] = &[
     ExpireSubscriptions::KIND,
@@ -112,4 +122,5 @@ pub const KINDS: &[&str] = &[
     IngestReplies::KIND,
     SendFollowUps::KIND,
     ClassifyReply::KIND,
+    RunAutomation::KIND,
 ];

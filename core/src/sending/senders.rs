@@ -201,6 +201,15 @@ impl Db {
             .fetch_one(pool).await)
     }
 
+    /// The user's default active sender; None means the local outbox.
+    pub async fn default_sender(&self, user_id: i64) -> StoreResult<Option<EmailConfig>> {
+        Ok(self
+            .list_email_configs(user_id)
+            .await?
+            .into_iter()
+            .find(|config| config.is_default && config.is_active))
+    }
+
     pub async fn list_email_configs(&self, user_id: i64) -> StoreResult<Vec<EmailConfig>> {
         let sql = EMAIL_CONFIG_LIST.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)

@@ -332,6 +332,13 @@ impl Browser {
             response.json().await.unwrap_or(Value::Null),
         )
     }
+    pub async fn patch_json(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let response = self.send(self.http.patch(self.url(path)).json(&body)).await;
+        (
+            response.status(),
+            response.json().await.unwrap_or(Value::Null),
+        )
+    }
     pub async fn delete_json(&self, path: &str) -> (StatusCode, Value) {
         let response = self.send(self.http.delete(self.url(path))).await;
         (

@@ -175,6 +175,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/automation-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's run records, newest first (B §3 Automation run record; the Automation Reports tab). */
+        get: operations["getApiAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/automation-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's result, to poll after Run Now. */
+        get: operations["getApiAutomationRunsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's automations, newest first. */
+        get: operations["getApiAutomations"];
+        put?: never;
+        /** A new automation (radius 25, 10 a day, active unless given) with a campaign of its own named after it. */
+        post: operations["postApiAutomations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/automations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes an automation; its campaign, with the emails already sent and their analytics, stays. */
+        delete: operations["deleteApiAutomationsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an automation: Pause/Start (`isActive`) or any of the form's fields. Starting one that ended is refused
+         *     with why, unless the change gives it room again (a larger total, a longer duration).
+         */
+        patch: operations["patchApiAutomationsById"];
+        trace?: never;
+    };
+    "/api/automations/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An automation's figures (B §3 Automation analytics), from its campaign's counters. */
+        get: operations["getApiAutomationsByIdAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/automations/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and sent, or 202 with
+         *     the run to poll (`GET /api/automation-runs/{id}`) past a bound.
+         */
+        post: operations["postApiAutomationsByIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/automations/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The automation test (B §2.6): 1 to 5 emails of the template, personalised for businesses the automation would
+         *     pick (or made-up samples named as such when it has none), sent to the test address only, never to a prospect.
+         *     With an automation, its auto-reply and branding fields are saved as its campaign's settings.
+         */
+        post: operations["postApiAutomationsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/businesses": {
         parameters: {
             query?: never;
@@ -1729,6 +1860,144 @@ export interface components {
             /** @description `offline`, or the model that wrote it. */
             writer: string;
         };
+        /** @description Analytics of an automation's campaign (B §3 Automation analytics). */
+        AutomationAnalytics: {
+            /** Format: int64 */
+            emailsOpened: number;
+            /** Format: int64 */
+            emailsReplied: number;
+            /** Format: int64 */
+            emailsSent: number;
+            /**
+             * Format: double
+             * @description Opened of sent, a fraction from 0 to 1.
+             */
+            openRate: number;
+        };
+        /** @description The automation form (B §3, §7 `POST /api/automations`); every field optional so the rules name what is missing. */
+        AutomationForm: {
+            businessType?: string | null;
+            /**
+             * Format: int32
+             * @description 1 to 10080; none: no end.
+             */
+            campaignDurationMinutes?: number | null;
+            campaignName?: string | null;
+            /** Format: int64 */
+            emailTemplateId?: number | null;
+            geographicArea?: string | null;
+            isActive?: boolean | null;
+            /** Format: int32 */
+            maxBusinessesPerDay?: number | null;
+            /**
+             * Format: int32
+             * @description 1 to 1000; none: no total.
+             */
+            maxTotalEmails?: number | null;
+            /** Format: int32 */
+            radius?: number | null;
+        };
+        /** @description B §3 Automation test form. */
+        AutomationTest: {
+            /**
+             * Format: int64
+             * @default null
+             */
+            automationId: number | null;
+            /**
+             * Format: int32
+             * @description 0 to 1440.
+             * @default null
+             */
+            autoReplyDelayMinutes: number | null;
+            /**
+             * @description Saved as the automation's campaign AI settings (with an automation).
+             * @default null
+             */
+            autoReplyEnabled: boolean | null;
+            /**
+             * Format: int32
+             * @description 1 to 100 (default 20).
+             * @default null
+             */
+            autoReplyMaxPerDay: number | null;
+            /**
+             * Format: double
+             * @description 0 to 1 (default 0.85).
+             * @default null
+             */
+            confidenceThreshold: number | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            emailTemplateId: number | null;
+            /** @default null */
+            fromEmail: string | null;
+            /**
+             * @description Branding of the automation's emails (saved with its campaign): the sender name and where replies go.
+             * @default null
+             */
+            fromName: string | null;
+            /**
+             * Format: int32
+             * @description 1 to 5 (default 1).
+             * @default null
+             */
+            quantity: number | null;
+            /** @default null */
+            replyToEmail: string | null;
+            /** @default null */
+            requireHumanApproval: boolean | null;
+            /** @default null */
+            signatureCompany: string | null;
+            /**
+             * @description A signature added below the test emails.
+             * @default null
+             */
+            signatureName: string | null;
+            /** @default null */
+            signatureTitle: string | null;
+            /** @default  */
+            testEmail: string;
+        };
+        /** @description What the test did (B §7: sent count). */
+        AutomationTestResult: components["schemas"]["TestResult"] & {
+            /** @description Businesses the emails were written for; made-up samples, named as such, when the automation finds none. */
+            businesses: string[];
+        };
+        /** @description An automation as the API answers (B §3 Automation, with its campaign, the emails it sent and why it ended). */
+        AutomationView: {
+            businessType: string;
+            /** Format: int32 */
+            campaignDurationMinutes?: number | null;
+            /** Format: int64 */
+            campaignId: number;
+            campaignName: string;
+            createdAt: components["schemas"]["Timestamp"];
+            /** Format: int64 */
+            emailsSent: number;
+            /** Format: int64 */
+            emailTemplateId?: number | null;
+            /** @description Why it stopped for good. */
+            endedReason?: string | null;
+            geographicArea: string;
+            /** Format: int64 */
+            id: number;
+            isActive: boolean;
+            lastRun?: components["schemas"]["Timestamp"] | null;
+            /** Format: int32 */
+            maxBusinessesPerDay: number;
+            /** Format: int32 */
+            maxTotalEmails?: number | null;
+            nextRun?: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description Miles.
+             */
+            radius: number;
+            schedule: string;
+        };
         /** @description A created basic address. */
         BasicAddressCreated: {
             emailAddress: string;
@@ -2746,6 +3015,13 @@ export interface components {
         };
         /** @enum {string} */
         ReplyTiming: "immediate" | "quick" | "business" | "delayed";
+        /** @description One business of a run's result (B §3 run result). */
+        ReportItem: {
+            businessName: string;
+            email: string;
+            /** @description sent, or the message's state (queued, sending, failed, skipped). */
+            status: string;
+        };
         /** @description B §3 Response analytics, with the approvals waiting and the share of positive replies. */
         ResponseAnalytics: {
             /** @description Replies read, by action. */
@@ -2775,6 +3051,45 @@ export interface components {
         RowError: {
             line: number;
             message: string;
+        };
+        /** @description A run record as the Automation Reports list shows it (B §3 Automation run record). */
+        RunRecord: {
+            /** Format: int64 */
+            automationId?: number | null;
+            automationName: string;
+            /** Format: int64 */
+            businessesFound: number;
+            /** Format: int64 */
+            businessesTargeted: number;
+            campaignName: string;
+            /**
+             * Format: int64
+             * @description Emails the run queued.
+             */
+            emailsSent: number;
+            /** @description Why it sent nothing (ended, paused, a failure). */
+            error?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description Run Now rather than the daily schedule. */
+            manual: boolean;
+            runDate: components["schemas"]["Timestamp"];
+            /** @description running, completed, ended, failed or skipped. */
+            status: string;
+        };
+        /** @description B §3 Automation run result, with the run to poll while it is still running. */
+        RunResult: {
+            /** Format: int64 */
+            businessesFound: number;
+            emailsFailed: number;
+            emailsReport: components["schemas"]["ReportItem"][];
+            emailsSent: number;
+            /** @description Why it sent nothing (it ended, its template is gone). */
+            message?: string | null;
+            /** Format: int64 */
+            runId: number;
+            /** @description running, completed, ended, failed or skipped. */
+            status: string;
         };
         /** @enum {string} */
         SalesAggressiveness: "soft" | "moderate" | "assertive" | "aggressive";
@@ -3891,6 +4206,667 @@ export interface operations {
             };
             /** @description The request named a host this instance does not answer to */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAutomationRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunRecord"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAutomationRunsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Run not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAutomations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationView"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiAutomations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationForm"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationView"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Template not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign name is required, Business type is required, Geographic area is required, Please select an email template, or a value out of range */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Automation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchApiAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationForm"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationView"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Automation or template not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The automation has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A value out of range or a required field emptied */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAutomationsByIdAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationAnalytics"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Automation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiAutomationsByIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description Still running: poll the run */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Automation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiAutomationsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationTest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationTestResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Automation or template not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please select an email template, Please enter a valid email address, or a value out of range */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

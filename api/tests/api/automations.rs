@@ -1,0 +1,279 @@
+//! Automations (issue 21): validation and defaults, Pause/Start and delete, the daily run once per day across two
+//! schedulers, businesses already emailed or suppressed never picked, the daily number, the total and the duration
+//! stopping it, Run Now's result, run records, analytics, and the test that writes only to the test address.
+
+use super::*;
+
+const EXTRACT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/data/osm/Helsinki.osm.pbf"
+);
+
+async fn with_directory(test_db: TestDb) -> TestApp {
+    let app = TestApp::start(test_db).await;
+    outreach_core::discovery::directory::import_osm(&app.ctx.db, std::path::Path::new(EXTRACT), 1)
+        .await
+        .unwrap();
+    app
+}
+
+async fn template(ada: &Browser) -> i64 {
+    let (status, template) = ada.post_json("/api/email-templates", json!({
+        "name": "Intro", "subject": "Bread for {{businessName}}", "objective": "Lead Generation", "tone": "friendly",
+        "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+    })).await;
+    assert_eq!(status, StatusCode::CREATED, "{template}");
+    template["id"].as_i64().unwrap()
+}
+
+async fn idle(app: &TestApp) {
+    outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(120))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn automations_are_validated_defaulted_paused_started_and_deleted_by_their_owner() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let valid = json!({ "campaignName": "Daily cafés", "businessType": "cafe", "geographicArea": "Helsinki", "emailTemplateId": template });
+        for (change, message) in [
+            (json!({ "campaignName": " " }), "Campaign name is required"),
+            (json!({ "businessType": "" }), "Business type is required"),
+            (json!({ "geographicArea": "" }), "Geographic area is required"),
+            (json!({ "emailTemplateId": null }), "Please select an email template"),
+            (json!({ "radius": 0 }), "Search radius must be between 1 and 100 miles"),
+            (json!({ "maxBusinessesPerDay": 51 }), "Businesses a day must be between 1 and 50"),
+            (json!({ "maxTotalEmails": 1001 }), "Total emails must be between 1 and 1000"),
+            (json!({ "campaignDurationMinutes": 10081 }), "Duration must be between 1 and 10080 minutes"),
+        ] {
+            let mut body = valid.clone();
+            for (key, value) in change.as_object().unwrap() {
+                if value.is_null() { body.as_object_mut().unwrap().remove(key); } else { body[key] = value.clone(); }
+            }
+            let (status, refused) = ada.post_json("/api/automations", body).await;
+            assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
+        }
+        let (_, none) = ada.get_json("/api/automations").await;
+        assert_eq!(none, json!([]), "a refused form creates nothing");
+
+        let (status, created) = ada.post_json("/api/automations", valid.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        assert_eq!(
+            (&created["radius"], &created["maxBusinessesPerDay"], &created["isActive"], &created["schedule"], &created["lastRun"]),
+            (&json!(25), &json!(10), &json!(true), &json!("Daily"), &Value::Null)
+        );
+        assert_eq!(created["nextRun"], "2027-01-16T00:00:00.000Z", "the start of the next UTC day");
+        let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", created["campaignId"])).await;
+        assert_eq!(campaign["name"], "Daily cafés", "its campaign is named after it");
+        let path = format!("/api/automations/{}", created["id"]);
+
+        let (_, paused) = ada.patch_json(&path, json!({ "isActive": false })).await;
+        assert_eq!((&paused["isActive"], &paused["nextRun"]), (&json!(false), &Value::Null));
+        let (_, started) = ada.patch_json(&path, json!({ "isActive": true })).await;
+        assert_eq!(started["isActive"], true);
+        let (status, refused) = ada.patch_json(&path, json!({ "maxBusinessesPerDay": 0 })).await;
+        assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("Businesses a day must be between 1 and 50")));
+
+        // Another user sees and touches nothing of it.
+        let eve = active(&app, "eve").await;
+        assert_eq!(eve.get_json("/api/automations").await.1, json!([]));
+        assert_eq!(eve.patch_json(&path, json!({ "isActive": false })).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(eve.post_json(&format!("{path}/run"), json!({})).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(eve.get_json(&format!("{path}/analytics")).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(eve.delete_json(&path).await.0, StatusCode::NOT_FOUND);
+        let mut theirs = valid.clone();
+        theirs["emailTemplateId"] = json!(template);
+        assert_eq!(eve.post_json("/api/automations", theirs).await.0, StatusCode::NOT_FOUND, "another user's template");
+
+        // Deleted: gone from the list, its campaign stays.
+        assert_eq!(ada.delete_json(&path).await.0, StatusCode::OK);
+        assert_eq!(ada.get_json("/api/automations").await.1, json!([]));
+        assert_eq!(ada.get_json(&format!("/api/campaigns/{}", created["campaignId"])).await.0, StatusCode::OK);
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_daily_run_emails_new_businesses_once_a_day_within_its_limits() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        // Before the automation: a campaign emailed one café, and another café unsubscribed.
+        let workers = start_workers(&app);
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "By hand" })).await;
+        let search = json!({ "searchType": "local", "businessType": "restaurant", "geographicArea": "Helsinki", "radius": 5, "maxResults": 50, "campaignId": campaign["id"] });
+        let (_, found) = ada.post_json("/api/businesses/search", search).await;
+        let found = ada.search_to_the_end(found).await;
+        let with_email: Vec<Value> = found["businesses"].as_array().unwrap().iter().filter(|b| !b["email"].is_null()).cloned().collect();
+        assert!(with_email.len() >= 2, "the extract has restaurants with addresses: {}", with_email.len());
+        let emailed = with_email[0].clone();
+        let suppressed = with_email[1].clone();
+        launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template, "businessIds": [emailed["id"]] })).await;
+        let (status, _) = ada.post_json("/api/unsubscribe", json!({ "email": suppressed["email"] })).await;
+        assert!(status.is_success());
+        drop(workers);
+
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Daily restaurants", "businessType": "restaurant", "geographicArea": "Helsinki", "radius": 5,
+            "maxBusinessesPerDay": 3, "maxTotalEmails": 7, "emailTemplateId": template
+        })).await;
+        let id = automation["id"].as_i64().unwrap();
+
+        // Two schedulers tick the same day: one run.
+        let other = Context::new(app.ctx.db.clone(), (*app.ctx.settings).clone(), app.clock.clone());
+        let (first, second) = tokio::join!(outreach_scheduler::tick(&app.ctx), outreach_scheduler::tick(&other));
+        assert!(first + second >= 1);
+        idle(&app).await;
+        let (_, runs) = ada.get_json("/api/automation-runs").await;
+        assert_eq!(runs.as_array().unwrap().len(), 1, "{runs}");
+        assert_eq!((runs[0]["status"].as_str(), runs[0]["emailsSent"].as_i64(), runs[0]["businessesTargeted"].as_i64(), runs[0]["manual"].as_bool()),
+            (Some("completed"), Some(3), Some(3), Some(false)), "{runs}");
+        assert_eq!(runs[0]["campaignName"], "Daily restaurants");
+        let emailed_to = || async {
+            let (_, outbox) = ada.get_json("/api/outbox").await;
+            outbox.as_array().unwrap().iter()
+                .filter(|m| m["campaignId"] == automation["campaignId"])
+                .map(|m| m["toEmail"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        let day_one = emailed_to().await;
+        assert_eq!(day_one.len(), 3);
+        for skipped in [&emailed, &suppressed] {
+            let address = skipped["email"].as_str().unwrap().to_lowercase();
+            assert!(!day_one.contains(&address), "{address} must never be picked: {day_one:?}");
+        }
+        let (_, card) = ada.get_json("/api/automations").await;
+        assert!(card[0]["lastRun"].is_string());
+
+        // The next day: three new ones; the day after, the last one of its total of seven, and it ends for good.
+        app.clock.advance(DAY_MS);
+        outreach_scheduler::tick(&app.ctx).await;
+        idle(&app).await;
+        let day_two = emailed_to().await;
+        assert_eq!(day_two.len(), 6);
+        let distinct: std::collections::HashSet<&String> = day_two.iter().collect();
+        assert_eq!(distinct.len(), 6, "nobody twice: {day_two:?}");
+        app.clock.advance(DAY_MS);
+        outreach_scheduler::tick(&app.ctx).await;
+        idle(&app).await;
+        assert_eq!(emailed_to().await.len(), 7);
+        let (_, card) = ada.get_json("/api/automations").await;
+        assert_eq!((card[0]["isActive"].as_bool(), card[0]["endedReason"].as_str(), card[0]["emailsSent"].as_i64()),
+            (Some(false), Some("Ended: its 7 emails are sent"), Some(7)));
+        assert_eq!(card[0]["nextRun"], Value::Null);
+        // Ended: no more daily runs, and Run Now says why and sends nothing.
+        app.clock.advance(DAY_MS);
+        outreach_scheduler::tick(&app.ctx).await;
+        idle(&app).await;
+        let _workers = start_workers(&app);
+        let (status, result) = ada.post_json(&format!("/api/automations/{id}/run"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{result}");
+        assert_eq!((result["status"].as_str(), result["emailsSent"].as_i64(), result["message"].as_str()),
+            (Some("ended"), Some(0), Some("Ended: its 7 emails are sent")));
+        let (status, refused) = ada.patch_json(&format!("/api/automations/{id}"), json!({ "isActive": true })).await;
+        assert_eq!((status, refused["message"].as_str()), (StatusCode::CONFLICT, Some("This automation has ended. Ended: its 7 emails are sent")));
+        let (_, runs) = ada.get_json("/api/automation-runs").await;
+        assert_eq!(runs.as_array().unwrap().len(), 4, "three daily runs and one run now: {runs}");
+
+        let (_, figures) = ada.get_json(&format!("/api/automations/{id}/analytics")).await;
+        assert_eq!((figures["emailsSent"].as_i64(), figures["openRate"].as_f64()), (Some(7), Some(0.0)));
+        let (_, analytics) = ada.get_json("/api/analytics/campaigns").await;
+        assert!(analytics.as_array().unwrap().iter().any(|c| c["name"] == "Daily restaurants"), "its emails are a campaign's");
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn run_now_answers_what_it_sent_and_the_duration_ends_an_automation() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Now", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 2, "campaignDurationMinutes": 60, "emailTemplateId": template, "isActive": false
+        })).await;
+        let run = format!("/api/automations/{}/run", automation["id"]);
+        // Run Now runs a paused automation too (the user asked), and answers once its emails went out.
+        let (status, result) = ada.post_json(&run, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{result}");
+        assert_eq!((result["status"].as_str(), result["emailsSent"].as_i64(), result["emailsFailed"].as_i64()), (Some("completed"), Some(2), Some(0)));
+        let report = result["emailsReport"].as_array().unwrap();
+        assert_eq!(report.len(), 2);
+        assert!(report.iter().all(|line| line["status"] == "sent" && line["businessName"].is_string() && line["email"].is_string()), "{result}");
+        let (_, polled) = ada.get_json(&format!("/api/automation-runs/{}", result["runId"])).await;
+        assert_eq!(polled["emailsSent"], 2);
+        assert_eq!(active(&app, "eve").await.get_json(&format!("/api/automation-runs/{}", result["runId"])).await.0, StatusCode::NOT_FOUND);
+
+        // A paused automation has no daily run.
+        outreach_scheduler::tick(&app.ctx).await;
+        let (_, runs) = ada.get_json("/api/automation-runs").await;
+        assert_eq!(runs.as_array().unwrap().len(), 1);
+        // Its hour is over: the next run ends it.
+        app.clock.advance(61 * 60_000);
+        let (_, result) = ada.post_json(&run, json!({})).await;
+        assert_eq!((result["status"].as_str(), result["message"].as_str()), (Some("ended"), Some("Ended: its 60 minutes are over")));
+        let (_, card) = ada.get_json("/api/automations").await;
+        assert_eq!(card[0]["endedReason"], "Ended: its 60 minutes are over");
+        // A longer duration gives it room again.
+        let (status, revived) = ada.patch_json(&format!("/api/automations/{}", automation["id"]), json!({ "campaignDurationMinutes": 600, "isActive": true })).await;
+        assert_eq!(status, StatusCode::OK, "{revived}");
+        assert_eq!((revived["isActive"].as_bool(), revived["endedReason"].clone()), (Some(true), Value::Null));
+        app.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_reply_settings() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Tested", "businessType": "cafe", "geographicArea": "Oulu", "emailTemplateId": template
+        })).await;
+        for (body, message) in [
+            (json!({ "testEmail": "me@", "automationId": automation["id"] }), "Please enter a valid email address"),
+            (json!({ "testEmail": "me@test.example", "quantity": 6, "automationId": automation["id"] }), "Quantity must be between 1 and 5"),
+            (json!({ "testEmail": "me@test.example", "confidenceThreshold": 1.5, "automationId": automation["id"] }), "Confidence threshold must be between 0 and 1"),
+            (json!({ "testEmail": "me@test.example", "autoReplyDelayMinutes": 1441, "automationId": automation["id"] }), "Reply delay must be between 0 and 1440 minutes"),
+            (json!({ "testEmail": "me@test.example", "autoReplyMaxPerDay": 0, "automationId": automation["id"] }), "Automatic answers a day must be between 1 and 100"),
+            (json!({ "testEmail": "me@test.example" }), "Please select an email template"),
+        ] {
+            let (status, refused) = ada.post_json("/api/automations/test", body).await;
+            assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
+        }
+        let (status, sent) = ada.post_json("/api/automations/test", json!({
+            "testEmail": "me@test.example", "quantity": 2, "automationId": automation["id"], "confidenceThreshold": 0.8,
+            "autoReplyDelayMinutes": 30, "requireHumanApproval": true, "autoReplyMaxPerDay": 5,
+            "fromName": "Nordic Bakery", "replyToEmail": "sales@bakery.example",
+            "signatureName": "Ada Baker", "signatureTitle": "Owner", "signatureCompany": "Nordic <Bakery>"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{sent}");
+        assert_eq!(sent["sent"], 2);
+        assert_eq!(sent["businesses"], json!(["Sample Business 1 (made up for this test)", "Sample Business 2 (made up for this test)"]));
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let outbox = outbox.as_array().unwrap();
+        assert_eq!(outbox.len(), 2);
+        assert!(outbox.iter().all(|m| m["toEmail"] == "me@test.example" && m["isTest"] == true), "{outbox:?}");
+        assert!(outbox.iter().any(|m| m["subject"] == "Bread for Sample Business 1 (made up for this test)"));
+        assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("Ada Baker<br>Owner<br>Nordic &lt;Bakery&gt;"), "{}", outbox[0]["htmlBody"]);
+        let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", automation["campaignId"])).await;
+        assert_eq!(
+            (&campaign["aiSettings"]["certaintyThreshold"], &campaign["aiSettings"]["replyTiming"], &campaign["aiSettings"]["humanApproval"], &campaign["aiSettings"]["autoReplyMaxPerDay"]),
+            (&json!("medium"), &json!("quick"), &json!("always"), &json!(5))
+        );
+        assert_eq!((campaign["emailFromName"].as_str(), campaign["replyTo"].as_str()), (Some("Nordic Bakery"), Some("sales@bakery.example")));
+        app.stop().await;
+    })
+    .await;
+}

@@ -1,0 +1,534 @@
+//! Automations (issue 21, B §2.5, §2.6, §3, §4): each day an active automation finds new businesses of a type in an
+//! area through the same search providers and chunks as the builder, and emails up to its daily number of those
+//! with an address with its template, through a campaign of its own, like any launch (quota, daily cap, window,
+//! pacing, the template's follow-ups, exactly once). A business this user already emailed in any campaign, or a
+//! suppressed address, is never picked. It stops for good once it has sent its total or its duration is over.
+
+pub mod store;
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use self::store::{AutomationRow, NewAutomation, RunRow};
+use crate::Context;
+use crate::campaigns::CampaignStatus;
+use crate::campaigns::store::NewCampaign;
+use crate::discovery::search::{SearchParams, SearchStatus};
+use crate::platform::clock::{DAY_MS, Timestamp};
+use crate::platform::jobs::{RunAutomation, RunSearchChunk};
+use crate::platform::queue::QueueError;
+use crate::sending::launch::launch_campaign;
+
+/// New automations (B §9): 25 miles, 10 a day, active, daily.
+pub const DEFAULT_RADIUS: i32 = 25;
+pub const DEFAULT_PER_DAY: i32 = 10;
+pub const SCHEDULE: &str = "Daily";
+
+/// How long a run waits for its search before it emails what was found so far.
+const SEARCH_WAIT: Duration = Duration::from_secs(120);
+
+/// The automation form (B §3, §7 `POST /api/automations`); every field optional so the rules name what is missing.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AutomationForm {
+    pub campaign_name: Option<String>,
+    pub business_type: Option<String>,
+    pub geographic_area: Option<String>,
+    pub radius: Option<i32>,
+    pub max_businesses_per_day: Option<i32>,
+    pub email_template_id: Option<i64>,
+    /// 1 to 1000; none: no total.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i32>)]
+    pub max_total_emails: Option<Option<i32>>,
+    /// 1 to 10080; none: no end.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i32>)]
+    pub campaign_duration_minutes: Option<Option<i32>>,
+    pub is_active: Option<bool>,
+}
+
+/// A field that may be sent as null: absent is `None`, null is `Some(None)`.
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// An automation's settings after the rules of A §5.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub campaign_name: String,
+    pub business_type: String,
+    pub geographic_area: String,
+    pub radius: i32,
+    pub max_businesses_per_day: i32,
+    pub email_template_id: i64,
+    pub max_total_emails: Option<i32>,
+    pub campaign_duration_minutes: Option<i32>,
+    pub is_active: bool,
+}
+
+impl AutomationForm {
+    /// The form over `base` (a stored automation when editing, else the defaults), first failure first, in A §5's
+    /// words.
+    pub fn apply(&self, base: Option<&Settings>) -> Result<Settings, String> {
+        let text = |value: &Option<String>, stored: Option<&String>, message: &str| {
+            value
+                .as_ref()
+                .or(stored)
+                .map(|text| text.trim().to_string())
+                .filter(|text| !text.is_empty())
+                .ok_or_else(|| message.to_string())
+        };
+        let settings = Settings {
+            campaign_name: text(
+                &self.campaign_name,
+                base.map(|b| &b.campaign_name),
+                "Campaign name is required",
+            )?,
+            business_type: text(
+                &self.business_type,
+                base.map(|b| &b.business_type),
+                "Business type is required",
+            )?,
+            geographic_area: text(
+                &self.geographic_area,
+                base.map(|b| &b.geographic_area),
+                "Geographic area is required",
+            )?,
+            radius: self
+                .radius
+                .or(base.map(|b| b.radius))
+                .unwrap_or(DEFAULT_RADIUS),
+            max_businesses_per_day: self
+                .max_businesses_per_day
+                .or(base.map(|b| b.max_businesses_per_day))
+                .unwrap_or(DEFAULT_PER_DAY),
+            email_template_id: self
+                .email_template_id
+                .or(base.map(|b| b.email_template_id))
+                .ok_or("Please select an email template")?,
+            max_total_emails: self
+                .max_total_emails
+                .unwrap_or(base.and_then(|b| b.max_total_emails)),
+            campaign_duration_minutes: self
+                .campaign_duration_minutes
+                .unwrap_or(base.and_then(|b| b.campaign_duration_minutes)),
+            is_active: self.is_active.or(base.map(|b| b.is_active)).unwrap_or(true),
+        };
+        if !(1..=100).contains(&settings.radius) {
+            return Err("Search radius must be between 1 and 100 miles".into());
+        }
+        if !(1..=50).contains(&settings.max_businesses_per_day) {
+            return Err("Businesses a day must be between 1 and 50".into());
+        }
+        if settings
+            .max_total_emails
+            .is_some_and(|total| !(1..=1000).contains(&total))
+        {
+            return Err("Total emails must be between 1 and 1000".into());
+        }
+        if settings
+            .campaign_duration_minutes
+            .is_some_and(|minutes| !(1..=10080).contains(&minutes))
+        {
+            return Err("Duration must be between 1 and 10080 minutes".into());
+        }
+        Ok(settings)
+    }
+}
+
+/// An automation as the API answers (B §3 Automation, with its campaign, the emails it sent and why it ended).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AutomationView {
+    pub id: i64,
+    pub campaign_id: i64,
+    pub campaign_name: String,
+    pub business_type: String,
+    pub geographic_area: String,
+    /// Miles.
+    pub radius: i32,
+    pub max_businesses_per_day: i32,
+    pub email_template_id: Option<i64>,
+    pub max_total_emails: Option<i32>,
+    pub campaign_duration_minutes: Option<i32>,
+    pub is_active: bool,
+    pub last_run: Option<Timestamp>,
+    /// The next daily run (the start of the next UTC day); none when paused or ended.
+    pub next_run: Option<Timestamp>,
+    pub schedule: String,
+    pub emails_sent: i64,
+    /// Why it stopped for good.
+    pub ended_reason: Option<String>,
+    pub created_at: Timestamp,
+}
+
+impl AutomationRow {
+    pub fn settings(&self) -> Settings {
+        Settings {
+            campaign_name: self.campaign_name.clone(),
+            business_type: self.business_type.clone(),
+            geographic_area: self.geographic_area.clone(),
+            radius: self.radius,
+            max_businesses_per_day: self.max_businesses_per_day,
+            email_template_id: self.email_template_id.unwrap_or_default(),
+            max_total_emails: self.max_total_emails,
+            campaign_duration_minutes: self.campaign_duration_minutes,
+            is_active: self.is_active,
+        }
+    }
+
+    pub fn view(&self, now: i64) -> AutomationView {
+        let running = self.is_active && self.ended_reason.is_none();
+        AutomationView {
+            id: self.id,
+            campaign_id: self.campaign_id,
+            campaign_name: self.campaign_name.clone(),
+            business_type: self.business_type.clone(),
+            geographic_area: self.geographic_area.clone(),
+            radius: self.radius,
+            max_businesses_per_day: self.max_businesses_per_day,
+            email_template_id: self.email_template_id,
+            max_total_emails: self.max_total_emails,
+            campaign_duration_minutes: self.campaign_duration_minutes,
+            is_active: self.is_active,
+            last_run: self.last_run_at.map(Timestamp),
+            next_run: running.then(|| Timestamp(now - now.rem_euclid(DAY_MS) + DAY_MS)),
+            schedule: self.schedule.clone(),
+            emails_sent: self.emails_sent,
+            ended_reason: self.ended_reason.clone(),
+            created_at: Timestamp(self.created_at),
+        }
+    }
+
+    /// Why it stops for good at `now`, if it does: its total sent or its duration over.
+    pub fn end(&self, now: i64) -> Option<String> {
+        if let Some(total) = self.max_total_emails
+            && self.emails_sent >= i64::from(total)
+        {
+            return Some(format!("Ended: its {total} emails are sent"));
+        }
+        if let Some(minutes) = self.campaign_duration_minutes
+            && now >= self.created_at + i64::from(minutes) * 60_000
+        {
+            return Some(format!("Ended: its {minutes} minutes are over"));
+        }
+        None
+    }
+
+    /// Businesses the next run may email: its daily number, within what is left of its total.
+    fn room(&self) -> i64 {
+        let per_day = i64::from(self.max_businesses_per_day);
+        match self.max_total_emails {
+            Some(total) => per_day.min(i64::from(total) - self.emails_sent).max(0),
+            None => per_day,
+        }
+    }
+}
+
+/// Creates an automation with its campaign (named after it, sending at any time: an automation's day is its own).
+pub async fn create(ctx: &Context, user_id: i64, settings: &Settings) -> Result<i64, QueueError> {
+    let now = ctx.now_ms();
+    let window = ctx.settings.sending.default_window();
+    let campaign = NewCampaign {
+        name: &settings.campaign_name,
+        status: CampaignStatus::Active,
+        business_type: Some(&settings.business_type),
+        geographic_area: Some(&settings.geographic_area),
+        radius: settings.radius,
+        max_results: search_size(settings.max_businesses_per_day),
+        window: &window,
+    };
+    let campaign_id = ctx.db.insert_campaign(user_id, &campaign, now).await?;
+    let id = ctx
+        .db
+        .insert_automation(
+            &NewAutomation {
+                user_id,
+                campaign_id,
+                settings,
+            },
+            now,
+        )
+        .await?;
+    Ok(id)
+}
+
+/// Businesses a run searches for: enough that those with an address fill the day (in OpenStreetMap data about one
+/// business in seven or eight lists one; website enrichment finds more later).
+fn search_size(per_day: i32) -> i32 {
+    (per_day * 10).clamp(100, 200)
+}
+
+/// The scheduler's daily run: one run record and `RunAutomation` job per active automation and UTC day, keyed, so
+/// two schedulers or a restart never run one twice; returns how many were started.
+pub async fn start_daily_runs(ctx: &Context, day: &str) -> Result<usize, QueueError> {
+    let mut started = 0;
+    for automation_id in ctx.db.active_automations().await? {
+        if let Some(run_id) = ctx
+            .db
+            .insert_run(automation_id, Some(day), false, ctx.now_ms())
+            .await?
+        {
+            let key = format!("automation:{automation_id}:{day}");
+            started += usize::from(
+                ctx.queue
+                    .enqueue(RunAutomation { run_id }, Some(&key))
+                    .await?,
+            );
+        }
+    }
+    Ok(started)
+}
+
+/// Run Now: a run record and its job at once; returns the run's id.
+pub async fn run_now(ctx: &Context, automation_id: i64) -> Result<Option<i64>, QueueError> {
+    let Some(run_id) = ctx
+        .db
+        .insert_run(automation_id, None, true, ctx.now_ms())
+        .await?
+    else {
+        return Ok(None);
+    };
+    ctx.queue
+        .enqueue(
+            RunAutomation { run_id },
+            Some(&format!("automation-run:{run_id}")),
+        )
+        .await?;
+    Ok(Some(run_id))
+}
+
+/// What a run did, for its record.
+struct Outcome {
+    status: &'static str,
+    found: i64,
+    targeted: i64,
+    queued: i64,
+    report: Vec<ReportLine>,
+    error: Option<String>,
+    ended: Option<String>,
+}
+
+/// One business of a run's report (B §3 run result: businessName, email, status).
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportLine {
+    pub business_name: String,
+    pub email: String,
+    /// The message written for it, whose state is the line's status.
+    pub message_id: Option<i64>,
+}
+
+/// The `RunAutomation` job: searches, picks and sends, and records what it did. A scheduled run of an automation
+/// paused since is skipped; any run of an automation that ended (or ends now) sends nothing and says why.
+pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
+    let Some(record) = ctx.db.find_run(run_id, None).await? else {
+        return Ok(());
+    };
+    if record.status != "running" {
+        return Ok(());
+    }
+    let outcome = match record.automation_id {
+        None => skipped("The automation was deleted"),
+        Some(id) => match ctx.db.find_automation(id, None).await? {
+            None => skipped("The automation was deleted"),
+            Some(automation) => run_automation(ctx, &record, &automation).await?,
+        },
+    };
+    let report = serde_json::to_string(&outcome.report).expect("plain values serialise");
+    let now = ctx.now_ms();
+    ctx.db
+        .finish_run(
+            run_id,
+            outcome.status,
+            outcome.found,
+            outcome.targeted,
+            outcome.queued,
+            &report,
+            outcome.error.as_deref(),
+            now,
+        )
+        .await?;
+    if let Some(id) = record.automation_id {
+        ctx.db
+            .automation_ran(id, now, outcome.ended.as_deref())
+            .await?;
+    }
+    metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status).increment(1);
+    metrics::histogram!("outreach_automation_businesses_found").record(outcome.found as f64);
+    metrics::histogram!("outreach_automation_businesses_emailed").record(outcome.queued as f64);
+    Ok(())
+}
+
+fn skipped(why: &str) -> Outcome {
+    Outcome {
+        status: "skipped",
+        found: 0,
+        targeted: 0,
+        queued: 0,
+        report: Vec::new(),
+        error: Some(why.into()),
+        ended: None,
+    }
+}
+
+async fn run_automation(
+    ctx: &Context,
+    record: &RunRow,
+    automation: &AutomationRow,
+) -> anyhow::Result<Outcome> {
+    if !record.manual && !automation.is_active {
+        return Ok(skipped("Paused"));
+    }
+    if let Some(reason) = automation
+        .ended_reason
+        .clone()
+        .or_else(|| automation.end(ctx.now_ms()))
+    {
+        return Ok(Outcome {
+            status: "ended",
+            error: Some(reason.clone()),
+            ended: Some(reason),
+            ..skipped("")
+        });
+    }
+    let Some(template_id) = automation.email_template_id else {
+        return Ok(Outcome {
+            status: "failed",
+            ..skipped("Its email template was deleted: choose another one")
+        });
+    };
+    let found = search(ctx, record, automation).await?;
+    let ids = ctx
+        .db
+        .automation_candidates(
+            automation.user_id,
+            automation.campaign_id,
+            automation.room(),
+        )
+        .await?;
+    let businesses = ctx.db.find_businesses(&ids, automation.user_id).await?;
+    let config = ctx.db.default_sender(automation.user_id).await?;
+    let launched = if businesses.is_empty() {
+        None
+    } else {
+        Some(
+            launch_campaign(
+                ctx,
+                automation.user_id,
+                automation.campaign_id,
+                template_id,
+                config.map(|c| c.id),
+                &businesses,
+            )
+            .await?,
+        )
+    };
+    let messages = ctx
+        .db
+        .first_messages_to(automation.campaign_id, &ids)
+        .await?;
+    let report: Vec<ReportLine> = businesses
+        .iter()
+        .map(|business| ReportLine {
+            business_name: business.name.clone(),
+            email: business.email.clone().unwrap_or_default(),
+            message_id: messages.get(&business.id).copied(),
+        })
+        .collect();
+    let queued = launched.map_or(0, |launched| launched.queued as i64);
+    // Emailing the last of its total ends it for good now, so its card says so at once.
+    let reached = automation
+        .max_total_emails
+        .filter(|total| automation.emails_sent + queued >= i64::from(*total))
+        .map(|total| format!("Ended: its {total} emails are sent"));
+    Ok(Outcome {
+        status: "completed",
+        found,
+        targeted: businesses.len() as i64,
+        queued,
+        report,
+        error: None,
+        ended: reached,
+    })
+}
+
+/// The run's local search, through the builder's providers and chunks (the campaign remembers it); waits for it to
+/// end (chunks are their own jobs) and answers how many businesses it found.
+async fn search(ctx: &Context, record: &RunRow, automation: &AutomationRow) -> anyhow::Result<i64> {
+    let search_id = match record.search_id {
+        Some(id) => id,
+        None => {
+            let params = SearchParams {
+                search_type: "local".into(),
+                business_type: Some(automation.business_type.clone()),
+                geographic_area: Some(automation.geographic_area.clone()),
+                radius: Some(automation.radius),
+                max_results: search_size(automation.max_businesses_per_day),
+                online_business_type: None,
+                topics: None,
+                campaign_id: Some(automation.campaign_id),
+            };
+            let id = ctx
+                .db
+                .insert_search(automation.user_id, &params, ctx.now_ms())
+                .await?;
+            ctx.db.set_run_search(record.id, id).await?;
+            let first = RunSearchChunk {
+                search_id: id,
+                chunk_number: 1,
+            };
+            ctx.queue
+                .enqueue(first, Some(&format!("search:{id}:chunk:1")))
+                .await?;
+            id
+        }
+    };
+    let started = Instant::now();
+    loop {
+        let search = ctx.db.load_search(search_id).await?;
+        match search {
+            Some(search)
+                if search.status == SearchStatus::Running && started.elapsed() < SEARCH_WAIT =>
+            {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Some(search) => return Ok(i64::from(search.businesses_found)),
+            None => return Ok(0),
+        }
+    }
+}
+
+/// Analytics of an automation's campaign (B §3 Automation analytics).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AutomationAnalytics {
+    pub emails_sent: i64,
+    pub emails_opened: i64,
+    pub emails_replied: i64,
+    /// Opened of sent, a fraction from 0 to 1.
+    pub open_rate: f64,
+}
+
+pub async fn analytics(
+    ctx: &Context,
+    automation: &AutomationRow,
+) -> Result<AutomationAnalytics, sqlx::Error> {
+    let (sent, opened, replied) = ctx.db.automation_counts(automation.campaign_id).await?;
+    Ok(AutomationAnalytics {
+        emails_sent: sent,
+        emails_opened: opened,
+        emails_replied: replied,
+        open_rate: if sent == 0 {
+            0.0
+        } else {
+            opened as f64 / sent as f64
+        },
+    })
+}

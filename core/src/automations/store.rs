@@ -1,0 +1,226 @@
+//! Automations and their runs as stored.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::Settings;
+use crate::platform::clock::Timestamp;
+use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::queries::*;
+use crate::{on_db, on_writer};
+
+/// An automation as stored, with the emails it sent so far.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AutomationRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: i64,
+    pub campaign_name: String,
+    pub business_type: String,
+    pub geographic_area: String,
+    pub radius: i32,
+    pub max_businesses_per_day: i32,
+    pub email_template_id: Option<i64>,
+    pub max_total_emails: Option<i32>,
+    pub campaign_duration_minutes: Option<i32>,
+    pub is_active: bool,
+    pub schedule: String,
+    pub last_run_at: Option<i64>,
+    pub ended_reason: Option<String>,
+    pub created_at: i64,
+    pub emails_sent: i64,
+}
+
+pub struct NewAutomation<'a> {
+    pub user_id: i64,
+    pub campaign_id: i64,
+    pub settings: &'a Settings,
+}
+
+/// A run as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RunRow {
+    pub id: i64,
+    pub automation_id: Option<i64>,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub automation_name: String,
+    pub run_day: Option<String>,
+    pub manual: bool,
+    pub status: String,
+    pub search_id: Option<i64>,
+    pub businesses_found: i64,
+    pub businesses_targeted: i64,
+    pub emails_queued: i64,
+    pub report: String,
+    pub error: Option<String>,
+    pub started_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// A run record as the Automation Reports list shows it (B §3 Automation run record).
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    pub id: i64,
+    pub automation_id: Option<i64>,
+    pub automation_name: String,
+    #[sqlx(rename = "started_at")]
+    pub run_date: Timestamp,
+    /// Emails the run queued.
+    #[sqlx(rename = "emails_queued")]
+    pub emails_sent: i64,
+    pub businesses_targeted: i64,
+    pub businesses_found: i64,
+    /// running, completed, ended, failed or skipped.
+    pub status: String,
+    /// Run Now rather than the daily schedule.
+    pub manual: bool,
+    /// Why it sent nothing (ended, paused, a failure).
+    pub error: Option<String>,
+    pub campaign_name: String,
+}
+
+impl Db {
+    pub async fn insert_automation(&self, new: &NewAutomation<'_>, now: i64) -> StoreResult<i64> {
+        let sql = AUTOMATION_INSERT.sql(self);
+        let settings = new.settings;
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(new.user_id).bind(new.campaign_id)
+            .bind(&settings.campaign_name).bind(&settings.business_type).bind(&settings.geographic_area)
+            .bind(settings.radius).bind(settings.max_businesses_per_day).bind(settings.email_template_id)
+            .bind(settings.max_total_emails).bind(settings.campaign_duration_minutes).bind(settings.is_active)
+            .bind(now).fetch_one(pool).await)
+    }
+
+    pub async fn list_automations(&self, user_id: i64) -> StoreResult<Vec<AutomationRow>> {
+        let sql = AUTOMATION_LIST.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+    }
+
+    /// An automation of its owner, or anyone's with `None`.
+    pub async fn find_automation(
+        &self,
+        id: i64,
+        user_id: Option<i64>,
+    ) -> StoreResult<Option<AutomationRow>> {
+        let sql = AUTOMATION_FIND.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    /// Writes an owner's automation's settings and why it ended (none: it runs).
+    pub async fn update_automation(
+        &self,
+        id: i64,
+        user_id: i64,
+        settings: &Settings,
+        ended_reason: Option<&str>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let sql = AUTOMATION_UPDATE.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(&settings.campaign_name)
+            .bind(&settings.business_type).bind(&settings.geographic_area).bind(settings.radius)
+            .bind(settings.max_businesses_per_day).bind(settings.email_template_id).bind(settings.max_total_emails)
+            .bind(settings.campaign_duration_minutes).bind(settings.is_active).bind(ended_reason).bind(now)
+            .execute(pool).await.map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn delete_automation(&self, id: i64, user_id: i64) -> StoreResult<bool> {
+        let sql = AUTOMATION_DELETE.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(user_id).execute(pool).await
+            .map(|done| done.rows_affected() == 1))
+    }
+
+    pub async fn active_automations(&self) -> StoreResult<Vec<i64>> {
+        let sql = AUTOMATION_ACTIVE.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).fetch_all(pool).await)
+    }
+
+    /// A run record; none when the automation is gone or a scheduled run of that day exists.
+    pub async fn insert_run(
+        &self,
+        automation_id: i64,
+        day: Option<&str>,
+        manual: bool,
+        now: i64,
+    ) -> StoreResult<Option<i64>> {
+        let sql = AUTOMATION_INSERT_RUN.sql(self);
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(automation_id).bind(day).bind(manual).bind(now)
+            .fetch_optional(pool).await)
+    }
+
+    /// A run of its owner, or anyone's with `None`.
+    pub async fn find_run(&self, id: i64, user_id: Option<i64>) -> StoreResult<Option<RunRow>> {
+        let sql = AUTOMATION_FIND_RUN.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+    }
+
+    pub async fn set_run_search(&self, run_id: i64, search_id: i64) -> StoreResult<()> {
+        let sql = AUTOMATION_SET_RUN_SEARCH.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(run_id).bind(search_id).execute(pool).await.map(|_| ()))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub async fn finish_run(
+        &self,
+        run_id: i64,
+        status: &str,
+        found: i64,
+        targeted: i64,
+        queued: i64,
+        report: &str,
+        error: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = AUTOMATION_FINISH_RUN.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(run_id).bind(status).bind(found).bind(targeted)
+            .bind(queued).bind(report).bind(error).bind(now).execute(pool).await.map(|_| ()))
+    }
+
+    /// An automation ran at `now`; with a reason, it ended for good.
+    pub async fn automation_ran(&self, id: i64, now: i64, ended: Option<&str>) -> StoreResult<()> {
+        let sql = AUTOMATION_RAN.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(now).bind(ended).execute(pool).await.map(|_| ()))
+    }
+
+    pub async fn automation_runs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<RunRecord>> {
+        let sql = AUTOMATION_RUNS.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
+    }
+
+    /// A campaign's emails sent, opened and replied (its counters).
+    pub async fn automation_counts(&self, campaign_id: i64) -> StoreResult<(i64, i64, i64)> {
+        let sql = AUTOMATION_ANALYTICS.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_one(pool).await)
+    }
+
+    /// Businesses an automation may email, at most `limit`.
+    pub async fn automation_candidates(
+        &self,
+        user_id: i64,
+        campaign_id: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<i64>> {
+        if limit <= 0 {
+            return Ok(Vec::new());
+        }
+        let sql = AUTOMATION_CANDIDATES.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(campaign_id).bind(limit).fetch_all(pool).await)
+    }
+
+    /// The first emails of a campaign to these businesses, by business.
+    pub async fn first_messages_to(
+        &self,
+        campaign_id: i64,
+        business_ids: &[i64],
+    ) -> StoreResult<HashMap<i64, i64>> {
+        if business_ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = AUTOMATION_FIRST_MESSAGES.sql(self);
+        let list = json_list(business_ids);
+        let rows: Vec<(i64, i64)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
+            .fetch_all(pool).await)?;
+        Ok(rows.into_iter().collect())
+    }
+}
