@@ -13,6 +13,7 @@ export const TABS = [
   { id: "contact-management", label: "Contacts" },
   { id: "responses", label: "Responses" },
   { id: "automation", label: "Automation" },
+  { id: "test-automation", label: "Test Automation" },
 ] as const;
 
 export type TabId = (typeof TABS)[number]["id"];
@@ -27,7 +28,7 @@ const ALIASES: Record<string, TabId> = {
   analytics: "your-campaigns",
   templates: "email-templates",
   contacts: "contact-management",
-  test: "automation",
+  test: "test-automation",
 };
 
 export function normalizeTab(value: string | null | undefined): TabId | null {

@@ -9,7 +9,7 @@ import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
 import { formatDate, formatDateTime } from "../../lib/format";
-import type { SentEmail, SentFollowUp } from "../../lib/api/types";
+import type { Automation, AutomationAnalytics, RunRecord, SentEmail, SentFollowUp } from "../../lib/api/types";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,
@@ -32,7 +32,7 @@ export function AnalyticsTab() {
     void queryClient.invalidateQueries({
       predicate: (query) => {
         const key = String(query.queryKey[0]);
-        return key.startsWith("/api/analytics") || key.startsWith("/api/emails/sent") || key === FOLLOW_UP_ANALYTICS_KEY;
+        return key.startsWith("/api/analytics") || key.startsWith("/api/emails/sent") || key === FOLLOW_UP_ANALYTICS_KEY || key.startsWith("/api/automation");
       },
     });
   };
@@ -58,11 +58,7 @@ export function AnalyticsTab() {
       </div>
       {inner === "Campaigns" ? <CampaignList /> : null}
       {inner === "Sent Emails" ? <SentEmails /> : null}
-      {inner === "Automation Reports" ? (
-        <Card title="Automation Reports">
-          <p className="text-slate-600">No automation runs yet. Reports of each run appear here once an automation has run.</p>
-        </Card>
-      ) : null}
+      {inner === "Automation Reports" ? <AutomationReports /> : null}
       {inner === "Follow-ups" ? <FollowUps /> : null}
     </div>
   );
@@ -182,6 +178,83 @@ function SentEmails() {
     <Card title="Sent Emails">
       <EmailTable emails={sent.data ?? []} empty="No emails sent yet." />
     </Card>
+  );
+}
+
+/** Every automation run (B §3 run record; a completed run shows as Completed) and each automation's figures. */
+function AutomationReports() {
+  const runs = useQuery<RunRecord[] | null>({ queryKey: ["/api/automation-runs"], refetchInterval: THIRTY_SECONDS });
+  const automations = useQuery<Automation[] | null>({ queryKey: ["/api/automations"] });
+  const list = runs.data ?? [];
+  if (runs.isLoading) return <p className="text-slate-600">Loading automation reports...</p>;
+  return (
+    <Card title="Automation Reports">
+      {(automations.data ?? []).length > 0 ? (
+        <ul className="mb-4 grid gap-2 sm:grid-cols-2" aria-label="Automations' figures">
+          {(automations.data ?? []).map((automation) => (
+            <AutomationFigures key={automation.id} automation={automation} />
+          ))}
+        </ul>
+      ) : null}
+      {list.length === 0 ? (
+        <p className="text-slate-600">No automation runs yet. Reports of each run appear here once an automation has run.</p>
+      ) : (
+        <div className="max-h-[400px] overflow-auto">
+          <table className="w-full text-left text-sm" aria-label="Automation runs">
+            <thead className="sticky top-0 bg-white">
+              <tr className="border-b border-slate-200">
+                <th className="p-2">Automation</th>
+                <th className="p-2">Run</th>
+                <th className="p-2">Emails sent</th>
+                <th className="p-2">Businesses targeted</th>
+                <th className="p-2">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((run) => (
+                <tr key={run.id} className="border-b border-slate-200">
+                  <td className="p-2">
+                    {run.automationName}
+                    {run.campaignName !== run.automationName ? <span className="block text-xs text-slate-500">{run.campaignName}</span> : null}
+                  </td>
+                  <td className="p-2">
+                    {formatDateTime(run.runDate)}
+                    <span className="block text-xs text-slate-500">{run.manual ? "Run now" : "Daily"}</span>
+                  </td>
+                  <td className="p-2">{run.emailsSent}</td>
+                  <td className="p-2">{run.businessesTargeted}</td>
+                  <td className="p-2">
+                    {runStatus(run.status)}
+                    {run.error ? <span className="block text-xs text-slate-500">{run.error}</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** A run's status in words: B §3 shows a finished run as Completed. */
+export function runStatus(status: string): string {
+  const words: Record<string, string> = { running: "Running", completed: "Completed", ended: "Ended", failed: "Failed", skipped: "Skipped" };
+  return words[status] ?? status;
+}
+
+function AutomationFigures({ automation }: { automation: Automation }) {
+  const figures = useQuery<AutomationAnalytics | null>({ queryKey: [`/api/automations/${automation.id}/analytics`] });
+  const data = figures.data;
+  return (
+    <li className="rounded-md border border-slate-200 p-2 text-sm" data-testid="automation-figures">
+      <p className="font-semibold">{automation.campaignName}</p>
+      {data ? (
+        <p className="text-slate-600">
+          {data.emailsSent} sent · {data.emailsOpened} opened · {data.emailsReplied} replied · {(data.openRate * 100).toFixed(1)}% open rate
+        </p>
+      ) : null}
+    </li>
   );
 }
 

@@ -2,7 +2,6 @@
  * for parameters a Google redirect leaves behind. */
 import { useCallback, useEffect, useState } from "react";
 import { moveByArrowKeys } from "../../components/ui/roving";
-import { Card } from "../../components/ui/card";
 import { toast } from "../../components/ui/toast-store";
 import { SWITCH_TAB } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
@@ -18,6 +17,8 @@ import { TemplatesTab } from "../campaigns/TemplateChooser";
 import { AnalyticsTab } from "../analytics/AnalyticsTab";
 import { ContactsTab } from "../contacts/ContactsTab";
 import { ResponsesTab } from "../responses/ResponsesTab";
+import { AutomationTab } from "../automations/AutomationTab";
+import { TestAutomationScreen } from "../automations/TestAutomationForm";
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -107,10 +108,8 @@ function TabContent({ tab }: { tab: TabId }) {
     case "responses":
       return <ResponsesTab />;
     case "automation":
-      return (
-        <Card title="Automation">
-          <p className="text-slate-600">Coming Soon</p>
-        </Card>
-      );
+      return <AutomationTab />;
+    case "test-automation":
+      return <TestAutomationScreen />;
   }
 }

@@ -49,6 +49,13 @@ export type SentFollowUp = Schemas["SentFollowUp"];
 export type ResponseAnalytics = Schemas["ResponseAnalytics"];
 export type EmailResponse = Schemas["EmailResponse"];
 export type ProcessedResponse = Schemas["ProcessedResponse"];
+export type Automation = Schemas["AutomationView"];
+export type AutomationForm = Schemas["AutomationForm"];
+export type AutomationAnalytics = Schemas["AutomationAnalytics"];
+export type AutomationTest = Schemas["AutomationTest"];
+export type AutomationTestResult = Schemas["AutomationTestResult"];
+export type RunRecord = Schemas["RunRecord"];
+export type RunResult = Schemas["RunResult"];
 
 export type SentEmail = Schemas["SentEmail"];
 export type SentEvent = Schemas["SentEvent"];
