@@ -35,7 +35,7 @@ test("signing in through Google shows the first name in the header", async () =>
   await page.keyboard.press("ArrowRight");
   assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Campaign Analytics");
   await page.keyboard.press("End");
-  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Automation");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Test Automation");
   await page.keyboard.press("ArrowRight");
   assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Email Settings");
   await page.keyboard.press("ArrowLeft");
