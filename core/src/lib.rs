@@ -4,6 +4,7 @@
 //!
 //! - `platform`: configuration, clock, secrets, size limits, network policy, DNS, the database, SQL and the queue;
 //! - `accounts`: users, sessions, invites, plans and the monthly quota;
+//! - `admin`: the operator's actions (console and command line) with their audit log, and listings across users;
 //! - `automations`: daily discover-and-send runs, Run Now and their records;
 //! - `discovery`: businesses, searches and imports, the search sources, the offline directory, website enrichment;
 //! - `campaigns`: campaigns, templates with their follow-ups, and education files;
@@ -15,6 +16,7 @@
 //! - `tracking`: signed links, open and click events, the suppression list, analytics and contacts.
 
 pub mod accounts;
+pub mod admin;
 pub mod automations;
 pub mod campaigns;
 pub mod discovery;

@@ -22,6 +22,7 @@ mod helpers;
 use helpers::*;
 
 mod accounts;
+mod admin;
 mod analytics;
 mod automations;
 mod campaigns;

@@ -19,6 +19,8 @@ pub struct InviteRow {
     pub created_at: Timestamp,
     pub redeemed_at: Option<Timestamp>,
     pub redeemed_by_email: Option<String>,
+    /// Revoked by an administrator: the code can no longer be redeemed.
+    pub revoked_at: Option<Timestamp>,
 }
 
 /// What a pending sign-in remembered between the redirect and the provider's answer.
@@ -190,6 +192,7 @@ impl Db {
             created_at: Timestamp(now),
             redeemed_at: None,
             redeemed_by_email: None,
+            revoked_at: None,
         })
     }
 

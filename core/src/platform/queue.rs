@@ -29,7 +29,7 @@ pub struct Queue {
 }
 
 /// A queue row as operators see it. Times are unix seconds as apalis stores them.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobRow {
     pub id: String,
@@ -42,7 +42,7 @@ pub struct JobRow {
     pub last_result: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobDetail {
     #[sqlx(flatten)]

@@ -1,0 +1,3 @@
+-- Cancels a job that has not run yet: it is killed and never fetched.
+update apalis.jobs set status = 'Killed', last_result = '{"Err":"Cancelled by an administrator"}'
+where id = $1 and status in ('Pending', 'Queued')

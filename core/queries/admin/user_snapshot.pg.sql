@@ -1,0 +1,4 @@
+-- A user as the audit log keeps it (unique index on email).
+select cast(json_build_object('email', email, 'accountStatus', account_status, 'subscriptionStatus', subscription_status,
+    'subscriptionPlan', subscription_plan, 'emailLimit', email_limit, 'subscriptionEndsAt', subscription_ends_at) as text)
+from users where email = $1

@@ -1,0 +1,467 @@
+//! The operator's work, shared by the console (`/api/admin/*`) and the command line (`outreach users|campaigns|
+//! reprocess ...`): account changes, invites, the suppression list, queue jobs, campaign pauses and reprocessing.
+//! Each action writes its audit entry (`audit`) in the transaction of its change; the listings are in `listing`.
+
+pub mod audit;
+pub mod listing;
+
+use serde_json::json;
+
+use crate::Context;
+use crate::accounts::{Grant, normalize_email};
+use crate::campaigns::CampaignStatus;
+use crate::platform::clock::{DAY_MS, SECOND_MS};
+use crate::platform::db::StoreError;
+use crate::platform::jobs::{ClassifyReply, RunSearchChunk};
+use crate::platform::queries::*;
+use crate::platform::queue::QueueError;
+use crate::platform::security::invite_code;
+use crate::sending::launch::enqueue_sends;
+use crate::{on_db, platform};
+use audit::{Arg, AuditEntry, Change};
+use listing::{AdminCampaign, Filter};
+
+/// Why an administrator's action does not apply; the message is shown as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Queue(#[from] QueueError),
+}
+
+pub type AdminResult<T> = Result<T, AdminError>;
+
+/// What an administrator does to an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserAction {
+    Activate,
+    Deactivate,
+    /// B §2.15's Set Free Trial and Grant Premium (an account that does not exist yet is created).
+    Grant(Grant),
+    /// A new monthly email limit (at least 1).
+    SetLimit(i64),
+    /// More days on the current subscription (from its end, or from now when it ended).
+    Extend {
+        days: i64,
+    },
+}
+
+impl UserAction {
+    fn name(self) -> &'static str {
+        match self {
+            UserAction::Activate => "user.activate",
+            UserAction::Deactivate => "user.deactivate",
+            UserAction::Grant(Grant::FreeTrial) => "user.free_trial",
+            UserAction::Grant(Grant::Premium { .. }) => "user.premium",
+            UserAction::Grant(Grant::Administrator) => "user.administrator",
+            UserAction::SetLimit(_) => "user.limit",
+            UserAction::Extend { .. } => "user.extend",
+        }
+    }
+}
+
+/// Whole days an extension may add at once.
+pub const MAX_EXTEND_DAYS: i64 = 366;
+
+/// Changes an account; None when it already was as asked.
+pub async fn change_user(
+    ctx: &Context,
+    actor: &str,
+    email: &str,
+    action: UserAction,
+) -> AdminResult<Option<AuditEntry>> {
+    let email = normalize_email(email);
+    let now = ctx.now_ms();
+    let user = ctx.db.find_user_by_email(&email).await?;
+    let change = Change::new(actor, action.name(), "user", &email)
+        .snapshot(&ADMIN_USER_SNAPSHOT, Arg::text(&email));
+    let change = match (action, user) {
+        (UserAction::Grant(grant), _) => {
+            let subscription = grant.subscription(now, &ctx.settings.accounts);
+            let args = vec![
+                Arg::text(&email),
+                Arg::text(subscription.status),
+                Arg::Text(subscription.plan.map(str::to_string)),
+                Arg::int(subscription.email_limit),
+                Arg::Int(subscription.ends_at),
+                Arg::int(now),
+            ];
+            change.statement(&USER_SET_SUBSCRIPTION, args)
+        }
+        (_, None) => {
+            return Err(AdminError::NotFound(format!(
+                "No user found with email {email}"
+            )));
+        }
+        (UserAction::Activate | UserAction::Deactivate, Some(user)) => {
+            let status = if action == UserAction::Activate {
+                "active"
+            } else {
+                "inactive"
+            };
+            change.statement(
+                &ADMIN_USER_SET_ACCOUNT,
+                vec![Arg::int(user.id), Arg::text(status), Arg::int(now)],
+            )
+        }
+        (UserAction::SetLimit(limit), Some(user)) => {
+            if limit < 1 {
+                return Err(AdminError::Invalid(
+                    "Email limit must be a positive number".into(),
+                ));
+            }
+            change.statement(
+                &ADMIN_USER_SET_LIMIT,
+                vec![Arg::int(user.id), Arg::int(limit), Arg::int(now)],
+            )
+        }
+        (UserAction::Extend { days }, Some(user)) => {
+            if !(1..=MAX_EXTEND_DAYS).contains(&days) {
+                return Err(AdminError::Invalid(format!(
+                    "Days must be a whole number from 1 to {MAX_EXTEND_DAYS}"
+                )));
+            }
+            if user.subscription_plan.is_none() {
+                return Err(AdminError::Invalid(format!(
+                    "User {email} has no trial or premium grant to extend"
+                )));
+            }
+            change.statement(
+                &ADMIN_USER_EXTEND,
+                vec![Arg::int(user.id), Arg::int(days * DAY_MS), Arg::int(now)],
+            )
+        }
+    };
+    Ok(ctx.db.apply_audited(&change, now).await?)
+}
+
+/// Creates a single-use invite code with an optional note (at most 200 characters); returns the code.
+pub async fn create_invite(
+    ctx: &Context,
+    actor: &str,
+    note: Option<&str>,
+    created_by: Option<i64>,
+) -> AdminResult<String> {
+    let note = note.map(str::trim).filter(|note| !note.is_empty());
+    if note.is_some_and(|note| note.chars().count() > 200) {
+        return Err(AdminError::Invalid(
+            "The note must be at most 200 characters".into(),
+        ));
+    }
+    let code = invite_code();
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "invite.create", "invite", &code)
+        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(&code))
+        .statement(
+            &INVITE_INSERT,
+            vec![
+                Arg::text(&code),
+                Arg::Text(note.map(str::to_string)),
+                Arg::Int(created_by),
+                Arg::int(now),
+            ],
+        );
+    ctx.db.apply_audited(&change, now).await?;
+    Ok(code)
+}
+
+/// Revokes an unredeemed invite code.
+pub async fn revoke_invite(ctx: &Context, actor: &str, code: &str) -> AdminResult<AuditEntry> {
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "invite.revoke", "invite", code)
+        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(code))
+        .statement(&ADMIN_INVITE_REVOKE, vec![Arg::text(code), Arg::int(now)]);
+    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+        AdminError::Invalid(
+            "Only an invite that was neither redeemed nor revoked can be revoked".into(),
+        )
+    })
+}
+
+/// Puts an address on the suppression list: nothing is sent to it any more.
+pub async fn suppress(
+    ctx: &Context,
+    actor: &str,
+    email: &str,
+    reason: Option<&str>,
+) -> AdminResult<AuditEntry> {
+    let email = normalize_email(email);
+    if !crate::accounts::is_valid_email(&email) {
+        return Err(AdminError::Invalid(
+            "Please enter a valid email address".into(),
+        ));
+    }
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "unsubscribe.add", "unsubscribe", &email)
+        .snapshot(&ADMIN_UNSUBSCRIBE_SNAPSHOT, Arg::text(&email))
+        .reason(
+            reason
+                .map(str::trim)
+                .filter(|r| !r.is_empty())
+                .map(str::to_string),
+        )
+        .statement(
+            &UNSUBSCRIBE_INSERT,
+            vec![Arg::text(&email), Arg::text("admin"), Arg::int(now)],
+        );
+    ctx.db
+        .apply_audited(&change, now)
+        .await?
+        .ok_or_else(|| AdminError::Invalid(format!("{email} is already on the suppression list")))
+}
+
+/// Takes an address off the suppression list; the reason is required and kept in the audit log.
+pub async fn unsuppress(
+    ctx: &Context,
+    actor: &str,
+    email: &str,
+    reason: &str,
+) -> AdminResult<AuditEntry> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(AdminError::Invalid(
+            "Please give a reason for removing this address".into(),
+        ));
+    }
+    let email = normalize_email(email);
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "unsubscribe.remove", "unsubscribe", &email)
+        .snapshot(&ADMIN_UNSUBSCRIBE_SNAPSHOT, Arg::text(&email))
+        .reason(Some(reason.to_string()))
+        .statement(&ADMIN_UNSUBSCRIBE_REMOVE, vec![Arg::text(&email)]);
+    ctx.db
+        .apply_audited(&change, now)
+        .await?
+        .ok_or_else(|| AdminError::NotFound(format!("{email} is not on the suppression list")))
+}
+
+/// Puts one failed (or killed) job back in the queue with a fresh attempt count.
+pub async fn retry_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<AuditEntry> {
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "job.retry", "job", id)
+        .snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id))
+        .statement(
+            &JOB_RETRY,
+            vec![Arg::text(id), Arg::Text(None), Arg::int(now / SECOND_MS)],
+        );
+    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+        AdminError::Invalid(format!(
+            "Job {id} is not failed (or does not exist); only failed or cancelled jobs are retried"
+        ))
+    })
+}
+
+/// Puts every failed (or killed) job of a kind back in the queue; None when there was none.
+pub async fn retry_failed(
+    ctx: &Context,
+    actor: &str,
+    kind: &str,
+) -> AdminResult<Option<AuditEntry>> {
+    if !platform::jobs::KINDS.contains(&kind) {
+        return Err(AdminError::Invalid(format!("Unknown job kind {kind}")));
+    }
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "job.retry_failed", "job_kind", kind).statement(
+        &JOB_RETRY,
+        vec![Arg::Text(None), Arg::text(kind), Arg::int(now / SECOND_MS)],
+    );
+    Ok(ctx.db.apply_audited(&change, now).await?)
+}
+
+/// Cancels a job that has not started: it is never run.
+pub async fn cancel_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<AuditEntry> {
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "job.cancel", "job", id)
+        .snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id))
+        .statement(&ADMIN_JOB_CANCEL, vec![Arg::text(id)]);
+    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+        AdminError::Invalid(format!(
+            "Job {id} is not waiting in the queue; only a queued job can be cancelled"
+        ))
+    })
+}
+
+/// What the campaign's owner reads after an administrator's pause.
+pub const PAUSED_BY_OPERATOR: &str =
+    "Paused by the operator of this instance. Nothing more is sent until the campaign is resumed.";
+
+/// One campaign across users.
+pub async fn find_campaign(ctx: &Context, id: i64) -> AdminResult<AdminCampaign> {
+    let page = listing::CAMPAIGNS
+        .page(None, true, 1, 0)
+        .expect("default order");
+    let (mut rows, _) = ctx
+        .db
+        .admin_campaigns(&Filter::default(), Some(id), &page)
+        .await?;
+    rows.pop()
+        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))
+}
+
+/// Pauses a sending campaign of any user; it waits for a resume (by its owner or an administrator).
+pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
+    let campaign = find_campaign(ctx, id).await?;
+    if !matches!(campaign.status.as_str(), "active" | "paused") {
+        return Err(AdminError::Invalid(
+            "Only a campaign that is sending can be paused".into(),
+        ));
+    }
+    let now = ctx.now_ms();
+    let change = campaign_control(actor, "campaign.pause", id).statement(
+        &CAMPAIGN_CONTROL,
+        vec![
+            Arg::int(id),
+            Arg::text(CampaignStatus::Paused.as_str()),
+            Arg::text(PAUSED_BY_OPERATOR),
+            Arg::Bool(true),
+            Arg::int(now),
+        ],
+    );
+    ctx.db
+        .apply_audited(&change, now)
+        .await?
+        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))
+}
+
+/// Resumes a paused campaign: its queued messages get sending jobs again, within the limits as always.
+pub async fn resume_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
+    let campaign = find_campaign(ctx, id).await?;
+    if campaign.status != "paused" {
+        return Err(AdminError::Invalid(
+            "Only a paused campaign can be resumed".into(),
+        ));
+    }
+    let now = ctx.now_ms();
+    let change = campaign_control(actor, "campaign.resume", id).statement(
+        &CAMPAIGN_CONTROL,
+        vec![
+            Arg::int(id),
+            Arg::text(CampaignStatus::Active.as_str()),
+            Arg::Text(None),
+            Arg::Bool(false),
+            Arg::int(now),
+        ],
+    );
+    let entry = ctx
+        .db
+        .apply_audited(&change, now)
+        .await?
+        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
+    enqueue_sends(ctx, id, &format!("resumed:{now}")).await?;
+    ctx.db.complete_campaign_if_done(id, now).await?;
+    Ok(entry)
+}
+
+fn campaign_control(actor: &str, action: &'static str, id: i64) -> Change {
+    Change::new(actor, action, "campaign", id).snapshot(&ADMIN_CAMPAIGN_SNAPSHOT, Arg::int(id))
+}
+
+/// Runs a search's failed or missing chunks again: the search is running again from the chunk after the last
+/// one done. Returns the audit entry (its `after` names that chunk).
+pub async fn reprocess_search(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
+    let search = ctx
+        .db
+        .load_search(id)
+        .await?
+        .ok_or_else(|| AdminError::NotFound(format!("No search with id {id}")))?;
+    let next = search.chunks_done + 1;
+    let now = ctx.now_ms();
+    let change = Change::new(actor, "search.reprocess", "search", id)
+        .statement(&ADMIN_SEARCH_REOPEN, vec![Arg::int(id)])
+        .after(
+            json!({ "status": "running", "fromChunk": next, "chunksTotal": search.chunks_total }),
+        );
+    let entry = ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+        AdminError::Invalid(format!(
+            "Search {id} is {}: only a failed or unfinished search has chunks to run again",
+            search.status.as_str()
+        ))
+    })?;
+    let job = RunSearchChunk {
+        search_id: id,
+        chunk_number: next,
+    };
+    let key = format!("reprocess:search:{id}:chunk:{next}:{now}");
+    ctx.queue.enqueue(job, Some(&key)).await?;
+    Ok(entry)
+}
+
+/// Which businesses to look up again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnrichmentScope {
+    /// Every business whose website could not be read, or whose lookup never finished.
+    Failed,
+    Business(i64),
+}
+
+/// Queues website lookups again; None when there was nothing to look up.
+pub async fn reprocess_enrichment(
+    ctx: &Context,
+    actor: &str,
+    scope: EnrichmentScope,
+) -> AdminResult<Option<AuditEntry>> {
+    let (ids, target) = match scope {
+        EnrichmentScope::Failed => {
+            let sql = ADMIN_ENRICHMENT_FAILED.sql(&ctx.db);
+            let ids: Vec<i64> =
+                on_db!(&ctx.db, pool => sqlx::query_scalar(sql).fetch_all(pool).await)?;
+            (ids, "failed".to_string())
+        }
+        EnrichmentScope::Business(id) => {
+            if ctx.db.load_enrich_target(id).await?.is_none() {
+                return Err(AdminError::NotFound(format!("No business with id {id}")));
+            }
+            (vec![id], id.to_string())
+        }
+    };
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let now = ctx.now_ms();
+    for id in &ids {
+        ctx.request_enrichment(*id, &format!("reprocess:enrich:{id}:{now}"))
+            .await?;
+    }
+    let change = Change::new(actor, "enrichment.reprocess", "enrichment", target)
+        .after(json!({ "businesses": ids }));
+    Ok(ctx.db.apply_audited(&change, now).await?)
+}
+
+/// Reads the prospects' replies received since `since_ms` again (a second reading replaces the first; an answer
+/// already written is never written twice). None when there was none.
+pub async fn reprocess_replies(
+    ctx: &Context,
+    actor: &str,
+    since_ms: i64,
+) -> AdminResult<Option<AuditEntry>> {
+    let sql = ADMIN_REPLIES_SINCE.sql(&ctx.db);
+    let ids: Vec<i64> =
+        on_db!(&ctx.db, pool => sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await)?;
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let now = ctx.now_ms();
+    let jobs: Vec<(ClassifyReply, String)> = ids
+        .iter()
+        .map(|&inbound_id| {
+            (
+                ClassifyReply { inbound_id },
+                format!("reclassify:{inbound_id}:{now}"),
+            )
+        })
+        .collect();
+    ctx.queue.enqueue_all(jobs).await?;
+    let change = Change::new(
+        actor,
+        "replies.reprocess",
+        "replies",
+        platform::clock::iso(since_ms),
+    )
+    .after(json!({ "replies": ids }));
+    Ok(ctx.db.apply_audited(&change, now).await?)
+}
