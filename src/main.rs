@@ -1,6 +1,8 @@
 //! `outreach`: the command line and the only composition root. `serve` runs every role in one process on the
 //! embedded SQLite default; `api`, `worker` and `scheduler` run them apart against PostgreSQL.
 
+mod operator;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -44,6 +46,30 @@ enum Command {
     Jobs {
         #[command(subcommand)]
         command: JobsCommand,
+    },
+    /// Look accounts up and change them (each change is written to the audit log).
+    Users {
+        /// Print JSON.
+        #[arg(long, global = true)]
+        json: bool,
+        #[command(subcommand)]
+        command: operator::UsersCommand,
+    },
+    /// Pause or resume any user's campaign (written to the audit log).
+    Campaigns {
+        /// Print JSON.
+        #[arg(long, global = true)]
+        json: bool,
+        #[command(subcommand)]
+        command: operator::CampaignsCommand,
+    },
+    /// Run searches, website lookups or reply readings again (written to the audit log).
+    Reprocess {
+        /// Print JSON.
+        #[arg(long, global = true)]
+        json: bool,
+        #[command(subcommand)]
+        command: operator::ReprocessCommand,
     },
     /// Load data into the database.
     Import {
@@ -155,6 +181,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let settings = Settings::load(&cli.config).map_err(anyhow::Error::msg)?;
     match cli.command {
         Command::Jobs { command } => return jobs(settings, command).await,
+        Command::Users { json, command } => {
+            let ctx = operator_context(settings).await?;
+            return operator::users(&ctx, command, json).await;
+        }
+        Command::Campaigns { json, command } => {
+            let ctx = operator_context(settings).await?;
+            return operator::campaigns(&ctx, command, json).await;
+        }
+        Command::Reprocess { json, command } => {
+            let ctx = operator_context(settings).await?;
+            return operator::reprocess(&ctx, command, json).await;
+        }
         Command::Import {
             command: ImportCommand::Osm { file },
         } => {
@@ -222,6 +260,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         | Command::Config { .. }
         | Command::Eval { .. }
         | Command::Jobs { .. }
+        | Command::Users { .. }
+        | Command::Campaigns { .. }
+        | Command::Reprocess { .. }
         | Command::Import { .. }
         | Command::ExtractText { .. } => {
             unreachable!("handled above")
@@ -314,6 +355,13 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     ctrl_c.await.ok();
+}
+
+/// The database (migrated) and the queue, for an operator's command.
+async fn operator_context(settings: Settings) -> anyhow::Result<Context> {
+    let db = connect(&settings).await?;
+    db.migrate().await.context("migrating the database")?;
+    Ok(Context::new(db, settings, Arc::new(SystemClock)))
 }
 
 async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {

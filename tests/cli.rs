@@ -1,5 +1,6 @@
 //! The `outreach` command line on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a job that fails is listed and
-//! shown by `jobs list`/`jobs show`, and `jobs retry` puts it back so the worker completes it.
+//! shown by `jobs list`/`jobs show`, and `jobs retry` puts it back so the worker completes it; the operator's
+//! `users`, `campaigns` and `reprocess` commands write the audit entry the console writes.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -261,4 +262,101 @@ fn the_reply_evaluation_scores_the_offline_classifier_on_the_held_out_set() {
     );
     std::fs::remove_file(&bad).ok();
     assert!(!ok && text.contains("line 1:"), "{text}");
+}
+
+/// The JSON a `--json` command printed.
+fn json_of(output: &str) -> serde_json::Value {
+    serde_json::from_str(output).unwrap_or_else(|error| panic!("{error}: {output}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_entry_each() {
+    use outreach_core::admin::listing::AUDIT;
+    use outreach_core::campaigns::CampaignStatus;
+    use outreach_core::campaigns::store::NewCampaign;
+    use outreach_core::platform::jobs::{ClassifyReply, EnrichBusiness, Job, RunSearchChunk};
+    use outreach_core::sending::window::SendingWindow;
+
+    each_backend(|test_db| async move {
+        let (db, url) = (test_db.db.clone(), test_db.url.clone());
+        let ctx = Context::new(db.clone(), Settings::default(), Arc::new(SystemClock));
+        db.upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), 1).await.unwrap();
+
+        // Users: listed (waiting for access), granted, set to a trial, activated, shown.
+        let (ok, listed) = outreach(&url, &["users", "list", "--group", "waiting", "--json"]);
+        assert!(ok, "{listed}");
+        assert_eq!(json_of(&listed)[0]["email"], "ada@example.org");
+        let (ok, refused) = outreach(&url, &["users", "list", "--group", "vip"]);
+        assert!(!ok && refused.contains("vip"), "{refused}");
+        let (ok, granted) = outreach(&url, &["users", "grant", "ada@example.org", "--limit", "300"]);
+        assert!(ok && granted.contains("User ada@example.org has been granted premium access with 300 emails for 30 days"), "{granted}");
+        let (ok, trial) = outreach(&url, &["users", "trial", "grace@example.org", "--json"]);
+        assert!(ok, "{trial}");
+        let entry = json_of(&trial);
+        assert_eq!((entry["actor"].as_str(), entry["action"].as_str(), entry["targetId"].as_str()), (Some("cli"), Some("user.free_trial"), Some("grace@example.org")));
+        let (ok, again) = outreach(&url, &["users", "activate", "ada@example.org"]);
+        assert!(ok && again.contains("was already active"), "{again}");
+        let (ok, shown) = outreach(&url, &["users", "show", "ADA@example.org", "--json"]);
+        let shown = json_of(&shown);
+        assert!(ok);
+        assert_eq!((shown["subscriptionPlan"].as_str(), shown["emailLimit"].as_i64(), shown["name"].as_str()), (Some("premium"), Some(300), Some("Ada Lovelace")));
+        let (ok, missing) = outreach(&url, &["users", "show", "nobody@example.org"]);
+        assert!(!ok && missing.contains("No user found with email nobody@example.org"), "{missing}");
+        let (ok, listed) = outreach(&url, &["users", "list"]);
+        assert!(ok && listed.contains("2 of 2 user(s)"), "{listed}");
+
+        // Campaigns: paused and resumed across users.
+        let ada = db.find_user_by_email("ada@example.org").await.unwrap().unwrap();
+        let campaign = NewCampaign { name: "Cafés", status: CampaignStatus::Active, business_type: None,
+            geographic_area: None, radius: 25, max_results: 50, window: &SendingWindow::always() };
+        let campaign = db.insert_campaign(ada.id, &campaign, 1).await.unwrap();
+        let id = campaign.to_string();
+        let (ok, paused) = outreach(&url, &["campaigns", "pause", &id]);
+        assert!(ok && paused.contains(&format!("Campaign {id} is paused")), "{paused}");
+        let (ok, refused) = outreach(&url, &["campaigns", "pause", "999999"]);
+        assert!(!ok && refused.contains("No campaign with id 999999"), "{refused}");
+        let (ok, resumed) = outreach(&url, &["campaigns", "resume", &id, "--json"]);
+        assert!(ok && json_of(&resumed)["action"] == "campaign.resume", "{resumed}");
+        let (ok, refused) = outreach(&url, &["campaigns", "resume", &id]);
+        assert!(!ok && refused.contains("Only a paused campaign can be resumed"), "{refused}");
+
+        // Reprocessing: a failed search from its next chunk, failed website lookups, replies since a date.
+        test_db.execute("insert into searches (user_id, search_type, search_term, params, status, chunks_total, chunks_done, error, created_at)
+            select id, 'local', 'cafe', '{}', 'failed', 3, 1, 'provider down', 1 from users where email = 'ada@example.org'").await;
+        test_db.execute("insert into businesses (user_id, name, website, provider, found_at, name_address_key, email_status, website_error, created_at)
+            select id, 'Cafe Ada', 'https://cafe.example', 'import', 1, 'cafe ada', 'not_found', 'timed out', 1 from users where email = 'ada@example.org'").await;
+        test_db.execute("insert into inbound_messages (user_id, kind, from_email, subject, body, source, received_at)
+            select id, 'reply', 'owner@cafe.example', 'Re: Bread', 'Tell me more', 'imap', 1793491200000 from users where email = 'ada@example.org'").await;
+        let (ok, refused) = outreach(&url, &["reprocess", "search", "999999"]);
+        assert!(!ok && refused.contains("No search with id 999999"), "{refused}");
+        let search_id: i64 = outreach_core::on_db!(&db, pool => sqlx::query_scalar("select id from searches").fetch_one(pool).await).unwrap();
+        let (ok, reopened) = outreach(&url, &["reprocess", "search", &search_id.to_string(), "--json"]);
+        assert!(ok, "{reopened}");
+        assert!(json_of(&reopened)["after"].as_str().unwrap().contains("\"fromChunk\":2"), "{reopened}");
+        let search = db.load_search(search_id).await.unwrap().unwrap();
+        assert_eq!(search.status.as_str(), "running");
+        let (ok, enriched) = outreach(&url, &["reprocess", "enrichment", "--failed"]);
+        assert!(ok && enriched.contains("Queued the website lookup of 1 business(es) again"), "{enriched}");
+        let (ok, refused) = outreach(&url, &["reprocess", "enrichment"]);
+        assert!(!ok && refused.contains("--failed"), "{refused}");
+        let (ok, refused) = outreach(&url, &["reprocess", "enrichment", "--business", "999999"]);
+        assert!(!ok && refused.contains("No business with id 999999"), "{refused}");
+        let (ok, read) = outreach(&url, &["reprocess", "replies", "--since", "2026-11-01"]);
+        assert!(ok && read.contains("Queued 1 reply(ies) to be read again"), "{read}");
+        let (ok, none) = outreach(&url, &["reprocess", "replies", "--since", "2026-11-02"]);
+        assert!(ok && none.contains("No reply was received since 2026-11-02T00:00:00.000Z"), "{none}");
+        let (ok, refused) = outreach(&url, &["reprocess", "replies", "--since", "last week"]);
+        assert!(!ok && refused.contains("--since must be a date"), "{refused}");
+
+        for kind in [<RunSearchChunk as Job>::KIND, <EnrichBusiness as Job>::KIND, <ClassifyReply as Job>::KIND] {
+            assert_eq!(ctx.queue.list(None, Some(kind), 10).await.unwrap().len(), 1, "{kind}");
+        }
+        let page = AUDIT.page(None, true, 50, 0).unwrap();
+        let (entries, _) = db.admin_audit("cli", "", "", &page).await.unwrap();
+        let actions: Vec<&str> = entries.iter().map(|entry| entry.action.as_str()).collect();
+        assert_eq!(actions, ["replies.reprocess", "enrichment.reprocess", "search.reprocess", "campaign.resume",
+            "campaign.pause", "user.free_trial", "user.premium"], "one entry a change, none for refusals");
+        test_db.cleanup().await;
+    })
+    .await;
 }

@@ -55,6 +55,17 @@ pub fn iso(ms: i64) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
+/// A moment typed by an operator: a date (`2026-11-01`, its start in UTC) or an RFC 3339 time.
+pub fn parse_moment(text: &str) -> Option<i64> {
+    let text = text.trim();
+    if let Ok(date) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return Some(date.and_hms_opt(0, 0, 0)?.and_utc().timestamp_millis());
+    }
+    chrono::DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|moment| moment.timestamp_millis())
+}
+
 /// A moment in an answer: milliseconds since the epoch in the database and in code, ISO 8601 text in JSON (and
 /// `string`, `date-time` in the OpenAPI description), so every time on the wire reads the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, sqlx::Type)]
@@ -78,3 +89,24 @@ impl utoipa::PartialSchema for Timestamp {
 }
 
 impl utoipa::ToSchema for Timestamp {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_are_dates_or_rfc3339_times() {
+        assert_eq!(parse_moment("2026-11-01"), Some(1_793_491_200_000));
+        assert_eq!(
+            parse_moment("2026-11-01T01:00:00+01:00"),
+            Some(1_793_491_200_000)
+        );
+        assert_eq!(
+            iso(parse_moment(" 2026-11-01 ").unwrap()),
+            "2026-11-01T00:00:00.000Z"
+        );
+        for bad in ["yesterday", "2026-13-01", ""] {
+            assert_eq!(parse_moment(bad), None, "{bad}");
+        }
+    }
+}
