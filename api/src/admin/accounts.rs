@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{ListParams, listed};
+use super::listing::{ListParams, listed};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{ListParams, listed};
+use super::listing::{ListParams, listed};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{Done, ErrorBody};

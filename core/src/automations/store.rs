@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::Settings;
+use super::settings::Settings;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;

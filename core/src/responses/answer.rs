@@ -7,7 +7,7 @@ use crate::campaigns::ai_settings::SalesAggressiveness;
 use crate::campaigns::personalise::sanitize_html;
 use crate::writing::ai::Draft;
 
-use super::Action;
+use super::classification::Action;
 use super::offline::fold;
 
 /// What writing an answer may use.

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde::Deserialize;
 
-use super::{Action, Classification, Sentiment};
+use super::classification::{Action, Classification, Sentiment};
 
 /// One labelled reply.
 #[derive(Debug, Clone, Deserialize)]

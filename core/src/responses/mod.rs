@@ -6,6 +6,7 @@
 //! approval. A prospect's reply is data: no classifier or writer ever follows what it says.
 
 pub mod answer;
+pub mod classification;
 pub mod eval;
 pub mod lexicon;
 pub mod model;
@@ -15,9 +16,9 @@ pub mod store;
 use std::time::Instant;
 
 use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
 
 use self::answer::AnswerBrief;
+pub use self::classification::{Action, Classification, Escalation, Sentiment};
 use self::store::{NewAnswer, Reading, ReplyContext};
 use crate::Context;
 use crate::campaigns::ai_settings::{
@@ -30,75 +31,6 @@ use crate::sending::messages::{MessageStatus, NewMessage};
 use crate::sending::window::recipient_zone;
 use crate::writing::ai::Draft;
 use crate::writing::ai::writer::Writer;
-
-crate::text_enum! {
-    /// How the reply feels about the offer (B §3).
-    pub enum Sentiment ("sentiment") {
-        Positive = "positive",
-        Neutral = "neutral",
-        Negative = "negative",
-    }
-}
-
-crate::text_enum! {
-    /// What the reply calls for (B §3).
-    pub enum Action ("action") {
-        MarkInterested = "mark_interested",
-        Reply = "reply",
-        ScheduleFollowup = "schedule_followup",
-        MarkNotInterested = "mark_not_interested",
-    }
-}
-
-crate::text_enum! {
-    /// A topic a person must handle: no automatic answer is sent for a reply that raises one.
-    pub enum Escalation ("escalation") {
-        /// Prices, quotes or discounts beyond the education material.
-        Price = "price",
-        /// Legal or data-protection matters.
-        Legal = "legal",
-        /// A complaint or a threat.
-        Complaint = "complaint",
-        /// Asks to stop being written to.
-        Unsubscribe = "unsubscribe",
-        /// Asks for a person.
-        Human = "human",
-        /// Tries to instruct the AI.
-        Instruction = "instruction",
-    }
-}
-
-/// What a classifier read in a reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Classification {
-    pub sentiment: Sentiment,
-    pub action: Action,
-    /// How sure the reading is, 0 to 1.
-    pub confidence: f64,
-    /// ISO 639-1 code of the reply's language.
-    pub language: String,
-    /// One line saying what the reply is.
-    pub summary: String,
-    pub escalations: Vec<Escalation>,
-    /// For "write again in September": when.
-    #[schema(value_type = Option<String>, format = Date)]
-    pub follow_up_on: Option<NaiveDate>,
-}
-
-impl Escalation {
-    /// What a person must handle, in words.
-    pub fn words(self) -> &'static str {
-        match self {
-            Escalation::Price => "a price or quote",
-            Escalation::Legal => "a legal or data-protection matter",
-            Escalation::Complaint => "a complaint",
-            Escalation::Unsubscribe => "a request to stop emails",
-            Escalation::Human => "a request for a person",
-            Escalation::Instruction => "text that tries to instruct the AI",
-        }
-    }
-}
 
 /// Answers to a prospect's reply are messages of the campaign numbered from here (the sequence uses 0 to 4).
 pub const ANSWER_STEP: i32 = 100;

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::answer::AnswerBrief;
-use super::{Action, Classification, Escalation, Sentiment};
+use super::classification::{Action, Classification, Escalation, Sentiment};
 use crate::writing::ai::prompt::fence;
 use crate::writing::ai::writer::Writer;
 use crate::writing::ai::{AiError, Draft};

@@ -6,8 +6,8 @@
 
 use chrono::{Datelike, NaiveDate};
 
+use super::classification::{Action, Classification, Escalation, Sentiment};
 use super::lexicon::*;
-use super::{Action, Classification, Escalation, Sentiment};
 
 /// Words that turn a following cue of interest into a refusal.
 const NEGATORS: &[&str] = &[

@@ -9,7 +9,7 @@ use crate::platform::queries::*;
 use crate::sending::window::WindowColumns;
 use crate::{on_db, on_writer};
 
-use super::{Action, Classification, Escalation, Sentiment};
+use super::classification::{Action, Classification, Escalation, Sentiment};
 
 /// A reply with what reading and answering it needs: the message it answers and that message's campaign.
 #[derive(Debug, Clone, sqlx::FromRow)]
