@@ -81,7 +81,7 @@ export function App() {
               <Route path="/search-log" element={<Protected><SearchLogPage /></Protected>} />
               <Route path="/followup-cronjob" element={<Protected><FollowUpManagerPage /></Protected>} />
               <Route path="/followup-cronjob-analytics" element={<Protected><FollowUpAnalyticsPage /></Protected>} />
-              <Route path="/admin" element={<ProtectedRoute><AppShell><AdminPage /></AppShell></ProtectedRoute>} />
+              <Route path="/admin/*" element={<ProtectedRoute><AdminPage /></ProtectedRoute>} />
               <Route path="*" element={<NotFoundPage />} />
             </Routes>
           </Suspense>
