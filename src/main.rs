@@ -328,6 +328,7 @@ async fn install_metrics(settings: &Settings) -> anyhow::Result<()> {
             0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
         ])?
         .install_recorder()?;
+    outreach_core::platform::telemetry::describe();
     let upkeep = handle.clone();
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(std::time::Duration::from_secs(5));

@@ -16,6 +16,7 @@ use outreach_core::inbound::sendgrid_webhook::{
     Event, Meaning, WINDOW_SECONDS, payload_hash, verify,
 };
 use outreach_core::platform::clock::SECOND_MS;
+use outreach_core::platform::telemetry;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -88,19 +89,30 @@ pub async fn sendgrid_events(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Json<EventsReceived>> {
+    counted(
+        "sendgrid_events",
+        receive_events(&state, &headers, &body).await,
+    )
+}
+
+async fn receive_events(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> ApiResult<Json<EventsReceived>> {
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let now = state.ctx.now_ms();
     verify(
         &state.ctx.settings.sendgrid.webhook_public_key,
         header(SIGNATURE),
         header(TIMESTAMP),
-        &body,
+        body,
         now / SECOND_MS,
     )
     .map_err(|refusal| refused(&refusal.to_string()))?;
-    let events: Vec<Event> = serde_json::from_slice(&body)
+    let events: Vec<Event> = serde_json::from_slice(body)
         .map_err(|_| ApiError::validation("The webhook body must be a JSON array of events"))?;
-    let payload = payload_hash(header(TIMESTAMP).unwrap_or_default(), &body);
+    let payload = payload_hash(header(TIMESTAMP).unwrap_or_default(), body);
     let window_ms = WINDOW_SECONDS * SECOND_MS;
     if !state
         .ctx
@@ -110,7 +122,7 @@ pub async fn sendgrid_events(
     {
         return Err(refused("replayed request"));
     }
-    let applied = match apply_events(&state, &events, now).await {
+    let applied = match apply_events(state, &events, now).await {
         Ok(applied) => applied,
         Err(error) => {
             // Nothing is lost: the retry SendGrid makes after an error must not count as a replay.
@@ -134,6 +146,37 @@ pub async fn sendgrid_events(
 pub async fn sendgrid_inbound(
     State(state): State<AppState>,
     Path(secret): Path<String>,
+    form: Multipart,
+) -> ApiResult<Json<InboundReceived>> {
+    counted(
+        "sendgrid_inbound",
+        receive_inbound(&state, &secret, form).await,
+    )
+}
+
+/// Counts a webhook request by what became of it: accepted, refused (a bad signature or secret), invalid (a body
+/// that cannot be read) or failed (our error; the provider retries).
+fn counted<T>(endpoint: &'static str, result: ApiResult<T>) -> ApiResult<T> {
+    let outcome = match &result {
+        Ok(_) => "accepted",
+        Err(error)
+            if matches!(
+                error.status,
+                StatusCode::UNAUTHORIZED | StatusCode::NOT_FOUND
+            ) =>
+        {
+            "refused"
+        }
+        Err(error) if error.status.is_client_error() => "invalid",
+        Err(_) => "failed",
+    };
+    telemetry::webhook(endpoint, outcome);
+    result
+}
+
+async fn receive_inbound(
+    state: &AppState,
+    secret: &str,
     mut form: Multipart,
 ) -> ApiResult<Json<InboundReceived>> {
     let expected = &state.ctx.settings.sendgrid.inbound_secret;
@@ -165,7 +208,7 @@ pub async fn sendgrid_inbound(
     let inbound = outreach_core::inbound::mail::read(&raw)
         .ok_or_else(|| ApiError::validation("The message could not be read"))?;
     let recipient = to.as_deref().and_then(first_address);
-    let matched = match_message(&state, &inbound, recipient.as_deref()).await?;
+    let matched = match_message(state, &inbound, recipient.as_deref()).await?;
     let Some((user_id, message)) = matched else {
         // Nobody's mail: acknowledged so SendGrid does not retry it, and not kept.
         return Ok(Json(InboundReceived {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use outreach_core::Context;
 use outreach_core::platform::jobs::{ExpireSubscriptions, IngestReplies, SendFollowUps};
+use outreach_core::platform::telemetry;
 
 /// How often a schedule produces a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +102,7 @@ impl Schedule {
 
 /// Fires every due schedule once; returns how many jobs were enqueued.
 pub async fn tick(ctx: &Context) -> usize {
+    telemetry::scheduler_tick(ctx.now_ms());
     let mut enqueued = 0;
     for schedule in SCHEDULES {
         match schedule.fire(ctx).await {

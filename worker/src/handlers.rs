@@ -21,6 +21,7 @@ use outreach_core::platform::jobs::{
     ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies,
     RunAutomation, RunSearchChunk, SendFollowUps,
 };
+use outreach_core::platform::telemetry;
 use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
@@ -143,6 +144,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     let (source, target) = match provider::choose(&ctx.db, &ctx.settings, &params).await? {
         Ok(chosen) => chosen,
         Err(reason) => {
+            telemetry::search_chunk("none", "failure");
             ctx.db
                 .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
                 .await?;
@@ -182,7 +184,8 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
                 wanted - new_hits.len(),
                 &seen,
             )
-            .await?;
+            .await
+            .inspect_err(|_| telemetry::search_chunk(source.name(), "failure"))?;
         exhausted = batch.len() < wanted - new_hits.len();
         for hit in batch {
             let candidate = &hit.candidate;
@@ -209,6 +212,12 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             break;
         }
     }
+    let found = if new_hits.is_empty() {
+        "empty"
+    } else {
+        "found"
+    };
+    telemetry::search_chunk(source.name(), found);
     let mut query = target.describe();
     query["provider"] = json!(source.name());
     query["limit"] = json!(wanted);
@@ -300,6 +309,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
                 ctx.now_ms(),
             )
             .await?;
+        telemetry::enrichment("no_website");
         return Ok(());
     };
     let crawler = Crawler::new(ctx.settings.crawler.clone());
@@ -325,6 +335,10 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
     } else {
         "not_found"
     };
+    telemetry::enrichment(match (status, &website_error) {
+        ("not_found", Some(_)) => "unreadable",
+        _ => status,
+    });
     ctx.db
         .record_enrichment(
             business.id,

@@ -18,6 +18,7 @@ use outreach_core::platform::jobs::{
 };
 use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
+use outreach_core::platform::telemetry;
 use outreach_core::sending::pacing::Pacer;
 use outreach_core::sending::slots::SenderSlots;
 use outreach_core::{Context, Db};
@@ -394,22 +395,27 @@ fn worker_name(kind: &str, index: usize) -> String {
     format!("{kind}-{}-{}-{index}", std::process::id(), random_token(6))
 }
 
-/// Publishes `outreach_queue_depth{job}` every 15 seconds.
+/// Publishes the queue's gauges (depth and oldest due job per kind) and the quota headroom every 15 seconds.
 async fn report_queue_depth(ctx: Context) {
     let mut interval = tokio::time::interval(Duration::from_secs(15));
     loop {
         interval.tick().await;
-        match ctx.queue.depth().await {
+        let now = ctx.now_ms();
+        match ctx.queue.depth(now).await {
             Ok(depths) => {
                 for kind in KINDS {
-                    let waiting = depths
-                        .iter()
-                        .find(|(job, _)| job == kind)
-                        .map_or(0, |(_, count)| *count);
-                    metrics::gauge!("outreach_queue_depth", "job" => *kind).set(waiting as f64);
+                    let line = depths.iter().find(|line| line.job_type == *kind);
+                    let waiting = line.map_or(0, |line| line.waiting);
+                    let oldest = line
+                        .and_then(|line| line.oldest_due)
+                        .map_or(0, |due| now / 1000 - due);
+                    telemetry::queue(kind, waiting, oldest);
                 }
             }
             Err(error) => tracing::warn!(%error, "could not read the queue depth"),
+        }
+        if let Err(error) = ctx.db.report_quota_headroom(now).await {
+            tracing::warn!(%error, "could not read the quota headroom");
         }
     }
 }

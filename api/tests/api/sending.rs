@@ -5,13 +5,16 @@ use super::*;
 /// Waits until the queue has nothing waiting or running.
 async fn queue_drained(app: &TestApp) {
     for _ in 0..400 {
-        let depth = app.ctx.queue.depth().await.unwrap();
-        if depth.iter().all(|(_, count)| *count == 0) {
+        let depth = app.ctx.queue.depth(app.ctx.now_ms()).await.unwrap();
+        if depth.iter().all(|kind| kind.waiting == 0) {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    panic!("the queue did not drain: {:?}", app.ctx.queue.depth().await);
+    panic!(
+        "the queue did not drain: {:?}",
+        app.ctx.queue.depth(app.ctx.now_ms()).await
+    );
 }
 
 /// The user's pause holds a campaign's queued messages until they resume it; stop skips what is left, with why.

@@ -249,7 +249,7 @@ macro_rules! page_of {
 
 /// The first day of the quota window, as `send_counters` counts days (its sums take the days after it).
 fn quota_first_day(now: i64) -> i64 {
-    now.div_euclid(DAY_MS) - 30
+    now.div_euclid(DAY_MS) - crate::accounts::QUOTA_WINDOW_DAYS
 }
 
 impl Db {

@@ -16,6 +16,7 @@ use crate::platform::jobs::{ClassifyReply, RunSearchChunk};
 use crate::platform::queries::*;
 use crate::platform::queue::QueueError;
 use crate::platform::security::invite_code;
+use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::launch::enqueue_sends;
 use crate::{on_db, platform};
 use audit::{Arg, AuditEntry, Change};
@@ -322,10 +323,13 @@ pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<
             Arg::int(now),
         ],
     );
-    ctx.db
+    let entry = ctx
+        .db
         .apply_audited(&change, now)
         .await?
-        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))
+        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
+    telemetry::campaign_paused(PauseReason::Operator);
+    Ok(entry)
 }
 
 /// Resumes a paused campaign: its queued messages get sending jobs again, within the limits as always.

@@ -13,6 +13,7 @@ use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
+use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::MessageStatus;
 use crate::{on_db, on_writer};
 
@@ -275,6 +276,11 @@ impl Db {
             Outcome::Unsubscribed => (Some(FEEDBACK_UNSUBSCRIBED.sql(self)), "unsubscribe", None),
             Outcome::Replied => (Some(FEEDBACK_REPLIED.sql(self)), "reply", None),
         };
+        telemetry::email_outcome(match outcome {
+            Outcome::Bounced { hard: true, .. } => "hard_bounce",
+            Outcome::Bounced { hard: false, .. } => "soft_bounce",
+            _ => kind,
+        });
         let event = FEEDBACK_EVENT.sql(self);
         let email = crate::accounts::normalize_email(&message.to_email);
         on_db!(self, pool => {
@@ -323,21 +329,28 @@ impl Db {
             return Ok(None);
         }
         let (bounce_rate, spam_rate) = (bounced as f64 / sends as f64, spam as f64 / sends as f64);
-        let reason = if bounce_rate >= BOUNCE_PAUSE_RATE {
-            format!(
-                "Paused: {bounced} of the last {sends} emails bounced ({:.1}%). Check the addresses before resuming.",
-                bounce_rate * 100.0
+        let (why, reason) = if bounce_rate >= BOUNCE_PAUSE_RATE {
+            (
+                PauseReason::Bounces,
+                format!(
+                    "Paused: {bounced} of the last {sends} emails bounced ({:.1}%). Check the addresses before resuming.",
+                    bounce_rate * 100.0
+                ),
             )
         } else if spam_rate >= SPAM_PAUSE_RATE {
-            format!(
-                "Paused: {spam} of the last {sends} emails were reported as spam ({:.1}%). Review the message before resuming.",
-                spam_rate * 100.0
+            (
+                PauseReason::Complaints,
+                format!(
+                    "Paused: {spam} of the last {sends} emails were reported as spam ({:.1}%). Review the message before resuming.",
+                    spam_rate * 100.0
+                ),
             )
         } else {
             return Ok(None);
         };
         self.set_campaign_status(campaign_id, CampaignStatus::Paused, Some(&reason), at)
             .await?;
+        telemetry::campaign_paused(why);
         Ok(Some(reason))
     }
 

@@ -16,6 +16,7 @@ use crate::platform::db::StoreResult;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::platform::security::decrypt_secret;
+use crate::platform::telemetry;
 
 /// At most this many messages are read from a mailbox per run; the rest come at the next run.
 pub const IMAP_BATCH: usize = 200;
@@ -219,11 +220,13 @@ pub async fn receive(
 
 /// A mailbox that cannot be read keeps the reason, shown with the sender, and is tried again at the next run.
 pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
-    if ctx.db.imap_mailbox(config_id).await?.is_some() {
-        ingest_imap(ctx, config_id).await
+    let (source, run) = if ctx.db.imap_mailbox(config_id).await?.is_some() {
+        ("imap", ingest_imap(ctx, config_id).await)
     } else {
-        ingest_gmail(ctx, config_id).await
-    }
+        ("gmail", ingest_gmail(ctx, config_id).await)
+    };
+    telemetry::inbound_read(source, run.is_ok());
+    run
 }
 
 /// Applies one raw message read from a user's mailbox; true when it answered one of their messages.

@@ -11,4 +11,5 @@ pub mod net;
 pub mod queries;
 pub mod queue;
 pub mod security;
+pub mod telemetry;
 pub mod text_enum;

@@ -110,6 +110,8 @@ queries! {
     JOB_RETRY = query!("jobs/retry", per_dialect);
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
+    TELEMETRY_QUOTA_EXHAUSTED = query!("telemetry/quota_exhausted");
+    TELEMETRY_SENDER_HEADROOM = query!("telemetry/sender_headroom");
     JOB_DUE = query!("jobs/due", per_dialect);
     JOB_KEYS_EXISTING = query!("jobs/keys_existing", per_dialect);
     JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);

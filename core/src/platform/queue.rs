@@ -282,11 +282,21 @@ impl Queue {
         Ok(on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(now).fetch_one(pool).await)?)
     }
 
-    /// Jobs waiting, running or due for a retry, per kind.
-    pub async fn depth(&self) -> Result<Vec<(String, i64)>, QueueError> {
+    /// Per kind: jobs waiting, running or due for a retry, and the run time (unix seconds) of the oldest one due
+    /// at `now_ms` that has not started.
+    pub async fn depth(&self, now_ms: i64) -> Result<Vec<QueueDepth>, QueueError> {
         let sql = JOB_DEPTH.sql(&self.db);
-        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).fetch_all(pool).await)?)
+        let now = now_ms / SECOND_MS;
+        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).bind(now).fetch_all(pool).await)?)
     }
+}
+
+/// One kind's line of `Queue::depth`.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct QueueDepth {
+    pub job_type: String,
+    pub waiting: i64,
+    pub oldest_due: Option<i64>,
 }
 
 /// Exponential backoff of the retry after `attempt` failures (1-based), capped at a day.

@@ -16,6 +16,7 @@ use crate::campaigns::personalise::Recipient;
 use crate::followups::Thread;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
+use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::SendError;
 use crate::sending::compose::{Composed, Envelope, compose};
 use crate::sending::control::CampaignSendingSettings;
@@ -148,6 +149,7 @@ pub async fn send_campaign_email(
                         now,
                     )
                     .await?;
+                telemetry::campaign_paused(PauseReason::Sender);
             }
             return Ok(());
         }
@@ -459,10 +461,12 @@ impl Batch<'_> {
     ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
         self.finished(id);
+        telemetry::send(
+            provider.as_str(),
+            outcome.as_ref().err().map_or("sent", SendError::kind),
+        );
         match outcome {
             Ok(()) => {
-                metrics::counter!("outreach_emails_sent_total", "provider" => provider.as_str())
-                    .increment(1);
                 self.accepted.push((id, composed, provider));
                 // Slow senders still show progress (and leave little to reconcile after a crash).
                 if self.last_record.elapsed() >= RECORD_EVERY {
@@ -704,6 +708,7 @@ async fn pause_for_room(
     ctx.db
         .set_campaign_status(campaign_id, CampaignStatus::Paused, Some(reason), now)
         .await?;
+    telemetry::campaign_paused(PauseReason::Limit);
     let resume_at = now + RESUME_AFTER_MS;
     let next = SendCampaignEmail {
         campaign_id: job.campaign_id,

@@ -5,6 +5,7 @@
 use crate::campaigns::{CampaignRow, CampaignStatus};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
+use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::launch::enqueue_sends;
 use crate::sending::window::WindowColumns;
 use crate::{Context, on_db, on_writer};
@@ -56,6 +57,7 @@ pub async fn pause(ctx: &Context, campaign: &CampaignRow) -> Result<(), ControlE
             ctx.now_ms(),
         )
         .await?;
+    telemetry::campaign_paused(PauseReason::User);
     Ok(())
 }
 

@@ -40,6 +40,19 @@ pub enum SendError {
     Uncertain(String),
 }
 
+impl SendError {
+    /// Its name in the sending metrics (`telemetry::SEND_OUTCOMES`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SendError::Refused(_) => "refused",
+            SendError::Unreachable(_) => "unreachable",
+            SendError::Invalid(_) => "invalid",
+            SendError::Revoked(_) => "revoked",
+            SendError::Uncertain(_) => "uncertain",
+        }
+    }
+}
+
 impl From<mime::MessageError> for SendError {
     fn from(error: mime::MessageError) -> Self {
         SendError::Invalid(error.to_string())

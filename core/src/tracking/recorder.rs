@@ -9,7 +9,8 @@ use tokio::sync::{Mutex, mpsc};
 use tokio::task::JoinHandle;
 
 use crate::platform::db::Db;
-use crate::tracking::events::TrackingEvent;
+use crate::platform::telemetry;
+use crate::tracking::events::{TrackingEvent, is_machine_agent};
 
 /// The most events one write holds, and the longest an event waits for its write.
 const BATCH_EVENTS: usize = 1_000;
@@ -97,7 +98,12 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
     for attempt in 1..=5u64 {
         match db.insert_events(batch).await {
             Ok(()) => {
-                metrics::counter!("outreach_tracking_events_total").increment(batch.len() as u64);
+                for event in batch.iter() {
+                    telemetry::tracking_event(
+                        event.kind,
+                        is_machine_agent(event.user_agent.as_deref()),
+                    );
+                }
                 batch.clear();
                 return;
             }

@@ -1,11 +1,12 @@
 //! The configured writer: the offline one or a model's client, picked once from `ai.provider`; every draft's body
 //! is sanitised whoever wrote it.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{AiError, Brief, Draft, Material, Written, anthropic, offline, openai};
 use crate::campaigns::personalise::sanitize_html;
 use crate::platform::config::{AiProvider, AiSettings};
+use crate::platform::telemetry;
 
 /// The configured writer.
 #[derive(Debug, Clone)]
@@ -30,6 +31,15 @@ impl Writer {
         })
     }
 
+    /// The provider, as the AI metrics label it.
+    fn provider(&self) -> &'static str {
+        match self {
+            Writer::Offline => "offline",
+            Writer::OpenAi(_) => "openai",
+            Writer::Anthropic(_) => "anthropic",
+        }
+    }
+
     /// What the UI shows as the author of a draft.
     pub fn name(&self) -> String {
         match self {
@@ -48,20 +58,36 @@ impl Writer {
         name: &str,
         schema: serde_json::Value,
     ) -> Option<Result<serde_json::Value, AiError>> {
-        match self {
-            Writer::Offline => None,
-            Writer::OpenAi(client) => Some(client.ask(system, user, name, schema).await),
-            Writer::Anthropic(client) => Some(client.ask(system, user, name, schema).await),
-        }
+        let started = Instant::now();
+        let answer = match self {
+            Writer::Offline => return None,
+            Writer::OpenAi(client) => client.ask(system, user, name, schema).await,
+            Writer::Anthropic(client) => client.ask(system, user, name, schema).await,
+        };
+        telemetry::ai_call(
+            self.provider(),
+            name.to_string(),
+            answer.is_ok(),
+            started.elapsed(),
+        );
+        Some(answer)
     }
 
     /// Writes a draft; the HTML body is sanitised whoever wrote it.
     pub async fn write(&self, brief: &Brief, material: &Material) -> Result<Written, AiError> {
+        let started = Instant::now();
         let written = match self {
-            Writer::Offline => offline::write(brief, material),
-            Writer::OpenAi(client) => Written::from(client.write(brief, material).await?),
-            Writer::Anthropic(client) => Written::from(client.write(brief, material).await?),
+            Writer::Offline => Ok(offline::write(brief, material)),
+            Writer::OpenAi(client) => client.write(brief, material).await.map(Written::from),
+            Writer::Anthropic(client) => client.write(brief, material).await.map(Written::from),
         };
+        telemetry::ai_call(
+            self.provider(),
+            "email".to_string(),
+            written.is_ok(),
+            started.elapsed(),
+        );
+        let written = written?;
         Ok(Written {
             draft: Draft {
                 subject: written.draft.subject.trim().to_string(),
