@@ -8,7 +8,7 @@ CHROMIUM_PATH ?= /usr/bin/chromium
 # smtp-sink and dovecot live in /usr/sbin, which a user's PATH may not have.
 export PATH := $(PATH):/usr/sbin:/sbin
 
-.PHONY: run build web deps system test test-rust test-web test-e2e lint compose-check openapi bench lighthouse clean
+.PHONY: run build web deps system test test-rust test-web test-e2e lint compose-check monitoring-check openapi bench lighthouse clean
 
 node_modules/.package-lock.json: package.json package-lock.json web/package.json console/package.json
 	npm ci --no-audit --no-fund
@@ -32,8 +32,8 @@ build: web
 	cargo build --release --bin outreach
 
 ## Every test: the system parts first (installed as root with apt, else named), lints, Rust on SQLite and
-## PostgreSQL, Vitest, browser, the compose file.
-test: system lint test-web test-rust test-e2e compose-check
+## PostgreSQL, Vitest, browser, the compose file and the monitoring configuration.
+test: system lint test-web test-rust test-e2e compose-check monitoring-check
 
 # Chromium, Postfix's smtp-sink, Dovecot, docker-compose and a PostgreSQL server on loopback.
 system:
@@ -68,6 +68,13 @@ compose-check:
 	elif command -v docker-compose >/dev/null 2>&1; then compose=docker-compose; \
 	else echo "docker compose not installed: apt-get install docker-compose"; exit 1; fi; \
 	$$compose config -q && $$compose --profile postgres --profile monitoring config -q && echo "docker-compose.yml parses"
+
+# Prometheus's scrape config and alert rules are valid, the alerts fire on the series that should raise them
+# (grafana/alerts.test.yml), and the dashboards are what scripts/dashboards.py writes.
+monitoring-check:
+	promtool check config grafana/prometheus.yml
+	cd grafana && promtool test rules alerts.test.yml
+	python3 scripts/dashboards.py && git diff --exit-code -- grafana/dashboards
 
 ## The API description (web/src/lib/api/openapi.json) and the TypeScript types generated from it, after a change
 ## to a server type; the tests fail until both are current.

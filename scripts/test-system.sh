@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The system parts `make test` needs besides Rust and Node: Chromium (browser tests), Postfix's smtp-sink (a real SMTP
 # server; the Postfix daemon is never started), Dovecot (a real IMAP server, started by the tests on their own port),
-# the sqlite3 shell (a browser test moves a recorded time into the past in the app's database),
+# the sqlite3 shell (a browser test moves a recorded time into the past in the app's database), Prometheus's promtool
+# (checks and unit tests of the alert rules and the scrape config; the Prometheus daemon is never started),
 # docker-compose (to check the compose file; no engine is needed) and a PostgreSQL server on 127.0.0.1:5432 (every
 # database test runs on it as well as on SQLite). As root with apt, what is missing is installed and PostgreSQL is
 # started; otherwise this stops at once, naming what is missing and how to install it.
@@ -26,6 +27,7 @@ missing=()
 command -v smtp-sink >/dev/null 2>&1 || missing+=("smtp-sink:postfix")
 command -v dovecot >/dev/null 2>&1 || missing+=("dovecot:dovecot-imapd")
 command -v sqlite3 >/dev/null 2>&1 || missing+=("sqlite3:sqlite3")
+command -v promtool >/dev/null 2>&1 || missing+=("promtool:prometheus")
 compose_present || missing+=("docker-compose:docker-compose")
 command -v pg_isready >/dev/null 2>&1 || missing+=("pg_isready:postgresql-client")
 if ! postgres_answers && ! ls /etc/postgresql >/dev/null 2>&1; then
@@ -39,6 +41,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     # Postfix asks how to deliver mail: it delivers none here.
     echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+    # No daemon starts on install (Prometheus's would take port 9090): the tests start what they use.
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
   else
     echo "make test needs these and cannot install them (it installs them itself when run as root with apt):" >&2
