@@ -105,7 +105,8 @@ test("an administrator lists and filters users, grants premium, retries a failed
   await main.getByText("0 of 900").waitFor();
 
   // A job that failed on its last attempt is retried and the worker completes it.
-  execFileSync("sqlite3", [app.database, `insert into Jobs (job, id, job_type, status, attempts, max_attempts, run_at, done_at, last_result)
+  // The app holds the database too: wait for its lock rather than fail.
+  execFileSync("sqlite3", ["-cmd", ".timeout 10000", app.database, `insert into Jobs (job, id, job_type, status, attempts, max_attempts, run_at, done_at, last_result)
     values (cast('{"tick":"e2e"}' as blob), '01JE2E000000000000000RETRY', 'ExpireSubscriptions', 'Failed', 1, 1, strftime('%s','now'), strftime('%s','now'), '{"Err":"database is locked"}')`]);
   await page.getByRole("menuitem", { name: "Jobs" }).click();
   await choose("Status", "Failed");

@@ -75,9 +75,10 @@ test("an inactive account sees the beta screen and signs out", async () => {
 test("an administrator's invite code lets an inactive account in", async () => {
   const admin = await browser.newPage();
   await signIn(admin, "Grace Hopper");
-  await admin.goto(`${app.base}/admin`);
-  await admin.getByRole("button", { name: "Create invite" }).click();
-  const code = (await admin.getByTestId("invites").locator("td.font-mono").first().textContent()).trim();
+  await admin.goto(`${app.base}/admin/invites/create`);
+  await admin.getByRole("button", { name: "Save" }).click();
+  await admin.waitForURL(/\/admin\/invites$/);
+  const code = (await admin.locator("#main-content .font-mono").first().textContent()).trim();
   assert.match(code, /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
 
   const context = await browser.newContext();

@@ -4,10 +4,12 @@ import {
   Datagrid,
   DateField,
   List,
+  SaveButton,
   SearchInput,
   SimpleForm,
   TextField,
   TextInput,
+  Toolbar,
   useRecordContext,
 } from "react-admin";
 import type { InviteRow } from "../../../web/src/lib/api/types";
@@ -47,7 +49,8 @@ function RevokeButton() {
 export function InviteCreate() {
   return (
     <Create redirect="list" title="New invite code">
-      <SimpleForm>
+      {/* The note is optional: Save works on an untouched form. */}
+      <SimpleForm toolbar={<Toolbar><SaveButton alwaysEnable /></Toolbar>}>
         <TextInput source="note" label="Who is it for? (optional)" fullWidth />
       </SimpleForm>
     </Create>
