@@ -366,9 +366,8 @@ async fn operator_context(settings: Settings) -> anyhow::Result<Context> {
 }
 
 async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
-    let db = connect(&settings).await?;
-    db.migrate().await.context("migrating the database")?;
-    let queue = outreach_core::Queue::new(db, settings.queue.clone());
+    let ctx = operator_context(settings).await?;
+    let queue = &ctx.queue;
     let kind_of = |kind: Option<String>| -> anyhow::Result<Option<&'static str>> {
         kind.map(|kind| {
             KINDS
@@ -411,23 +410,23 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
             Some(job) => println!("{}", serde_json::to_string_pretty(&job)?),
             None => anyhow::bail!("no job with id {id}"),
         },
+        // Audited like the console's Retry, with `cli` as the actor.
         JobsCommand::Retry(args) => {
-            let now = chrono_now_ms();
-            let ids = if args.failed {
-                queue.retry(None, kind_of(args.kind)?, now).await?
+            if args.failed {
+                let kinds = match kind_of(args.kind)? {
+                    Some(kind) => vec![kind],
+                    None => KINDS.to_vec(),
+                };
+                for kind in kinds {
+                    match outreach_core::admin::retry_failed(&ctx, "cli", kind).await? {
+                        Some(_) => println!("every failed {kind} job is back in the queue"),
+                        None => println!("no {kind} job had failed"),
+                    }
+                }
             } else {
                 let id = args.id.expect("clap requires an id without --failed");
-                let ids = queue.retry(Some(&id), None, now).await?;
-                if ids.is_empty() {
-                    anyhow::bail!(
-                        "job {id} is not failed (or does not exist); only failed or killed jobs are retried"
-                    );
-                }
-                ids
-            };
-            println!("re-enqueued {} job(s)", ids.len());
-            for id in ids {
-                println!("{id}");
+                outreach_core::admin::retry_job(&ctx, "cli", &id).await?;
+                println!("re-enqueued 1 job(s)\n{id}");
             }
         }
     }

@@ -1,11 +1,12 @@
 //! The `outreach` command line on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a job that fails is listed and
-//! shown by `jobs list`/`jobs show`, and `jobs retry` puts it back so the worker completes it; the operator's
+//! shown by `jobs list`/`jobs show`, and `jobs retry` puts it back so the worker completes it (audited); the operator's
 //! `users`, `campaigns` and `reprocess` commands write the audit entry the console writes.
 
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use outreach_core::admin::listing::AUDIT;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::ExpireSubscriptions;
 use outreach_core::testing::each_backend;
@@ -128,13 +129,30 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
             &url,
             &["jobs", "retry", "--failed", "--kind", "ExpireSubscriptions"],
         );
-        assert!(ok && retried.contains("re-enqueued 2 job(s)"), "{retried}");
+        assert!(
+            ok && retried.contains("every failed ExpireSubscriptions job is back in the queue"),
+            "{retried}"
+        );
         outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(60))
             .await
             .unwrap();
         assert_eq!(
             ctx.queue.list(Some("Done"), None, 10).await.unwrap().len(),
             3
+        );
+        // Each retry is in the audit log as the console's are, and the refused one is not.
+        let page = AUDIT.page(None, true, 50, 0).unwrap();
+        let (entries, _) = ctx.db.admin_audit("cli", "", "", &page).await.unwrap();
+        let actions: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|entry| (entry.action.as_str(), entry.target_id.as_str()))
+            .collect();
+        assert_eq!(
+            actions,
+            [
+                ("job.retry_failed", "ExpireSubscriptions"),
+                ("job.retry", id.as_str())
+            ]
         );
         test_db.cleanup().await;
     })
@@ -271,7 +289,6 @@ fn json_of(output: &str) -> serde_json::Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_entry_each() {
-    use outreach_core::admin::listing::AUDIT;
     use outreach_core::campaigns::CampaignStatus;
     use outreach_core::campaigns::store::NewCampaign;
     use outreach_core::platform::jobs::{ClassifyReply, EnrichBusiness, Job, RunSearchChunk};
