@@ -265,7 +265,7 @@ impl Db {
             FOLLOW_UP_UPDATE.sql(self),
             FOLLOW_UP_DELETE.sql(self),
         );
-        on_db!(self, pool => {
+        on_writer!(self, pool => {
             let mut tx = pool.begin().await?;
             // PostgreSQL: concurrent changes to this sequence wait for this one (positions stay unique).
             sqlx::query(lock).bind(template_id).execute(&mut *tx).await?;
