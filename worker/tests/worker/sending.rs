@@ -336,20 +336,24 @@ async fn a_crashed_workers_sends_are_failed_on_a_timer_and_its_campaign_finishes
         let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
             stopped.await.ok();
         }));
+        // The reconciliation marks the sends failed, then finishes their campaign: wait for both.
         let deadline = std::time::Instant::now() + LIMIT;
         let progress = loop {
             let progress = db.campaign_progress(campaign_id).await.unwrap();
-            if progress.sending == 0 {
+            let (_, status) = test_db_status(db, campaign_id).await;
+            if progress.sending == 0 && status == "completed" {
                 break progress;
             }
-            assert!(std::time::Instant::now() < deadline, "{progress:?}");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{progress:?} {status} on {}",
+                db.backend()
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         // Never resent (the provider may have them), the campaign done, the sender free to remove.
         assert_eq!((progress.failed, progress.sent), (3, 0), "{progress:?}");
         assert!(sink.messages().is_empty());
-        let (_, status) = test_db_status(db, campaign_id).await;
-        assert_eq!(status, "completed", "{}", db.backend());
         assert!(db.delete_email_config(user_id, config_id).await.unwrap());
         stop.send(()).ok();
         worker.await.unwrap().unwrap();
