@@ -184,26 +184,14 @@ pub async fn create_invite(
     Admin(admin): Admin,
     JsonBody(form): JsonBody<NewInvite>,
 ) -> ApiResult<Response> {
-    let code = admin::create_invite(
+    let invite = admin::create_invite(
         &state.ctx,
         &admin.email,
         form.note.as_deref(),
         Some(admin.id),
     )
     .await?;
-    let invite = find_invite(&state, |invite| invite.code == code).await?;
     Ok((StatusCode::CREATED, Json(invite)).into_response())
-}
-
-async fn find_invite(
-    state: &AppState,
-    matches: impl Fn(&InviteRow) -> bool,
-) -> ApiResult<InviteRow> {
-    let invites = state.ctx.db.list_invites().await?;
-    invites
-        .into_iter()
-        .find(|invite| matches(invite))
-        .ok_or_else(|| ApiError::not_found("No such invite"))
 }
 
 /// Invite codes, newest first; `filter.q` looks in the code and the note.
@@ -215,31 +203,16 @@ pub async fn list_invites(
     Query(params): Query<ListParams>,
 ) -> ApiResult<Response> {
     let listing = params.listing(&listing::INVITES)?;
-    let text = listing.text("q").to_lowercase();
-    let invites: Vec<InviteRow> = state
+    let filter = Filter {
+        text: listing.text("q"),
+        ..Filter::default()
+    };
+    let (invites, total) = state
         .ctx
         .db
-        .list_invites()
-        .await?
-        .into_iter()
-        .filter(|invite| {
-            text.is_empty()
-                || invite.code.to_lowercase().contains(&text)
-                || invite
-                    .note
-                    .as_deref()
-                    .unwrap_or("")
-                    .to_lowercase()
-                    .contains(&text)
-        })
-        .collect();
-    let total = invites.len() as i64;
-    let page = invites
-        .into_iter()
-        .skip(listing.page.offset as usize)
-        .take(listing.page.limit as usize)
-        .collect();
-    Ok(listed("invites", listing.first, page, total))
+        .admin_invites(&filter, None, &listing.page)
+        .await?;
+    Ok(listed("invites", listing.first, invites, total))
 }
 
 /// Revokes an invite code that was neither redeemed nor revoked: it can no longer be redeemed.
@@ -252,9 +225,9 @@ pub async fn revoke_invite(
     Admin(admin): Admin,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<InviteRow>> {
-    let invite = find_invite(&state, |invite| invite.id == id).await?;
+    let invite = admin::find_invite(&state.ctx, id).await?;
     admin::revoke_invite(&state.ctx, &admin.email, &invite.code).await?;
-    Ok(Json(find_invite(&state, |invite| invite.id == id).await?))
+    Ok(Json(admin::find_invite(&state.ctx, id).await?))
 }
 
 /// Users, newest first: `filter.q` looks in the email and the name, `filter.group` is one of waiting (for access),

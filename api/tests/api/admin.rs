@@ -490,6 +490,16 @@ async fn invites_suppressions_jobs_and_campaigns_are_managed_with_an_audit_entry
         let grant = outreach_core::accounts::Grant::FreeTrial.subscription(app.clock.now_ms(), &app.ctx.settings.accounts);
         let redeemed = app.ctx.db.redeem_invite(invite["code"].as_str().unwrap(), "grace@example.org", 0, &grant, app.clock.now_ms()).await.unwrap();
         assert_eq!(redeemed, outreach_core::accounts::store::Redemption::UnknownOrUsed, "a revoked code is refused");
+        // Found by its note or its code, in pages, oldest first when asked.
+        let (_, second) = admin.post_json("/api/admin/invites", json!({ "note": "for the bakery" })).await;
+        assert_eq!(admin.post_json("/api/admin/invites", json!({ "note": "x".repeat(201) })).await.1["message"], "The note must be at most 200 characters");
+        let (_, found, range) = listing(&admin, &format!("/api/admin/invites?{}", query(r#"["createdAt","DESC"]"#, "[0,9]", r#"{"q":"BAKERY"}"#))).await;
+        assert_eq!((found.as_array().unwrap().len(), found[0]["id"].clone(), range.as_str()), (1, second["id"].clone(), "invites 0-0/1"));
+        let code = invite["code"].as_str().unwrap().to_lowercase();
+        let (_, found, _) = listing(&admin, &format!("/api/admin/invites?{}", query(r#"["id","ASC"]"#, "[0,9]", &format!(r#"{{"q":"{code}"}}"#)))).await;
+        assert_eq!(found[0]["id"], invite["id"]);
+        let (_, page, range) = listing(&admin, &format!("/api/admin/invites?{}", query(r#"["id","ASC"]"#, "[1,1]", "{}"))).await;
+        assert_eq!((page[0]["id"].clone(), range.as_str()), (second["id"].clone(), "invites 1-1/2"));
 
         // The suppression list: added with a reason, found, removed only with a reason.
         let (status, added) = admin.post_json("/api/admin/unsubscribes", json!({ "email": " Spam@Example.org ", "reason": "asked by phone" })).await;
@@ -560,7 +570,7 @@ async fn invites_suppressions_jobs_and_campaigns_are_managed_with_an_audit_entry
 
         let actions: Vec<String> = audit(&admin).await.iter().map(|e| e["action"].as_str().unwrap().to_string()).collect();
         assert_eq!(actions, ["campaign.resume", "campaign.pause", "job.retry_failed", "job.cancel", "job.retry",
-            "unsubscribe.remove", "unsubscribe.add", "invite.revoke", "invite.create"], "one entry a change, newest first");
+            "unsubscribe.remove", "unsubscribe.add", "invite.create", "invite.revoke", "invite.create"], "one entry a change, newest first");
         let removal = audit(&admin).await.into_iter().find(|e| e["action"] == "unsubscribe.remove").unwrap();
         assert_eq!((removal["reason"].as_str(), removal["after"].clone()), (Some("the owner asked again"), Value::Null));
         app.stop().await;

@@ -196,11 +196,6 @@ impl Db {
         })
     }
 
-    pub async fn list_invites(&self) -> StoreResult<Vec<InviteRow>> {
-        let sql = INVITE_LIST.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).fetch_all(pool).await)
-    }
-
     /// Claims an unused code for `email` and activates the account in one transaction: a used code changes nothing.
     pub async fn redeem_invite(
         &self,

@@ -2,6 +2,7 @@
 //! page in a whitelisted order with its filter and total (what ra-data-simple-rest's `Content-Range` reports).
 
 use super::audit::{Arg, AuditEntry};
+use crate::accounts::store::InviteRow;
 use crate::platform::clock::{DAY_MS, Timestamp};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
@@ -125,8 +126,8 @@ pub const JOBS: Sortable = Sortable {
 
 /// Invites are listed newest first only (their table is small and read whole).
 pub const INVITES: Sortable = Sortable {
-    columns: &[("createdAt", "created_at"), ("id", "id")],
-    tie: "id",
+    columns: &[("createdAt", "i.created_at"), ("id", "i.id")],
+    tie: "i.id",
 };
 
 pub const AUDIT: Sortable = Sortable {
@@ -320,6 +321,23 @@ impl Db {
             filters,
             page,
             [Arg::int(now.div_euclid(DAY_MS))]
+        )
+    }
+
+    /// Invite codes; `id` one invite (its page holds it or nothing).
+    pub async fn admin_invites(
+        &self,
+        filter: &Filter,
+        id: Option<i64>,
+        page: &Page,
+    ) -> StoreResult<(Vec<InviteRow>, i64)> {
+        page_of!(
+            self,
+            ADMIN_INVITES_LIST,
+            ADMIN_INVITES_COUNT,
+            vec![Arg::text(filter.pattern())],
+            page,
+            [Arg::int(id.unwrap_or(0))]
         )
     }
 

@@ -8,6 +8,7 @@ pub mod listing;
 use serde_json::json;
 
 use crate::Context;
+use crate::accounts::store::InviteRow;
 use crate::accounts::{Grant, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::platform::clock::{DAY_MS, SECOND_MS};
@@ -147,7 +148,7 @@ pub async fn create_invite(
     actor: &str,
     note: Option<&str>,
     created_by: Option<i64>,
-) -> AdminResult<String> {
+) -> AdminResult<InviteRow> {
     let note = note.map(str::trim).filter(|note| !note.is_empty());
     if note.is_some_and(|note| note.chars().count() > 200) {
         return Err(AdminError::Invalid(
@@ -168,7 +169,30 @@ pub async fn create_invite(
             ],
         );
     ctx.db.apply_audited(&change, now).await?;
-    Ok(code)
+    let page = listing::INVITES
+        .page(None, true, 10, 0)
+        .expect("default order");
+    let filter = Filter {
+        text: code.clone(),
+        ..Filter::default()
+    };
+    let (rows, _) = ctx.db.admin_invites(&filter, None, &page).await?;
+    rows.into_iter()
+        .find(|invite| invite.code == code)
+        .ok_or_else(|| AdminError::NotFound(format!("The invite {code} was not written")))
+}
+
+/// One invite code, by id.
+pub async fn find_invite(ctx: &Context, id: i64) -> AdminResult<InviteRow> {
+    let page = listing::INVITES
+        .page(None, true, 1, 0)
+        .expect("default order");
+    let (mut rows, _) = ctx
+        .db
+        .admin_invites(&Filter::default(), Some(id), &page)
+        .await?;
+    rows.pop()
+        .ok_or_else(|| AdminError::NotFound("No such invite".into()))
 }
 
 /// Revokes an unredeemed invite code.

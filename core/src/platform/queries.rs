@@ -51,7 +51,6 @@ queries! {
     OAUTH_FLOW_INSERT_GMAIL = query!("oauth_flows/insert_gmail");
     OAUTH_FLOW_DELETE_STALE = query!("oauth_flows/delete_stale");
     INVITE_INSERT = query!("invites/insert");
-    INVITE_LIST = query!("invites/list");
     INVITE_REDEEM = query!("invites/redeem");
     SENT_EMAILS_COUNT_SINCE = query!("sent_emails/count_since");
     UNSUBSCRIBE_INSERT = query!("unsubscribes/insert");
@@ -225,6 +224,8 @@ queries! {
     ADMIN_SENDERS_LIST = query!("admin/senders_list");
     ADMIN_SENDERS_COUNT = query!("admin/senders_count");
     ADMIN_SEARCHES_LIST = query!("admin/searches_list");
+    ADMIN_INVITES_LIST = query!("admin/invites_list");
+    ADMIN_INVITES_COUNT = query!("admin/invites_count");
     ADMIN_SEARCHES_COUNT = query!("admin/searches_count");
     ADMIN_USER_SNAPSHOT = query!("admin/user_snapshot", per_dialect);
     ADMIN_INVITE_SNAPSHOT = query!("admin/invite_snapshot", per_dialect);

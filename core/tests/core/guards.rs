@@ -176,7 +176,13 @@ async fn store_conformance() {
             .await
             .unwrap();
         assert_eq!(second, Redemption::UnknownOrUsed);
-        let listed = db.list_invites().await.unwrap();
+        let page = outreach_core::admin::listing::INVITES
+            .page(None, true, 10, 0)
+            .unwrap();
+        let (listed, _) = db
+            .admin_invites(&Default::default(), None, &page)
+            .await
+            .unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(
             (listed[0].id, listed[0].redeemed_by_email.as_deref()),
