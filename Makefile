@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 PG_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 # The OpenStreetMap extract loaded into the offline directory on the first `make run` (when it exists).
-OSM_EXTRACT ?= ../shared/data/osm/Helsinki.osm.pbf
+OSM_EXTRACT ?= core/data/osm/Helsinki.osm.pbf
 CHROMIUM_PATH ?= /usr/bin/chromium
 # smtp-sink and dovecot live in /usr/sbin, which a user's PATH may not have.
 export PATH := $(PATH):/usr/sbin:/sbin

@@ -98,6 +98,7 @@ enum EvalCommand {
     /// Classify labelled replies (JSON lines: subject, body, sentiment, action, escalate, auto) and print per-class
     /// precision and recall, macro-F1, escalation recall and precision and the automatic-answer accuracy.
     Replies {
+        /// A .jsonl file, or a folder of them named by language (`en.jsonl`, …).
         file: PathBuf,
         /// `offline` (the built-in classifier) or `configured` (the model of ai.provider).
         #[arg(long, default_value = "offline", value_parser = ["offline", "configured"])]
@@ -105,6 +106,10 @@ enum EvalCommand {
         /// Also list each reply read differently from its label.
         #[arg(long)]
         show_errors: bool,
+        /// Cross-validate the offline reader on the set in this many parts: each is read by a model trained on the
+        /// others.
+        #[arg(long)]
+        folds: Option<usize>,
     },
 }
 
@@ -166,10 +171,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 file,
                 classifier,
                 show_errors,
+                folds,
             },
     } = &cli.command
     {
-        return eval_replies(&cli.config, file, classifier, *show_errors).await;
+        return eval_replies(&cli.config, file, classifier, *show_errors, *folds).await;
     }
     if let Command::Config {
         command: ConfigCommand::Default,
@@ -438,18 +444,18 @@ fn chrono_now_ms() -> i64 {
     SystemClock.now_ms()
 }
 
-/// `outreach eval replies`: the scores of a classifier on a labelled set; the last line holds the three figures.
+/// `outreach eval replies`: the scores of a classifier on a labelled set, overall and per language; the last line
+/// holds the three figures.
 async fn eval_replies(
     config: &std::path::Path,
-    file: &std::path::Path,
+    path: &std::path::Path,
     classifier: &str,
     show_errors: bool,
+    folds: Option<usize>,
 ) -> anyhow::Result<()> {
-    use outreach_core::responses::eval;
+    use outreach_core::responses::{eval, offline};
     use outreach_core::writing::ai::writer::Writer;
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let set = eval::read_set(&text).map_err(anyhow::Error::msg)?;
+    let sets = labelled_sets(path)?;
     let writer = if classifier == "configured" {
         let settings = Settings::load(config).map_err(anyhow::Error::msg)?;
         Writer::from_settings(&settings.ai).map_err(anyhow::Error::msg)?
@@ -458,8 +464,37 @@ async fn eval_replies(
     };
     let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
     let today = outreach_core::platform::clock::date_of(now);
-    let predicted = eval::predict(&set, &writer, today).await;
-    println!("{} replies, classifier {}", set.len(), writer.name());
+    let set: Vec<eval::Labelled> = sets.iter().flat_map(|(_, set)| set.clone()).collect();
+    // A folder names each reply's language; a single file's replies are told apart by the reader's guess.
+    let languages: Vec<String> = sets
+        .iter()
+        .flat_map(|(name, part)| {
+            part.iter().map(move |labelled| match name {
+                Some(name) => name.clone(),
+                None => {
+                    offline::language(&outreach_core::responses::text::own_text(&labelled.body))
+                        .to_string()
+                }
+            })
+        })
+        .collect();
+    let predicted = match folds {
+        Some(folds) => {
+            let named: Vec<(String, Vec<eval::Labelled>)> = sets
+                .into_iter()
+                .map(|(name, set)| (name.unwrap_or_default(), set))
+                .collect();
+            println!(
+                "{} replies, offline reader, {folds}-fold cross-validation",
+                set.len()
+            );
+            eval::cross_validate(&named, folds, today)
+        }
+        None => {
+            println!("{} replies, classifier {}", set.len(), writer.name());
+            eval::predict(&set, &writer, today).await
+        }
+    };
     if show_errors {
         for (labelled, guess) in set.iter().zip(&predicted) {
             if let Some(miss) = eval::difference(labelled, guess) {
@@ -467,6 +502,43 @@ async fn eval_replies(
             }
         }
     }
+    println!("by language:");
+    print!("{}", eval::score_by_language(&set, &predicted, &languages));
     println!("{}", eval::score(&set, &predicted).report);
     Ok(())
+}
+
+/// The labelled sets at a path: one file (no language named), or each `.jsonl` of a folder named by its stem.
+fn labelled_sets(
+    path: &std::path::Path,
+) -> anyhow::Result<
+    Vec<(
+        Option<String>,
+        Vec<outreach_core::responses::eval::Labelled>,
+    )>,
+> {
+    let read = |file: &std::path::Path| -> anyhow::Result<_> {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        outreach_core::responses::eval::read_set(&text)
+            .map_err(|error| anyhow::anyhow!("{}: {error}", file.display()))
+    };
+    if !path.is_dir() {
+        return Ok(vec![(None, read(path)?)]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|file| {
+            let name = file
+                .file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned());
+            Ok((name, read(file)?))
+        })
+        .collect()
 }

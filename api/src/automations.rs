@@ -502,6 +502,8 @@ async fn save_campaign_settings(
     };
     let settings = &mut campaign.ai_settings;
     let confidence = request.confidence_threshold.unwrap_or(0.85);
+    // Kept as given (a whole percent); the certainty shown in step 6 is the nearest one below it.
+    settings.min_confidence_percent = Some((confidence * 100.0).round() as i32);
     settings.certainty_threshold = match request.auto_reply_enabled.unwrap_or(true) {
         false => CertaintyThreshold::Manual,
         true if confidence >= 0.9 => CertaintyThreshold::High,
@@ -517,10 +519,11 @@ async fn save_campaign_settings(
         };
     }
     if let Some(required) = request.require_human_approval {
+        // Off holds nothing back (B §9: human approval off by default).
         settings.human_approval = if required {
             HumanApproval::Always
         } else {
-            HumanApproval::FirstTen
+            HumanApproval::Never
         };
     }
     settings.auto_reply_max_per_day = request

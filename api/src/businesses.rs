@@ -10,10 +10,10 @@ use axum::response::{IntoResponse, Response};
 use outreach_core::campaigns::CampaignPatch;
 use outreach_core::discovery::businesses::BusinessView;
 use outreach_core::discovery::import::RowError;
+use outreach_core::discovery::resume::queue_chunk;
 use outreach_core::discovery::search::SearchLog;
 use outreach_core::discovery::search::{SearchRequest, SearchRow, SearchStatus};
 use outreach_core::discovery::sources::provider::attributions;
-use outreach_core::platform::jobs::RunSearchChunk;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -107,15 +107,7 @@ pub async fn search(
         campaign.search_id = Some(id);
         state.ctx.db.update_campaign(&campaign, now).await?;
     }
-    let first = RunSearchChunk {
-        search_id: id,
-        chunk_number: 1,
-    };
-    state
-        .ctx
-        .queue
-        .enqueue(first, Some(&format!("search:{id}:chunk:1")))
-        .await?;
+    queue_chunk(&state.ctx, id, 1).await?;
     let find = || async {
         state
             .ctx

@@ -264,7 +264,7 @@ pub async fn upload_education_file(
     // Read off the request's thread, within bounds (a small PDF can unpack to gigabytes).
     let text = state
         .extractor
-        .extract(&name, bytes.to_vec())
+        .extract(user.id, &name, bytes.to_vec())
         .await
         .map_err(|error| ApiError::validation(error.to_string()))?;
     let file = EducationFile {

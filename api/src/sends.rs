@@ -7,12 +7,16 @@ use axum::http::StatusCode;
 use outreach_core::accounts::{User, is_valid_email, normalize_email, quota_window_start};
 use outreach_core::campaigns::CampaignStatus;
 use outreach_core::discovery::businesses::BusinessRow;
+use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::control::{self, ControlError};
-use outreach_core::sending::launch::{Launched, TestMessage, launch_campaign, queue_tests};
+use outreach_core::sending::launch::{
+    Launched, TestMessage, launch_campaign, queue_tests, valid_address,
+};
 use outreach_core::sending::launch_check::{LaunchCheck, LaunchPlan, check_launch};
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::sending::messages::Progress;
 use outreach_core::sending::senders::{EmailConfig, Provider};
+use outreach_core::sending::window::Place;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -87,7 +91,8 @@ async fn plan_launch(
     let campaign_id = request
         .campaign_id
         .ok_or_else(|| ApiError::validation("Campaign Required"))?;
-    db.find_campaign(campaign_id, user.id)
+    let campaign = db
+        .find_campaign(campaign_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
     let (subject, body) = db
@@ -116,6 +121,21 @@ async fn plan_launch(
         .iter()
         .map(|business| business.email.as_deref())
         .collect();
+    let places: Vec<Place> = businesses
+        .iter()
+        .filter(|business| valid_address(business.email.as_deref()).is_some())
+        .map(|business| {
+            (
+                business.latitude,
+                business.longitude,
+                business.city.as_deref(),
+            )
+        })
+        .collect();
+    let held_by_window = campaign
+        .window
+        .window()
+        .held_at(state.ctx.now_ms(), &places);
     let check = check_launch(
         &state.ctx.settings,
         &LaunchPlan {
@@ -125,6 +145,7 @@ async fn plan_launch(
             body: &body,
             config: config.as_ref(),
             emails: &emails,
+            held_by_window,
         },
     );
     let plan = Plan {
@@ -173,18 +194,25 @@ pub async fn launch(
         plan.template_id,
         plan.config.as_ref().map(|config| config.id),
         &plan.businesses,
+        false,
     )
     .await?;
-    let Launched { queued, skipped } = launched;
+    let Launched {
+        queued, skipped, ..
+    } = launched;
     Ok(Json(LaunchAnswer {
         success: true,
         emails_sent: queued,
         skipped,
         message: format!(
-            "{} emails are being sent{}. You can launch another campaign anytime.",
-            queued,
+            "{} {} being sent{}. You can launch another campaign anytime.",
+            quantity(queued, "email", "emails"),
+            if queued == 1 { "is" } else { "are" },
             if skipped > 0 {
-                format!(" ({skipped} businesses without an email address skipped)")
+                format!(
+                    " ({} without an email address skipped)",
+                    quantity(skipped, "business", "businesses")
+                )
             } else {
                 String::new()
             }
@@ -214,6 +242,9 @@ pub struct CampaignProgress {
     /// Why the campaign paused (a limit reached, a sender revoked), when it did.
     pub status_reason: Option<String>,
     pub progress: Progress,
+    /// When nothing is being sent but mail waits for a later time (the sending window, in each recipient's local
+    /// time, or a sender's pace): when the next emails go out.
+    pub next_send_at: Option<Timestamp>,
 }
 
 /// Queued, sending, sent, failed and skipped counts, the status and why it paused.
@@ -236,11 +267,23 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
         .find_campaign(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
+    let progress = state.ctx.db.campaign_progress(id).await?;
+    let next_send_at = if progress.queued > 0 && progress.sending == 0 {
+        state
+            .ctx
+            .queue
+            .next_send_of_campaign(id, state.ctx.now_ms())
+            .await?
+            .map(Timestamp)
+    } else {
+        None
+    };
     Ok(Json(CampaignProgress {
         campaign_id: id,
         status: campaign.status,
         status_reason: state.ctx.db.campaign_status_reason(id).await?,
-        progress: state.ctx.db.campaign_progress(id).await?,
+        progress,
+        next_send_at,
     }))
 }
 
@@ -556,11 +599,15 @@ impl TestOutcome {
         };
         let message = if self.waiting > 0 {
             format!(
-                "{} test emails sent to {to}{place}; {} still sending",
-                self.sent, self.waiting
+                "{} sent to {to}{place}; {} still sending",
+                quantity(self.sent, "test email", "test emails"),
+                self.waiting
             )
         } else {
-            format!("{} test emails sent to {to}{place}", self.sent)
+            format!(
+                "{} sent to {to}{place}",
+                quantity(self.sent, "test email", "test emails")
+            )
         };
         TestResult {
             success: true,
@@ -609,4 +656,22 @@ pub(crate) async fn send_tests(
         errors,
         provider: config.map_or(Provider::Outbox, |config| config.provider),
     })
+}
+
+/// "1 email", "3 emails": a number with its noun in the right number (issue 33.4: "1 emails").
+fn quantity(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_is_singular_and_every_other_number_plural() {
+        assert_eq!(super::quantity(1, "email", "emails"), "1 email");
+        assert_eq!(super::quantity(0, "email", "emails"), "0 emails");
+        assert_eq!(
+            super::quantity(2, "test email", "test emails"),
+            "2 test emails"
+        );
+    }
 }

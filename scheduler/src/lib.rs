@@ -1,5 +1,6 @@
 //! The scheduler: a table of schedules, each turning its current tick into jobs keyed by (schedule, tick), so a
-//! restarted scheduler catches up and two schedulers never double-fire.
+//! restarted scheduler catches up and two schedulers never double-fire; and, on the same timer, the resumption of
+//! chains of jobs that a crash cut between two steps (`resume_interrupted_chains`).
 
 use std::future::Future;
 use std::time::Duration;
@@ -100,7 +101,47 @@ impl Schedule {
     }
 }
 
-/// Fires every due schedule once; returns how many jobs were enqueued.
+/// What one pass over the chains of jobs queued again, by chain.
+pub type Resumed = Vec<(&'static str, usize)>;
+
+/// Queues the next step of every chain of jobs that a crash cut between a step's commit and the queueing of the next
+/// one: a search's next chunk, a business's website lookup, an automation's run, messages written without their
+/// sending job (launches, follow-ups, answers) and a reply's reading. Each step is looked for first (by its key, or
+/// among the jobs not done), so a chain that is whole gets nothing; only work older than one lease is looked at, so
+/// a producer between its two steps right now is left to finish.
+pub async fn resume_interrupted_chains(ctx: &Context) -> anyhow::Result<Resumed> {
+    use outreach_core::{automations, discovery, inbound, sending};
+    let before = ctx.now_ms() - ctx.settings.queue.lease_seconds as i64 * 1_000;
+    // In the order of telemetry::CHAINS.
+    let resumed = vec![
+        (
+            "search",
+            discovery::resume::resume_searches(ctx, before).await?,
+        ),
+        (
+            "enrichment",
+            discovery::resume::resume_enrichment(ctx).await?,
+        ),
+        ("automation", automations::resume_runs(ctx, before).await?),
+        (
+            "send",
+            sending::recovery::requeue_waiting_messages(ctx, before).await?,
+        ),
+        (
+            "classification",
+            inbound::replies::resume_classification(ctx, before).await?,
+        ),
+    ];
+    for (chain, count) in &resumed {
+        if *count > 0 {
+            tracing::warn!(chain, count, "chains cut by a crash resumed");
+            telemetry::chain_resumed(chain, *count);
+        }
+    }
+    Ok(resumed)
+}
+
+/// Fires every due schedule once, then resumes interrupted chains; returns how many scheduled jobs were enqueued.
 pub async fn tick(ctx: &Context) -> usize {
     telemetry::scheduler_tick(ctx.now_ms());
     let mut enqueued = 0;
@@ -115,6 +156,9 @@ pub async fn tick(ctx: &Context) -> usize {
                 tracing::warn!(schedule = schedule.name, error = %format!("{error:#}"), "schedule failed")
             }
         }
+    }
+    if let Err(error) = resume_interrupted_chains(ctx).await {
+        tracing::warn!(error = %format!("{error:#}"), "resuming interrupted chains failed");
     }
     enqueued
 }

@@ -69,7 +69,7 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   await page.getByTestId("toast").getByText("AI settings saved").waitFor();
   assert.deepEqual((await stored()).aiSettings, {
     salesAggressiveness: "soft", responseStyle: "patient", certaintyThreshold: "medium", replyTiming: "quick", aiOptimisedFollowUpTiming: false,
-    humanApproval: "first_ten", autoReplyMaxPerDay: 5,
+    humanApproval: "first_ten", autoReplyMaxPerDay: 5, minConfidencePercent: null,
   });
   await page.reload();
   await settings.getByLabel("Certainty threshold").waitFor();

@@ -75,6 +75,16 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await page.getByLabel("Postal address").fill("Bakery Street 1, 00100 Helsinki");
   await page.getByRole("button", { name: "Save Postal Address" }).click();
   await page.getByText("Postal address saved").first().waitFor();
+  // Issue 33.1: saving again without an edit, after a reload, keeps the address (it used to send an empty one).
+  await page.reload();
+  await page.getByRole("tab", { name: "Email Settings" }).click();
+  const postalField = await page.getByLabel("Postal address").elementHandle();
+  await page.waitForFunction((field) => field.value !== "", postalField);
+  assert.equal(await page.getByLabel("Postal address").inputValue(), "Bakery Street 1, 00100 Helsinki");
+  await page.getByRole("button", { name: "Save Postal Address" }).click();
+  await page.getByText("Postal address saved").first().waitFor();
+  const profile = await (await page.request.get(`${app.base}/api/user/profile`)).json();
+  assert.equal(profile.postalAddress, "Bakery Street 1, 00100 Helsinki", "the saved address is kept");
 
   // A template and three leads, one without an email.
   const created = await page.request.post(`${app.base}/api/email-templates`, { data: {

@@ -103,6 +103,7 @@ async fn main() {
         let job = SendCampaignEmail {
             campaign_id: Some(campaign),
             message_ids: batch.to_vec(),
+            at_once: false,
         };
         ctx.queue.enqueue(job, None).await.unwrap();
     }

@@ -90,6 +90,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
                 SendCampaignEmail {
                     campaign_id: Some(campaign),
                     message_ids: batch.to_vec(),
+                    at_once: false,
                 },
                 None,
             )

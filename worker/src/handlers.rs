@@ -1,6 +1,7 @@
 //! One plain `async fn` per job kind: what the job does, callable directly from tests.
 
 use outreach_core::Context;
+use outreach_core::platform::faults;
 
 use outreach_core::writing::ai::writer::Writer;
 use outreach_core::writing::ai::{Brief, Material, rates};
@@ -13,6 +14,7 @@ use outreach_core::discovery::businesses::{Candidate, Enrichment};
 use outreach_core::discovery::crawler::Crawler;
 use outreach_core::discovery::directory;
 use outreach_core::discovery::enrich::FoundEmail;
+use outreach_core::discovery::resume::queue_chunk;
 use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams, SearchStatus};
 use outreach_core::discovery::sources::provider::{self, Source};
 use outreach_core::discovery::sources::{Exclusions, Hit, Target};
@@ -136,7 +138,12 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     let Some(search) = ctx.db.load_search(job.search_id).await? else {
         return Ok(());
     };
-    if search.status != SearchStatus::Running || job.chunk_number <= search.chunks_done {
+    if search.status != SearchStatus::Running || job.chunk_number < search.chunks_done {
+        return Ok(());
+    }
+    // This chunk was recorded and its process died before queueing the next one: queue it now (once, by its key).
+    if job.chunk_number == search.chunks_done {
+        queue_chunk(ctx, search.id, job.chunk_number + 1).await?;
         return Ok(());
     }
     let params: SearchParams = serde_json::from_str(&search.params)?;
@@ -263,6 +270,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     else {
         return Ok(());
     };
+    faults::point_with("search-recorded", || search.id.to_string());
     for business_id in recorded.to_enrich {
         ctx.request_enrichment(business_id, &format!("enrich:{business_id}"))
             .await?;
@@ -278,12 +286,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         return Ok(());
     }
     if !last {
-        let next = RunSearchChunk {
-            search_id: search.id,
-            chunk_number: job.chunk_number + 1,
-        };
-        let key = format!("search:{}:chunk:{}", search.id, next.chunk_number);
-        ctx.queue.enqueue(next, Some(&key)).await?;
+        queue_chunk(ctx, search.id, job.chunk_number + 1).await?;
     }
     Ok(())
 }

@@ -1,17 +1,22 @@
 //! The worker: one apalis worker per job kind on the configured storage, with per-process concurrency from config,
-//! retries with exponential backoff, job metrics and the queue-depth gauge.
+//! retries with exponential backoff, job metrics and the queue-depth gauge. Nothing one job does stops the others:
+//! a job that panics fails like an error and the worker goes on, and a worker whose fetch fails (a row it cannot
+//! read) is started again, with the unreadable row set aside as failed.
 
 pub mod handlers;
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use apalis::prelude::{
     Attempt, BackendExt, BackoffConfig, BoxDynError, Data, Monitor, TaskId, WorkerBuilder,
-    WorkerBuilderExt,
+    WorkerBuilderExt, WorkerContext, WorkerError,
 };
+use futures::FutureExt;
+use outreach_core::platform::faults::{self, panic_message};
 use outreach_core::platform::jobs::{
     ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies, Job, KINDS,
     RunAutomation, RunSearchChunk, SendCampaignEmail, SendFollowUps,
@@ -20,11 +25,10 @@ use outreach_core::platform::queue::retry_delay_ms;
 use outreach_core::platform::security::random_token;
 use outreach_core::platform::telemetry;
 use outreach_core::sending::pacing::Pacer;
-use outreach_core::sending::slots::SenderSlots;
+use outreach_core::sending::recovery::recover_interrupted_sends;
+use outreach_core::sending::slots::{SenderSlots, SlotLimits};
 use outreach_core::{Context, Db};
 
-/// A claim made before leases existed (no `claimed_by`) older than this cannot belong to a live send.
-const INTERRUPTED_AFTER_MS: i64 = 10 * 60 * 1000;
 const SQLITE_POLL: Duration = Duration::from_millis(100);
 const SQLITE_POLL_MAX: Duration = Duration::from_secs(1);
 
@@ -75,54 +79,220 @@ impl Drop for SendingGuard {
     }
 }
 
-/// Registers the apalis worker of one job kind on the backend of `$ctx`.
-macro_rules! register {
-    ($monitor:expr, $ctx:expr, $stopping:expr, $slots:expr, $job:ty, $task:path) => {
-        register!($monitor, $ctx, $stopping, $slots, $job, $task, $ctx.settings.queue.concurrency)
-    };
-    ($monitor:expr, $ctx:expr, $stopping:expr, $slots:expr, $job:ty, $task:path, $concurrency:expr) => {{
-        let ctx: Context = $ctx.clone();
-        let stopping: Stopping = $stopping.clone();
-        let slots: SenderSlots = $slots.clone();
-        let concurrency = ($concurrency).max(1);
-        let kind = <$job as Job>::KIND;
-        match ctx.db.clone() {
-            Db::Postgres(pool) => {
-                let config = ctx.queue.postgres_config(kind);
-                $monitor.register(move |index| {
-                    let storage = apalis_postgres::PostgresStorage::<$job>::new(&pool)
-                        .with_config(config.clone());
-                    WorkerBuilder::new(worker_name(kind, index))
-                        // LISTEN/NOTIFY: an idle worker wakes at once instead of at the next poll.
-                        .backend(storage.with_pubsub())
-                        .concurrency(concurrency)
-                        .data(ctx.clone())
-                        .data(stopping.clone())
-                        .data(slots.clone())
-                        .build($task)
-                })
-            }
-            // Not the writer connection: a stopping apalis worker can keep a fetch's connection until the worker is
-            // dropped, and with the one writer held, jobs still running could not record their work.
-            Db::Sqlite { readers: pool, .. } => {
-                let config = ctx.queue.sqlite_config(kind);
-                $monitor.register(move |index| {
-                    // SQLite has no notifications: poll every 100 ms while busy, backing off to 1 s when idle
-                    // (without a strategy the storage fetches only on its heartbeat).
-                    let storage = apalis_sqlite::SqliteStorage::<$job>::new(&pool)
-                        .with_config(config.clone())
-                        .poll_with_backoff(SQLITE_POLL, BackoffConfig::new(SQLITE_POLL_MAX));
-                    WorkerBuilder::new(worker_name(kind, index))
-                        .backend(storage)
-                        .concurrency(concurrency)
-                        .data(ctx.clone())
-                        .data(stopping.clone())
-                        .data(slots.clone())
-                        .build($task)
-                })
-            }
+/// A job kind this worker runs: what it does (a handler of `handlers`, or a use case of core), and how many of it
+/// one process runs at once.
+trait Runs: Job {
+    fn run<'a>(
+        job: &'a Self,
+        ctx: &'a Context,
+        env: &'a Env,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send + 'a;
+
+    fn concurrency(ctx: &Context) -> usize {
+        ctx.settings.queue.concurrency
+    }
+}
+
+/// What every job of this process shares besides the context: whether the process is stopping, and the send slots.
+#[derive(Clone)]
+struct Env {
+    stopping: Stopping,
+    slots: SenderSlots,
+}
+
+impl Runs for ExpireSubscriptions {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::expire_subscriptions(ctx, job).await.map(drop)
+    }
+}
+
+impl Runs for GenerateEmail {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::generate_email(ctx, job).await
+    }
+}
+
+impl Runs for RunSearchChunk {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::run_search_chunk(ctx, job).await
+    }
+}
+
+impl Runs for EnrichBusiness {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::enrich_business(ctx, job).await
+    }
+
+    /// Reading websites is waiting on other servers: many at once, each site still one page at a time.
+    fn concurrency(ctx: &Context) -> usize {
+        ctx.settings.crawler.concurrency
+    }
+}
+
+impl Runs for SendCampaignEmail {
+    async fn run(job: &Self, ctx: &Context, env: &Env) -> anyhow::Result<()> {
+        let _running = env.stopping.sending();
+        let is_stopping = || env.stopping.is_set();
+        outreach_core::sending::batch::send_campaign_email(ctx, job, &is_stopping, &env.slots).await
+    }
+}
+
+impl Runs for IngestReplies {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::ingest_replies(ctx, job).await
+    }
+}
+
+impl Runs for SendFollowUps {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::send_follow_ups(ctx, job).await
+    }
+}
+
+impl Runs for ClassifyReply {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::classify_reply(ctx, job).await
+    }
+}
+
+impl Runs for RunAutomation {
+    async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
+        handlers::run_automation(ctx, job).await
+    }
+}
+
+/// One job kind as the process runs it: its queue worker, and how a stored payload is read.
+struct Kind {
+    name: &'static str,
+    register: fn(Monitor, &Context, &Env) -> Monitor,
+    readable: fn(&[u8]) -> Result<(), String>,
+}
+
+impl Kind {
+    const fn of<J: Runs>() -> Self {
+        Kind {
+            name: J::KIND,
+            register: register::<J>,
+            readable: readable::<J>,
         }
-    }};
+    }
+}
+
+/// Every job kind the worker runs.
+const RUNS: [Kind; 9] = [
+    Kind::of::<ExpireSubscriptions>(),
+    Kind::of::<GenerateEmail>(),
+    Kind::of::<RunSearchChunk>(),
+    Kind::of::<EnrichBusiness>(),
+    Kind::of::<SendCampaignEmail>(),
+    Kind::of::<IngestReplies>(),
+    Kind::of::<SendFollowUps>(),
+    Kind::of::<ClassifyReply>(),
+    Kind::of::<RunAutomation>(),
+];
+
+fn readable<J: Job>(payload: &[u8]) -> Result<(), String> {
+    serde_json::from_slice::<J>(payload)
+        .map(drop)
+        .map_err(|error| error.to_string())
+}
+
+/// Registers the apalis worker of one job kind on the context's backend.
+fn register<J: Runs>(monitor: Monitor, ctx: &Context, env: &Env) -> Monitor {
+    let (ctx, env) = (ctx.clone(), env.clone());
+    let concurrency = J::concurrency(&ctx).max(1);
+    match ctx.db.clone() {
+        Db::Postgres(pool) => {
+            let config = ctx.queue.postgres_config(J::KIND);
+            monitor.register(move |restarts| {
+                let storage =
+                    apalis_postgres::PostgresStorage::<J>::new(&pool).with_config(config.clone());
+                WorkerBuilder::new(worker_name(J::KIND, restarts))
+                    // LISTEN/NOTIFY: an idle worker wakes at once instead of at the next poll.
+                    .backend(storage.with_pubsub())
+                    .concurrency(concurrency)
+                    .data(ctx.clone())
+                    .data(env.clone())
+                    .build(task::<J>)
+            })
+        }
+        // Not the writer connection: a stopping apalis worker can keep a fetch's connection until the worker is
+        // dropped, and with the one writer held, jobs still running could not record their work.
+        Db::Sqlite { readers: pool, .. } => {
+            let config = ctx.queue.sqlite_config(J::KIND);
+            monitor.register(move |restarts| {
+                // SQLite has no notifications: poll every 100 ms while busy, backing off to 1 s when idle (without
+                // a strategy the storage fetches only on its heartbeat).
+                let storage = apalis_sqlite::SqliteStorage::<J>::new(&pool)
+                    .with_config(config.clone())
+                    .poll_with_backoff(SQLITE_POLL, BackoffConfig::new(SQLITE_POLL_MAX));
+                WorkerBuilder::new(worker_name(J::KIND, restarts))
+                    .backend(storage)
+                    .concurrency(concurrency)
+                    .data(ctx.clone())
+                    .data(env.clone())
+                    .build(task::<J>)
+            })
+        }
+    }
+}
+
+/// The queue's entry to a job: its kind's work, observed.
+async fn task<J: Runs>(
+    job: J,
+    ctx: Data<Context>,
+    env: Data<Env>,
+    id: TaskId,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    let key = || serde_json::to_string(&job).unwrap_or_default();
+    observe::<J, _>(&ctx, &id, &attempt, key, J::run(&job, &ctx, &env)).await
+}
+
+/// A queue worker stopped on a row it cannot read (a payload written by hand, or by a version whose payloads
+/// differ): it is started again, and the rows it held are looked at, so the unreadable one fails for good instead of
+/// stopping every worker that fetches it. Any other error of the queue (the database gone, its pool closed) ends the
+/// worker as before: starting it again at once would only spin.
+fn restart_after(
+    ctx: &Context,
+    stopping: &Stopping,
+    worker: &WorkerContext,
+    error: &WorkerError,
+) -> bool {
+    let unreadable = matches!(error, WorkerError::BackendError(_))
+        && format!("{error:?}").contains("CodecError");
+    if !unreadable || stopping.is_set() {
+        return false;
+    }
+    let name = worker.name().to_string();
+    let Some(kind) = RUNS
+        .iter()
+        .find(|kind| name.starts_with(&format!("{}-", kind.name)))
+    else {
+        return true;
+    };
+    tracing::error!(worker = %name, %error, "a queue worker stopped; it is started again");
+    telemetry::worker_restarted(kind.name);
+    let (ctx, readable, kind) = (ctx.clone(), kind.readable, kind.name);
+    tokio::spawn(async move {
+        match ctx
+            .queue
+            .set_aside_unreadable(&name, readable, ctx.now_ms())
+            .await
+        {
+            Ok(0) => {}
+            Ok(count) => {
+                telemetry::jobs_unreadable(kind, count);
+                tracing::error!(
+                    kind,
+                    count,
+                    "job rows that cannot be read were set aside as failed"
+                );
+            }
+            Err(error) => tracing::warn!(%error, "the stopped worker's jobs were not looked at"),
+        }
+    });
+    true
 }
 
 /// Runs every job kind's worker until `shutdown` resolves.
@@ -133,7 +303,12 @@ pub async fn run(
     // Set when the stop begins: long jobs end between items instead of being cut off (see `Stopping`).
     let stopping = Stopping::default();
     let pacer = Pacer::new(&ctx.settings.sending, ctx.clock.clone());
-    let slots = SenderSlots::new(ctx.settings.sending.sender_concurrency, pacer);
+    let limits = SlotLimits::new(
+        ctx.settings.sending.sender_concurrency,
+        ctx.settings.sending.user_concurrency,
+        ctx.settings.queue.concurrency,
+    );
+    let slots = SenderSlots::new(limits, pacer);
     // The lease is held before anything is claimed under it; the keeper renews it and reconciles what crashed
     // workers left behind.
     let lease_ms = ctx.settings.queue.lease_seconds.max(1) as i64 * 1000;
@@ -141,83 +316,29 @@ pub async fn run(
         .renew_lease(slots.lease(), ctx.now_ms() + lease_ms)
         .await?;
     reconcile(&ctx).await?;
-    let keeper = tokio::spawn(keep_lease(ctx.clone(), slots.lease().into(), lease_ms));
-    let monitor = Monitor::new().shutdown_timeout(SHUTDOWN_TIMEOUT);
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        ExpireSubscriptions,
-        expire_subscriptions_task
+    // The lease keeper and the queue reporter end between their rounds, never inside a query: a query cut in the
+    // middle leaves its connection unreadable, and the next job handed that connection would wait on it for ever.
+    let (end_rounds, rounds_ended) = tokio::sync::watch::channel(false);
+    let keeper = tokio::spawn(keep_lease(
+        ctx.clone(),
+        slots.lease().into(),
+        lease_ms,
+        rounds_ended.clone(),
+    ));
+    let env = Env {
+        stopping: stopping.clone(),
+        slots: slots.clone(),
+    };
+    let (restart_ctx, restart_stopping) = (ctx.clone(), stopping.clone());
+    let monitor = RUNS.iter().fold(
+        Monitor::new()
+            .shutdown_timeout(SHUTDOWN_TIMEOUT)
+            .should_restart(move |worker, error| {
+                restart_after(&restart_ctx, &restart_stopping, worker, error)
+            }),
+        |monitor, kind| (kind.register)(monitor, &ctx, &env),
     );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        GenerateEmail,
-        generate_email_task
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        RunSearchChunk,
-        run_search_chunk_task
-    );
-    // Reading websites is waiting on other servers: many at once, each site still one page at a time.
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        EnrichBusiness,
-        enrich_business_task,
-        ctx.settings.crawler.concurrency
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        SendCampaignEmail,
-        send_campaign_email_task
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        IngestReplies,
-        ingest_replies_task
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        SendFollowUps,
-        send_follow_ups_task
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        ClassifyReply,
-        classify_reply_task
-    );
-    let monitor = register!(
-        monitor,
-        ctx,
-        stopping,
-        slots,
-        RunAutomation,
-        run_automation_task
-    );
-    let reporter = tokio::spawn(report_queue_depth(ctx.clone()));
+    let reporter = tokio::spawn(report_queue_depth(ctx.clone(), rounds_ended));
     let result = monitor
         .run_with_signal({
             let stopping = stopping.clone();
@@ -228,8 +349,17 @@ pub async fn run(
             }
         })
         .await;
-    reporter.abort();
-    keeper.abort();
+    end_rounds.send(true).ok();
+    for mut task in [reporter, keeper] {
+        // A round waits for the database at most its pool's timeout; past a bound the task is cut after all.
+        if tokio::time::timeout(SHUTDOWN_TIMEOUT, &mut task)
+            .await
+            .is_err()
+        {
+            tracing::warn!("a worker's background task did not end its round; stopped");
+            task.abort();
+        }
+    }
     // Every send settled: nothing is left under this lease.
     if let Err(error) = ctx.db.release_lease(slots.lease(), ctx.now_ms()).await {
         tracing::warn!(%error, "the lease was not released; it expires by itself");
@@ -237,29 +367,31 @@ pub async fn run(
     result.map_err(|error| anyhow::anyhow!("worker stopped: {error}"))
 }
 
-/// Messages a crashed worker left in sending may have reached the provider: they are marked failed, never resent,
-/// and their campaigns finish.
+/// Settles what crashed workers left in sending (`sending::recovery`): never tried goes back to the queue, taken is
+/// sent, under way is uncertain.
 async fn reconcile(ctx: &Context) -> anyhow::Result<()> {
-    let now = ctx.now_ms();
-    let interrupted = ctx
-        .db
-        .reconcile_interrupted_sends(now - INTERRUPTED_AFTER_MS, now)
-        .await?;
-    if interrupted > 0 {
+    let recovered = recover_interrupted_sends(ctx).await?;
+    if recovered.any() {
         tracing::warn!(
-            interrupted,
-            "sends interrupted by a stopped worker marked failed"
+            requeued = recovered.requeued,
+            sent = recovered.sent,
+            uncertain = recovered.uncertain,
+            "sends interrupted by a stopped worker settled"
         );
     }
     Ok(())
 }
 
 /// Renews this process's lease every third of its length, and reconciles crashed workers' sends as often.
-async fn keep_lease(ctx: Context, lease: Arc<str>, lease_ms: i64) {
+async fn keep_lease(
+    ctx: Context,
+    lease: Arc<str>,
+    lease_ms: i64,
+    mut ended: tokio::sync::watch::Receiver<bool>,
+) {
     let mut interval = tokio::time::interval(Duration::from_millis((lease_ms / 3).max(100) as u64));
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        interval.tick().await;
+    while next_round(&mut interval, &mut ended).await {
         if let Err(error) = ctx.db.renew_lease(&lease, ctx.now_ms() + lease_ms).await {
             tracing::warn!(%error, "the worker's lease was not renewed");
         }
@@ -269,108 +401,31 @@ async fn keep_lease(ctx: Context, lease: Arc<str>, lease_ms: i64) {
     }
 }
 
-async fn expire_subscriptions_task(
-    job: ExpireSubscriptions,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<ExpireSubscriptions, _>(
-        &ctx,
-        &id,
-        &attempt,
-        handlers::expire_subscriptions(&ctx, &job),
-    )
-    .await
-}
-
-async fn generate_email_task(
-    job: GenerateEmail,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<GenerateEmail, _>(&ctx, &id, &attempt, handlers::generate_email(&ctx, &job)).await
-}
-
-async fn run_search_chunk_task(
-    job: RunSearchChunk,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<RunSearchChunk, _>(&ctx, &id, &attempt, handlers::run_search_chunk(&ctx, &job)).await
-}
-
-async fn enrich_business_task(
-    job: EnrichBusiness,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<EnrichBusiness, _>(&ctx, &id, &attempt, handlers::enrich_business(&ctx, &job)).await
-}
-
-async fn ingest_replies_task(
-    job: IngestReplies,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<IngestReplies, _>(&ctx, &id, &attempt, handlers::ingest_replies(&ctx, &job)).await
-}
-
-async fn run_automation_task(
-    job: RunAutomation,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<RunAutomation, _>(&ctx, &id, &attempt, handlers::run_automation(&ctx, &job)).await
-}
-
-async fn classify_reply_task(
-    job: ClassifyReply,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<ClassifyReply, _>(&ctx, &id, &attempt, handlers::classify_reply(&ctx, &job)).await
-}
-
-async fn send_follow_ups_task(
-    job: SendFollowUps,
-    ctx: Data<Context>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    observe::<SendFollowUps, _>(&ctx, &id, &attempt, handlers::send_follow_ups(&ctx, &job)).await
-}
-
-async fn send_campaign_email_task(
-    job: SendCampaignEmail,
-    ctx: Data<Context>,
-    stopping: Data<Stopping>,
-    slots: Data<SenderSlots>,
-    id: TaskId,
-    attempt: Attempt,
-) -> Result<(), BoxDynError> {
-    let _running = stopping.sending();
-    let is_stopping = || stopping.is_set();
-    let work = outreach_core::sending::batch::send_campaign_email(&ctx, &job, &is_stopping, &slots);
-    observe::<SendCampaignEmail, _>(&ctx, &id, &attempt, work).await
-}
-
 /// Records the outcome and duration of a job; on failure keeps it out of the fetch for the backoff delay,
-/// after which apalis fetches it again until `max_attempts`.
+/// after which apalis fetches it again until `max_attempts`. A job that panics fails like any error, with the
+/// panic's message as its last error: the worker goes on with the next job.
 async fn observe<J: Job, T>(
     ctx: &Context,
     id: &TaskId,
     attempt: &Attempt,
+    key: impl FnOnce() -> String,
     work: impl Future<Output = anyhow::Result<T>>,
 ) -> Result<(), BoxDynError> {
     let started = Instant::now();
-    let result = work.await;
+    let guarded = async {
+        faults::point_with("job", || format!("{}:{}", J::KIND, key()));
+        work.await
+    };
+    let result = match AssertUnwindSafe(guarded).catch_unwind().await {
+        Ok(result) => result,
+        Err(panic) => {
+            telemetry::job_panicked(J::KIND);
+            Err(anyhow::anyhow!(
+                "the job panicked: {}",
+                panic_message(&*panic)
+            ))
+        }
+    };
     let outcome = if result.is_ok() { "success" } else { "failure" };
     metrics::counter!("outreach_jobs_total", "job" => J::KIND, "outcome" => outcome).increment(1);
     metrics::histogram!("outreach_job_duration_seconds", "job" => J::KIND)
@@ -390,16 +445,19 @@ async fn observe<J: Job, T>(
     }
 }
 
-/// Worker ids are unique across processes and restarts (the storage keys workers by name).
-fn worker_name(kind: &str, index: usize) -> String {
-    format!("{kind}-{}-{}-{index}", std::process::id(), random_token(6))
+/// Worker ids are unique across processes and restarts (the storage keys workers by name); the kind comes first.
+fn worker_name(kind: &str, restarts: usize) -> String {
+    format!(
+        "{kind}-{}-{}-{restarts}",
+        std::process::id(),
+        random_token(6)
+    )
 }
 
 /// Publishes the queue's gauges (depth and oldest due job per kind) and the quota headroom every 15 seconds.
-async fn report_queue_depth(ctx: Context) {
+async fn report_queue_depth(ctx: Context, mut ended: tokio::sync::watch::Receiver<bool>) {
     let mut interval = tokio::time::interval(Duration::from_secs(15));
-    loop {
-        interval.tick().await;
+    while next_round(&mut interval, &mut ended).await {
         let now = ctx.now_ms();
         match ctx.queue.depth(now).await {
             Ok(depths) => {
@@ -418,6 +476,18 @@ async fn report_queue_depth(ctx: Context) {
             tracing::warn!(%error, "could not read the quota headroom");
         }
     }
+}
+
+/// Waits for a background task's next round; false once the worker is stopping.
+async fn next_round(
+    interval: &mut tokio::time::Interval,
+    ended: &mut tokio::sync::watch::Receiver<bool>,
+) -> bool {
+    let ticked = tokio::select! {
+        _ = interval.tick() => true,
+        _ = ended.wait_for(|ended| *ended) => false,
+    };
+    ticked && !*ended.borrow()
 }
 
 /// Runs the workers until the queue has nothing waiting, running or due for a retry, then stops them (jobs

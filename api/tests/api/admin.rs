@@ -289,6 +289,65 @@ async fn users_are_sorted_paged_and_filtered_in_the_data_providers_dialect() {
     .await;
 }
 
+/// Issue 33.2: the console's Activate lets a new sign-up in, as `set-user-status free_trial` does: access and the
+/// trial's limit, seen through what the user then gets. An account that has a live grant keeps it.
+#[tokio::test]
+async fn activate_lets_the_user_in_as_a_free_trial_grant_does() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let admin = app.signed_in("boss", ADMIN, "Boss").await;
+        let bea = app.signed_in("bea", "bea@example.org", "Bea").await;
+        assert_eq!(
+            bea.get_json("/api/email-usage").await.0,
+            StatusCode::FORBIDDEN,
+            "a new sign-up waits"
+        );
+        let id = app
+            .ctx
+            .db
+            .find_user_by_email("bea@example.org")
+            .await
+            .unwrap()
+            .unwrap()
+            .id;
+        let (status, changed) = admin
+            .post_json(
+                &format!("/api/admin/users/{id}/actions"),
+                json!({ "action": "activate" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{changed}");
+        let (status, usage) = bea.get_json("/api/email-usage").await;
+        assert_eq!(status, StatusCode::OK, "{usage}");
+        let trial = app.ctx.settings.accounts.trial_email_limit;
+        assert_eq!(usage["limit"], json!(trial), "{usage}");
+        assert_eq!(
+            changed["user"]["subscriptionPlan"], "free_trial",
+            "{changed}"
+        );
+
+        // Premium, deactivated, activated again: the premium grant stays.
+        admin
+            .post_json(
+                &format!("/api/admin/users/{id}/actions"),
+                json!({ "action": "premium", "emailLimit": 700 }),
+            )
+            .await;
+        for step in ["deactivate", "activate"] {
+            let (status, _) = admin
+                .post_json(
+                    &format!("/api/admin/users/{id}/actions"),
+                    json!({ "action": step }),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{step}");
+        }
+        assert_eq!(bea.get_json("/api/email-usage").await.1["limit"], 700);
+        app.stop().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn account_actions_write_their_audit_entry_and_refusals_write_none() {
     each_backend(|test_db| async move {

@@ -6,7 +6,7 @@ use super::*;
 
 const EXTRACT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/osm/Helsinki.osm.pbf"
+    "/../core/data/osm/Helsinki.osm.pbf"
 );
 
 async fn with_directory(test_db: TestDb) -> TestApp {
@@ -231,6 +231,101 @@ async fn run_now_answers_what_it_sent_and_the_duration_ends_an_automation() {
     .await;
 }
 
+/// Issue 30.3: Run Now executes immediately (B §7): outside the campaign's sending window its emails go at once, and
+/// it answers with them sent (it used to wait for the window and answer 202 after 30 s, "0 sent").
+#[tokio::test]
+async fn run_now_sends_at_once_outside_the_sending_window() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start_with(test_db, |settings| {
+            // The test clock reads a Friday: this window is closed.
+            settings.sending.default_window = "mon 03:00-03:01".into();
+        })
+        .await;
+        outreach_core::discovery::directory::import_osm(&app.ctx.db, std::path::Path::new(EXTRACT), 1)
+            .await
+            .unwrap();
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Now, not Monday", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 2, "emailTemplateId": template, "isActive": false
+        })).await;
+        let (status, result) = ada.post_json(&format!("/api/automations/{}/run", automation["id"]), json!({})).await;
+        assert_eq!((status, result["emailsSent"].as_i64()), (StatusCode::OK, Some(2)), "{result}");
+        app.stop().await;
+    })
+    .await;
+}
+
+/// Issue 30.3: "5 a day" holds across the day's runs: a Run Now after the day's number was emailed emails nobody more,
+/// and the next day has its number again.
+#[tokio::test]
+async fn the_daily_number_holds_across_the_days_runs() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Two a day", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 2, "emailTemplateId": template
+        })).await;
+        let run = format!("/api/automations/{}/run", automation["id"]);
+        let mut sent = Vec::new();
+        for _ in 0..2 {
+            let (status, result) = ada.post_json(&run, json!({})).await;
+            assert_eq!(status, StatusCode::OK, "{result}");
+            sent.push(result["emailsSent"].as_i64().unwrap());
+        }
+        assert_eq!(sent, [2, 0], "the day's two, then none");
+        app.clock.advance(24 * 60 * 60_000);
+        let (_, result) = ada.post_json(&run, json!({})).await;
+        assert_eq!(result["emailsSent"], 2, "{result}");
+        let (_, analytics) = ada.get_json(&format!("/api/automations/{}/analytics", automation["id"])).await;
+        assert_eq!(analytics["emailsSent"], 4, "{analytics}");
+        app.stop().await;
+    })
+    .await;
+}
+
+/// Issue 29.9: Run Now pressed three times at once: each run reports only the emails it wrote.
+#[tokio::test]
+async fn concurrent_runs_report_only_their_own_emails() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Thrice", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 3, "maxTotalEmails": 3, "emailTemplateId": template
+        })).await;
+        let run = format!("/api/automations/{}/run", automation["id"]);
+        let (first, second, third) = tokio::join!(
+            ada.post_json(&run, json!({})),
+            ada.post_json(&run, json!({})),
+            ada.post_json(&run, json!({}))
+        );
+        let mut reported = 0;
+        let mut lines = Vec::new();
+        let results = [first, second, third];
+        for (status, result) in results.clone() {
+            assert_eq!(status, StatusCode::OK, "{result}");
+            reported += result["emailsSent"].as_i64().unwrap();
+            lines.extend(result["emailsReport"].as_array().unwrap().iter().map(|line| line["email"].clone()));
+        }
+        let (_, analytics) = ada.get_json(&format!("/api/automations/{}/analytics", automation["id"])).await;
+        assert_eq!(analytics["emailsSent"], 3, "{analytics}");
+        assert_eq!(reported, 3, "the three runs together sent three emails: {results:?}");
+        lines.sort_by_key(|email| email.to_string());
+        lines.dedup();
+        assert_eq!(lines.len(), 3, "no email in two reports");
+        app.stop().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_reply_settings() {
     each_backend(|test_db| async move {
@@ -273,6 +368,18 @@ async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_
             (&json!("medium"), &json!("quick"), &json!("always"), &json!(5))
         );
         assert_eq!((campaign["emailFromName"].as_str(), campaign["replyTo"].as_str()), (Some("Nordic Bakery"), Some("sales@bakery.example")));
+        // Issue 30.3: the threshold is kept as given (0.8 is 80%, not medium's 75%), and approval off holds nothing.
+        assert_eq!(campaign["aiSettings"]["minConfidencePercent"], 80);
+        let (status, _) = ada.post_json("/api/automations/test", json!({
+            "testEmail": "me@test.example", "automationId": automation["id"], "confidenceThreshold": 0.85,
+            "requireHumanApproval": false
+        })).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", automation["campaignId"])).await;
+        assert_eq!(
+            (&campaign["aiSettings"]["minConfidencePercent"], &campaign["aiSettings"]["humanApproval"]),
+            (&json!(85), &json!("never"))
+        );
         app.stop().await;
     })
     .await;

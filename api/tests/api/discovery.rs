@@ -6,7 +6,7 @@ use super::*;
 async fn local_searches_run_in_chunks_on_the_offline_directory() {
     let extract = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/osm/Helsinki.osm.pbf"
+        "/../core/data/osm/Helsinki.osm.pbf"
     );
     each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;

@@ -727,7 +727,7 @@ async fn the_sender_check_reaches_no_private_address_and_never_hangs_or_echoes()
 async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_done() {
     let extract = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/osm/Helsinki.osm.pbf"
+        "/../core/data/osm/Helsinki.osm.pbf"
     );
     each_backend(|test_db| async move {
         let app = TestApp::start(test_db).await;

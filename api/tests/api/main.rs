@@ -32,6 +32,7 @@ mod follow_ups;
 mod gmail;
 mod hardening;
 mod inbound;
+mod isolation;
 mod monitoring;
 mod public;
 mod responses;

@@ -863,7 +863,7 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
             campaign["aiSettings"],
             json!({ "salesAggressiveness": "moderate", "responseStyle": "patient", "certaintyThreshold": "high",
                     "replyTiming": "business", "aiOptimisedFollowUpTiming": true, "humanApproval": "first_ten",
-                    "autoReplyMaxPerDay": 20 })
+                    "autoReplyMaxPerDay": 20, "minConfidencePercent": null })
         );
         assert_eq!(campaign["replyTo"], Value::Null);
         let path = format!("/api/campaigns/{}", campaign["id"]);
@@ -894,6 +894,7 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         expected["responseStyle"] = json!("patient");
         expected["humanApproval"] = json!("first_ten");
         expected["autoReplyMaxPerDay"] = json!(20);
+        expected["minConfidencePercent"] = Value::Null;
         assert_eq!(stored["aiSettings"], expected);
         assert_eq!(active(&app, "eve").await.put_json(&path, json!({ "replyTo": "eve@evil.example" })).await.0, StatusCode::NOT_FOUND);
 

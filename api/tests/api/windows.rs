@@ -168,6 +168,18 @@ async fn a_message_due_at_night_where_its_recipient_is_waits_for_their_morning()
         let window = json!({ "days": ["mon", "tue", "wed", "thu", "fri"], "start": "08:00", "end": "18:00", "timeZone": "Asia/Tokyo" });
         let (status, _) = ada.put_json(&format!("/api/campaigns/{campaign_id}"), json!({ "sendingWindow": window })).await;
         assert_eq!(status, StatusCode::OK);
+        // Issue 30.4: the pre-launch check says before the launch that Chicago's email waits for its morning.
+        let (status, check) = ada.post_json("/api/campaigns/launch-check", json!({
+            "campaignId": campaign_id, "templateId": template, "businessIds": ids
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{check}");
+        let window = check["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "sending_window").cloned();
+        assert_eq!(
+            window.as_ref().and_then(|f| f["message"].as_str()),
+            Some("1 of 3 emails wait for the sending window, closed now where their recipients are: the first of them go out at 2027-01-15T14:00:00.000Z (UTC)."),
+            "{check}"
+        );
+        assert_eq!(window.unwrap()["level"], "warn");
         let workers = start_workers(&app);
         let (status, launched) = ada.post_json("/api/campaigns/send", json!({
             "campaignId": campaign_id, "templateId": template, "businessIds": ids
@@ -191,6 +203,8 @@ async fn a_message_due_at_night_where_its_recipient_is_waits_for_their_morning()
         assert_eq!((iso(waiting[0].0), &waiting[0].1), ("2027-01-15T14:00:00.000Z".to_string(), &vec![messages[1]]));
         let (_, progress) = ada.get_json(&format!("/api/campaigns/{campaign_id}/progress")).await;
         assert_eq!((progress["status"].as_str(), progress["progress"]["queued"].as_i64()), (Some("active"), Some(1)));
+        // Issue 30.4: the progress says when the waiting mail goes: 08:00 in Chicago.
+        assert_eq!(progress["nextSendAt"], "2027-01-15T14:00:00.000Z", "{progress}");
         // An hour before its morning nothing changes; at 08:00 in Chicago it goes, and the campaign completes.
         run_due_jobs(&app, FRIDAY_8_UTC + 5 * HOUR_MS).await;
         assert_eq!(statuses(&app, &messages[1..2]).await, [MessageStatus::Queued]);

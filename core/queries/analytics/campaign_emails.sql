@@ -1,7 +1,7 @@
 -- A page of one campaign's messages in the order they were queued, with their business (index
 -- sent_emails_campaign_id). The caller has checked the campaign is the user's.
 select m.id, m.to_email, m.status, m.subject, m.sent_at, m.delivered_at, m.opened_at, m.clicked_at, m.replied_at,
-    m.bounced_at, m.bounce_reason, m.spam_reported_at, m.unsubscribed_at, m.token, m.error, m.step,
+    m.bounced_at, m.bounce_reason, m.spam_reported_at, m.unsubscribed_at, m.token, m.error, m.step, m.uncertain,
     (select h.reason from follow_up_stops h where h.campaign_id = m.campaign_id and h.business_id = m.business_id)
         as follow_ups_stopped,
     (select c.interest from contacts c where c.user_id = m.user_id and c.email = m.to_email) as interest,

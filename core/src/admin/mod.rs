@@ -83,18 +83,7 @@ pub async fn change_user(
     let change = Change::new(actor, action.name(), "user", &email)
         .snapshot(&ADMIN_USER_SNAPSHOT, Arg::text(&email));
     let change = match (action, user) {
-        (UserAction::Grant(grant), _) => {
-            let subscription = grant.subscription(now, &ctx.settings.accounts);
-            let args = vec![
-                Arg::text(&email),
-                Arg::text(subscription.status),
-                Arg::Text(subscription.plan.map(str::to_string)),
-                Arg::int(subscription.email_limit),
-                Arg::Int(subscription.ends_at),
-                Arg::int(now),
-            ];
-            change.statement(&USER_SET_SUBSCRIPTION, args)
-        }
+        (UserAction::Grant(grant), _) => granting(change, &email, grant, ctx, now),
         (_, None) => {
             return Err(AdminError::NotFound(format!(
                 "No user found with email {email}"
@@ -106,10 +95,19 @@ pub async fn change_user(
             } else {
                 "inactive"
             };
-            change.statement(
+            let change = change.statement(
                 &ADMIN_USER_SET_ACCOUNT,
                 vec![Arg::int(user.id), Arg::text(status), Arg::int(now)],
-            )
+            );
+            // Activating lets the user in: an account with no live trial or subscription (a new sign-up, an
+            // expired trial) gets the free trial, as `set-user-status free_trial` gives it.
+            let live = matches!(user.subscription_status.as_str(), "active" | "trial")
+                && user.subscription_ends_at.is_none_or(|ends| ends > now);
+            if action == UserAction::Activate && !live {
+                granting(change, &email, Grant::FreeTrial, ctx, now)
+            } else {
+                change
+            }
         }
         (UserAction::SetLimit(limit), Some(user)) => {
             if limit < 1 {
@@ -140,6 +138,20 @@ pub async fn change_user(
         }
     };
     Ok(ctx.db.apply_audited(&change, now).await?)
+}
+
+/// A change that gives an account a trial, premium or administrator's subscription.
+fn granting(change: Change, email: &str, grant: Grant, ctx: &Context, now: i64) -> Change {
+    let subscription = grant.subscription(now, &ctx.settings.accounts);
+    let args = vec![
+        Arg::text(email),
+        Arg::text(subscription.status),
+        Arg::Text(subscription.plan.map(str::to_string)),
+        Arg::int(subscription.email_limit),
+        Arg::Int(subscription.ends_at),
+        Arg::int(now),
+    ];
+    change.statement(&USER_SET_SUBSCRIPTION, args)
 }
 
 /// Creates a single-use invite code with an optional note (at most 200 characters); returns the code.

@@ -7,6 +7,7 @@
 pub mod settings;
 pub mod store;
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -16,11 +17,12 @@ use self::store::{AutomationRow, NewAutomation, RunRow};
 use crate::Context;
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::store::NewCampaign;
+use crate::discovery::resume::queue_chunk;
 use crate::discovery::search::{SearchParams, SearchStatus};
-use crate::platform::clock::{DAY_MS, Timestamp};
-use crate::platform::jobs::{RunAutomation, RunSearchChunk};
+use crate::platform::clock::{Clock, DAY_MS, SystemClock, Timestamp};
+use crate::platform::jobs::RunAutomation;
 use crate::platform::queue::QueueError;
-use crate::sending::launch::launch_campaign;
+use crate::sending::launch::{launch_campaign, valid_address};
 
 /// How often automations run (B §9).
 pub const SCHEDULE: &str = "Daily";
@@ -107,9 +109,10 @@ impl AutomationRow {
         None
     }
 
-    /// Businesses the next run may email: its daily number, within what is left of its total.
-    fn room(&self) -> i64 {
-        let per_day = i64::from(self.max_businesses_per_day);
+    /// Businesses the next run may email: what is left of its daily number after the day's earlier runs
+    /// (`emailed_today`: scheduled or Run Now), within what is left of its total.
+    fn room(&self, emailed_today: i64) -> i64 {
+        let per_day = (i64::from(self.max_businesses_per_day) - emailed_today).max(0);
         match self.max_total_emails {
             Some(total) => per_day.min(i64::from(total) - self.emails_sent).max(0),
             None => per_day,
@@ -172,6 +175,25 @@ pub async fn start_daily_runs(ctx: &Context, day: &str) -> Result<usize, QueueEr
     Ok(started)
 }
 
+/// How long a run waits when another run of its automation is picking and launching.
+const TURN_RETRY_MS: i64 = 1_000;
+
+/// Gives a job to every run that has been running since before `before` with none left (its record was written and
+/// the process died before its job was, or a turn's retry was lost); returns how many. A run's job that died with
+/// its process is run again by the queue and finds its record running.
+pub async fn resume_runs(ctx: &Context, before: i64) -> Result<usize, QueueError> {
+    let running = ctx.db.running_automation_runs(before).await?;
+    ctx.queue
+        .enqueue_missing(
+            running,
+            "run_id",
+            "automation-run",
+            ctx.now_ms(),
+            |run_id| RunAutomation { run_id },
+        )
+        .await
+}
+
 /// Run Now: a run record and its job at once; returns the run's id.
 pub async fn run_now(ctx: &Context, automation_id: i64) -> Result<Option<i64>, QueueError> {
     let Some(run_id) = ctx
@@ -220,6 +242,19 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     if record.status != "running" {
         return Ok(());
     }
+    // Runs of one automation take turns: this one runs again a moment later, when the other has launched (and
+    // reads the automation then, with what the other sent).
+    if let Some(id) = record.automation_id
+        && !ctx.db.take_automation_turn(id, run_id).await?
+    {
+        // The queue keeps real time, whatever clock the context reads.
+        let at = SystemClock.now_ms() + TURN_RETRY_MS;
+        let key = format!("automation-run:{run_id}:turn:{at}");
+        ctx.queue
+            .enqueue_at(RunAutomation { run_id }, Some(&key), Some(at))
+            .await?;
+        return Ok(());
+    }
     let outcome = match record.automation_id {
         None => skipped("The automation was deleted"),
         Some(id) => match ctx.db.find_automation(id, None).await? {
@@ -245,6 +280,7 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
         ctx.db
             .automation_ran(id, now, outcome.ended.as_deref())
             .await?;
+        ctx.db.end_automation_turn(id, run_id).await?;
     }
     metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status).increment(1);
     metrics::histogram!("outreach_automation_businesses_found").record(outcome.found as f64);
@@ -291,12 +327,17 @@ async fn run_automation(
         });
     };
     let found = search(ctx, record, automation).await?;
+    let now = ctx.now_ms();
+    let emailed_today = ctx
+        .db
+        .automation_emailed_since(automation.campaign_id, now - now.rem_euclid(DAY_MS))
+        .await?;
     let ids = ctx
         .db
         .automation_candidates(
             automation.user_id,
             automation.campaign_id,
-            automation.room(),
+            automation.room(emailed_today),
         )
         .await?;
     let businesses = ctx.db.find_businesses(&ids, automation.user_id).await?;
@@ -312,23 +353,43 @@ async fn run_automation(
                 template_id,
                 config.map(|c| c.id),
                 &businesses,
+                // Run Now executes immediately (B §7): its emails go now, even outside the sending window.
+                record.manual,
             )
             .await?,
         )
     };
+    // The run reports only the emails it wrote: a business another run took at the same moment is that run's.
+    let written: HashSet<i64> = launched
+        .map(|launched| launched.written.into_iter().collect())
+        .unwrap_or_default();
     let messages = ctx
         .db
         .first_messages_to(automation.campaign_id, &ids)
         .await?;
     let report: Vec<ReportLine> = businesses
         .iter()
-        .map(|business| ReportLine {
-            business_name: business.name.clone(),
-            email: business.email.clone().unwrap_or_default(),
-            message_id: messages.get(&business.id).copied(),
+        .filter_map(|business| {
+            let message_id = messages
+                .get(&business.id)
+                .copied()
+                .filter(|id| written.contains(id))?;
+            Some(ReportLine {
+                business_name: business.name.clone(),
+                email: business.email.clone().unwrap_or_default(),
+                message_id: Some(message_id),
+            })
         })
         .collect();
-    let queued = launched.map_or(0, |launched| launched.queued as i64);
+    let queued = businesses
+        .iter()
+        .filter(|business| {
+            messages
+                .get(&business.id)
+                .is_some_and(|id| written.contains(id))
+                && valid_address(business.email.as_deref()).is_some()
+        })
+        .count() as i64;
     // Emailing the last of its total ends it for good now, so its card says so at once.
     let reached = automation
         .max_total_emails
@@ -337,7 +398,7 @@ async fn run_automation(
     Ok(Outcome {
         status: "completed",
         found,
-        targeted: businesses.len() as i64,
+        targeted: report.len() as i64,
         queued,
         report,
         error: None,
@@ -366,13 +427,7 @@ async fn search(ctx: &Context, record: &RunRow, automation: &AutomationRow) -> a
                 .insert_search(automation.user_id, &params, ctx.now_ms())
                 .await?;
             ctx.db.set_run_search(record.id, id).await?;
-            let first = RunSearchChunk {
-                search_id: id,
-                chunk_number: 1,
-            };
-            ctx.queue
-                .enqueue(first, Some(&format!("search:{id}:chunk:1")))
-                .await?;
+            queue_chunk(ctx, id, 1).await?;
             id
         }
     };

@@ -83,6 +83,18 @@ pub struct RunRecord {
 }
 
 impl Db {
+    /// First emails of an automation's campaign written since `since` (and not given up).
+    pub async fn automation_emailed_since(&self, campaign_id: i64, since: i64) -> StoreResult<i64> {
+        let sql = AUTOMATION_EMAILED_SINCE.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(since).fetch_one(pool).await)
+    }
+
+    /// Runs running since before `before`.
+    pub async fn running_automation_runs(&self, before: i64) -> StoreResult<Vec<i64>> {
+        let sql = AUTOMATION_RUNNING_RUNS.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(before).fetch_all(pool).await)
+    }
+
     pub async fn insert_automation(&self, new: &NewAutomation<'_>, now: i64) -> StoreResult<i64> {
         let sql = AUTOMATION_INSERT.sql(self);
         let settings = new.settings;
@@ -158,6 +170,19 @@ impl Db {
     pub async fn set_run_search(&self, run_id: i64, search_id: i64) -> StoreResult<()> {
         let sql = AUTOMATION_SET_RUN_SEARCH.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(run_id).bind(search_id).execute(pool).await.map(|_| ()))
+    }
+
+    /// Run `run_id` takes its automation's turn to pick and launch; false while another run holds it.
+    pub async fn take_automation_turn(&self, automation_id: i64, run_id: i64) -> StoreResult<bool> {
+        let sql = AUTOMATION_TAKE_TURN.sql(self);
+        let taken: Option<i64> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(automation_id).bind(run_id)
+            .fetch_optional(pool).await)?;
+        Ok(taken.is_some())
+    }
+
+    pub async fn end_automation_turn(&self, automation_id: i64, run_id: i64) -> StoreResult<()> {
+        let sql = AUTOMATION_END_TURN.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(automation_id).bind(run_id).execute(pool).await.map(drop))
     }
 
     #[allow(clippy::too_many_arguments)]

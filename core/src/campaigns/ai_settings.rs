@@ -104,6 +104,11 @@ pub struct AiSettings {
     /// Automatic answers a day at most (1 to 100).
     #[serde(default = "twenty")]
     pub auto_reply_max_per_day: i32,
+    /// The confidence an automatic answer needs, as an automation's test form gave it (0.85 is 85), in place of the
+    /// certainty threshold's; none: the certainty threshold's.
+    #[serde(default)]
+    #[sqlx(rename = "auto_reply_min_percent")]
+    pub min_confidence_percent: Option<i32>,
 }
 
 fn first_ten() -> HumanApproval {
@@ -119,6 +124,12 @@ impl AiSettings {
     pub fn validate(&self) -> Result<(), String> {
         if !(1..=100).contains(&self.auto_reply_max_per_day) {
             return Err("Automatic answers a day must be between 1 and 100".into());
+        }
+        if self
+            .min_confidence_percent
+            .is_some_and(|percent| !(0..=100).contains(&percent))
+        {
+            return Err("Confidence threshold must be between 0 and 1".into());
         }
         Ok(())
     }
@@ -136,6 +147,7 @@ impl Default for AiSettings {
             ai_optimised_follow_up_timing: true,
             human_approval: HumanApproval::FirstTen,
             auto_reply_max_per_day: 20,
+            min_confidence_percent: None,
         }
     }
 }

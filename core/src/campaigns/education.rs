@@ -6,6 +6,10 @@
 //! time limits (`outreach extract-text`), so nothing a file does reaches the server.
 
 use std::io::{Cursor, Read};
+use std::sync::LazyLock;
+
+use crate::platform::faults;
+use crate::platform::shares::SlotTable;
 
 /// At most 10 MB per file (A §9).
 pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
@@ -103,15 +107,30 @@ pub enum Extractor {
 }
 
 impl Extractor {
-    /// The text of an uploaded file, as `extract_text` reads it, read where this extractor reads.
-    pub async fn extract(&self, name: &str, bytes: Vec<u8>) -> Result<String, EducationError> {
-        static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
+    /// The text of `user_id`'s uploaded file, as `extract_text` reads it, read where this extractor reads. Plain
+    /// text is read at once; the other kinds take one of the process's `AT_ONCE` slots, and one user holds at most
+    /// half of them, so another user's file never waits behind a pile of one user's.
+    pub async fn extract(
+        &self,
+        user_id: i64,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<String, EducationError> {
+        // Scopes: the process (one key), users.
+        static SLOTS: LazyLock<SlotTable<2>> =
+            LazyLock::new(|| SlotTable::new([AT_ONCE, AT_ONCE / 2]));
+        if kind_of(name) == Some(Kind::Text) {
+            return extract_text(name, &bytes);
+        }
         let too_complex = || EducationError::TooComplex(name.to_string());
-        let _slot = SLOTS.acquire().await.map_err(|_| too_complex())?;
+        let _slot = SLOTS.acquire([0, user_id], None).await;
         match self {
             Extractor::InProcess => {
                 let owned = name.to_string();
-                let reading = tokio::task::spawn_blocking(move || extract_text(&owned, &bytes));
+                let reading = tokio::task::spawn_blocking(move || {
+                    faults::point("extract", &owned);
+                    extract_text(&owned, &bytes)
+                });
                 match tokio::time::timeout(DEADLINE, reading).await {
                     Ok(Ok(result)) => result,
                     _ => Err(too_complex()),

@@ -6,6 +6,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::Serialize;
 
+use crate::platform::text::{find_ignore_ascii_case, replace_ignore_ascii_case};
+
 /// Keeps the editor's formatting (paragraphs, line breaks, bold, italic, underline, lists) and links; everything
 /// else (scripts, event handlers, styles, images, forms) is removed.
 pub fn sanitize_html(html: &str) -> String {
@@ -211,51 +213,113 @@ fn safe_links(html: &str) -> String {
     output
 }
 
-/// The spec's `[business name]` placeholder, in any letter case.
+/// The spec's `[business name]` placeholder, in any ASCII letter case.
 fn replace_business_placeholder(
     text: &str,
     recipient: &Recipient,
     missing: &mut Vec<String>,
 ) -> String {
     const PLACEHOLDER: &str = "[business name]";
-    let lower = text.to_lowercase();
-    if !lower.contains(PLACEHOLDER) {
+    if find_ignore_ascii_case(text, PLACEHOLDER, 0).is_none() {
         return text.to_string();
     }
     let Some(name) = recipient.value("businessName") else {
         missing.push("businessName".to_string());
         return text.to_string();
     };
+    replace_ignore_ascii_case(text, PLACEHOLDER, name)
+}
+
+/// Resolves `{a|b|c}` groups, innermost first, choosing by a hash of the seed and the group's position, in one pass
+/// with a stack of open braces (a body may hold tens of thousands of groups). A group without `|` (`{word}`) is not
+/// spintax: it stays, and so does every brace still open before it; the choices after it are numbered afresh. A
+/// brace without its pair is text.
+fn spin(text: &str, seed: &str) -> String {
     let mut output = String::with_capacity(text.len());
-    let mut position = 0;
-    while let Some(found) = lower[position..].find(PLACEHOLDER) {
-        output.push_str(&text[position..position + found]);
-        output.push_str(name);
-        position += found + PLACEHOLDER.len();
+    let mut open_braces: Vec<usize> = Vec::new();
+    let mut round = 0u64;
+    for character in text.chars() {
+        match character {
+            '{' => {
+                open_braces.push(output.len());
+                output.push('{');
+            }
+            '}' => {
+                let Some(open) = open_braces.pop() else {
+                    output.push('}');
+                    continue;
+                };
+                let group = &output[open + 1..];
+                if !group.contains('|') {
+                    output.push('}');
+                    open_braces.clear();
+                    round = 0;
+                    continue;
+                }
+                let options = group.split('|').count() as u64;
+                let mut hasher = DefaultHasher::new();
+                (seed, round).hash(&mut hasher);
+                let choice = group
+                    .split('|')
+                    .nth((hasher.finish() % options) as usize)
+                    .unwrap_or_default()
+                    .to_string();
+                output.truncate(open);
+                output.push_str(&choice);
+                round += 1;
+            }
+            other => output.push(other),
+        }
     }
-    output.push_str(&text[position..]);
     output
 }
 
-/// Resolves `{a|b|c}` groups, innermost first, choosing by a hash of the seed and the group's position.
-fn spin(text: &str, seed: &str) -> String {
-    let mut text = text.to_string();
-    let mut round = 0u64;
-    while let Some(close) = text.find('}') {
-        let Some(open) = text[..close].rfind('{') else {
-            break;
-        };
-        let options: Vec<&str> = text[open + 1..close].split('|').collect();
-        if options.len() < 2 {
-            // A lone `{word}` is not spintax: keep it, and look beyond it.
-            let (head, tail) = text.split_at(close + 1);
-            return format!("{head}{}", spin(tail, seed));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cafe() -> Recipient {
+        Recipient {
+            business_name: Some("Cafe".into()),
+            city: Some("İzmir".into()),
+            ..Recipient::default()
         }
-        let mut hasher = DefaultHasher::new();
-        (seed, round).hash(&mut hasher);
-        let choice = options[(hasher.finish() % options.len() as u64) as usize].to_string();
-        text.replace_range(open..=close, &choice);
-        round += 1;
     }
-    text
+
+    #[test]
+    fn the_business_placeholder_is_found_beside_letters_whose_case_changes_their_length() {
+        // 'İ' grows when lower-cased and the Kelvin sign shrinks: offsets found in a lower-cased copy are wrong.
+        let cases = [
+            (
+                "<p>İstanbul: [business name]’s team</p>",
+                "<p>İstanbul: Cafe’s team</p>",
+            ),
+            ("<p>İ [business name] é</p>", "<p>İ Cafe é</p>"),
+            ("\u{212a} [Business Name]!", "\u{212a} Cafe!"),
+            ("{{city}} [BUSINESS NAME]", "İzmir Cafe"),
+            ("ẞ ß [business name] [business name]", "ẞ ß Cafe Cafe"),
+        ];
+        for (template, expected) in cases {
+            assert_eq!(
+                render(template, &cafe(), "seed").text,
+                expected,
+                "{template}"
+            );
+        }
+        assert_eq!(
+            render_html("<p>{{city}}: [business name]</p>", &cafe(), "seed").text,
+            "<p>İzmir: Cafe</p>"
+        );
+    }
+
+    #[test]
+    fn spintax_keeps_lone_groups_and_stray_braces_and_resolves_the_rest() {
+        let text = spin("a} {x} {Hi|Hi} {b", "seed");
+        assert_eq!(text, "a} {x} Hi {b");
+        // Deeply nested and many groups: no recursion, no quadratic rescans.
+        let many = "{x}".repeat(40_000);
+        assert_eq!(spin(&many, "seed"), many);
+        let nested = format!("{}a|a{}", "{".repeat(5_000), "}".repeat(5_000));
+        assert_eq!(spin(&nested, "seed").trim_matches(['{', '}']), "a");
+    }
 }

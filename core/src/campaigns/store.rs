@@ -104,6 +104,7 @@ impl Db {
             .bind(&row.window.window_time_zone)
             .bind(row.ai_settings.human_approval)
             .bind(row.ai_settings.auto_reply_max_per_day)
+            .bind(row.ai_settings.min_confidence_percent)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 

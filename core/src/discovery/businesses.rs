@@ -330,8 +330,8 @@ impl Db {
 
     /// A search chunk's findings in one transaction: its businesses (de-duplicated against the user's), their
     /// places in the search after `found_before`, the chunk's log row (with what was new to the search) and the
-    /// search's chunk count and status. None, with nothing written, when the search stopped running meanwhile; a
-    /// failure anywhere writes nothing either, so a retried chunk starts clean.
+    /// search's chunk count and status. None, with nothing written, when the search stopped running meanwhile or
+    /// this chunk was recorded already; a failure anywhere writes nothing either, so a retried chunk starts clean.
     pub async fn record_search_chunk(
         &self,
         log: &NewSearchLog<'_>,
@@ -343,7 +343,8 @@ impl Db {
         let search = log.search;
         on_writer!(self, pool => {
             let mut tx = pool.begin().await?;
-            let running = sqlx::query(SEARCH_HOLD_RUNNING.sql(self)).bind(search.id).execute(&mut *tx).await?
+            let running = sqlx::query(SEARCH_HOLD_RUNNING.sql(self)).bind(search.id).bind(log.chunk_number - 1)
+                .execute(&mut *tx).await?
                 .rows_affected() == 1;
             if !running {
                 return Ok(None);
@@ -353,6 +354,9 @@ impl Db {
             for candidate in candidates {
                 let (id, new) = add_business!(self, &mut *tx, search.user_id, candidate, now).await?;
                 if new && candidate.email.is_none() && candidate.website.is_some() {
+                    // Waiting for its lookup from the chunk's commit on, so a crash before the lookup is queued
+                    // leaves it to be found and resumed (discovery::resume).
+                    sqlx::query(BUSINESS_SET_EMAIL_STATUS.sql(self)).bind(id).bind("pending").execute(&mut *tx).await?;
                     recorded.to_enrich.push(id);
                 }
                 let linked = sqlx::query(SEARCH_ADD_RESULT.sql(self)).bind(search.id).bind(id)

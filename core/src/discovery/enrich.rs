@@ -5,6 +5,10 @@
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+use crate::platform::text::{
+    find_ignore_ascii_case, replace_ignore_ascii_case, starts_with_ignore_ascii_case,
+};
+
 /// An address and where it was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FoundEmail {
@@ -229,7 +233,7 @@ pub fn deobfuscate(text: &str) -> String {
         ("(dot)", "."),
         ("{dot}", "."),
     ] {
-        text = replace_ci(&text, pattern, replacement);
+        text = replace_ignore_ascii_case(&text, pattern, replacement);
     }
     // Spelled-out words only where the result is an address: token at token (dot token)+.
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -261,42 +265,23 @@ pub fn deobfuscate(text: &str) -> String {
     out.join(" ")
 }
 
-fn replace_ci(text: &str, pattern: &str, replacement: &str) -> String {
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return text.replace(pattern, replacement);
-    }
-    let mut output = String::with_capacity(text.len());
-    let mut position = 0;
-    while let Some(found) = lower[position..].find(pattern) {
-        output.push_str(&text[position..position + found]);
-        output.push_str(replacement);
-        position += found + pattern.len();
-    }
-    output.push_str(&text[position..]);
-    output
-}
-
 /// The text a visitor reads: scripts, styles and tags removed, entities decoded.
 fn visible_text(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
-    let lower = html.to_lowercase();
     let mut position = 0;
     while position < html.len() {
-        let Some(open) = lower[position..].find('<').map(|offset| position + offset) else {
+        let Some(open) = html[position..].find('<').map(|offset| position + offset) else {
             text.push_str(&html[position..]);
             break;
         };
         text.push_str(&html[position..open]);
         let skip_to = ["script", "style", "noscript"].iter().find_map(|tag| {
-            lower[open..].starts_with(&format!("<{tag}")).then(|| {
-                lower[open..]
-                    .find(&format!("</{tag}"))
-                    .map_or(html.len(), |end| open + end)
+            starts_with_ignore_ascii_case(html, open, &format!("<{tag}")).then(|| {
+                find_ignore_ascii_case(html, &format!("</{tag}"), open).unwrap_or(html.len())
             })
         });
         let from = skip_to.unwrap_or(open);
-        position = lower[from..]
+        position = html[from..]
             .find('>')
             .map_or(html.len(), |end| from + end + 1);
         text.push(' ');
@@ -310,12 +295,11 @@ fn decode_entities(text: &str) -> String {
 
 /// Values of an attribute in the HTML (quoted or not), entities decoded.
 fn attribute_values(html: &str, name: &str) -> Vec<String> {
-    let lower = html.to_lowercase();
     let needle = format!("{name}=");
     let mut values = Vec::new();
     let mut position = 0;
-    while let Some(found) = lower[position..].find(&needle) {
-        let start = position + found + needle.len();
+    while let Some(found) = find_ignore_ascii_case(html, &needle, position) {
+        let start = found + needle.len();
         let rest = &html[start..];
         let value = match rest.chars().next() {
             Some(quote @ ('"' | '\'')) => rest[1..].split(quote).next().unwrap_or_default(),
@@ -332,18 +316,16 @@ fn attribute_values(html: &str, name: &str) -> Vec<String> {
 
 /// The contents of `<script type="...">` blocks.
 fn script_blocks(html: &str, kind: &str) -> Vec<String> {
-    let lower = html.to_lowercase();
     let mut blocks = Vec::new();
     let mut position = 0;
-    while let Some(found) = lower[position..].find("<script") {
-        let open = position + found;
-        let Some(tag_end) = lower[open..].find('>').map(|end| open + end + 1) else {
+    while let Some(open) = find_ignore_ascii_case(html, "<script", position) {
+        let Some(tag_end) = html[open..].find('>').map(|end| open + end + 1) else {
             break;
         };
-        let Some(close) = lower[tag_end..].find("</script").map(|end| tag_end + end) else {
+        let Some(close) = find_ignore_ascii_case(html, "</script", tag_end) else {
             break;
         };
-        if lower[open..tag_end].contains(kind) {
+        if find_ignore_ascii_case(&html[open..tag_end], kind, 0).is_some() {
             blocks.push(html[tag_end..close].to_string());
         }
         position = close;
@@ -371,8 +353,7 @@ fn collect_json_emails(value: &serde_json::Value, push: &mut impl FnMut(&str)) {
 }
 
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
-    (text.len() >= prefix.len() && text[..prefix.len()].eq_ignore_ascii_case(prefix))
-        .then(|| &text[prefix.len()..])
+    starts_with_ignore_ascii_case(text, 0, prefix).then(|| &text[prefix.len()..])
 }
 
 fn percent_decode(text: &str) -> String {
@@ -432,6 +413,32 @@ mod tests {
 
     fn page() -> Url {
         Url::parse("https://www.bakery.example.fi/").unwrap()
+    }
+
+    #[test]
+    fn pages_with_letters_whose_case_changes_their_length_are_read_whole() {
+        // 'İ' grows when lower-cased and the Kelvin sign shrinks: a page must not crash the crawler or lose text.
+        let html = "<p>İİİİ \u{212a}\u{212a}</p><SCRIPT type=\"application/ld+json\">{\"email\":\"ld@bakery.example.fi\"}</script>\
+                    <A HREF=\"mailto:İnfo@bakery.example.fi\">x</A><a href=\"mailto:sales@bakery.example.fi\">İ</a>\
+                    <p>İ team [AT] bakery.example.fi</p><style>İ</style><p>İ chef@bakery.example.fi</p>";
+        let found: Vec<String> = extract(html, &page())
+            .emails
+            .into_iter()
+            .map(|email| email.address)
+            .collect();
+        for address in [
+            "ld@bakery.example.fi",
+            "sales@bakery.example.fi",
+            "team@bakery.example.fi",
+            "chef@bakery.example.fi",
+        ] {
+            assert!(
+                found.contains(&address.to_string()),
+                "{address} in {found:?}"
+            );
+        }
+        assert_eq!(strip_prefix_ci("éééé", "mailto:"), None);
+        assert_eq!(strip_prefix_ci("MAILTO:é", "mailto:"), Some("é"));
     }
 
     #[test]

@@ -7,5 +7,6 @@ pub mod directory;
 pub mod enrich;
 pub mod gazetteer;
 pub mod import;
+pub mod resume;
 pub mod search;
 pub mod sources;

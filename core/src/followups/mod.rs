@@ -13,6 +13,7 @@ use crate::Context;
 use crate::campaigns::templates::FollowUpTiming;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
+use crate::platform::faults;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queries::*;
 use crate::platform::queue::QueueError;
@@ -322,6 +323,7 @@ pub async fn queue_due_follow_ups(
             })
             .collect();
         let ids = ctx.db.enqueue_messages(&messages, now).await?;
+        faults::point_with("follow-ups-written", || campaign_id.to_string());
         // The follow-up is written (by this run or another): its first email waits for nothing more.
         let originals: Vec<i64> = group
             .iter()
@@ -338,6 +340,7 @@ pub async fn queue_due_follow_ups(
                 let job = SendCampaignEmail {
                     campaign_id: Some(campaign_id),
                     message_ids: batch.to_vec(),
+                    at_once: false,
                 };
                 (job, format!("send:{campaign_id}:{}:follow-up", batch[0]))
             })

@@ -168,6 +168,8 @@ impl ImapServer {
                     )),
                     other => ImapError::Unreachable(other.to_string()),
                 })?;
+            // Every read and write must make progress within one step's deadline.
+            let tcp = Deadline::new(tcp, self.timeout);
             let stream: Box<dyn ImapStream> = match self.security {
                 Security::Tls => Box::new(self.tls(tcp).await?),
                 Security::StartTls => {
@@ -186,7 +188,13 @@ impl ImapServer {
             let session = client
                 .login(&self.username, self.password.expose())
                 .await
-                .map_err(|(error, _)| ImapError::LoginRefused(error.to_string()))?;
+                .map_err(|(error, _)| match error {
+                    // No answer, or the connection broke: not a refusal of the credentials.
+                    async_imap::error::Error::Io(error) => {
+                        ImapError::Unreachable(format!("signing in: {error}"))
+                    }
+                    other => ImapError::LoginRefused(other.to_string()),
+                })?;
             work(session).await
         };
         let bound = self.timeout * SESSION_STEPS;
@@ -202,8 +210,8 @@ impl ImapServer {
 
     async fn tls(
         &self,
-        tcp: TcpStream,
-    ) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
+        tcp: Deadline<TcpStream>,
+    ) -> Result<tokio_rustls::client::TlsStream<Deadline<TcpStream>>, ImapError> {
         let config = crate::platform::net::tls_config()
             .ok_or_else(|| ImapError::Unreachable("no TLS certificate store".into()))?;
         let name = rustls::pki_types::ServerName::try_from(self.host.clone())
@@ -274,6 +282,106 @@ impl AsyncWrite for Stream {
         context: &mut std::task::Context<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
         std::pin::Pin::new(&mut *self.0).poll_shutdown(context)
+    }
+}
+
+/// A connection whose every read and write must make progress within `step`: a server that stops answering fails
+/// that step, as every other network step does, instead of holding the session until its overall bound.
+struct Deadline<T> {
+    inner: T,
+    step: Duration,
+    reading: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+    writing: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> fmt::Debug for Deadline<T> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("Deadline")
+    }
+}
+
+impl<T> Deadline<T> {
+    fn new(inner: T, step: Duration) -> Self {
+        Self {
+            inner,
+            step,
+            reading: None,
+            writing: None,
+        }
+    }
+}
+
+/// `Pending` until `timer` (started now if it is not running) runs out, then a time-out error.
+fn expire<R>(
+    timer: &mut Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+    step: Duration,
+    context: &mut std::task::Context<'_>,
+) -> std::task::Poll<std::io::Result<R>> {
+    let sleep = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(step)));
+    match sleep.as_mut().poll(context) {
+        std::task::Poll::Ready(()) => {
+            *timer = None;
+            std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no answer within {} seconds", step.as_secs_f64()),
+            )))
+        }
+        std::task::Poll::Pending => std::task::Poll::Pending,
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Deadline<T> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+        buffer: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_read(context, buffer) {
+            std::task::Poll::Pending => expire(&mut this.reading, this.step, context),
+            ready => {
+                this.reading = None;
+                ready
+            }
+        }
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Deadline<T> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+        data: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_write(context, data) {
+            std::task::Poll::Pending => expire(&mut this.writing, this.step, context),
+            ready => {
+                this.writing = None;
+                ready
+            }
+        }
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match std::pin::Pin::new(&mut this.inner).poll_flush(context) {
+            std::task::Poll::Pending => expire(&mut this.writing, this.step, context),
+            ready => {
+                this.writing = None;
+                ready
+            }
+        }
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_shutdown(context)
     }
 }
 

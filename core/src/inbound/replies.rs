@@ -13,6 +13,7 @@ use crate::on_db;
 use crate::platform::clock::DAY_MS;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
+use crate::platform::faults;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::platform::security::decrypt_secret;
@@ -209,13 +210,35 @@ pub async fn receive(
         .db
         .record_inbound(user_id, message, &inbound, source, ctx.now_ms())
         .await?;
+    faults::point_with("reply-kept", || id.to_string());
     if inbound.kind == Kind::Reply && message.is_some() {
-        let job = crate::platform::jobs::ClassifyReply { inbound_id: id };
-        ctx.queue
-            .enqueue(job, Some(&format!("classify:{id}")))
-            .await?;
+        queue_classification(ctx, id).await?;
     }
     Ok(id)
+}
+
+/// Queues a reply's reading, once: the key is the reply's.
+async fn queue_classification(
+    ctx: &Context,
+    inbound_id: i64,
+) -> Result<bool, crate::platform::queue::QueueError> {
+    let job = crate::platform::jobs::ClassifyReply { inbound_id };
+    ctx.queue
+        .enqueue(job, Some(&format!("classify:{inbound_id}")))
+        .await
+}
+
+/// Queues the reading of every reply received before `before` that was kept and never queued for reading (its
+/// process died in between); a reply queued once is not queued again. Returns how many were.
+pub async fn resume_classification(
+    ctx: &Context,
+    before: i64,
+) -> Result<usize, crate::platform::queue::QueueError> {
+    let mut resumed = 0;
+    for inbound_id in ctx.db.unread_replies(before).await? {
+        resumed += usize::from(queue_classification(ctx, inbound_id).await?);
+    }
+    Ok(resumed)
 }
 
 /// A mailbox that cannot be read keeps the reason, shown with the sender, and is tried again at the next run.

@@ -127,7 +127,12 @@ impl Db {
     /// Connects to the URL's backend. SQLite files (and their folder) are created on first use.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let options = PgConnectOptions::from_str(url)?;
+            // A session left inside a transaction for 30 s was abandoned (every transaction here is a few
+            // statements with no network call between them): the server ends it, so that a task cut in the middle
+            // of one (a job stopped by the shutdown timeout) cannot hold its row locks for ever. Seen: a worker's
+            // lease could never be given back behind such a session, and its stop waited for ever.
+            let options = PgConnectOptions::from_str(url)?
+                .options([("idle_in_transaction_session_timeout", "30000")]);
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
                 .acquire_timeout(Duration::from_secs(10))

@@ -1,17 +1,18 @@
 //! The job queue on apalis's PostgreSQL or SQLite storage (picked by the database URL), and the operator's view of
 //! it: list, show, retry, and the backoff a failing handler sets before it gives the job back.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use apalis::prelude::{TaskBuilder, TaskSink};
 use serde::Serialize;
 
-use crate::on_db;
 use crate::platform::clock::{SECOND_MS, iso};
 use crate::platform::config::QueueSettings;
 use crate::platform::db::Db;
 use crate::platform::jobs::Job;
 use crate::platform::queries::*;
+use crate::{on_db, on_writer};
 
 #[derive(Debug, thiserror::Error)]
 pub enum QueueError {
@@ -234,6 +235,49 @@ impl Queue {
         }
     }
 
+    /// The ids payload field `field` names (a number or a list of them) in this kind's jobs that are not done: a
+    /// chain's resumption asks whether the next step's job exists before queueing it again.
+    pub async fn unfinished_ids<J: Job>(&self, field: &str) -> Result<HashSet<i64>, QueueError> {
+        let sql = JOB_UNFINISHED_IDS.sql(&self.db);
+        let ids: Vec<i64> = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(field)
+            .fetch_all(pool).await)?;
+        Ok(ids.into_iter().collect())
+    }
+
+    /// When a campaign's next sending job that waits for a later time than `now_ms` runs (epoch milliseconds).
+    pub async fn next_send_of_campaign(
+        &self,
+        campaign_id: i64,
+        now_ms: i64,
+    ) -> Result<Option<i64>, QueueError> {
+        let sql = JOB_NEXT_SEND.sql(&self.db);
+        let at: Option<i64> = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(campaign_id)
+            .bind(now_ms / SECOND_MS).fetch_one(pool).await)?;
+        Ok(at.map(|seconds| seconds * SECOND_MS))
+    }
+
+    /// Queues `job(id)` for each of `ids` that no job of this kind not done names in `field` (a chain a crash cut
+    /// before its next job), keyed `{key}:{id}:resumed:{now_ms}`; returns how many were queued.
+    pub async fn enqueue_missing<J: Job>(
+        &self,
+        ids: Vec<i64>,
+        field: &str,
+        key: &str,
+        now_ms: i64,
+        job: impl Fn(i64) -> J,
+    ) -> Result<usize, QueueError> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let queued = self.unfinished_ids::<J>(field).await?;
+        let mut added = 0;
+        for id in ids.into_iter().filter(|id| !queued.contains(id)) {
+            let key = format!("{key}:{id}:resumed:{now_ms}");
+            added += usize::from(self.enqueue(job(id), Some(&key)).await?);
+        }
+        Ok(added)
+    }
+
     pub async fn list(
         &self,
         status: Option<&str>,
@@ -289,6 +333,54 @@ impl Queue {
         let now = now_ms / SECOND_MS;
         Ok(on_db!(&self.db, pool => sqlx::query_as(sql).bind(now).fetch_all(pool).await)?)
     }
+}
+
+impl Queue {
+    /// After a queue worker stopped on a row it could not read: each row it had fetched that `readable` refuses
+    /// fails for good with why (it would stop every worker that fetched it), and the others go back to the queue at
+    /// once. Returns how many rows were set aside.
+    pub async fn set_aside_unreadable(
+        &self,
+        worker: &str,
+        readable: impl Fn(&[u8]) -> Result<(), String>,
+        now_ms: i64,
+    ) -> Result<usize, QueueError> {
+        let (held, set_aside, release) = (
+            JOB_HELD_BY.sql(&self.db),
+            JOB_SET_ASIDE.sql(&self.db),
+            JOB_RELEASE.sql(&self.db),
+        );
+        let rows: Vec<(String, Vec<u8>)> = on_db!(&self.db, pool => sqlx::query_as(held).bind(worker)
+            .fetch_all(pool).await)?;
+        let mut unreadable = 0;
+        for (id, payload) in rows {
+            let problem = match ulid_like(&id) {
+                true => readable(&payload).err(),
+                false => Some(format!("the job id {id:?} is not one the queue writes")),
+            };
+            match problem {
+                Some(reason) => {
+                    let reason = format!("The job cannot be read, so it was set aside: {reason}");
+                    on_writer!(&self.db, pool => sqlx::query(set_aside).bind(&id).bind(&reason)
+                        .bind(now_ms / SECOND_MS).execute(pool).await.map(drop))?;
+                    unreadable += 1;
+                }
+                None => {
+                    on_writer!(&self.db, pool => sqlx::query(release).bind(&id).bind(worker)
+                        .execute(pool).await.map(drop))?;
+                }
+            }
+        }
+        Ok(unreadable)
+    }
+}
+
+/// Whether `id` has the shape of the ULIDs apalis gives jobs (26 Crockford base-32 characters).
+fn ulid_like(id: &str) -> bool {
+    id.len() == 26
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)))
 }
 
 /// One kind's line of `Queue::depth`.

@@ -29,6 +29,19 @@ pub const QUEUE_DEPTH: &str = "outreach_queue_depth";
 pub const QUEUE_OLDEST_SECONDS: &str = "outreach_queue_oldest_job_age_seconds";
 pub const USERS_OUT_OF_QUOTA: &str = "outreach_users_out_of_quota";
 pub const SENDER_HEADROOM: &str = "outreach_sender_daily_headroom";
+pub const JOB_PANICS: &str = "outreach_job_panics_total";
+pub const WORKER_RESTARTS: &str = "outreach_worker_restarts_total";
+pub const JOBS_UNREADABLE: &str = "outreach_jobs_unreadable_total";
+pub const CHAINS_RESUMED: &str = "outreach_chains_resumed_total";
+
+/// The chains of jobs the scheduler resumes after a crash cut them (see the scheduler's `resume_interrupted_chains`).
+pub const CHAINS: &[&str] = &[
+    "search",
+    "enrichment",
+    "automation",
+    "send",
+    "classification",
+];
 
 /// The senders' providers, as the sending metrics label them.
 pub const PROVIDERS: &[&str] = &[
@@ -154,6 +167,22 @@ pub fn describe() {
     describe_histogram!("outreach_job_duration_seconds", "Job run time, by kind");
     describe_counter!("outreach_jobs_enqueued_total", "Jobs enqueued, by kind");
     describe_counter!(
+        JOB_PANICS,
+        "Jobs that panicked, by kind (each failed like an error and is retried by its policy)"
+    );
+    describe_counter!(
+        WORKER_RESTARTS,
+        "Queue workers restarted after their fetch failed (a job row that cannot be read), by kind"
+    );
+    describe_counter!(
+        JOBS_UNREADABLE,
+        "Job rows that could not be read, set aside as failed, by kind"
+    );
+    describe_counter!(
+        CHAINS_RESUMED,
+        "Steps of chains of jobs queued again after a crash cut them between two steps, by chain"
+    );
+    describe_counter!(
         "outreach_automation_runs_total",
         "Automation runs, by outcome"
     );
@@ -226,6 +255,34 @@ pub fn describe() {
     let _ = histogram!("outreach_automation_businesses_found");
     let _ = histogram!("outreach_automation_businesses_emailed");
     counter!(SCHEDULER_TICKS).absolute(0);
+    for chain in CHAINS {
+        counter!(CHAINS_RESUMED, "chain" => *chain).absolute(0);
+    }
+    for kind in crate::platform::jobs::KINDS {
+        counter!(JOB_PANICS, "job" => *kind).absolute(0);
+        counter!(WORKER_RESTARTS, "job" => *kind).absolute(0);
+        counter!(JOBS_UNREADABLE, "job" => *kind).absolute(0);
+    }
+}
+
+/// `count` steps of `chain` were queued again after a crash cut it.
+pub fn chain_resumed(chain: &'static str, count: usize) {
+    counter!(CHAINS_RESUMED, "chain" => chain).increment(count as u64);
+}
+
+/// A job panicked (it fails like an error).
+pub fn job_panicked(kind: &'static str) {
+    counter!(JOB_PANICS, "job" => kind).increment(1);
+}
+
+/// A queue worker of `kind` stopped on a fetch error and is started again.
+pub fn worker_restarted(kind: &str) {
+    counter!(WORKER_RESTARTS, "job" => kind.to_string()).increment(1);
+}
+
+/// Job rows of `kind` that could not be read were set aside as failed.
+pub fn jobs_unreadable(kind: &str, count: usize) {
+    counter!(JOBS_UNREADABLE, "job" => kind.to_string()).increment(count as u64);
 }
 
 /// A message handed to a sender, and what the sender said.

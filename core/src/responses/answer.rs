@@ -8,7 +8,7 @@ use crate::campaigns::personalise::sanitize_html;
 use crate::writing::ai::Draft;
 
 use super::classification::Action;
-use super::offline::fold;
+use super::text::fold;
 
 /// What writing an answer may use.
 #[derive(Debug, Clone)]
@@ -24,7 +24,8 @@ pub struct AnswerBrief {
     pub education: Vec<(String, String)>,
     /// The earlier emails of the thread, oldest first.
     pub thread: Vec<String>,
-    pub reply_subject: String,
+    /// The subject of the email the reply answers (the answer's subject is "Re: " + it).
+    pub thread_subject: String,
     pub reply_text: String,
 }
 
@@ -161,14 +162,14 @@ pub fn offline(brief: &AnswerBrief) -> Draft {
         .chain(std::iter::once(format!("<p>{signature}</p>")))
         .collect();
     Draft {
-        subject: answer_subject(&brief.reply_subject),
+        subject: answer_subject(&brief.thread_subject),
         body: sanitize_html(&body),
     }
 }
 
-/// "Re: " + the reply's subject, once.
-pub fn answer_subject(reply_subject: &str) -> String {
-    let subject = reply_subject.trim();
+/// "Re: " + the thread's subject, once.
+pub fn answer_subject(thread_subject: &str) -> String {
+    let subject = thread_subject.trim();
     let lower = subject.to_lowercase();
     if ["re:", "aw:", "vs:", "sv:", "r:"]
         .iter()
@@ -229,7 +230,7 @@ mod tests {
                     .into(),
             )],
             thread: vec![],
-            reply_subject: "Re: Fresh bread".into(),
+            thread_subject: "Fresh bread".into(),
             reply_text: reply.into(),
         }
     }

@@ -39,6 +39,8 @@ crate::text_enum! {
         Human = "human",
         /// Tries to instruct the AI.
         Instruction = "instruction",
+        /// Something else the reader judged a person should handle.
+        Review = "review",
     }
 }
 
@@ -70,6 +72,7 @@ impl Escalation {
             Escalation::Unsubscribe => "a request to stop emails",
             Escalation::Human => "a request for a person",
             Escalation::Instruction => "text that tries to instruct the AI",
+            Escalation::Review => "something a person should read",
         }
     }
 }

@@ -6,24 +6,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::Deserialize;
-
 use super::classification::{Action, Classification, Sentiment};
-
-/// One labelled reply.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Labelled {
-    pub subject: String,
-    pub body: String,
-    pub sentiment: Sentiment,
-    pub action: Action,
-    pub escalate: bool,
-    pub auto: bool,
-    /// Where the example comes from or what it tests (ignored by the scores).
-    #[serde(default)]
-    pub note: Option<String>,
-}
+pub use super::labelled::{Labelled, read_set};
 
 /// What the classifier said of one reply: whether it took it for an automatic answer, and else its reading.
 #[derive(Debug, Clone)]
@@ -56,6 +40,103 @@ pub async fn predict(
     predicted
 }
 
+/// Cross-validation of the offline reader: each language's replies are dealt into `folds` parts, and each part is read
+/// by a model trained on all the other parts (the rules are the same throughout). Returns the predictions in the
+/// order of `sets`, flattened.
+pub fn cross_validate(
+    sets: &[(String, Vec<Labelled>)],
+    folds: usize,
+    today: chrono::NaiveDate,
+) -> Vec<Predicted> {
+    let folds = folds.max(2);
+    let fold_of: Vec<Vec<usize>> = sets
+        .iter()
+        .map(|(_, set)| (0..set.len()).map(|index| index % folds).collect())
+        .collect();
+    let mut predicted: Vec<Vec<Option<Predicted>>> =
+        sets.iter().map(|(_, set)| vec![None; set.len()]).collect();
+    for fold in 0..folds {
+        let training: Vec<Labelled> = sets
+            .iter()
+            .zip(&fold_of)
+            .flat_map(|((_, set), of)| {
+                set.iter()
+                    .zip(of)
+                    .filter(|(_, part)| **part != fold)
+                    .map(|(labelled, _)| labelled.clone())
+            })
+            .collect();
+        let model = super::learned::Model::train(&training);
+        for (((_, set), of), out) in sets.iter().zip(&fold_of).zip(&mut predicted) {
+            for ((labelled, part), slot) in set.iter().zip(of).zip(out.iter_mut()) {
+                if *part == fold {
+                    *slot = Some(read_offline(&model, labelled, today));
+                }
+            }
+        }
+    }
+    predicted
+        .into_iter()
+        .flatten()
+        .map(|guess| guess.expect("every reply is in one fold"))
+        .collect()
+}
+
+fn read_offline(
+    model: &super::learned::Model,
+    labelled: &Labelled,
+    today: chrono::NaiveDate,
+) -> Predicted {
+    if super::offline::is_automatic_with(model, &labelled.subject, &labelled.body) {
+        Predicted {
+            auto: true,
+            reading: None,
+        }
+    } else {
+        Predicted {
+            auto: false,
+            reading: Some(super::offline::classify_with(
+                model,
+                &labelled.subject,
+                &labelled.body,
+                today,
+            )),
+        }
+    }
+}
+
+/// One line of figures per language (`languages` gives each reply's, in the order of `set`).
+pub fn score_by_language(
+    set: &[Labelled],
+    predicted: &[Predicted],
+    languages: &[String],
+) -> String {
+    let mut names: Vec<&String> = languages.iter().collect();
+    names.sort();
+    names.dedup();
+    let mut lines = String::new();
+    for name in names {
+        let (part, guesses): (Vec<Labelled>, Vec<Predicted>) = set
+            .iter()
+            .zip(predicted)
+            .zip(languages)
+            .filter(|(_, language)| *language == name)
+            .map(|((labelled, guess), _)| (labelled.clone(), guess.clone()))
+            .unzip();
+        let scores = score(&part, &guesses);
+        let _ = writeln!(
+            lines,
+            "  {name}: sentiment_f1={:.3} action_f1={:.3} escalation_recall={:.3} auto={:.3} (n={})",
+            scores.sentiment_f1,
+            scores.action_f1,
+            scores.escalation_recall,
+            scores.auto_accuracy,
+            part.len()
+        );
+    }
+    lines
+}
+
 /// How a prediction differs from its label, in words; none when it agrees.
 pub fn difference(label: &Labelled, guess: &Predicted) -> Option<String> {
     if label.auto != guess.auto {
@@ -83,17 +164,6 @@ pub fn difference(label: &Labelled, guess: &Predicted) -> Option<String> {
         ));
     }
     (!misses.is_empty()).then(|| misses.join(", "))
-}
-
-/// Reads a labelled set; a bad line is refused with its number.
-pub fn read_set(text: &str) -> Result<Vec<Labelled>, String> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(index, line)| {
-            serde_json::from_str(line).map_err(|error| format!("line {}: {error}", index + 1))
-        })
-        .collect()
 }
 
 #[derive(Debug, Default, Clone, Copy)]

@@ -8,10 +8,13 @@
 pub mod answer;
 pub mod classification;
 pub mod eval;
+pub mod labelled;
+pub mod learned;
 pub mod lexicon;
 pub mod model;
 pub mod offline;
 pub mod store;
+pub mod text;
 
 use std::time::Instant;
 
@@ -25,12 +28,13 @@ use crate::campaigns::ai_settings::{
     CertaintyThreshold, HumanApproval, ReplyTiming, SalesAggressiveness,
 };
 use crate::platform::clock::DAY_MS;
+use crate::platform::faults;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageStatus, NewMessage};
 use crate::sending::window::recipient_zone;
-use crate::writing::ai::Draft;
 use crate::writing::ai::writer::Writer;
+use crate::writing::ai::{AiError, Draft};
 
 /// Answers to a prospect's reply are messages of the campaign numbered from here (the sequence uses 0 to 4).
 pub const ANSWER_STEP: i32 = 100;
@@ -63,7 +67,7 @@ pub enum AnswerError {
 /// me" or "ignore previous instructions" escalates whatever a model thought.
 pub async fn read_reply(writer: &Writer, subject: &str, body: &str, today: NaiveDate) -> Reading {
     let started = Instant::now();
-    let offline = offline::classify(body, today);
+    let offline = offline::classify(subject, body, today);
     let reading = match writer {
         Writer::Offline => Reading {
             classification: offline.clone(),
@@ -71,7 +75,7 @@ pub async fn read_reply(writer: &Writer, subject: &str, body: &str, today: Naive
             note: None,
         },
         model_writer => {
-            match model::classify(model_writer, subject, &offline::own_text(body), today).await {
+            match model::classify(model_writer, subject, &text::own_text(body), today).await {
                 Ok(mut classification) => {
                     for topic in &offline.escalations {
                         if !classification.escalations.contains(topic) {
@@ -203,7 +207,14 @@ async fn answer_reply(
         .db
         .answer_counts(campaign_id, day_start, reply.business_id)
         .await?;
-    let why = guard(reply, found, counts);
+    let mut why = guard(reply, found, counts);
+    // The day's cap holds in the database: replies read at the same moment take its answers one at a time.
+    let day = now.div_euclid(DAY_MS);
+    let cap = i64::from(reply.auto_reply_max_per_day.unwrap_or(DEFAULT_DAILY_CAP));
+    let took = why.is_none() && ctx.db.take_automatic_answer(campaign_id, day, cap).await?;
+    if why.is_none() && !took {
+        why = Some(cap_reached(cap));
+    }
     let answer = NewAnswer {
         inbound_id: reply.id,
         user_id: reply.user_id,
@@ -214,6 +225,9 @@ async fn answer_reply(
         writer: &written_by,
     };
     let Some(answer_id) = ctx.db.insert_answer(&answer, now).await? else {
+        if took {
+            ctx.db.give_back_automatic_answer(campaign_id, day).await?;
+        }
         return Ok(());
     };
     if why.is_none() {
@@ -227,18 +241,35 @@ async fn answer_reply(
     Ok(())
 }
 
-/// The reason an answer waits for the user, or none when it may go by itself.
+/// Automatic answers a campaign sends a day unless its settings say otherwise.
+const DEFAULT_DAILY_CAP: i32 = 20;
+
+fn cap_reached(cap: i64) -> String {
+    format!("Today's {cap} automatic answers for this campaign are sent")
+}
+
+/// The reason an answer waits for the user, or none when it may go by itself (the day's cap is taken for good
+/// when the answer is written).
 fn guard(
     reply: &ReplyContext,
     found: &Classification,
     counts: store::AnswerCounts,
 ) -> Option<String> {
+    if let Some(other) = written_by_someone_else(reply) {
+        return Some(format!(
+            "Written by someone other than the prospect ({other}): a person decides whether to answer"
+        ));
+    }
     let certainty = reply
         .certainty_threshold
         .unwrap_or(CertaintyThreshold::Manual);
     let Some(minimum) = certainty.minimum() else {
         return Some("Automatic answers are off for this campaign (certainty: manual)".into());
     };
+    // An automation's threshold as given (0.85 answers from 85%), else the certainty's.
+    let minimum = reply
+        .auto_reply_min_percent
+        .map_or(minimum, |percent| f64::from(percent) / 100.0);
     if !found.escalations.is_empty() {
         let topics: Vec<&str> = found
             .escalations
@@ -254,11 +285,9 @@ fn guard(
             minimum * 100.0
         ));
     }
-    let cap = i64::from(reply.auto_reply_max_per_day.unwrap_or(20));
+    let cap = i64::from(reply.auto_reply_max_per_day.unwrap_or(DEFAULT_DAILY_CAP));
     if counts.automatic_today >= cap {
-        return Some(format!(
-            "Today's {cap} automatic answers for this campaign are sent"
-        ));
+        return Some(cap_reached(cap));
     }
     if counts.automatic_in_thread >= AUTOMATIC_PER_THREAD {
         return Some("This prospect was answered automatically twice already".into());
@@ -271,6 +300,14 @@ fn guard(
         )),
         _ => None,
     }
+}
+
+/// The sender of a reply when it is not the address the campaign emailed (anyone can name a campaign email's
+/// Message-ID in In-Reply-To).
+fn written_by_someone_else(reply: &ReplyContext) -> Option<&str> {
+    let from = reply.from_email.as_deref()?;
+    (crate::accounts::normalize_email(from) != crate::accounts::normalize_email(&reply.to_email))
+        .then_some(from)
 }
 
 /// An answer from the configured model, or the offline writer (when there is none or the model fails); the body
@@ -313,12 +350,15 @@ async fn draft_answer(
         business_name: reply.business_name.clone(),
         education,
         thread,
-        reply_subject: reply.subject.clone(),
-        reply_text: offline::own_text(&reply.body),
+        thread_subject: reply.thread_subject.clone(),
+        reply_text: text::own_text(&reply.body),
     };
-    let (draft, written_by) = match writer {
+    let (mut draft, written_by) = match writer {
         Writer::Offline => (answer::offline(&brief), "offline".to_string()),
-        model_writer => match model::draft(model_writer, &brief).await {
+        model_writer => match model::draft(model_writer, &brief)
+            .await
+            .and_then(|draft| fit_to_send(draft, &brief.language))
+        {
             Ok(draft) => (draft, model_writer.name()),
             Err(error) => (
                 answer::offline(&brief),
@@ -326,6 +366,8 @@ async fn draft_answer(
             ),
         },
     };
+    // The subject is the thread's, whatever a model wrote: nothing of the reply's own subject is echoed.
+    draft.subject = answer::answer_subject(&reply.thread_subject);
     Ok((
         Draft {
             subject: draft.subject.trim().to_string(),
@@ -333,6 +375,24 @@ async fn draft_answer(
         },
         written_by,
     ))
+}
+
+/// A model's draft as it may be used: in the reply's language, and giving no instructions of its own (a model
+/// steered by the reply would write them); else the model failed, and the offline writer answers.
+fn fit_to_send(draft: Draft, language: &str) -> Result<Draft, AiError> {
+    let text = crate::sending::compose::html_to_text(&draft.body);
+    let written_in = offline::language(&text);
+    if written_in != language {
+        return Err(AiError::Failed(format!(
+            "the model answered in {written_in}, not in the reply's {language}"
+        )));
+    }
+    if offline::instructs(&text) {
+        return Err(AiError::Failed(
+            "the model's answer gives instructions of its own".into(),
+        ));
+    }
+    Ok(draft)
 }
 
 /// Writes an answer as a message of its campaign (in the thread, through the sender of the email it answers) and
@@ -347,10 +407,8 @@ async fn queue_answer(
 ) -> Result<i64, AnswerError> {
     let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
     let token = random_token(16);
-    let to = reply
-        .from_email
-        .clone()
-        .unwrap_or_else(|| reply.to_email.clone());
+    // Only the address the campaign emailed is ever answered, whoever wrote in the thread.
+    let to = reply.to_email.clone();
     let message = NewMessage {
         user_id: reply.user_id,
         to_email: &to,
@@ -391,7 +449,9 @@ async fn queue_answer(
     let job = SendCampaignEmail {
         campaign_id: Some(campaign_id),
         message_ids: vec![message_id],
+        at_once: false,
     };
+    faults::point_with("answer-queued", || answer_id.to_string());
     // Due now: at once (the queue keeps its own time); later: when it is due.
     let later = Some(send_at).filter(|at| *at > now);
     ctx.queue
@@ -499,6 +559,8 @@ pub async fn test_reply(
         campaign_id: campaign.map(|row| row.id),
         business_id: None,
         to_email: from.to_string(),
+        // The dialog's typed subject stands for the thread's (there is no email it answers).
+        thread_subject: subject.to_string(),
         config_id: None,
         business_name: None,
         ai_education_text: campaign.and_then(|row| row.ai_education_text.clone()),
@@ -508,6 +570,7 @@ pub async fn test_reply(
         reply_timing: Some(settings.reply_timing),
         human_approval: Some(settings.human_approval),
         auto_reply_max_per_day: Some(settings.auto_reply_max_per_day),
+        auto_reply_min_percent: settings.min_confidence_percent,
         window: campaign.map(|row| row.window.clone()).unwrap_or_default(),
         latitude: None,
         longitude: None,

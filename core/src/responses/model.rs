@@ -121,8 +121,7 @@ pub async fn draft(writer: &Writer, brief: &AnswerBrief) -> Result<Draft, AiErro
         ));
     }
     user.push_str(&format!(
-        "\n<data source=\"the prospect's reply\">\nSubject: {}\n\n{}\n</data>\n",
-        fence(&brief.reply_subject),
+        "\n<data source=\"the prospect's reply\">\n{}\n</data>\n",
         fence(&brief.reply_text)
     ));
     let schema = crate::writing::ai::prompt::draft_schema();

@@ -25,7 +25,10 @@ pub struct ReplyContext {
     pub received_at: i64,
     pub campaign_id: Option<i64>,
     pub business_id: Option<i64>,
+    /// The address the campaign emailed: the only one an answer goes to.
     pub to_email: String,
+    /// The subject of the email it answers: an answer's subject is taken from the thread, never from the reply.
+    pub thread_subject: String,
     pub config_id: Option<i64>,
     pub business_name: Option<String>,
     pub ai_education_text: Option<String>,
@@ -35,6 +38,7 @@ pub struct ReplyContext {
     pub reply_timing: Option<ReplyTiming>,
     pub human_approval: Option<HumanApproval>,
     pub auto_reply_max_per_day: Option<i32>,
+    pub auto_reply_min_percent: Option<i32>,
     #[sqlx(flatten)]
     pub window: WindowColumns,
     pub latitude: Option<f64>,
@@ -130,6 +134,12 @@ pub struct Totals {
 }
 
 impl Db {
+    /// Prospects' replies received before `before` that no classifier has read.
+    pub async fn unread_replies(&self, before: i64) -> StoreResult<Vec<i64>> {
+        let sql = RESPONSE_UNREAD.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(before).fetch_all(pool).await)
+    }
+
     pub async fn reply_context(&self, inbound_id: i64) -> StoreResult<Option<ReplyContext>> {
         let sql = RESPONSE_REPLY.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(inbound_id).fetch_optional(pool).await)
@@ -191,6 +201,26 @@ impl Db {
     ) -> StoreResult<AnswerCounts> {
         let sql = RESPONSE_ANSWER_COUNTS.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(since).bind(business_id).fetch_one(pool).await)
+    }
+
+    /// Takes one of the day's `cap` automatic answers of a campaign (`day`: UTC day number); false when they are
+    /// all taken.
+    pub async fn take_automatic_answer(
+        &self,
+        campaign_id: i64,
+        day: i64,
+        cap: i64,
+    ) -> StoreResult<bool> {
+        let sql = RESPONSE_TAKE_AUTOMATIC.sql(self);
+        let taken: Option<i32> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(day)
+            .bind(cap).fetch_optional(pool).await)?;
+        Ok(taken.is_some())
+    }
+
+    /// Gives back an automatic answer taken and not written.
+    pub async fn give_back_automatic_answer(&self, campaign_id: i64, day: i64) -> StoreResult<()> {
+        let sql = RESPONSE_GIVE_BACK_AUTOMATIC.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(day).execute(pool).await.map(drop))
     }
 
     /// Writes an answer awaiting approval; none when the reply has one already.

@@ -7,23 +7,28 @@
 //! what may not go now is handed to a job that runs when it may.
 
 use std::collections::{BTreeMap, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
+
+use futures::FutureExt;
 
 use crate::Context;
 use crate::accounts::{User, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
-use crate::followups::Thread;
+use crate::platform::faults::{self, panic_message};
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::platform::telemetry::{self, PauseReason};
-use crate::sending::SendError;
-use crate::sending::compose::{Composed, Envelope, compose};
+use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_thread};
+use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{Delivered, Limits, MessageRow, MessageStatus};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
+use crate::sending::{Handoff, SendError, recovery};
 
 /// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
 pub type Stopping<'a> = &'a (dyn Fn() -> bool + Sync);
@@ -51,6 +56,8 @@ const HANDED_BACK: &str = "The send was interrupted before this message; it will
 struct Batch<'a> {
     ctx: &'a Context,
     job: &'a SendCampaignEmail,
+    /// The lease this process claims under: hand-overs are recorded on its connections.
+    lease: &'a str,
     /// The campaign's sender name and reply-to address.
     settings: CampaignSendingSettings,
     /// Senders opened by this batch, by configuration (None: the outbox).
@@ -96,6 +103,7 @@ pub async fn send_campaign_email(
     let mut batch = Batch {
         ctx,
         job,
+        lease: slots.lease(),
         settings,
         senders: HashMap::new(),
         templates: HashMap::new(),
@@ -104,7 +112,17 @@ pub async fn send_campaign_email(
         done: Vec::new(),
         last_record: Instant::now(),
     };
-    let outcome = batch.run(stopping, slots).await;
+    // A panic while sending fails the batch like an error, after what it did is recorded below.
+    let outcome = match AssertUnwindSafe(batch.run(stopping, slots))
+        .catch_unwind()
+        .await
+    {
+        Ok(outcome) => outcome,
+        Err(panic) => Err(anyhow::anyhow!(
+            "the send batch panicked: {}",
+            panic_message(&*panic)
+        )),
+    };
     // Whatever happened, accepted messages are recorded and unsent claims go back to the queue.
     let recorded = batch.settle().await;
     for sender in batch.senders.values_mut() {
@@ -123,10 +141,7 @@ pub async fn send_campaign_email(
                     job.campaign_id,
                     random_token(8)
                 );
-                let next = SendCampaignEmail {
-                    campaign_id: job.campaign_id,
-                    message_ids: rest,
-                };
+                let next = job.rest(rest);
                 let at = matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS);
                 ctx.queue.enqueue_at(next, Some(&key), at).await?;
             }
@@ -198,8 +213,11 @@ impl Batch<'_> {
             }
             rows = keep;
         }
-        // A campaign sends inside its window, in each recipient's local time: the rest waits for it to open.
-        if let Some(campaign_id) = self.job.campaign_id {
+        // A campaign sends inside its window, in each recipient's local time: the rest waits for it to open (but
+        // for a Run Now, which executes immediately).
+        if let Some(campaign_id) = self.job.campaign_id
+            && !self.job.at_once
+        {
             rows = self.defer_outside_window(campaign_id, rows).await?;
         }
         let mut resumed = false;
@@ -209,7 +227,10 @@ impl Batch<'_> {
             // Nothing is claimed for a sender whose slots stay taken (its server may hang): after a short wait the
             // batch waits its turn in the queue, not in a worker.
             let _slot = match first.config_id {
-                Some(config_id) => match slots.acquire(config_id, SENDER_SLOT_WAIT).await {
+                Some(config_id) => match slots
+                    .acquire(first.user_id, config_id, SENDER_SLOT_WAIT)
+                    .await
+                {
                     Some(slot) => Some(slot),
                     None => return Ok(Some(Stop::SenderBusy)),
                 },
@@ -358,6 +379,7 @@ impl Batch<'_> {
         let job = SendCampaignEmail {
             campaign_id: Some(campaign_id),
             message_ids: ids,
+            at_once: false,
         };
         self.ctx.queue.enqueue_at(job, Some(&key), Some(at)).await?;
         Ok(())
@@ -393,9 +415,24 @@ impl Batch<'_> {
                 .unwrap_or_default();
             let sender = SenderIdentity::new(ctx, user, config, &self.settings);
             let thread = follow_up_thread(row, &threads);
-            match compose_message(ctx, row, &sender, &recipient, thread, &mut self.templates)
-                .await?
-            {
+            // A message whose writing panics (data no test thought of) fails alone, with why.
+            let written = AssertUnwindSafe(compose_message(
+                ctx,
+                row,
+                &sender,
+                &recipient,
+                thread,
+                &mut self.templates,
+            ))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| {
+                Ok(Err(format!(
+                    "The message could not be written: {}",
+                    panic_message(&*panic)
+                )))
+            });
+            match written? {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
                     self.finished(row.id);
@@ -433,7 +470,18 @@ impl Batch<'_> {
             let started = Instant::now();
             let pause = || stopping() || started.elapsed() >= RECORD_EVERY;
             let sender = self.senders.get_mut(&key).expect("opened above");
-            let outcomes = sender.send_all(&composed[next..], &pause).await;
+            let mut recorder = Recorder {
+                db: &ctx.db,
+                lease: self.lease,
+                ids: &ids[next..],
+                message_ids: composed[next..]
+                    .iter()
+                    .map(|message| message.message_id.clone())
+                    .collect(),
+            };
+            let outcomes = sender
+                .send_all(&composed[next..], &pause, &mut recorder)
+                .await;
             // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
             for outcome in outcomes {
                 let message = std::mem::take(&mut composed[next]);
@@ -497,12 +545,14 @@ impl Batch<'_> {
                 ctx.db.requeue_message(id, &reason).await?;
                 Ok(Some(Stop::SenderRefused(reason)))
             }
-            // Refused or unbuildable, or handed over with no answer (it may have arrived): never sent again.
-            Err(
-                SendError::Refused(reason)
-                | SendError::Invalid(reason)
-                | SendError::Uncertain(reason),
-            ) => {
+            // Handed over with no answer: it may have arrived, so it is never sent again, and shows as uncertain.
+            Err(SendError::Uncertain(reason)) => {
+                tracing::info!(message = id, %reason, "message in doubt");
+                ctx.db.mark_uncertain(id, &reason, Some(provider)).await?;
+                Ok(None)
+            }
+            // Refused or unbuildable: never sent again.
+            Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
                 tracing::info!(message = id, %reason, "message refused");
                 ctx.db
                     .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
@@ -518,11 +568,15 @@ impl Batch<'_> {
         self.done.push(id);
     }
 
-    /// Records the accepted messages in one statement and hands unsent claims back to the queue.
+    /// Records the accepted messages in one statement and hands unsent claims back to the queue (one whose content
+    /// was under way when the batch failed may have arrived: it is uncertain, never sent again).
     async fn settle(&mut self) -> anyhow::Result<()> {
         self.record_accepted().await?;
         for id in std::mem::take(&mut self.claimed) {
-            self.ctx.db.requeue_message(id, HANDED_BACK).await?;
+            self.ctx
+                .db
+                .release_claim(id, HANDED_BACK, recovery::UNDER_WAY)
+                .await?;
         }
         Ok(())
     }
@@ -570,116 +624,38 @@ impl Batch<'_> {
     }
 }
 
-/// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
-/// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
-/// outbox address, with replies to the user's own email (A §9).
-struct SenderIdentity<'a> {
-    user: &'a User,
-    from_name: String,
-    from_email: String,
-    reply_to: Option<String>,
+/// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`).
+struct Recorder<'a> {
+    db: &'a crate::Db,
+    lease: &'a str,
+    /// The run's message ids, in the order handed to the sender.
+    ids: &'a [i64],
+    message_ids: Vec<String>,
 }
 
-impl<'a> SenderIdentity<'a> {
-    fn new(
-        ctx: &Context,
-        user: &'a User,
-        config: Option<&EmailConfig>,
-        settings: &CampaignSendingSettings,
-    ) -> Self {
-        let (from_name, from_email, reply_to) = match config {
-            Some(config) => (
-                config.send_from_name.clone(),
-                config.send_from.clone(),
-                config.reply_to.clone(),
-            ),
-            None => (
-                user.full_name(),
-                format!("outbox@{}", ctx.settings.sending_domain()),
-                Some(user.email.clone()),
-            ),
-        };
-        SenderIdentity {
-            user,
-            from_name: settings.email_from_name.clone().unwrap_or(from_name),
-            from_email,
-            reply_to: settings.reply_to.clone().or(reply_to),
-        }
+impl Handoff for Recorder<'_> {
+    async fn handing(
+        &mut self,
+        index: usize,
+        connection: u64,
+        refused_before: Option<usize>,
+    ) -> Result<(), String> {
+        // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
+        static SEQ: AtomicI64 = AtomicI64::new(1);
+        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+        self.db
+            .hand_over(
+                self.ids[index],
+                refused_before.map(|at| self.ids[at]),
+                &format!("{}/{connection}", self.lease),
+                seq,
+                &self.message_ids[index],
+            )
+            .await
+            .map_err(|error| error.to_string())?;
+        faults::point_with("handed", || self.ids[index].to_string());
+        Ok(())
     }
-}
-
-/// For step n of a campaign's sequence, the first email it answers (an empty one when that is gone).
-fn follow_up_thread(message: &MessageRow, threads: &HashMap<i64, Thread>) -> Option<Thread> {
-    match (message.campaign_id, message.business_id) {
-        (Some(_), Some(business_id)) if message.step > 0 => {
-            Some(threads.get(&business_id).cloned().unwrap_or_default())
-        }
-        _ => None,
-    }
-}
-
-/// The message for its recipient: the campaign's template (or, for step n of a campaign, its follow-up n,
-/// answering the first email) personalised with the business's details, or the reason it cannot be written.
-async fn compose_message(
-    ctx: &Context,
-    message: &MessageRow,
-    sender: &SenderIdentity<'_>,
-    recipient: &Recipient,
-    follow_up: Option<Thread>,
-    templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
-) -> anyhow::Result<Result<Composed, String>> {
-    let user = sender.user;
-    // A test email may bring its own subject and body instead of a template.
-    let (subject, body) = match (message.template_id, &message.html_body) {
-        (Some(template_id), _) => {
-            let step = if follow_up.is_some() { message.step } else { 0 };
-            if let std::collections::hash_map::Entry::Vacant(entry) =
-                templates.entry((template_id, step))
-            {
-                entry.insert(if step > 0 {
-                    ctx.db.follow_up_content(template_id, step, user.id).await?
-                } else {
-                    ctx.db.template_content(template_id, user.id).await?
-                });
-            }
-            match templates[&(template_id, step)].clone() {
-                Some(template) => template,
-                None if step > 0 => return Ok(Err("The follow-up was deleted".into())),
-                None => return Ok(Err("The template was deleted".into())),
-            }
-        }
-        (None, Some(body)) => (message.subject.clone(), body.clone()),
-        (None, None) => return Ok(Err("The message has no template".into())),
-    };
-    // A follow-up without a subject of its own answers under the first email's.
-    let subject = match &follow_up {
-        Some(thread) if subject.trim().is_empty() => format!("Re: {}", thread.subject),
-        _ => subject,
-    };
-    let token = message.token.clone().unwrap_or_default();
-    let envelope = Envelope {
-        from_name: &sender.from_name,
-        from_email: &sender.from_email,
-        reply_to: sender.reply_to.as_deref(),
-        to_email: &message.to_email,
-        postal_address: user.postal_address.as_deref().unwrap_or_default(),
-        token: &token,
-        // A follow-up answers the first email; an answer to a prospect's reply answers that reply, in the thread
-        // the first email began.
-        in_reply_to: message.in_reply_to.as_deref().or(follow_up
-            .as_ref()
-            .and_then(|thread| thread.message_id.as_deref())),
-        thread_start: follow_up
-            .as_ref()
-            .and_then(|thread| thread.message_id.as_deref()),
-    };
-    Ok(Ok(compose(
-        &ctx.settings,
-        &envelope,
-        &subject,
-        &body,
-        recipient,
-    )))
 }
 
 /// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
@@ -710,10 +686,7 @@ async fn pause_for_room(
         .await?;
     telemetry::campaign_paused(PauseReason::Limit);
     let resume_at = now + RESUME_AFTER_MS;
-    let next = SendCampaignEmail {
-        campaign_id: job.campaign_id,
-        message_ids: remaining.to_vec(),
-    };
+    let next = job.rest(remaining.to_vec());
     let key = format!("send:{campaign_id}:{}:at:{resume_at}", remaining[0]);
     ctx.queue
         .enqueue_at(next, Some(&key), Some(resume_at))

@@ -5,6 +5,8 @@
 
 use crate::Settings;
 use crate::campaigns::personalise::{Recipient, render, render_html};
+use crate::platform::faults;
+use crate::platform::text::find_ignore_ascii_case;
 use crate::tracking::links::{click_url, open_pixel_url, unsubscribe_url};
 
 /// What a provider is handed.
@@ -53,6 +55,7 @@ pub fn compose(
     body_html: &str,
     recipient: &Recipient,
 ) -> Composed {
+    faults::point("compose", envelope.to_email);
     let seed = envelope.to_email;
     let subject = render(subject, recipient, seed)
         .text
@@ -147,7 +150,7 @@ fn rewrite_links(html: &str, rewrite: impl Fn(&str) -> String) -> String {
 /// Readable text of the HTML body: paragraphs and breaks become new lines, list items dashes, links keep their
 /// address after the label; other tags, comments, and the content of `script` and `style` are dropped. One pass
 /// (each message of a campaign goes through it), then entities are decoded.
-fn html_to_text(html: &str) -> String {
+pub fn html_to_text(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
     let mut links: Vec<Option<&str>> = Vec::new();
     let mut rest = html;
@@ -188,10 +191,7 @@ fn html_to_text(html: &str) -> String {
             }
             ("script" | "style", false) => {
                 let end = format!("</{name}");
-                rest = rest
-                    .to_ascii_lowercase()
-                    .find(&end)
-                    .map_or("", |at| &rest[at..]);
+                rest = find_ignore_ascii_case(rest, &end, 0).map_or("", |at| &rest[at..]);
             }
             _ => {}
         }

@@ -6,16 +6,20 @@ use crate::Context;
 use crate::accounts::{is_valid_email, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::discovery::businesses::BusinessRow;
+use crate::platform::faults;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queue::QueueError;
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageStatus, NewMessage};
 
 /// What a launch queued.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launched {
     pub queued: usize,
     pub skipped: usize,
+    /// The message rows this launch wrote (a business another launch wrote one for at the same moment is not
+    /// among them).
+    pub written: Vec<i64>,
 }
 
 /// One test message: a template (personalised for a business when given) or a subject and body of its own.
@@ -35,7 +39,7 @@ pub fn valid_address(email: Option<&str>) -> Option<String> {
 }
 
 /// Queues the campaign's first email to each business through `config_id` (None: the outbox), marks the campaign
-/// active, and completes it at once when nothing was queued.
+/// active, and completes it at once when nothing was queued. `at_once` sends them whatever the campaign's window.
 pub async fn launch_campaign(
     ctx: &Context,
     user_id: i64,
@@ -43,6 +47,7 @@ pub async fn launch_campaign(
     template_id: i64,
     config_id: Option<i64>,
     businesses: &[BusinessRow],
+    at_once: bool,
 ) -> Result<Launched, QueueError> {
     let db = &ctx.db;
     let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
@@ -76,14 +81,25 @@ pub async fn launch_campaign(
         })
         .collect();
     let now = ctx.now_ms();
-    db.enqueue_messages(&messages, now).await?;
+    let written = db.enqueue_messages(&messages, now).await?;
+    faults::point_with("launch-written", || campaign_id.to_string());
     db.set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
         .await?;
-    let queued = enqueue_sends(ctx, campaign_id, "").await?;
+    // Jobs for the messages this launch wrote: another launch of the campaign at the same moment queues its own.
+    let queued: Vec<i64> = db
+        .load_messages(&written)
+        .await?
+        .into_iter()
+        .filter(|message| message.status == MessageStatus::Queued)
+        .map(|message| message.id)
+        .collect();
+    enqueue_batches(ctx, campaign_id, &queued, "", at_once).await?;
+    let queued = queued.len();
     db.complete_campaign_if_done(campaign_id, now).await?;
     Ok(Launched {
         queued,
         skipped: addresses.iter().filter(|address| address.is_none()).count(),
+        written,
     })
 }
 
@@ -95,6 +111,18 @@ pub async fn enqueue_sends(
     run: &str,
 ) -> Result<usize, QueueError> {
     let queued = ctx.db.queued_message_ids(campaign_id).await?;
+    enqueue_batches(ctx, campaign_id, &queued, run, false).await?;
+    Ok(queued.len())
+}
+
+/// Sending jobs for `queued` messages of a campaign, in batches keyed by their first message (and `run`).
+async fn enqueue_batches(
+    ctx: &Context,
+    campaign_id: i64,
+    queued: &[i64],
+    run: &str,
+    at_once: bool,
+) -> Result<(), QueueError> {
     let jobs = queued
         .chunks(SendCampaignEmail::BATCH)
         .map(|batch| {
@@ -106,12 +134,13 @@ pub async fn enqueue_sends(
             let job = SendCampaignEmail {
                 campaign_id: Some(campaign_id),
                 message_ids: batch.to_vec(),
+                at_once,
             };
             (job, key)
         })
         .collect();
     ctx.queue.enqueue_all(jobs).await?;
-    Ok(queued.len())
+    Ok(())
 }
 
 /// Queues test messages to `to` through `config_id` (None: the outbox) in one job; returns their ids.
@@ -148,6 +177,7 @@ pub async fn queue_tests(
     let job = SendCampaignEmail {
         campaign_id: None,
         message_ids: ids.clone(),
+        at_once: false,
     };
     ctx.queue.enqueue(job, None).await?;
     Ok(ids)

@@ -33,6 +33,7 @@ crate::text_enum! {
         UnknownVariable = "unknown_variable",
         MonthlyQuota = "monthly_quota",
         SenderDomain = "sender_domain",
+        SendingWindow = "sending_window",
     }
 }
 
@@ -80,6 +81,9 @@ pub struct LaunchPlan<'a> {
     pub config: Option<&'a EmailConfig>,
     /// The chosen businesses' email addresses, as found.
     pub emails: &'a [Option<&'a str>],
+    /// Of the emails, those whose recipients' sending window is closed now, and when the first of them opens
+    /// (epoch milliseconds).
+    pub held_by_window: (usize, Option<i64>),
 }
 
 pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
@@ -164,6 +168,21 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
             )
         };
         add(CheckLevel::Warn, CheckKind::MonthlyQuota, message);
+    }
+    if let (held @ 1.., Some(opens_at)) = plan.held_by_window {
+        let when = crate::platform::clock::iso(opens_at);
+        let message = if held == with_email {
+            format!(
+                "The sending window is closed for every recipient now: the emails wait, and the first go out at \
+                 {when} (UTC)."
+            )
+        } else {
+            format!(
+                "{held} of {with_email} emails wait for the sending window, closed now where their recipients are: \
+                 the first of them go out at {when} (UTC)."
+            )
+        };
+        add(CheckLevel::Warn, CheckKind::SendingWindow, message);
     }
     // A sender's domain verdict is kept by the domain check of Email Settings (its message); a sender saved since
     // has none yet.
@@ -303,6 +322,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: Some(&config),
             emails: &emails,
+            held_by_window: (0, None),
         };
         let check = check_launch(&public_settings(), &plan);
         assert_eq!(
@@ -331,6 +351,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: Some(&config),
             emails: &emails,
+            held_by_window: (0, None),
         };
         // The default public address is loopback, which recipients cannot reach.
         let check = check_launch(&Settings::default(), &plan);
@@ -380,6 +401,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: None,
             emails: &emails,
+            held_by_window: (0, None),
         };
         let check = check_launch(&Settings::default(), &plan);
         assert_eq!(

@@ -85,6 +85,17 @@ pub struct Delivered<'a> {
     pub provider: Provider,
 }
 
+/// A message a gone worker left in sending, and how far it got.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Interrupted {
+    pub id: i64,
+    /// None for a claim made before leases.
+    pub claimed_by: Option<String>,
+    /// The connection its content went out on, when it was handed over.
+    pub handed_by: Option<String>,
+    pub handed_seq: Option<i64>,
+}
+
 /// What a batch claim took: the ids now sending, in batch order, and whether the limits left no room for more.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchClaim {
@@ -100,6 +111,9 @@ pub struct Progress {
     pub sending: i64,
     pub sent: i64,
     pub failed: i64,
+    /// Not counted as failed: content under way when its worker died or its answer never came. It may have
+    /// arrived, and it is never sent again.
+    pub uncertain: i64,
     pub skipped: i64,
     pub total: i64,
 }
@@ -140,7 +154,19 @@ pub struct Limits {
 /// Days in the monthly quota's window.
 const QUOTA_DAYS: i64 = 30;
 
+/// A message's claim on the day counters: its user, its sender and when it was claimed.
+type Claim = (i64, Option<i64>, Option<i64>);
+
+/// A claim given back with the message's campaign (first).
+type CampaignClaim = (Option<i64>, i64, Option<i64>, Option<i64>);
+
 impl Db {
+    /// Messages waiting to be sent, queued before `before`, of active campaigns or of none: (id, campaign).
+    pub async fn waiting_messages(&self, before: i64) -> StoreResult<Vec<(i64, Option<i64>)>> {
+        let sql = OUTGOING_WAITING.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(before).fetch_all(pool).await)
+    }
+
     /// Queues messages in one statement; returns the ids of the rows added, in order (a recipient already queued
     /// for the same campaign and step adds none).
     pub async fn enqueue_messages(
@@ -255,7 +281,7 @@ impl Db {
     }
 
     /// Gives a claim back to the counters of the day it was taken.
-    async fn give_back(&self, claim: Option<(i64, Option<i64>, Option<i64>)>) -> StoreResult<()> {
+    async fn give_back(&self, claim: Option<Claim>) -> StoreResult<()> {
         let Some((user_id, config_id, Some(claimed_at))) = claim else {
             return Ok(());
         };
@@ -279,14 +305,14 @@ impl Db {
         provider: Option<Provider>,
     ) -> StoreResult<()> {
         let sql = OUTGOING_FAILED.sql(self);
-        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
+        let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
             .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
         self.give_back(claim).await
     }
 
     pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
         let sql = OUTGOING_REQUEUE.sql(self);
-        let claim: Option<(i64, Option<i64>, Option<i64>)> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
+        let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
         self.give_back(claim).await
     }
 
@@ -304,13 +330,14 @@ impl Db {
 
     pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {
         let sql = OUTGOING_PROGRESS.sql(self);
-        let rows: Vec<(MessageStatus, i64)> =
+        let rows: Vec<(MessageStatus, bool, i64)> =
             on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).fetch_all(pool).await)?;
         let mut progress = Progress::default();
-        for (status, count) in rows {
+        for (status, uncertain, count) in rows {
             match status {
                 MessageStatus::Queued => progress.queued += count,
                 MessageStatus::Sending => progress.sending += count,
+                MessageStatus::Failed if uncertain => progress.uncertain += count,
                 MessageStatus::Failed | MessageStatus::Bounced => progress.failed += count,
                 MessageStatus::Skipped => progress.skipped += count,
                 MessageStatus::Sent
@@ -334,19 +361,78 @@ impl Db {
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
     }
 
-    /// Marks failed (never resent) the messages left in sending by a worker whose lease expired before `now` (or,
-    /// claimed before leases, before `before`), completes the campaigns they leave with nothing to send, and returns
-    /// how many messages.
-    pub async fn reconcile_interrupted_sends(&self, before: i64, now: i64) -> StoreResult<usize> {
-        let sql = OUTGOING_RECONCILE.sql(self);
-        let campaigns: Vec<Option<i64>> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(before).bind(now)
-            .fetch_all(pool).await)?;
-        let interrupted = campaigns.len();
-        let campaigns: std::collections::BTreeSet<i64> = campaigns.into_iter().flatten().collect();
-        for campaign_id in campaigns {
-            self.complete_campaign_if_done(campaign_id, now).await?;
+    /// The messages left in sending by a worker whose lease expired before `now` (or, claimed before leases,
+    /// before `before`), with how far each got.
+    pub async fn interrupted_sends(&self, before: i64, now: i64) -> StoreResult<Vec<Interrupted>> {
+        let sql = OUTGOING_INTERRUPTED.sql(self);
+        on_db!(self, pool => sqlx::query_as(sql).bind(before).bind(now).fetch_all(pool).await)
+    }
+
+    /// Before `id`'s content goes out on `connection`: on record, with its Message-ID; `refused_before`, the
+    /// message before it on the connection that the server refused after its content, is unmarked.
+    pub async fn hand_over(
+        &self,
+        id: i64,
+        refused_before: Option<i64>,
+        connection: &str,
+        seq: i64,
+        message_id: &str,
+    ) -> StoreResult<()> {
+        let sql = OUTGOING_HAND.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(refused_before).bind(connection).bind(seq)
+            .bind(message_id).execute(pool).await.map(drop))
+    }
+
+    /// A claimed message its batch did not finish: back to the queue when it was never handed over (its claim given
+    /// back), else failed as uncertain. Whether it went back.
+    pub async fn release_claim(&self, id: i64, reason: &str, uncertain: &str) -> StoreResult<bool> {
+        let sql = OUTGOING_RELEASE.sql(self);
+        let released: Option<(i64, Option<i64>, Option<i64>, MessageStatus)> = on_writer!(self, pool =>
+            sqlx::query_as(sql).bind(id).bind(reason).bind(uncertain).fetch_optional(pool).await)?;
+        match released {
+            Some((user_id, config_id, claimed_at, MessageStatus::Queued)) => {
+                self.give_back(Some((user_id, config_id, claimed_at)))
+                    .await?;
+                Ok(true)
+            }
+            _ => Ok(false),
         }
-        Ok(interrupted)
+    }
+
+    /// Failed as uncertain (it may have arrived; never sent again, its claim kept). Its campaign, when it was sending.
+    pub async fn mark_uncertain(
+        &self,
+        id: i64,
+        reason: &str,
+        provider: Option<Provider>,
+    ) -> StoreResult<Option<Option<i64>>> {
+        let sql = OUTGOING_UNCERTAIN.sql(self);
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(id).bind(reason).bind(provider)
+            .fetch_optional(pool).await)
+    }
+
+    /// A gone worker's message that its server took: sent. Its campaign, when it was sending.
+    pub async fn recover_as_sent(&self, id: i64, now: i64) -> StoreResult<Option<Option<i64>>> {
+        let sql = OUTGOING_RECOVER_SENT.sql(self);
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(id).bind(now).fetch_optional(pool).await)
+    }
+
+    /// A gone worker's message never handed over: back to the queue, its claim given back. Its campaign, when it
+    /// went back (another process may have got there first).
+    pub async fn recover_to_queue(
+        &self,
+        id: i64,
+        reason: &str,
+    ) -> StoreResult<Option<Option<i64>>> {
+        let sql = OUTGOING_RECOVER_QUEUED.sql(self);
+        let row: Option<CampaignClaim> = on_writer!(self, pool =>
+            sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
+        let Some((campaign_id, user_id, config_id, claimed_at)) = row else {
+            return Ok(None);
+        };
+        self.give_back(Some((user_id, config_id, claimed_at)))
+            .await?;
+        Ok(Some(campaign_id))
     }
 
     /// Takes or renews a worker process's lease until `until`.

@@ -150,11 +150,13 @@ fn unstructured(text: &mut String, value: &str, column: usize) {
     }
 }
 
-/// Printable ASCII (and spaces, tabs) only.
+/// Printable ASCII (and spaces, tabs) only, and nothing a reader would take for an encoded word (`=?`): a subject
+/// that reads "=?utf-8?b?SGk=?=" must arrive as written, not as "Hi".
 fn is_plain(value: &str) -> bool {
     value
         .bytes()
         .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic())
+        && !value.contains("=?")
 }
 
 /// RFC 2047 `=?utf-8?b?...?=` words of at most 75 characters, each on its own folded line after the first; a
@@ -172,6 +174,12 @@ fn encoded_words(text: &mut String, value: &str, column: usize) {
         let mut end = rest.len().min(room / 4 * 3);
         while !rest.is_char_boundary(end) {
             end -= 1;
+        }
+        if end == 0 {
+            // Not even one character fits after a long header name: it goes on the next line.
+            text.push_str("\r\n ");
+            column = 1;
+            continue;
         }
         text.push_str("=?utf-8?b?");
         STANDARD.encode_string(&rest.as_bytes()[..end], text);

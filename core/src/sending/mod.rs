@@ -3,6 +3,7 @@
 //! local outbox).
 
 pub mod batch;
+mod batch_message;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;
@@ -12,6 +13,7 @@ pub mod mail_apis;
 pub mod messages;
 pub mod mime;
 pub mod pacing;
+pub mod recovery;
 pub mod sender;
 pub mod senders;
 pub mod slots;
@@ -51,6 +53,35 @@ impl SendError {
             SendError::Uncertain(_) => "uncertain",
         }
     }
+}
+
+/// Told, before each message's content goes to its sender, which message of the run it is and on which connection,
+/// and which message before it on that connection the server refused after its content. The batch records it
+/// (`messages::Db::hand_over`), so that after a crash a message never tried is told apart from one under way; a
+/// connection hands one message at a time, so at most one per connection is ever in doubt. An error keeps the
+/// content back: the message was not handed over.
+pub trait Handoff: Send {
+    fn handing(
+        &mut self,
+        index: usize,
+        connection: u64,
+        refused_before: Option<usize>,
+    ) -> impl std::future::Future<Output = Result<(), String>> + Send;
+}
+
+/// Records nothing: the sender check, and tests of the wire.
+pub struct NoRecord;
+
+impl Handoff for NoRecord {
+    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A number for a connection to a sender, unique in this process (with the lease, unique everywhere).
+pub fn next_connection_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl From<mime::MessageError> for SendError {

@@ -4,11 +4,11 @@
 use crate::Settings;
 use crate::platform::config::Secret;
 use crate::platform::security::decrypt_secret;
-use crate::sending::SendError;
 use crate::sending::compose::Composed;
 use crate::sending::mail_apis::{Gmail, SendGrid};
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::smtp::{SmtpServer, SmtpSession};
+use crate::sending::{Handoff, SendError, next_connection_id};
 
 pub enum Sender {
     /// Nothing leaves the machine: the message row keeps what would have gone out.
@@ -53,20 +53,38 @@ impl Sender {
     /// Hands messages over in order; one result per message attempted. A run ends before the next message once
     /// `pause` says so, and after a message that stopped the sender (deferred, unreachable, revoked, or with no
     /// answer): nothing after the last result was handed over, so the rest can wait in the queue.
+    /// `handoff` hears of each message before its content goes (the outbox hands nothing over).
     pub async fn send_all(
         &mut self,
         messages: &[Composed],
         pause: &(dyn Fn() -> bool + Sync),
+        handoff: &mut impl Handoff,
     ) -> Vec<Result<(), SendError>> {
         if let Sender::Smtp(session) = self {
-            return session.send_all(messages, pause).await;
+            return session.send_recorded(messages, pause, handoff).await;
         }
+        // A mail API takes one message per request, one request at a time: one connection in effect.
+        let connection = next_connection_id();
+        let mut refused_before = None;
         let mut results = Vec::with_capacity(messages.len());
-        for message in messages {
+        for (index, message) in messages.iter().enumerate() {
             if !results.is_empty() && pause() {
                 break;
             }
+            if !matches!(self, Sender::Outbox)
+                && let Err(reason) = handoff
+                    .handing(index, connection, refused_before.take())
+                    .await
+            {
+                results.push(Err(SendError::Unreachable(format!(
+                    "the hand-over could not be recorded: {reason}"
+                ))));
+                break;
+            }
             let outcome = self.send_one(message).await;
+            if matches!(outcome, Err(SendError::Refused(_))) {
+                refused_before = Some(index);
+            }
             let goes_on = matches!(
                 outcome,
                 Ok(()) | Err(SendError::Refused(_) | SendError::Invalid(_))

@@ -1,38 +1,57 @@
-//! Per-sender concurrency and pace of one process, and the lease its claims are made under. A sender whose server
-//! hangs holds at most `sending.sender_concurrency` send batches; a batch that finds its sender full waits up to a
-//! second for a slot, then hands its messages back for a little later, so a hung sender never keeps every worker.
+//! Per-sender and per-user concurrency and pace of one process, and the lease its claims are made under. A sender
+//! whose server hangs holds at most `sending.sender_concurrency` send batches, and one user's senders together at
+//! most `sending.user_concurrency` (half of the send workers by default); a batch that finds its sender or its user
+//! full waits up to a second for a slot, then hands its messages back for a little later, so a hung sender never
+//! keeps every worker and one user never keeps everyone else's mail waiting.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Notify;
-
 use crate::platform::security::random_token;
+use crate::platform::shares::{Slot, SlotTable};
 use crate::sending::pacing::Pacer;
 
 /// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
-/// messages are recognised), and the send batches running per sender (a sender whose server hangs holds at most
-/// `sending.sender_concurrency` workers; a batch that finds its sender full waits briefly for a slot, then hands its
-/// messages back for a little later, so every other sender keeps its workers).
+/// messages are recognised), and the send batches running per sender and per user.
 #[derive(Debug, Clone)]
 pub struct SenderSlots {
     lease: Arc<str>,
-    limit: usize,
-    running: Arc<Mutex<HashMap<i64, usize>>>,
-    /// Woken whenever a slot is given back.
-    released: Arc<Notify>,
+    /// Scopes: senders, users.
+    table: SlotTable<2>,
     /// Each sender's pace (see `pacing`).
     pacer: Pacer,
 }
 
+/// How many send batches one sender, and one user's senders together, run at once in a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotLimits {
+    pub per_sender: usize,
+    pub per_user: usize,
+}
+
+impl SlotLimits {
+    /// `per_user` 0: half of the process's `send_workers`; both at least one.
+    pub fn new(per_sender: usize, per_user: usize, send_workers: usize) -> Self {
+        let per_user = if per_user == 0 {
+            send_workers / 2
+        } else {
+            per_user
+        };
+        Self {
+            per_sender: per_sender.max(1),
+            per_user: per_user.max(1),
+        }
+    }
+}
+
+/// A send batch's slot of its sender and its user, given back when dropped.
+pub type SenderSlot = Slot<2>;
+
 impl SenderSlots {
-    pub fn new(limit: usize, pacer: Pacer) -> Self {
+    pub fn new(limits: SlotLimits, pacer: Pacer) -> Self {
         Self {
             lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
-            limit: limit.max(1),
-            running: Arc::default(),
-            released: Arc::default(),
+            table: SlotTable::new([limits.per_sender, limits.per_user]),
             pacer,
         }
     }
@@ -46,62 +65,18 @@ impl SenderSlots {
         &self.lease
     }
 
-    /// A slot of `config_id`, held until the guard is dropped. When the sender's slots are all taken this waits up
-    /// to `wait` for one: a working sender gives one back within milliseconds, so its batches queue up here rather
-    /// than going back to the queue, while a sender whose server hangs keeps them for at most `wait`. None when no
-    /// slot came free in time.
-    pub async fn acquire(&self, config_id: i64, wait: Duration) -> Option<SenderSlot> {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let released = self.released.notified();
-            tokio::pin!(released);
-            // Registered before the check, so a slot given back in between still wakes this wait.
-            released.as_mut().enable();
-            if let Some(slot) = self.take(config_id) {
-                return Some(slot);
-            }
-            if tokio::time::timeout_at(deadline, released).await.is_err() {
-                return None;
-            }
-        }
-    }
-
-    fn take(&self, config_id: i64) -> Option<SenderSlot> {
-        let mut running = self
-            .running
-            .lock()
-            .expect("the slot table is never poisoned");
-        let count = running.entry(config_id).or_default();
-        if *count >= self.limit {
-            return None;
-        }
-        *count += 1;
-        Some(SenderSlot {
-            slots: self.clone(),
-            config_id,
-        })
-    }
-}
-
-pub struct SenderSlot {
-    slots: SenderSlots,
-    config_id: i64,
-}
-
-impl Drop for SenderSlot {
-    fn drop(&mut self) {
-        let mut running = self
-            .slots
-            .running
-            .lock()
-            .expect("the slot table is never poisoned");
-        if let Some(count) = running.get_mut(&self.config_id) {
-            *count -= 1;
-            if *count == 0 {
-                running.remove(&self.config_id);
-            }
-        }
-        self.slots.released.notify_waiters();
+    /// A slot of `user_id`'s sender `config_id`, held until the guard is dropped. When the sender's or the user's
+    /// slots are all taken this waits up to `wait` for one: a working sender gives one back within milliseconds,
+    /// so its batches queue up here rather than going back to the queue, while a sender whose server hangs keeps
+    /// them for at most `wait`. Another user's batch is never held up by a full user: it takes the first slot
+    /// given back. None when no slot came free in time.
+    pub async fn acquire(
+        &self,
+        user_id: i64,
+        config_id: i64,
+        wait: Duration,
+    ) -> Option<SenderSlot> {
+        self.table.acquire([config_id, user_id], Some(wait)).await
     }
 }
 
@@ -112,23 +87,62 @@ mod tests {
     #[tokio::test]
     async fn a_full_sender_waits_for_a_slot_given_back_and_not_past_the_wait() {
         let clock = crate::platform::clock::ManualClock::at(0);
-        let slots = SenderSlots::new(1, Pacer::off(clock));
-        let held = slots.acquire(7, Duration::ZERO).await.expect("a free slot");
+        let slots = SenderSlots::new(SlotLimits::new(1, 4, 8), Pacer::off(clock));
+        let held = slots
+            .acquire(1, 7, Duration::ZERO)
+            .await
+            .expect("a free slot");
         // Another sender is not held up by this one.
-        assert!(slots.acquire(8, Duration::ZERO).await.is_some());
+        assert!(slots.acquire(1, 8, Duration::ZERO).await.is_some());
         // Nothing given back: no slot within the wait.
-        assert!(slots.acquire(7, Duration::from_millis(50)).await.is_none());
+        assert!(
+            slots
+                .acquire(1, 7, Duration::from_millis(50))
+                .await
+                .is_none()
+        );
         // Given back during the wait: the waiting batch gets it.
         let giving_back = tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(30)).await;
             drop(held);
         });
-        let slot = slots.acquire(7, Duration::from_secs(5)).await;
+        let slot = slots.acquire(1, 7, Duration::from_secs(5)).await;
         assert!(slot.is_some());
         giving_back.await.unwrap();
         assert!(
-            slots.acquire(7, Duration::ZERO).await.is_none(),
+            slots.acquire(1, 7, Duration::ZERO).await.is_none(),
             "one slot only"
+        );
+    }
+
+    #[tokio::test]
+    async fn one_users_senders_together_hold_at_most_their_share() {
+        let clock = crate::platform::clock::ManualClock::at(0);
+        // Eight send workers: a user's share is four, whatever the number of senders.
+        let limits = SlotLimits::new(4, 0, 8);
+        assert_eq!(limits.per_user, 4);
+        assert_eq!(SlotLimits::new(4, 0, 1).per_user, 1, "at least one");
+        let slots = SenderSlots::new(limits, Pacer::off(clock));
+        let mut eves = Vec::new();
+        for config_id in [7, 7, 8, 8] {
+            eves.push(
+                slots
+                    .acquire(1, config_id, Duration::ZERO)
+                    .await
+                    .expect("within her share"),
+            );
+        }
+        assert!(
+            slots.acquire(1, 9, Duration::ZERO).await.is_none(),
+            "a third sender adds no share"
+        );
+        // Another user is not held up by her.
+        let ada = slots.acquire(2, 10, Duration::ZERO).await;
+        assert!(ada.is_some());
+        drop(eves.pop());
+        assert!(
+            slots.acquire(1, 9, Duration::ZERO).await.is_some(),
+            "a slot given back is hers again"
         );
     }
 }

@@ -165,6 +165,22 @@ impl SendingWindow {
         self.days & (1 << day.num_days_from_monday()) != 0
     }
 
+    /// Of recipients at `places`, how many find the window closed at `at` (ms) in their own time, and when it first
+    /// opens for one of them.
+    pub fn held_at(&self, at: i64, places: &[Place<'_>]) -> (usize, Option<i64>) {
+        let opening: Vec<i64> = places
+            .iter()
+            .map(|(latitude, longitude, city)| {
+                self.next_open(
+                    at,
+                    recipient_zone(*latitude, *longitude, *city, self.time_zone),
+                )
+            })
+            .filter(|opens| *opens > at)
+            .collect();
+        (opening.len(), opening.iter().min().copied())
+    }
+
     /// The first moment at or after `at` (ms) when the window is open in `zone`.
     pub fn next_open(&self, at: i64, zone: Tz) -> i64 {
         self.first_between(at, zone, self.start_minute, self.end_minute)
@@ -265,6 +281,9 @@ impl FromStr for SendingWindow {
         .parse()
     }
 }
+
+/// Where a recipient is, as far as known: latitude, longitude, city.
+pub type Place<'a> = (Option<f64>, Option<f64>, Option<&'a str>);
 
 /// A recipient's time zone: the nearest city to where the business is, else the city it names, else `fallback`.
 pub fn recipient_zone(

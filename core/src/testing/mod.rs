@@ -4,11 +4,14 @@
 use crate::platform::db::Db;
 
 mod seed;
-pub use seed::{SeededFollowUps, seed_campaign, seed_follow_ups};
+pub use seed::{SeededFollowUps, seed_campaign, seed_follow_ups, seed_sender};
 
 /// Connections per test database: two worker processes in one test each hold one listening connection per job
 /// kind on PostgreSQL, besides the ones jobs use.
 const TEST_POOL: u32 = 24;
+
+/// How long cleanup waits for the test's connections to come back before dropping the database regardless.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub struct TestDb {
     pub db: Db,
@@ -123,7 +126,15 @@ impl TestDb {
 
     /// Closes the pools and drops a PostgreSQL test database.
     pub async fn cleanup(self) {
-        self.db.close().await;
+        // A pool's close waits for every connection to come back. A worker stopped by its shutdown timeout may
+        // leave a task of apalis's holding one, and that wait never ends (it held CI for an hour); the forced drop
+        // below ends such connections on PostgreSQL, and SQLite's folder goes with the test.
+        if tokio::time::timeout(CLOSE_WAIT, self.db.close())
+            .await
+            .is_err()
+        {
+            eprintln!("a connection was still in use {CLOSE_WAIT:?} after the test; dropped");
+        }
         if let Cleanup::Postgres { admin_url, name } = self.cleanup
             && let Ok(Db::Postgres(pool)) = Db::connect(&admin_url, 1).await
         {

@@ -177,3 +177,21 @@ const MESSAGES: &str = "insert into sent_emails (user_id, to_email, subject, sta
     select b.user_id, b.email, 'Fresh bread', 'sent', $2, $2, $3, $4, b.id, 0, $5, $8, 'seed-' || b.id,
         case when b.id < (select min(id) from businesses where user_id = $1) + $7 then $6 end, false
     from businesses b where b.user_id = $1";
+
+/// `email`'s account (created on the way) with the sender `config`: (user id, sender id).
+pub async fn seed_sender(
+    db: &Db,
+    email: &str,
+    config: &crate::sending::senders::NewEmailConfig,
+) -> (i64, i64) {
+    let now = SystemClock.now_ms();
+    let user = db
+        .upsert_user_on_sign_in(email, None, None, now)
+        .await
+        .expect("the account");
+    let config_id = db
+        .insert_email_config(user.id, config, now)
+        .await
+        .expect("the sender");
+    (user.id, config_id)
+}

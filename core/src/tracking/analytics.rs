@@ -232,6 +232,9 @@ pub struct CampaignEmail {
     pub spam_reported_at: Option<Timestamp>,
     pub unsubscribed_at: Option<Timestamp>,
     pub has_issues: bool,
+    /// Its content was under way when its worker died or its answer never came: it may have arrived, and it is
+    /// never sent again (its status is failed).
+    pub uncertain: bool,
     /// Why a failed or skipped message was not sent.
     pub not_sent_reason: Option<String>,
     /// 0 for the first email, n for follow-up n.
@@ -268,6 +271,7 @@ struct CampaignEmailRow {
     token: Option<String>,
     error: Option<String>,
     step: i32,
+    uncertain: bool,
     follow_ups_stopped: Option<String>,
     interest: Option<String>,
     business_name: Option<String>,
@@ -324,7 +328,8 @@ impl CampaignEmailRow {
         }
         let bounced = self.bounced_at.is_some() || self.status == MessageStatus::Bounced;
         let spam_reported = self.spam_reported_at.is_some();
-        let has_issues = bounced || spam_reported || self.status == MessageStatus::Failed;
+        let has_issues =
+            bounced || spam_reported || (self.status == MessageStatus::Failed && !self.uncertain);
         let seen = Seen {
             delivered: self.delivered_at.is_some(),
             opened: self.opened_at.is_some(),
@@ -361,7 +366,11 @@ impl CampaignEmailRow {
             spam_reported_at: self.spam_reported_at,
             unsubscribed_at: self.unsubscribed_at,
             has_issues,
-            engagement: engagement(self.status, has_issues, seen),
+            uncertain: self.uncertain,
+            engagement: match self.uncertain {
+                true => "Uncertain",
+                false => engagement(self.status, has_issues, seen),
+            },
             not_sent_reason,
             step: self.step,
             follow_ups_stopped: self.follow_ups_stopped.or_else(|| {

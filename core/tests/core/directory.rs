@@ -1,4 +1,4 @@
-//! The offline directory on the real Helsinki extract shipped in `shared/data/osm/` (© OpenStreetMap contributors,
+//! The offline directory on the real Helsinki extract kept in `core/data/osm/` (© OpenStreetMap contributors,
 //! ODbL): import, geocoding, and radius searches that stay inside the radius, nearest first.
 
 use std::collections::HashSet;
@@ -9,10 +9,7 @@ use outreach_core::discovery::directory::{
 };
 use outreach_core::testing::each_backend;
 
-const EXTRACT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/osm/Helsinki.osm.pbf"
-);
+const EXTRACT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/osm/Helsinki.osm.pbf");
 
 #[tokio::test]
 async fn import_geocode_and_search_the_helsinki_extract() {

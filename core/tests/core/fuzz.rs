@@ -17,29 +17,29 @@ use outreach_core::platform::limits::{CSV_CELL_LIMIT, CSV_ROW_LIMIT};
 use outreach_core::testing::assert_only_safe_markup;
 
 /// xorshift64*: small, fast, reproducible from its seed.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[self.below(items.len())]
     }
     /// A text of up to `pieces` items of `alphabet`.
-    fn text(&mut self, alphabet: &[&str], pieces: usize) -> String {
+    pub(crate) fn text(&mut self, alphabet: &[&str], pieces: usize) -> String {
         (0..self.below(pieces + 1))
             .map(|_| self.pick(alphabet))
             .collect()
     }
     /// Flips, drops, doubles or inserts bytes.
-    fn mutate(&mut self, bytes: &mut Vec<u8>) {
+    pub(crate) fn mutate(&mut self, bytes: &mut Vec<u8>) {
         for _ in 0..self.below(8) {
             if bytes.is_empty() {
                 bytes.push(self.next() as u8);
@@ -72,7 +72,7 @@ fn cases() -> usize {
 }
 
 /// Runs `case` with a fresh generator per case; a failing case names the seed that makes it again.
-fn fuzz(target: &str, case: impl Fn(&mut Rng) + std::panic::RefUnwindSafe) {
+pub(crate) fn fuzz(target: &str, case: impl Fn(&mut Rng) + std::panic::RefUnwindSafe) {
     let first = std::env::var("FUZZ_SEED")
         .ok()
         .and_then(|value| value.parse().ok())

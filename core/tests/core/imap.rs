@@ -107,3 +107,36 @@ async fn a_wrong_password_and_a_closed_port_are_told_apart() {
         Err(ImapError::Unreachable(_))
     ));
 }
+
+/// A server that accepts and then says nothing (at the greeting, or after its first line): each step gives up
+/// after one deadline, as every other network step does, not after a whole session's.
+#[tokio::test]
+async fn a_silent_server_is_given_up_after_one_steps_deadline() {
+    for greeting in ["", "* OK ready\r\n"] {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            tokio::io::AsyncWriteExt::write_all(&mut socket, greeting.as_bytes())
+                .await
+                .unwrap();
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            drop(socket);
+        });
+        let mut silent = mailbox(port, "secret");
+        silent.timeout = std::time::Duration::from_secs(1);
+        let started = std::time::Instant::now();
+        let outcome = silent.check().await;
+        let took = started.elapsed();
+        assert!(
+            matches!(outcome, Err(ImapError::Unreachable(_))),
+            "{outcome:?}"
+        );
+        // One step's deadline (with room for a loaded machine), not the session's four.
+        assert!(
+            took < std::time::Duration::from_secs(3),
+            "{greeting:?}: {took:?}"
+        );
+        server.abort();
+    }
+}

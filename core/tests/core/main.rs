@@ -12,3 +12,4 @@ mod smtp_pipelining;
 mod sources_google;
 mod sources_osm;
 mod sources_web_search;
+mod unicode;

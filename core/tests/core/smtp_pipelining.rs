@@ -553,3 +553,26 @@ async fn loopback_and_private_senders_are_refused_unless_the_operator_allows_the
         .await
         .expect("an allowed host is reached");
 }
+
+/// Postfix's smtp-sink offers AUTH and answers it with "250 2.0.0 Ok": the check says what happened, and never
+/// calls a success code a refusal.
+#[tokio::test]
+async fn a_server_that_answers_a_sign_in_without_confirming_it_is_named_as_such() {
+    let sink = outreach_core::testing::SmtpSink::start(&[]);
+    let signing_in = SmtpServer {
+        username: Some("ada".into()),
+        password: Some(outreach_core::platform::config::Secret::new("secret")),
+        ..server(sink.port)
+    };
+    let error = promptly(signing_in.check()).await.unwrap_err();
+    let SendError::Refused(reason) = &error else {
+        panic!("{error:?}");
+    };
+    assert!(!reason.contains("refused"), "{reason}");
+    assert!(
+        reason.contains("did not confirm the sign-in")
+            && reason.contains("250")
+            && reason.contains("235"),
+        "{reason}"
+    );
+}

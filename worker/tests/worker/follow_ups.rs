@@ -27,17 +27,9 @@ fn context(db: Db) -> Context {
 
 /// `email`'s account with a loopback SMTP sender whose daily cap is `daily_cap`: (user id, sender id).
 async fn sender(db: &Db, email: &str, port: u16, daily_cap: i32) -> (i64, i64) {
-    let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
-    let user = db
-        .upsert_user_on_sign_in(email, None, None, now)
-        .await
-        .unwrap();
     let mut config = loopback_smtp_sender(port);
     config.daily_cap = daily_cap;
-    (
-        user.id,
-        db.insert_email_config(user.id, &config, now).await.unwrap(),
-    )
+    outreach_core::testing::seed_sender(db, email, &config).await
 }
 
 /// How many follow-ups each recipient received.
@@ -207,6 +199,7 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
                     SendCampaignEmail {
                         campaign_id: Some(campaign),
                         message_ids: ids,
+                        at_once: false,
                     },
                     None,
                 )

@@ -2,6 +2,7 @@
 //! (exactly once under limits, stops and restarts, hanging servers) and follow-ups (exactly once across schedulers
 //! and workers, limits shared with first emails).
 
+mod chains;
 mod follow_ups;
 mod queue;
 mod sending;

@@ -201,3 +201,111 @@ async fn two_workers_share_the_queue_and_run_each_job_once() {
     })
     .await;
 }
+
+/// Waits until the job of `tick` has `status`.
+async fn job_of(
+    ctx: &Context,
+    tick: &str,
+    status: &str,
+) -> outreach_core::platform::queue::JobDetail {
+    let deadline = std::time::Instant::now() + LIMIT;
+    loop {
+        for row in ctx.queue.list(Some(status), None, 100).await.unwrap() {
+            let job = ctx.queue.show(&row.id).await.unwrap().unwrap();
+            if job.payload.as_deref().unwrap_or_default().contains(tick) {
+                return job;
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {status} job of {tick}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_that_panics_fails_with_its_message_and_the_worker_goes_on() {
+    each_backend(|test_db| async move {
+        let clock = ManualClock::at(SystemClock.now_ms());
+        let ctx = context(&test_db.db, clock, 1);
+        let backend = test_db.db.backend();
+        outreach_core::platform::faults::arm(
+            "job",
+            r#"ExpireSubscriptions:{"tick":"panics"}"#,
+            outreach_core::platform::faults::Fault::Panic,
+        );
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
+        let expire = |tick: &str| ExpireSubscriptions { tick: tick.into() };
+        ctx.queue.enqueue(expire("panics"), None).await.unwrap();
+        let panicked = job_of(&ctx, "panics", "Failed").await;
+        let error = panicked.row.last_result.unwrap_or_default();
+        assert!(
+            error.contains("the job panicked") && error.contains("fault injected at job"),
+            "{backend}: {error}"
+        );
+        // The same worker takes the next job of that kind.
+        ctx.queue.enqueue(expire("after"), None).await.unwrap();
+        job_of(&ctx, "after", "Done").await;
+        stop.send(()).ok();
+        worker.await.unwrap().unwrap();
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_row_that_cannot_be_read_is_set_aside_and_the_rest_run() {
+    each_backend(|test_db| async move {
+        let clock = ManualClock::at(SystemClock.now_ms());
+        let ctx = context(&test_db.db, clock, 3);
+        let backend = test_db.db.backend();
+        for tick in ["not-json", "wrong-shape", "fine"] {
+            ctx.queue
+                .enqueue(ExpireSubscriptions { tick: tick.into() }, None)
+                .await
+                .unwrap();
+        }
+        // Rows written by hand, or by a version whose payloads differ: one is not JSON, one not this job's shape.
+        let (not_json, wrong_shape) = match test_db.db.backend() {
+            "postgres" => (
+                "update apalis.jobs set job = convert_to('not json', 'UTF8') where convert_from(job, 'UTF8') like '%not-json%'",
+                "update apalis.jobs set job = convert_to('{\"day\":1}', 'UTF8') where convert_from(job, 'UTF8') like '%wrong-shape%'",
+            ),
+            _ => (
+                "update Jobs set job = cast('not json' as blob) where cast(job as text) like '%not-json%'",
+                "update Jobs set job = cast('{\"day\":1}' as blob) where cast(job as text) like '%wrong-shape%'",
+            ),
+        };
+        test_db.execute(not_json).await;
+        test_db.execute(wrong_shape).await;
+        outreach_worker::run_until_idle(ctx.clone(), LIMIT)
+            .await
+            .unwrap();
+        let jobs = ctx.queue.list(None, None, 10).await.unwrap();
+        let mut statuses: Vec<(String, String)> = Vec::new();
+        for row in jobs {
+            let job = ctx.queue.show(&row.id).await.unwrap().unwrap();
+            statuses.push((job.payload.unwrap_or_default(), row.status.clone()));
+            if row.status == "Failed" {
+                let error = row.last_result.unwrap_or_default();
+                assert!(error.contains("cannot be read"), "{backend}: {error}");
+            }
+        }
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            vec![
+                ("not json".to_string(), "Failed".to_string()),
+                (r#"{"day":1}"#.to_string(), "Failed".to_string()),
+                (r#"{"tick":"fine"}"#.to_string(), "Done".to_string()),
+            ],
+            "{backend}"
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}

@@ -311,6 +311,9 @@ pub struct SendingSettings {
     /// Send jobs of one sender that one worker process runs at once: a sender whose server hangs holds at most
     /// this many workers; the others keep sending for everyone else.
     pub sender_concurrency: usize,
+    /// Send jobs of one user's senders together that one worker process runs at once, so that one user never
+    /// keeps every other user's mail waiting; 0: half of `queue.concurrency` (at least one).
+    pub user_concurrency: usize,
     /// The sending window of a new campaign, in the user's time zone: "mon-fri 08:00-18:00" (days as mon ... sun,
     /// ranges with '-', lists with ','). Campaigns change theirs in the builder.
     pub default_window: String,
@@ -327,6 +330,7 @@ impl Default for SendingSettings {
             allow_hosts: Vec::new(),
             timeout_seconds: 30,
             sender_concurrency: 4,
+            user_concurrency: 0,
             default_window: "mon-fri 08:00-18:00".into(),
             pacing: true,
             min_gap_seconds: 20,
@@ -610,7 +614,12 @@ impl Settings {
     fn figment(file: &Path) -> Figment {
         Figment::from(Serialized::defaults(Settings::default()))
             .merge(Toml::file(file))
-            .merge(Env::prefixed("OUTREACH_").split("__"))
+            // The test builds' fault points read their own variable (platform::faults); it is no setting.
+            .merge(
+                Env::prefixed("OUTREACH_")
+                    .ignore(&["TEST_FAULTS"])
+                    .split("__"),
+            )
     }
 
     /// The folder for the SQLite database, the generated secret key and other local state.

@@ -152,6 +152,8 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
 /// An open SMTP connection, greeted and signed in.
 pub(super) struct Connection {
+    /// Unique in this process (`sending::next_connection_id`): hand-overs are recorded per connection.
+    pub(super) id: u64,
     pub(super) stream: BufReader<Box<dyn Io>>,
     pub(super) timeout: Duration,
     pub(super) place: String,
@@ -178,6 +180,7 @@ impl Connection {
             Box::new(tcp)
         };
         let mut connection = Self {
+            id: crate::sending::next_connection_id(),
             stream: BufReader::new(stream),
             timeout: server.timeout,
             place: server.place(),
@@ -279,11 +282,14 @@ impl Connection {
                 .expect(&format!("{}\r\n", STANDARD.encode(answer)))
                 .await?;
         }
+        // A failure answer ended in `expect`; what is left is a success code other than 235 (Postfix's smtp-sink
+        // says "250 2.0.0 Ok" to anything), or a challenge past the third: no refusal, and no sign-in either.
         if reply.code == 235 {
             Ok(())
         } else {
             Err(SendError::Refused(format!(
-                "the SMTP server refused the sign-in: {}",
+                "the SMTP server did not confirm the sign-in: it answered \"{}\" where a server that checks \
+                 passwords answers 235. If this server needs no sign-in, remove the username and password",
                 reply.shown()
             )))
         }

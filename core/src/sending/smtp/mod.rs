@@ -13,9 +13,9 @@ mod connection;
 use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{MailBodyParameter, MailParameter};
 
-use crate::sending::SendError;
 use crate::sending::compose::Composed;
 use crate::sending::mime;
+use crate::sending::{Handoff, NoRecord, SendError};
 
 pub use connection::SmtpServer;
 use connection::{Connection, Extensions, Failure, Reply};
@@ -81,6 +81,16 @@ impl SmtpSession {
         messages: &[Composed],
         stopping: &(dyn Fn() -> bool + Sync),
     ) -> Vec<Result<(), SendError>> {
+        self.send_recorded(messages, stopping, &mut NoRecord).await
+    }
+
+    /// `send_all`, telling `handoff` before each message's content goes out (see `sending::Handoff`).
+    pub async fn send_recorded(
+        &mut self,
+        messages: &[Composed],
+        stopping: &(dyn Fn() -> bool + Sync),
+        handoff: &mut impl Handoff,
+    ) -> Vec<Result<(), SendError>> {
         let mut results = Vec::with_capacity(messages.len());
         // Whether the last connection closed before taking anything: a second such close ends the run.
         let mut closed_idle = false;
@@ -107,10 +117,14 @@ impl SmtpSession {
                 extensions: connection.extensions.clone(),
                 built: Vec::new(),
             };
+            let mut handoff = Offset {
+                inner: &mut *handoff,
+                start,
+            };
             let (run, end) = if connection.extensions.pipelining {
-                send_pipelined(connection, &mut wires, stopping).await
+                send_pipelined(connection, &mut wires, stopping, &mut handoff).await
             } else {
-                send_one_by_one(connection, &mut wires, stopping).await
+                send_one_by_one(connection, &mut wires, stopping, &mut handoff).await
             };
             let took_one = run.iter().any(Result::is_ok);
             results.extend(run);
@@ -141,6 +155,34 @@ impl SmtpSession {
         if let Some(mut connection) = self.connection.take() {
             connection.quit().await;
         }
+    }
+}
+
+/// A run's hand-overs numbered within the whole `send_recorded` call.
+struct Offset<'a, H> {
+    inner: &'a mut H,
+    start: usize,
+}
+
+impl<H: Handoff> Offset<'_, H> {
+    /// Tells the hand-over of the run's message `index`; an error ends the run before its content goes.
+    async fn handing(
+        &mut self,
+        connection: u64,
+        index: usize,
+        refused_before: Option<usize>,
+    ) -> Result<(), SendError> {
+        let start = self.start;
+        self.inner
+            .handing(
+                start + index,
+                connection,
+                refused_before.map(|at| start + at),
+            )
+            .await
+            .map_err(|reason| {
+                SendError::Unreachable(format!("the hand-over could not be recorded: {reason}"))
+            })
     }
 }
 
@@ -223,15 +265,19 @@ fn content_outcome(
 
 /// One write per message: the previous message's content and this message's MAIL, RCPT and DATA go together
 /// (RFC 2920 allows content as the first "command" of a group and DATA as its last).
-async fn send_pipelined(
+async fn send_pipelined<H: Handoff>(
     connection: &mut Connection,
     wires: &mut Wires<'_>,
     stopping: &(dyn Fn() -> bool + Sync),
+    handoff: &mut Offset<'_, H>,
 ) -> (Vec<Result<(), SendError>>, End) {
     let mut results = Vec::with_capacity(wires.messages.len());
     let mut buffer = String::new();
     // The last message's content is written and its answer not read yet.
     let mut awaiting_content = false;
+    // The message whose content went last, and whether the server then refused it.
+    let mut handed = None;
+    let mut refused_before = None;
     let mut index = 0;
     loop {
         // A message that cannot be built fails alone (after the answer before it, to keep the order).
@@ -259,6 +305,9 @@ async fn send_pipelined(
                 Err(failure) => Err(failure),
             };
             let (outcome, usable) = content_outcome(connection, answer);
+            if matches!(outcome, Err(SendError::Refused(_))) {
+                refused_before = handed;
+            }
             results.push(outcome);
             // Deferred or cut off: the next message may be waiting for its content, and dropping the connection
             // abandons it.
@@ -297,6 +346,15 @@ async fn send_pipelined(
         }
         match refusal {
             None => {
+                // On record before the content goes: a crash from here on leaves this message in doubt.
+                if let Err(error) = handoff
+                    .handing(connection.id, index, refused_before.take())
+                    .await
+                {
+                    results.push(Err(error));
+                    return (results, End::Broken);
+                }
+                handed = Some(index);
                 buffer.push_str(&wire.content);
                 awaiting_content = true;
             }
@@ -313,12 +371,14 @@ async fn send_pipelined(
 }
 
 /// Without PIPELINING: each command waits for its answer.
-async fn send_one_by_one(
+async fn send_one_by_one<H: Handoff>(
     connection: &mut Connection,
     wires: &mut Wires<'_>,
     stopping: &(dyn Fn() -> bool + Sync),
+    handoff: &mut Offset<'_, H>,
 ) -> (Vec<Result<(), SendError>>, End) {
     let mut results = Vec::with_capacity(wires.messages.len());
+    let mut refused_before = None;
     for index in 0..wires.messages.len() {
         if stopping() {
             break;
@@ -356,11 +416,21 @@ async fn send_one_by_one(
             }
             continue;
         }
+        if let Err(error) = handoff
+            .handing(connection.id, index, refused_before.take())
+            .await
+        {
+            results.push(Err(error));
+            return (results, End::Broken);
+        }
         let answer = match connection.write(&content).await {
             Ok(()) => connection.read_reply().await,
             Err(failure) => Err(failure),
         };
         let (outcome, usable) = content_outcome(connection, answer);
+        if matches!(outcome, Err(SendError::Refused(_))) {
+            refused_before = Some(index);
+        }
         results.push(outcome);
         if !usable {
             return (results, End::Broken);

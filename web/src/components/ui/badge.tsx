@@ -18,6 +18,7 @@ const BADGE_TONES: Record<string, string> = {
   opened: "bg-green-100 text-green-800",
   Delivered: "bg-blue-100 text-blue-800",
   Skipped: "bg-slate-100 text-slate-600",
+  Uncertain: "bg-amber-100 text-amber-800",
   Queued: "bg-slate-100 text-slate-700",
   delivered: "bg-blue-100 text-blue-800",
   Interested: "bg-green-100 text-green-800",

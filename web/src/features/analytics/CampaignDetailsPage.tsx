@@ -92,7 +92,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
           </>
         ) : null}
       </p>
-      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
+      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.uncertain ? `Uncertain: ${contact.notSentReason ?? ""}` : contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
       {contact.step === 0 && contact.sentAt ? <FollowUpState contact={contact} /> : null}
       {contact.clickedUrls.length > 0 ? (
         <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">

@@ -59,8 +59,16 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
           label="Certainty threshold"
           options={CERTAINTY}
           value={settings.certaintyThreshold}
-          onChange={(event) => change({ certaintyThreshold: event.target.value as AiSettings["certaintyThreshold"] })}
+          onChange={(event) =>
+            // A certainty chosen here replaces an automation's exact threshold.
+            change({ certaintyThreshold: event.target.value as AiSettings["certaintyThreshold"], minConfidencePercent: null })
+          }
         />
+        {settings.minConfidencePercent != null && settings.certaintyThreshold !== "manual" ? (
+          <p className="text-sm text-slate-600">
+            Answers by itself from {settings.minConfidencePercent}% (its automation&apos;s threshold); choosing a certainty replaces it.
+          </p>
+        ) : null}
         <SelectField
           label="Reply timing"
           options={TIMING}

@@ -208,7 +208,7 @@ export function CampaignBuilder() {
                       <span className={`rounded-full px-2 py-0.5 text-xs ${statusBadgeClass(campaign.status)}`}>{STATUS_LABELS[campaign.status] ?? campaign.status}</span>
                     </span>
                     <span className="block text-xs text-slate-600">
-                      Created {new Date(campaign.createdAt).toLocaleDateString()} · {campaign.emailsSent} emails sent · {campaign.category || "General"}
+                      Created {new Date(campaign.createdAt).toLocaleDateString()} · {count(campaign.emailsSent, "email", "emails")} sent · {campaign.category || "General"}
                     </span>
                   </button>
                   <Button variant="ghost" className="mt-1" onClick={() => setDeleting(campaign)} aria-label={`Delete ${campaign.name}`}>

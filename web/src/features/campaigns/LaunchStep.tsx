@@ -8,7 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/toast-store";
 import { CampaignControls } from "../../components/campaign-controls";
-import { count } from "../../lib/format";
+import { count, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
 import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
@@ -28,10 +28,17 @@ export function launchError(templateId: number | null, businessIds: number[], ca
 }
 
 /** What a campaign's progress bar shows: the emails to send (skipped ones never are) and how many are done. */
-export function progressSummary(counts: { sent: number; failed: number; skipped: number; total: number }) {
+export function progressSummary(counts: { sent: number; failed: number; uncertain: number; skipped: number; total: number }) {
   const toSend = counts.total - counts.skipped;
-  const finished = counts.sent + counts.failed;
+  const finished = counts.sent + counts.failed + counts.uncertain;
   return { toSend, finished, percent: toSend > 0 ? Math.min(100, Math.round((finished / toSend) * 100)) : 100 };
+}
+
+/** What a launched campaign is doing: waiting for its window is not sending. */
+export function progressState(progress: Pick<CampaignProgress, "status" | "nextSendAt">): string {
+  if (progress.status === "completed") return "Completed";
+  if (progress.status === "paused") return "Paused";
+  return progress.nextSendAt ? "Waiting" : "Sending";
 }
 
 /** Step 6: launch and watch. */
@@ -101,13 +108,18 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
       {counts ? (
         <div data-testid="send-progress" className="text-sm">
           <div className="mb-1 flex justify-between">
-            <span>{progress.status === "completed" ? "Completed" : progress.status === "paused" ? "Paused" : "Sending"}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued</span>
+            <span>{progressState(progress)}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued{counts.uncertain > 0 ? `, ${counts.uncertain} uncertain (may have arrived; never sent again)` : ""}</span>
             <span>{summary ? `${summary.finished} of ${count(summary.toSend, "email", "emails")}` : null}</span>
           </div>
           <div className="h-2 rounded bg-slate-200">
             <div className="h-2 rounded bg-brand" style={{ width: `${summary?.percent ?? 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
+          {progress.status === "active" && progress.nextSendAt ? (
+            <p className="mt-1 text-slate-600">
+              Waiting for the sending window (in each recipient's local time): the next emails go out {formatDateTime(progress.nextSendAt)}.
+            </p>
+          ) : null}
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <CampaignControls campaignId={campaign.id} status={progress.status} />
             <Link to={`/campaign-analytics/${campaign.id}`} className="text-sm text-brand underline">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
-import { launchError, progressSummary } from "./LaunchStep";
+import { launchError, progressState, progressSummary } from "./LaunchStep";
 import { identityFromProfile, replyToError } from "./SenderStep";
 import { testCampaignError } from "./TestCampaignDialog";
 
@@ -14,9 +14,9 @@ describe("launch rules", () => {
 
   it("the progress bar counts the emails to send, never the skipped ones", () => {
     // 186 chosen, 176 without an address: 10 to send, none sent yet (the bar used to read 176 of 186).
-    expect(progressSummary({ sent: 0, failed: 0, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 0, percent: 0 });
-    expect(progressSummary({ sent: 8, failed: 2, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 10, percent: 100 });
-    expect(progressSummary({ sent: 0, failed: 0, skipped: 3, total: 3 }).percent).toBe(100);
+    expect(progressSummary({ sent: 0, failed: 0, uncertain: 0, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 0, percent: 0 });
+    expect(progressSummary({ sent: 7, failed: 2, uncertain: 1, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 10, percent: 100 });
+    expect(progressSummary({ sent: 0, failed: 0, uncertain: 0, skipped: 3, total: 3 }).percent).toBe(100);
   });
 
   it("counts read as words", () => {
@@ -44,5 +44,14 @@ describe("steps 5 and 6", () => {
     expect(testCampaignError("me@test.example", [])).toBe("Please select at least one business for testing.");
     expect(testCampaignError("me@test.example", [1, 2, 3, 4, 5, 6])).toBe("Please select a maximum of 5 businesses for testing.");
     expect(testCampaignError("me@test.example", [1, 2, 3, 4, 5])).toBeNull();
+  });
+});
+
+describe("progressState", () => {
+  it("tells waiting for the sending window from sending", () => {
+    expect(progressState({ status: "active", nextSendAt: null })).toBe("Sending");
+    expect(progressState({ status: "active", nextSendAt: "2027-01-15T14:00:00.000Z" })).toBe("Waiting");
+    expect(progressState({ status: "paused", nextSendAt: null })).toBe("Paused");
+    expect(progressState({ status: "completed", nextSendAt: null })).toBe("Completed");
   });
 });

@@ -1,6 +1,6 @@
 /** The email-usage meter under the dashboard header: refreshed every 5 minutes, no retry (A §7). */
 import { useQuery } from "@tanstack/react-query";
-import { USAGE_MESSAGES, usageLevel, type EmailUsage } from "./usage";
+import { USAGE_MESSAGES, planLabel, usageLevel, type EmailUsage } from "./usage";
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 const BAR_COLOURS = { ok: "bg-green-500", warning: "bg-orange-500", exceeded: "bg-red-600" };
@@ -21,7 +21,7 @@ export function UsageMeter() {
     <section aria-label="Email usage" className="rounded-md border border-slate-200 bg-white p-3">
       <div className="mb-1 flex justify-between text-sm">
         <span>
-          Emails this month: <strong>{count}</strong> of {limit} <span className="text-slate-500">({planType})</span>
+          Emails this month: <strong>{count}</strong> of {limit} <span className="text-slate-500">({planLabel(planType)})</span>
         </span>
         <span>{percentText}</span>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { returnToasts, withoutReturnParams } from "./returnParams";
-import { usageLevel } from "./usage";
+import { planLabel, usageLevel } from "./usage";
 
 describe("dashboard return parameters", () => {
   it("turns gmail, error and email into toasts with the spec's texts", () => {
@@ -22,5 +22,11 @@ describe("usage meter", () => {
     expect(usageLevel({ count: 1, limit: 3 }).percentText).toBe("33.3%");
     expect(usageLevel({ count: 150, limit: 100 })).toEqual({ percentText: "150.0%", barPercent: 100, level: "exceeded" });
     expect(usageLevel({ count: 0, limit: 0 }).level).toBe("ok");
+  });
+});
+
+describe("usage meter plan", () => {
+  it("names the plan in words, not by its code (issue 33.4)", () => {
+    expect([planLabel("free_trial"), planLabel("premium"), planLabel("admin"), planLabel("none")]).toEqual(["Free trial", "Premium", "Administrator", "No plan"]);
   });
 });

@@ -13,4 +13,16 @@ export const USAGE_MESSAGES = {
   unavailable: "Unable to load email usage data. Dashboard functionality is still available.",
 };
 
+/** The plan a usage meter names, in words (the server sends its code: free_trial, premium, admin, none). */
+export function planLabel(planType: string): string {
+  return PLAN_LABELS[planType] ?? planType;
+}
+
+const PLAN_LABELS: Record<string, string> = {
+  free_trial: "Free trial",
+  premium: "Premium",
+  admin: "Administrator",
+  none: "No plan",
+};
+
 export type { EmailUsage };

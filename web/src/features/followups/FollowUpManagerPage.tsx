@@ -12,7 +12,7 @@ import { HtmlFrame } from "../../components/ui/html-frame";
 import { Spinner } from "../../components/ui/spinner";
 import type { ManagerPending, SendAllResult, TestResult } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth";
-import { formatDate, formatDateTime } from "../../lib/format";
+import { count, formatDate, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { usePageTitle } from "../../lib/title";
@@ -76,7 +76,7 @@ export function FollowUpManagerPage() {
               <div>
                 <p className="font-semibold">{item.followUpTemplate.subject}</p>
                 <p className="text-sm text-slate-600">
-                  To {item.recipient} · Follow-up #{item.sequenceNumber} · {item.followUpTemplate.delayDays} days after{" "}
+                  To {item.recipient} · Follow-up #{item.sequenceNumber} · {count(item.followUpTemplate.delayDays, "day", "days")} after{" "}
                   {item.followUpTemplate.timing === "after_send" ? "sending" : "open"}
                 </p>
               </div>

@@ -25,6 +25,7 @@ export const ESCALATION_LABELS: Record<string, string> = {
   unsubscribe: "Asks to stop",
   human: "Wants a person",
   instruction: "Tries to instruct the AI",
+  review: "For a person to read",
 };
 
 export const LANGUAGE_NAMES: Record<string, string> = { en: "English", de: "German", fr: "French", es: "Spanish", fi: "Finnish" };

@@ -44,6 +44,8 @@ export function EmailSettings() {
   const [features, setFeatures] = useState(false);
   const [verification, setVerification] = useState<Verification | null>(null);
   const [postal, setPostal] = useState<string | null>(null);
+  // What the field shows is what is saved: the user's edit, else the address on file (never an empty one by default).
+  const postalShown = postal ?? profile.data?.postalAddress ?? "";
   const list = configs.data ?? [];
   const current = list.find((config) => config.isDefault && config.isActive);
   const senderKeys = [CONFIGS_KEY, STATUS_KEY];
@@ -155,8 +157,8 @@ export function EmailSettings() {
 
       <Card title="Postal Address">
         <p className="mb-2 text-sm text-slate-600">Every email's footer carries your postal address and an unsubscribe link, as anti-spam laws (CAN-SPAM) ask.</p>
-        <TextArea label="Postal address" rows={3} value={postal ?? profile.data?.postalAddress ?? ""} onChange={(event) => setPostal(event.target.value)} />
-        <Button className="mt-2" variant="outline" onClick={() => savingPostal.mutate(postal ?? "")}>Save Postal Address</Button>
+        <TextArea label="Postal address" rows={3} value={postalShown} onChange={(event) => setPostal(event.target.value)} />
+        <Button className="mt-2" variant="outline" disabled={!profile.data} onClick={() => savingPostal.mutate(postalShown)}>Save Postal Address</Button>
       </Card>
 
       <Card title="Local Outbox">

@@ -2222,6 +2222,12 @@ export interface components {
             certaintyThreshold: components["schemas"]["CertaintyThreshold"];
             /** @description Which automatic answers wait for the user. */
             humanApproval?: components["schemas"]["HumanApproval"];
+            /**
+             * Format: int32
+             * @description The confidence an automatic answer needs, as an automation's test form gave it (0.85 is 85), in place of the
+             *     certainty threshold's; none: the certainty threshold's.
+             */
+            minConfidencePercent?: number | null;
             replyTiming: components["schemas"]["ReplyTiming"];
             /** @description Always 'patient'; not stored. */
             responseStyle?: components["schemas"]["ResponseStyle"];
@@ -2561,6 +2567,11 @@ export interface components {
             step: number;
             subject: string;
             toEmail: string;
+            /**
+             * @description Its content was under way when its worker died or its answer never came: it may have arrived, and it is
+             *     never sent again (its status is failed).
+             */
+            uncertain: boolean;
             unsubscribedAt?: components["schemas"]["Timestamp"] | null;
         };
         /** @description A campaign as the analytics screens show it (radius in km there, A §3). */
@@ -2626,6 +2637,7 @@ export interface components {
         CampaignProgress: {
             /** Format: int64 */
             campaignId: number;
+            nextSendAt?: components["schemas"]["Timestamp"] | null;
             progress: components["schemas"]["Progress"];
             status: components["schemas"]["CampaignStatus"];
             /** @description Why the campaign paused (a limit reached, a sender revoked), when it did. */
@@ -2689,7 +2701,7 @@ export interface components {
             record?: string | null;
         };
         /** @enum {string} */
-        CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain";
+        CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain" | "sending_window";
         /** @enum {string} */
         CheckLevel: "block" | "warn";
         /** @description What a classifier read in a reply. */
@@ -2967,7 +2979,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        Escalation: "price" | "legal" | "complaint" | "unsubscribe" | "human" | "instruction";
+        Escalation: "price" | "legal" | "complaint" | "unsubscribe" | "human" | "instruction" | "review";
         /** @description What a batch of SendGrid events did. */
         EventsReceived: {
             /** @description Events that named one of our messages. */
@@ -3393,6 +3405,12 @@ export interface components {
             skipped: number;
             /** Format: int64 */
             total: number;
+            /**
+             * Format: int64
+             * @description Not counted as failed: content under way when its worker died or its answer never came. It may have
+             *     arrived, and it is never sent again.
+             */
+            uncertain: number;
         };
         /** @description Where a business was found: the provider, its query and page, and when. */
         Provenance: {

@@ -1,0 +1,9 @@
+-- Messages waiting to be sent that were queued before $1, of campaigns neither paused (they wait for the resume) nor
+-- archived, and of no campaign; campaign by campaign (index sent_emails_campaign_status).
+select m.id, m.campaign_id from campaigns c
+join sent_emails m on m.campaign_id = c.id and m.status = 'queued'
+where c.status not in ('paused', 'archived') and m.created_at < $1
+union all
+select id, campaign_id from sent_emails where campaign_id is null and status = 'queued' and created_at < $1
+order by 2, 1
+limit 20000

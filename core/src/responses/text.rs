@@ -1,0 +1,91 @@
+//! The words of a reply as the readers see them: folded to lowercase ASCII, cut above the quoted mail, split into
+//! words, and matched against cue phrases on word boundaries.
+
+use super::lexicon::QUOTE_HEADERS;
+
+/// A reply folded for matching: lowercase, accents removed, ß as ss, one space between words.
+pub fn fold(text: &str) -> String {
+    let mut folded = String::with_capacity(text.len());
+    for ch in text.chars().flat_map(char::to_lowercase) {
+        let plain = match ch {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => "a",
+            'ç' => "c",
+            'è' | 'é' | 'ê' | 'ë' => "e",
+            'ì' | 'í' | 'î' | 'ï' => "i",
+            'ñ' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => "o",
+            'ù' | 'ú' | 'û' | 'ü' => "u",
+            'ý' | 'ÿ' => "y",
+            'ß' => "ss",
+            'œ' => "oe",
+            'æ' => "ae",
+            '’' | '‘' | '`' => "'",
+            '¿' | '¡' => " ",
+            _ => {
+                folded.push(ch);
+                continue;
+            }
+        };
+        folded.push_str(plain);
+    }
+    folded
+}
+
+/// The prospect's own words: the reply above the quoted message it answers.
+pub fn own_text(body: &str) -> String {
+    let mut kept = Vec::new();
+    for line in body.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('>') {
+            continue;
+        }
+        let folded = fold(trimmed);
+        if QUOTE_HEADERS.iter().any(|header| {
+            folded.starts_with(header) || (folded.ends_with(header) && folded.len() > header.len())
+        }) {
+            break;
+        }
+        kept.push(trimmed);
+    }
+    kept.join("\n")
+}
+
+/// Words of folded text (letters, digits, and apostrophes inside words; a hyphen separates words, as in cues).
+pub fn words(folded: &str) -> Vec<&str> {
+    folded
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
+        .map(|word| word.trim_matches('\''))
+        .filter(|word| !word.is_empty())
+        .collect()
+}
+
+/// Where a cue occurs in the words: (first word, last word + 1) of each match.
+pub fn find(words: &[&str], cue: &str) -> Vec<(usize, usize)> {
+    let parts: Vec<&str> = cue
+        .split([' ', '-'])
+        .filter(|part| !part.is_empty())
+        .collect();
+    let mut found = Vec::new();
+    if parts.is_empty() || parts.len() > words.len() {
+        return found;
+    }
+    'start: for start in 0..=words.len() - parts.len() {
+        for (offset, part) in parts.iter().enumerate() {
+            let word = words[start + offset];
+            let matched = match part.strip_suffix('*') {
+                Some(stem) => word.starts_with(stem),
+                None => word == *part,
+            };
+            if !matched {
+                continue 'start;
+            }
+        }
+        found.push((start, start + parts.len()));
+    }
+    found
+}
+
+/// Every match of a list's cues.
+pub fn matches(words: &[&str], cues: &[&str]) -> Vec<(usize, usize)> {
+    cues.iter().flat_map(|cue| find(words, cue)).collect()
+}

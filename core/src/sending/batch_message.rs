@@ -1,0 +1,128 @@
+//! How a send batch writes one message: who it is from and where replies go, the thread a follow-up answers, and
+//! the personalised, composed message (or why it cannot be written).
+
+use std::collections::HashMap;
+
+use crate::Context;
+use crate::accounts::User;
+use crate::campaigns::personalise::Recipient;
+use crate::followups::Thread;
+use crate::sending::compose::{Composed, Envelope, compose};
+use crate::sending::control::CampaignSendingSettings;
+use crate::sending::messages::MessageRow;
+use crate::sending::senders::EmailConfig;
+
+/// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
+/// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
+/// outbox address, with replies to the user's own email (A §9).
+pub(super) struct SenderIdentity<'a> {
+    user: &'a User,
+    from_name: String,
+    from_email: String,
+    reply_to: Option<String>,
+}
+
+impl<'a> SenderIdentity<'a> {
+    pub(super) fn new(
+        ctx: &Context,
+        user: &'a User,
+        config: Option<&EmailConfig>,
+        settings: &CampaignSendingSettings,
+    ) -> Self {
+        let (from_name, from_email, reply_to) = match config {
+            Some(config) => (
+                config.send_from_name.clone(),
+                config.send_from.clone(),
+                config.reply_to.clone(),
+            ),
+            None => (
+                user.full_name(),
+                format!("outbox@{}", ctx.settings.sending_domain()),
+                Some(user.email.clone()),
+            ),
+        };
+        SenderIdentity {
+            user,
+            from_name: settings.email_from_name.clone().unwrap_or(from_name),
+            from_email,
+            reply_to: settings.reply_to.clone().or(reply_to),
+        }
+    }
+}
+
+/// For step n of a campaign's sequence, the first email it answers (an empty one when that is gone).
+pub(super) fn follow_up_thread(
+    message: &MessageRow,
+    threads: &HashMap<i64, Thread>,
+) -> Option<Thread> {
+    match (message.campaign_id, message.business_id) {
+        (Some(_), Some(business_id)) if message.step > 0 => {
+            Some(threads.get(&business_id).cloned().unwrap_or_default())
+        }
+        _ => None,
+    }
+}
+
+/// The message for its recipient: the campaign's template (or, for step n of a campaign, its follow-up n,
+/// answering the first email) personalised with the business's details, or the reason it cannot be written.
+pub(super) async fn compose_message(
+    ctx: &Context,
+    message: &MessageRow,
+    sender: &SenderIdentity<'_>,
+    recipient: &Recipient,
+    follow_up: Option<Thread>,
+    templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
+) -> anyhow::Result<Result<Composed, String>> {
+    let user = sender.user;
+    // A test email may bring its own subject and body instead of a template.
+    let (subject, body) = match (message.template_id, &message.html_body) {
+        (Some(template_id), _) => {
+            let step = if follow_up.is_some() { message.step } else { 0 };
+            if let std::collections::hash_map::Entry::Vacant(entry) =
+                templates.entry((template_id, step))
+            {
+                entry.insert(if step > 0 {
+                    ctx.db.follow_up_content(template_id, step, user.id).await?
+                } else {
+                    ctx.db.template_content(template_id, user.id).await?
+                });
+            }
+            match templates[&(template_id, step)].clone() {
+                Some(template) => template,
+                None if step > 0 => return Ok(Err("The follow-up was deleted".into())),
+                None => return Ok(Err("The template was deleted".into())),
+            }
+        }
+        (None, Some(body)) => (message.subject.clone(), body.clone()),
+        (None, None) => return Ok(Err("The message has no template".into())),
+    };
+    // A follow-up without a subject of its own answers under the first email's.
+    let subject = match &follow_up {
+        Some(thread) if subject.trim().is_empty() => format!("Re: {}", thread.subject),
+        _ => subject,
+    };
+    let token = message.token.clone().unwrap_or_default();
+    let envelope = Envelope {
+        from_name: &sender.from_name,
+        from_email: &sender.from_email,
+        reply_to: sender.reply_to.as_deref(),
+        to_email: &message.to_email,
+        postal_address: user.postal_address.as_deref().unwrap_or_default(),
+        token: &token,
+        // A follow-up answers the first email; an answer to a prospect's reply answers that reply, in the thread
+        // the first email began.
+        in_reply_to: message.in_reply_to.as_deref().or(follow_up
+            .as_ref()
+            .and_then(|thread| thread.message_id.as_deref())),
+        thread_start: follow_up
+            .as_ref()
+            .and_then(|thread| thread.message_id.as_deref()),
+    };
+    Ok(Ok(compose(
+        &ctx.settings,
+        &envelope,
+        &subject,
+        &body,
+        recipient,
+    )))
+}

@@ -1,0 +1,174 @@
+//! What a crashed worker left behind. Each worker process claims messages under a lease it renews while it lives;
+//! when a lease expires, any worker (on its lease timer) settles the messages still in sending under it by how far
+//! each got (see `Db::hand_over`): one never handed over goes back to the queue with a new job, so nobody is lost;
+//! one handed over before the last hand-over on its connection was taken by the server (a refusal would have
+//! unmarked it), so it is sent; and the last one handed over on each connection, whose content was under way, may
+//! have arrived: it is never sent again and shows as uncertain. At most one message per open connection is in doubt.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::Context;
+use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::queue::QueueError;
+use crate::sending::messages::Interrupted;
+
+/// Why a message that a crashed worker never handed over waits again.
+const NEVER_TRIED: &str = "The worker sending it stopped before trying it; it is sent again";
+
+/// Why a message whose content was under way when its worker died is not sent again.
+pub const UNDER_WAY: &str = "The worker stopped while this message was being handed to its server: it may have arrived, so it is not sent \
+     again";
+
+/// A claim made before leases existed (no `claimed_by`) older than this cannot belong to a live send.
+const PRE_LEASE_AFTER_MS: i64 = 10 * 60 * 1000;
+
+/// What one settling found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Never handed over: queued again.
+    pub requeued: usize,
+    /// Taken by their server before the worker died: sent.
+    pub sent: usize,
+    /// Under way when the worker died: may have arrived.
+    pub uncertain: usize,
+}
+
+impl Recovered {
+    pub fn any(&self) -> bool {
+        self.requeued + self.sent + self.uncertain > 0
+    }
+}
+
+/// Settles the messages of workers whose lease expired, and finishes the campaigns they leave with nothing to send.
+pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovered> {
+    let now = ctx.now_ms();
+    let interrupted = ctx
+        .db
+        .interrupted_sends(now - PRE_LEASE_AFTER_MS, now)
+        .await?;
+    let mut recovered = Recovered::default();
+    if interrupted.is_empty() {
+        return Ok(recovered);
+    }
+    let last_on_connection = last_handed(&interrupted);
+    let mut campaigns = BTreeSet::new();
+    let mut requeued: BTreeMap<Option<i64>, Vec<i64>> = BTreeMap::new();
+    for message in &interrupted {
+        // A claim from before leases has no record of how far it got.
+        let under_way = message.claimed_by.is_none()
+            || message.handed_by.as_ref().is_some_and(|connection| {
+                last_on_connection.get(connection.as_str()) == Some(&message.id)
+            });
+        let settled = if under_way {
+            let campaign = ctx.db.mark_uncertain(message.id, UNDER_WAY, None).await?;
+            recovered.uncertain += usize::from(campaign.is_some());
+            campaign
+        } else if message.handed_by.is_some() {
+            let campaign = ctx.db.recover_as_sent(message.id, now).await?;
+            recovered.sent += usize::from(campaign.is_some());
+            campaign
+        } else {
+            let campaign = ctx.db.recover_to_queue(message.id, NEVER_TRIED).await?;
+            if let Some(campaign) = campaign {
+                requeued.entry(campaign).or_default().push(message.id);
+                recovered.requeued += 1;
+            }
+            campaign
+        };
+        campaigns.extend(settled.flatten());
+    }
+    for (campaign_id, ids) in requeued {
+        for chunk in ids.chunks(SendCampaignEmail::BATCH) {
+            let key = format!("send:{campaign_id:?}:{}:recovered:{now}", chunk[0]);
+            let job = SendCampaignEmail {
+                campaign_id,
+                message_ids: chunk.to_vec(),
+                at_once: false,
+            };
+            ctx.queue.enqueue(job, Some(&key)).await?;
+        }
+    }
+    for campaign_id in campaigns {
+        ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+    }
+    Ok(recovered)
+}
+
+/// Gives a sending job to the messages waiting with none left: written, and their process died before queueing
+/// their job (a launch, a follow-up's tick, an answer). Only messages queued before `before` are looked at, so a
+/// producer that is between its two steps right now is left to finish; a paused campaign's messages wait for its
+/// resume. Returns how many messages got a job.
+pub async fn requeue_waiting_messages(ctx: &Context, before: i64) -> Result<usize, QueueError> {
+    let waiting = ctx.db.waiting_messages(before).await?;
+    if waiting.is_empty() {
+        return Ok(0);
+    }
+    let queued = ctx
+        .queue
+        .unfinished_ids::<SendCampaignEmail>("message_ids")
+        .await?;
+    let mut orphans: BTreeMap<Option<i64>, Vec<i64>> = BTreeMap::new();
+    for (id, campaign_id) in waiting.into_iter().filter(|(id, _)| !queued.contains(id)) {
+        orphans.entry(campaign_id).or_default().push(id);
+    }
+    let now = ctx.now_ms();
+    let mut requeued = 0;
+    for (campaign_id, ids) in orphans {
+        for chunk in ids.chunks(SendCampaignEmail::BATCH) {
+            let key = format!("send:{campaign_id:?}:{}:resumed:{now}", chunk[0]);
+            let job = SendCampaignEmail {
+                campaign_id,
+                message_ids: chunk.to_vec(),
+                at_once: false,
+            };
+            if ctx.queue.enqueue(job, Some(&key)).await? {
+                requeued += chunk.len();
+            }
+        }
+    }
+    Ok(requeued)
+}
+
+/// The message handed over last on each connection (its content was under way when the worker died).
+fn last_handed(interrupted: &[Interrupted]) -> HashMap<&str, i64> {
+    let mut last: HashMap<&str, (i64, i64)> = HashMap::new();
+    for message in interrupted {
+        if let (Some(connection), Some(seq)) = (&message.handed_by, message.handed_seq) {
+            let entry = last.entry(connection.as_str()).or_insert((seq, message.id));
+            if seq >= entry.0 {
+                *entry = (seq, message.id);
+            }
+        }
+    }
+    last.into_iter()
+        .map(|(connection, (_, id))| (connection, id))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(id: i64, handed: Option<(&str, i64)>) -> Interrupted {
+        Interrupted {
+            id,
+            claimed_by: Some("lease".into()),
+            handed_by: handed.map(|(connection, _)| connection.to_string()),
+            handed_seq: handed.map(|(_, seq)| seq),
+        }
+    }
+
+    #[test]
+    fn only_the_last_message_handed_on_each_connection_is_in_doubt() {
+        let interrupted = [
+            message(1, Some(("lease/1", 10))),
+            message(2, Some(("lease/1", 12))),
+            message(3, Some(("lease/2", 11))),
+            message(4, None),
+        ];
+        let last = last_handed(&interrupted);
+        assert_eq!(last.len(), 2);
+        assert_eq!(last["lease/1"], 2);
+        assert_eq!(last["lease/2"], 3);
+    }
+}
