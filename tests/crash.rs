@@ -228,7 +228,7 @@ async fn a_kill_after_follow_ups_are_written_loses_and_doubles_none() {
         let follow_ups = || async {
             let ids: Vec<i64> = on_db!(db, pool => sqlx::query_scalar(
                 "select id from sent_emails where campaign_id = $1 and template_id = $2 and status <> 'sent'
-                 and id in (select id from sent_emails where campaign_id = $1 and step > 0 and step < 100)")
+                 and kind = 'follow_up'")
                 .bind(seeded.campaign_id).bind(seeded.template_id).fetch_all(pool).await)
             .map_err(|error| error.to_string())?;
             Ok::<_, String>(ids)

@@ -11,7 +11,7 @@ use outreach_core::followups::{
 };
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::launch::TestMessage;
-use outreach_core::sending::messages::MessageStatus;
+use outreach_core::sending::messages::{MessageKind, MessageStatus};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -269,7 +269,7 @@ pub async fn test(
         .db
         .load_message(request.original_email_id)
         .await?
-        .filter(|message| message.user_id == user.id && !message.is_test)
+        .filter(|message| message.user_id == user.id && message.kind != MessageKind::Test)
         .ok_or_else(|| ApiError::not_found("Email not found"))?;
     let follow_up = state
         .ctx

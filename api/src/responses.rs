@@ -96,11 +96,13 @@ pub struct SentimentBreakdown {
 #[serde(rename_all = "camelCase")]
 pub struct ResponseAnalytics {
     pub total_responses: i64,
-    /// Replies per 100 campaign emails sent, rounded to one decimal.
+    /// Replies per 100 campaign emails (first emails and follow-ups) sent, rounded to one decimal.
     pub response_rate: f64,
     /// Positive replies per 100 replies read, rounded.
     pub positive_share: f64,
     pub pending_approvals: i64,
+    /// Answers to replies sent (automatically or approved); they are not campaign emails.
+    pub answers_sent: i64,
     pub sentiment_breakdown: SentimentBreakdown,
     /// Replies read, by action.
     pub action_breakdown: BTreeMap<String, i64>,
@@ -194,6 +196,7 @@ pub async fn analytics(
         response_rate: percent(totals.replies, totals.sent, 1),
         positive_share: percent(sentiments.positive, read, 0),
         pending_approvals: totals.awaiting,
+        answers_sent: totals.answers_sent,
         sentiment_breakdown: sentiments,
         action_breakdown: actions,
         recent_responses: recent,

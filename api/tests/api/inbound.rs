@@ -88,11 +88,11 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                     .iter()
                     .find(|b| b["email"] == format!("owner{i}@cafe{i}.example"))
                     .and_then(|b| b["id"].as_i64()),
+                kind: outreach_core::sending::messages::MessageKind::FollowUp,
                 step: 1,
                 config_id: None,
                 token,
                 error: None,
-                is_test: false,
                 subject: "Following up",
                 html_body: None,
                 in_reply_to: None,

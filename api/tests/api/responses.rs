@@ -185,6 +185,20 @@ async fn automatic_answers_go_only_past_every_guard() {
         let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
         let listed = analytics["recentResponses"].as_array().unwrap().iter().find(|r| r["id"] == clear["id"]).unwrap().clone();
         assert_eq!(listed["answer"]["status"], "sent");
+        // Issue 30.4: an answer is a message of its own kind. It has a figure of its own; the campaign's figures
+        // count its eight first emails only, and Follow-up Analytics lists no answer.
+        assert_eq!(analytics["answersSent"], 1, "{analytics}");
+        let (_, details) = ada.get_json(&format!("/api/campaigns/{}/details", campaign["id"])).await;
+        assert_eq!((&details["summary"]["totalSent"], &details["contactsTotal"]), (&json!(8), &json!(8)), "{details}");
+        assert!(details["contacts"].as_array().unwrap().iter().all(|email| email["subject"] != "Re: Hi Cafe 4"), "{details}");
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await;
+        assert_eq!(progress["progress"]["total"], 8, "{progress}");
+        let (_, follow_ups) = ada.get_json("/api/followup-cronjob/analytics").await;
+        assert_eq!(follow_ups, json!([]), "an answer is no follow-up");
+        let (_, history) = ada.get_json("/api/contacts/history?email=owner4%40cafe4.example").await;
+        let kinds: Vec<(&str, i64)> = history["messages"].as_array().unwrap().iter()
+            .map(|m| (m["kind"].as_str().unwrap(), m["step"].as_i64().unwrap())).collect();
+        assert_eq!(kinds, [("first", 0), ("answer", 1)], "{history}");
 
         // The day's cap (one a day now): the next clear reply waits.
         settings(&ada, &campaign, json!({ "autoReplyMaxPerDay": 1 })).await;

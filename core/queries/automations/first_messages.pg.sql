@@ -1,6 +1,7 @@
 -- The first emails of a campaign to businesses (ids as a JSON array $2), by business (index
--- sent_emails_campaign_business_step; lateral, one lookup each).
+-- sent_emails_campaign_business_kind_step; lateral, one lookup each).
 select m.business_id, m.id
 from jsonb_array_elements_text(cast($2 as jsonb)) as wanted (value)
 cross join lateral (select business_id, id from sent_emails
-    where campaign_id = $1 and business_id = cast(wanted.value as bigint) and step = 0 limit 1) as m
+    where campaign_id = $1 and business_id = cast(wanted.value as bigint) and kind = 'first' and step = 0
+    limit 1) as m

@@ -17,7 +17,8 @@ select p.user_id, p.campaign_id, p.template_id, p.business_id, p.to_email, p.con
     (c.id is null or t.id is null or f.id is null or not f.is_active
         or (c.status = 'completed' and c.status_reason is not null)
         or exists (select 1 from sent_emails n
-            where n.campaign_id = p.campaign_id and n.business_id = p.business_id and n.step = p.step + 1)
+            where n.campaign_id = p.campaign_id and n.business_id = p.business_id and n.kind = 'follow_up'
+                and n.step = p.step + 1)
         or exists (select 1 from sent_emails s
             where s.campaign_id = p.campaign_id and s.business_id = p.business_id
                 and ((s.replied_at is not null and not exists (select 1 from inbound_messages i

@@ -1,4 +1,4 @@
 -- A message with what sending it needs: the template, the recipient business and the sender.
 select m.id, m.user_id, m.campaign_id, m.template_id, m.business_id, m.config_id, m.to_email, m.status, m.token,
-    m.step, m.is_test, m.subject, m.html_body, m.in_reply_to
+    m.kind, m.step, m.subject, m.html_body, m.in_reply_to
 from sent_emails m where m.id = $1

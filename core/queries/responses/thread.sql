@@ -1,4 +1,5 @@
--- The emails of a prospect's thread in a campaign, oldest first (index sent_emails_campaign_business_step).
+-- The emails of a prospect's thread in a campaign, oldest first (index
+-- sent_emails_campaign_business_kind_step).
 select subject, coalesce(text_body, html_body, '') from sent_emails
 where campaign_id = $1 and business_id = $2 and sent_at is not null and not is_test
-order by step
+order by sent_at, id

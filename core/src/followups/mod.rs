@@ -14,11 +14,10 @@ use crate::campaigns::templates::FollowUpTiming;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::faults;
-use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queries::*;
 use crate::platform::queue::QueueError;
-use crate::platform::security::random_token;
-use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::messages::MessageKind;
+use crate::sending::outgoing::{Dispatch, Letter, Outgoing};
 use crate::sending::window::{WindowColumns, recipient_zone};
 use crate::{on_db, on_writer};
 
@@ -296,33 +295,37 @@ pub async fn queue_due_follow_ups(
         campaign_id: None,
     };
     let mut due = ctx.db.pending_follow_ups(scope, now, DUE_PER_RUN).await?;
-    // Each campaign's follow-ups are written together and go out in its own batches.
-    due.sort_by_key(|follow_up| follow_up.campaign_id);
+    // Each campaign's follow-ups are written together (by sender) and go out in its own batches.
+    due.sort_by_key(|follow_up| (follow_up.campaign_id, follow_up.config_id));
     let mut queued = Vec::new();
     for group in due.chunk_by(|a, b| a.campaign_id == b.campaign_id) {
         let campaign_id = group[0].campaign_id;
-        let tokens: Vec<String> = group.iter().map(|_| random_token(16)).collect();
-        let messages: Vec<NewMessage> = group
-            .iter()
-            .zip(&tokens)
-            .map(|(follow_up, token)| NewMessage {
-                user_id: follow_up.user_id,
-                to_email: &follow_up.to_email,
-                status: MessageStatus::Queued,
-                campaign_id: Some(campaign_id),
-                template_id: Some(follow_up.template_id),
-                business_id: Some(follow_up.business_id),
-                step: follow_up.step,
-                config_id: follow_up.config_id,
-                token,
-                error: None,
-                is_test: false,
-                subject: "",
-                html_body: None,
-                in_reply_to: None,
-            })
-            .collect();
-        let ids = ctx.db.enqueue_messages(&messages, now).await?;
+        let first = &group[0];
+        let outgoing = Outgoing {
+            user_id: first.user_id,
+            campaign_id: Some(campaign_id),
+            config_id: first.config_id,
+            kind: MessageKind::FollowUp,
+        };
+        // A campaign's follow-ups share its user; each keeps the sender of the email it follows.
+        let mut ids = Vec::with_capacity(group.len());
+        for same_sender in group.chunk_by(|a, b| a.config_id == b.config_id) {
+            let letters: Vec<Letter> = same_sender
+                .iter()
+                .map(|follow_up| Letter {
+                    to_email: &follow_up.to_email,
+                    business_id: Some(follow_up.business_id),
+                    template_id: Some(follow_up.template_id),
+                    step: follow_up.step,
+                    ..Letter::default()
+                })
+                .collect();
+            let outgoing = Outgoing {
+                config_id: same_sender[0].config_id,
+                ..outgoing
+            };
+            ids.extend(outgoing.write(&ctx.db, &letters, now).await?);
+        }
         faults::point_with("follow-ups-written", || campaign_id.to_string());
         // The follow-up is written (by this run or another): its first email waits for nothing more.
         let originals: Vec<i64> = group
@@ -334,18 +337,11 @@ pub async fn queue_due_follow_ups(
             continue;
         }
         ctx.db.reopen_campaign(campaign_id, now).await?;
-        let jobs = ids
-            .chunks(SendCampaignEmail::BATCH)
-            .map(|batch| {
-                let job = SendCampaignEmail {
-                    campaign_id: Some(campaign_id),
-                    message_ids: batch.to_vec(),
-                    at_once: false,
-                };
-                (job, format!("send:{campaign_id}:{}:follow-up", batch[0]))
-            })
-            .collect();
-        ctx.queue.enqueue_all(jobs).await?;
+        let dispatch = Dispatch {
+            tag: "follow-up",
+            ..Dispatch::default()
+        };
+        outgoing.queue(&ctx.queue, &ids, dispatch).await?;
         queued.extend(ids);
     }
     Ok(queued)

@@ -14,7 +14,7 @@ use crate::platform::db::StoreResult;
 use crate::platform::db::{Db, json_list};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
-use crate::sending::messages::MessageStatus;
+use crate::sending::messages::{MessageKind, MessageStatus};
 use crate::{on_db, on_writer};
 
 /// A sent message, as events find it.
@@ -76,7 +76,9 @@ pub struct SentEmail {
     pub id: i64,
     pub campaign_id: Option<i64>,
     pub business_id: Option<i64>,
-    /// 0 for a campaign's first message, n for its n-th follow-up.
+    /// What it is: a first email, a follow-up, an answer to a reply.
+    pub kind: MessageKind,
+    /// 0 for a campaign's first message, n for its n-th follow-up or answer.
     pub step: i32,
     pub to_email: String,
     pub subject: String,

@@ -62,15 +62,6 @@ pub struct SendCampaignEmail {
 }
 
 impl SendCampaignEmail {
-    /// The rest of this batch, handed to a new job: the same campaign, sent as urgently.
-    pub fn rest(&self, message_ids: Vec<i64>) -> Self {
-        Self {
-            campaign_id: self.campaign_id,
-            message_ids,
-            at_once: self.at_once,
-        }
-    }
-
     /// Recipients per job: enough that the per-job reads and writes are a small share of each message, few enough
     /// that a campaign of a thousand recipients still spreads over several connections.
     pub const BATCH: usize = 200;

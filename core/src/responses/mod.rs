@@ -29,15 +29,11 @@ use crate::campaigns::ai_settings::{
 };
 use crate::platform::clock::DAY_MS;
 use crate::platform::faults;
-use crate::platform::jobs::SendCampaignEmail;
-use crate::platform::security::random_token;
-use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::messages::MessageKind;
+use crate::sending::outgoing::{Dispatch, Letter, Outgoing};
 use crate::sending::window::recipient_zone;
 use crate::writing::ai::writer::Writer;
 use crate::writing::ai::{AiError, Draft};
-
-/// Answers to a prospect's reply are messages of the campaign numbered from here (the sequence uses 0 to 4).
-pub const ANSWER_STEP: i32 = 100;
 
 /// Answers of a campaign that wait for approval under the default policy.
 pub const APPROVED_FIRST: i64 = 10;
@@ -406,29 +402,25 @@ async fn queue_answer(
     send_at: i64,
 ) -> Result<i64, AnswerError> {
     let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
-    let token = random_token(16);
-    // Only the address the campaign emailed is ever answered, whoever wrote in the thread.
-    let to = reply.to_email.clone();
-    let message = NewMessage {
+    let outgoing = Outgoing {
         user_id: reply.user_id,
-        to_email: &to,
-        status: MessageStatus::Queued,
         campaign_id: Some(campaign_id),
-        template_id: None,
-        business_id: reply.business_id,
-        step: ANSWER_STEP + answered_in_thread as i32,
         config_id: reply.config_id,
-        token: &token,
-        error: None,
-        is_test: false,
+        kind: MessageKind::Answer,
+    };
+    // Only the address the campaign emailed is ever answered, whoever wrote in the thread.
+    let letter = Letter {
+        to_email: &reply.to_email,
+        business_id: reply.business_id,
+        step: answered_in_thread as i32 + 1,
         subject: &draft.subject,
         html_body: Some(&draft.body),
         in_reply_to: reply.header_message_id.as_deref(),
+        ..Letter::default()
     };
     let now = ctx.now_ms();
-    let message_id = *ctx
-        .db
-        .enqueue_messages(&[message], now)
+    let message_id = *outgoing
+        .write(&ctx.db, &[letter], now)
         .await?
         .first()
         .ok_or(AnswerError::NotWaiting)?;
@@ -446,17 +438,14 @@ async fn queue_answer(
     {
         return Err(AnswerError::NotWaiting);
     }
-    let job = SendCampaignEmail {
-        campaign_id: Some(campaign_id),
-        message_ids: vec![message_id],
-        at_once: false,
-    };
     faults::point_with("answer-queued", || answer_id.to_string());
     // Due now: at once (the queue keeps its own time); later: when it is due.
-    let later = Some(send_at).filter(|at| *at > now);
-    ctx.queue
-        .enqueue_at(job, Some(&format!("answer:{answer_id}")), later)
-        .await?;
+    let dispatch = Dispatch {
+        tag: "answer",
+        not_before: Some(send_at).filter(|at| *at > now),
+        ..Dispatch::default()
+    };
+    outgoing.queue(&ctx.queue, &[message_id], dispatch).await?;
     Ok(message_id)
 }
 

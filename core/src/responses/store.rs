@@ -125,11 +125,12 @@ pub struct RecentRow {
     pub answer_sent_at: Option<i64>,
 }
 
-/// A user's replies, emails sent, and answers awaiting approval.
+/// A user's replies, campaign emails sent, answers sent, and answers awaiting approval.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
 pub struct Totals {
     pub replies: i64,
     pub sent: i64,
+    pub answers_sent: i64,
     pub awaiting: i64,
 }
 

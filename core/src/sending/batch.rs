@@ -25,6 +25,7 @@ use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_t
 use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{Delivered, Limits, MessageRow, MessageStatus};
+use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
@@ -133,18 +134,14 @@ pub async fn send_campaign_email(
     match outcome? {
         None => {}
         Some(stop @ (Stop::HandOver | Stop::SenderBusy)) => {
-            let rest = batch.rest();
-            if let Some(first) = rest.first() {
-                // Unique: a batch fetched during the stop hands over the same messages again.
-                let key = format!(
-                    "send:{:?}:{first}:handed-over:{}",
-                    job.campaign_id,
-                    random_token(8)
-                );
-                let next = job.rest(rest);
-                let at = matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS);
-                ctx.queue.enqueue_at(next, Some(&key), at).await?;
-            }
+            // Unique: a batch fetched during the stop hands over the same messages again.
+            let tag = format!("handed-over:{}", random_token(8));
+            let dispatch = Dispatch {
+                tag: &tag,
+                at_once: job.at_once,
+                not_before: matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS),
+            };
+            queue_sending(&ctx.queue, job.campaign_id, &batch.rest(), dispatch).await?;
             return Ok(());
         }
         Some(Stop::NoRoom) => {
@@ -371,17 +368,13 @@ impl Batch<'_> {
         at: i64,
         why: &str,
     ) -> anyhow::Result<()> {
-        let Some(&first) = ids.first() else {
-            return Ok(());
-        };
         self.done.extend(&ids);
-        let key = format!("send:{campaign_id}:{first}:{why}:{at}");
-        let job = SendCampaignEmail {
-            campaign_id: Some(campaign_id),
-            message_ids: ids,
+        let dispatch = Dispatch {
+            tag: &format!("{why}:{at}"),
             at_once: false,
+            not_before: Some(at),
         };
-        self.ctx.queue.enqueue_at(job, Some(&key), Some(at)).await?;
+        queue_sending(&self.ctx.queue, Some(campaign_id), &ids, dispatch).await?;
         Ok(())
     }
 
@@ -399,7 +392,7 @@ impl Batch<'_> {
         // The first emails the follow-ups among these answer, in one read.
         let answering: Vec<i64> = rows
             .iter()
-            .filter(|row| row.step > 0 && row.campaign_id.is_some())
+            .filter(|row| row.kind.in_thread() && row.campaign_id.is_some())
             .filter_map(|row| row.business_id)
             .collect();
         let threads = match self.job.campaign_id {
@@ -686,11 +679,12 @@ async fn pause_for_room(
         .await?;
     telemetry::campaign_paused(PauseReason::Limit);
     let resume_at = now + RESUME_AFTER_MS;
-    let next = job.rest(remaining.to_vec());
-    let key = format!("send:{campaign_id}:{}:at:{resume_at}", remaining[0]);
-    ctx.queue
-        .enqueue_at(next, Some(&key), Some(resume_at))
-        .await?;
+    let dispatch = Dispatch {
+        tag: &format!("at:{resume_at}"),
+        at_once: job.at_once,
+        not_before: Some(resume_at),
+    };
+    queue_sending(&ctx.queue, Some(campaign_id), remaining, dispatch).await?;
     Ok(())
 }
 

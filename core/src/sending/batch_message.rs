@@ -9,7 +9,7 @@ use crate::campaigns::personalise::Recipient;
 use crate::followups::Thread;
 use crate::sending::compose::{Composed, Envelope, compose};
 use crate::sending::control::CampaignSendingSettings;
-use crate::sending::messages::MessageRow;
+use crate::sending::messages::{MessageKind, MessageRow};
 use crate::sending::senders::EmailConfig;
 
 /// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
@@ -50,13 +50,14 @@ impl<'a> SenderIdentity<'a> {
     }
 }
 
-/// For step n of a campaign's sequence, the first email it answers (an empty one when that is gone).
+/// For a follow-up or an answer in a campaign, the first email whose thread it is in (an empty one when that is
+/// gone).
 pub(super) fn follow_up_thread(
     message: &MessageRow,
     threads: &HashMap<i64, Thread>,
 ) -> Option<Thread> {
     match (message.campaign_id, message.business_id) {
-        (Some(_), Some(business_id)) if message.step > 0 => {
+        (Some(_), Some(business_id)) if message.kind.in_thread() => {
             Some(threads.get(&business_id).cloned().unwrap_or_default())
         }
         _ => None,
@@ -77,7 +78,10 @@ pub(super) async fn compose_message(
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {
         (Some(template_id), _) => {
-            let step = if follow_up.is_some() { message.step } else { 0 };
+            let step = match (message.kind, &follow_up) {
+                (MessageKind::FollowUp, Some(_)) => message.step,
+                _ => 0,
+            };
             if let std::collections::hash_map::Entry::Vacant(entry) =
                 templates.entry((template_id, step))
             {

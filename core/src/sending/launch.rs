@@ -1,16 +1,15 @@
-//! Queuing messages for sending. A campaign launch writes one row per business (a business without a valid address
-//! is recorded as skipped) and enqueues the send jobs once the rows are committed; a test send writes its rows and
-//! one job. Rows are written before any job, with their unique key, so a job only ever sends rows still queued.
+//! A campaign's launch and test sends. A launch writes the first email to each business (a business without a valid
+//! address is recorded as skipped) and queues their sending jobs once the rows are committed; a test send writes its
+//! rows and one job. Both go through [`crate::sending::outgoing`].
 
 use crate::Context;
 use crate::accounts::{is_valid_email, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::discovery::businesses::BusinessRow;
 use crate::platform::faults;
-use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queue::QueueError;
-use crate::platform::security::random_token;
-use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::messages::{MessageKind, MessageStatus};
+use crate::sending::outgoing::{Dispatch, Letter, Outgoing, queue_sending};
 
 /// What a launch queued.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,38 +49,29 @@ pub async fn launch_campaign(
     at_once: bool,
 ) -> Result<Launched, QueueError> {
     let db = &ctx.db;
-    let tokens: Vec<String> = businesses.iter().map(|_| random_token(16)).collect();
     let addresses: Vec<Option<String>> = businesses
         .iter()
         .map(|business| valid_address(business.email.as_deref()))
         .collect();
-    let messages: Vec<NewMessage> = businesses
+    let letters: Vec<Letter> = businesses
         .iter()
         .zip(&addresses)
-        .zip(&tokens)
-        .map(|((business, address), token)| NewMessage {
-            user_id,
+        .map(|(business, address)| Letter {
             to_email: address.as_deref().unwrap_or(""),
-            status: if address.is_some() {
-                MessageStatus::Queued
-            } else {
-                MessageStatus::Skipped
-            },
-            campaign_id: Some(campaign_id),
-            template_id: Some(template_id),
             business_id: Some(business.id),
-            step: 0,
-            config_id,
-            token,
-            error: address.is_none().then_some("No email address"),
-            is_test: false,
-            subject: "",
-            html_body: None,
-            in_reply_to: None,
+            template_id: Some(template_id),
+            skip: address.is_none().then_some("No email address"),
+            ..Letter::default()
         })
         .collect();
+    let outgoing = Outgoing {
+        user_id,
+        campaign_id: Some(campaign_id),
+        config_id,
+        kind: MessageKind::First,
+    };
     let now = ctx.now_ms();
-    let written = db.enqueue_messages(&messages, now).await?;
+    let written = outgoing.write(db, &letters, now).await?;
     faults::point_with("launch-written", || campaign_id.to_string());
     db.set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
         .await?;
@@ -93,54 +83,33 @@ pub async fn launch_campaign(
         .filter(|message| message.status == MessageStatus::Queued)
         .map(|message| message.id)
         .collect();
-    enqueue_batches(ctx, campaign_id, &queued, "", at_once).await?;
-    let queued = queued.len();
+    let dispatch = Dispatch {
+        at_once,
+        ..Dispatch::default()
+    };
+    outgoing.queue(&ctx.queue, &queued, dispatch).await?;
     db.complete_campaign_if_done(campaign_id, now).await?;
     Ok(Launched {
-        queued,
+        queued: queued.len(),
         skipped: addresses.iter().filter(|address| address.is_none()).count(),
         written,
     })
 }
 
 /// Sending jobs for the campaign's queued messages, in batches; returns how many messages they carry. `run` tells
-/// this run's jobs from an earlier run's over the same messages (empty at launch, the moment of resuming after).
+/// this run's jobs from an earlier run's over the same messages (the moment of resuming).
 pub async fn enqueue_sends(
     ctx: &Context,
     campaign_id: i64,
     run: &str,
 ) -> Result<usize, QueueError> {
     let queued = ctx.db.queued_message_ids(campaign_id).await?;
-    enqueue_batches(ctx, campaign_id, &queued, run, false).await?;
+    let dispatch = Dispatch {
+        tag: run,
+        ..Dispatch::default()
+    };
+    queue_sending(&ctx.queue, Some(campaign_id), &queued, dispatch).await?;
     Ok(queued.len())
-}
-
-/// Sending jobs for `queued` messages of a campaign, in batches keyed by their first message (and `run`).
-async fn enqueue_batches(
-    ctx: &Context,
-    campaign_id: i64,
-    queued: &[i64],
-    run: &str,
-    at_once: bool,
-) -> Result<(), QueueError> {
-    let jobs = queued
-        .chunks(SendCampaignEmail::BATCH)
-        .map(|batch| {
-            let key = if run.is_empty() {
-                format!("send:{campaign_id}:{}", batch[0])
-            } else {
-                format!("send:{campaign_id}:{}:{run}", batch[0])
-            };
-            let job = SendCampaignEmail {
-                campaign_id: Some(campaign_id),
-                message_ids: batch.to_vec(),
-                at_once,
-            };
-            (job, key)
-        })
-        .collect();
-    ctx.queue.enqueue_all(jobs).await?;
-    Ok(())
 }
 
 /// Queues test messages to `to` through `config_id` (None: the outbox) in one job; returns their ids.
@@ -151,34 +120,26 @@ pub async fn queue_tests(
     to: &str,
     items: &[TestMessage],
 ) -> Result<Vec<i64>, QueueError> {
-    let tokens: Vec<String> = items.iter().map(|_| random_token(16)).collect();
-    let messages: Vec<NewMessage> = items
+    let letters: Vec<Letter> = items
         .iter()
-        .zip(&tokens)
         .enumerate()
-        .map(|(index, (item, token))| NewMessage {
-            user_id,
+        .map(|(index, item)| Letter {
             to_email: to,
-            status: MessageStatus::Queued,
-            campaign_id: None,
-            template_id: item.template_id,
             business_id: item.business_id,
+            template_id: item.template_id,
             step: index as i32,
-            config_id,
-            token,
-            error: None,
-            is_test: true,
             subject: &item.subject,
             html_body: item.body.as_deref(),
-            in_reply_to: None,
+            ..Letter::default()
         })
         .collect();
-    let ids = ctx.db.enqueue_messages(&messages, ctx.now_ms()).await?;
-    let job = SendCampaignEmail {
+    let outgoing = Outgoing {
+        user_id,
         campaign_id: None,
-        message_ids: ids.clone(),
-        at_once: false,
+        config_id,
+        kind: MessageKind::Test,
     };
-    ctx.queue.enqueue(job, None).await?;
+    let ids = outgoing.write(&ctx.db, &letters, ctx.now_ms()).await?;
+    outgoing.queue(&ctx.queue, &ids, Dispatch::default()).await?;
     Ok(ids)
 }

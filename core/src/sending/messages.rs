@@ -31,7 +31,27 @@ crate::text_enum! {
     }
 }
 
-/// A message to queue (serialised as a row of `outgoing/enqueue`).
+crate::text_enum! {
+    /// What a message is to its recipient. Campaign figures count first emails and follow-ups; answers have figures
+    /// of their own, and test sends count nowhere.
+    pub enum MessageKind ("message kind") {
+        First = "first",
+        /// Follow-up n of the campaign's sequence (its step).
+        FollowUp = "follow_up",
+        /// Answer n to the prospect's replies in the thread (its step).
+        Answer = "answer",
+        Test = "test",
+    }
+}
+
+impl MessageKind {
+    /// A message in a thread the campaign's first email opened: it answers under that email.
+    pub fn in_thread(self) -> bool {
+        matches!(self, MessageKind::FollowUp | MessageKind::Answer)
+    }
+}
+
+/// A message to queue (serialised as a row of `outgoing/enqueue`); written by [`crate::sending::outgoing`].
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NewMessage<'a> {
     pub user_id: i64,
@@ -41,11 +61,12 @@ pub struct NewMessage<'a> {
     pub campaign_id: Option<i64>,
     pub template_id: Option<i64>,
     pub business_id: Option<i64>,
+    pub kind: MessageKind,
+    /// Its number among the thread's messages of its kind (0 for a first email, n for follow-up or answer n).
     pub step: i32,
     pub config_id: Option<i64>,
     pub token: &'a str,
     pub error: Option<&'a str>,
-    pub is_test: bool,
     /// A test email's own subject and body, when it has no template.
     pub subject: &'a str,
     pub html_body: Option<&'a str>,
@@ -65,8 +86,8 @@ pub struct MessageRow {
     pub to_email: String,
     pub status: MessageStatus,
     pub token: Option<String>,
+    pub kind: MessageKind,
     pub step: i32,
-    pub is_test: bool,
     pub subject: String,
     pub html_body: Option<String>,
     /// The reply this message answers (an answer to a prospect's reply).
@@ -168,7 +189,7 @@ impl Db {
     }
 
     /// Queues messages in one statement; returns the ids of the rows added, in order (a recipient already queued
-    /// for the same campaign and step adds none).
+    /// for the same campaign, kind and step adds none).
     pub async fn enqueue_messages(
         &self,
         messages: &[NewMessage<'_>],

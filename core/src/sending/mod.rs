@@ -12,6 +12,7 @@ pub mod launch_check;
 pub mod mail_apis;
 pub mod messages;
 pub mod mime;
+pub mod outgoing;
 pub mod pacing;
 pub mod recovery;
 pub mod sender;

@@ -11,6 +11,7 @@ use crate::Context;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::queue::QueueError;
 use crate::sending::messages::Interrupted;
+use crate::sending::outgoing::{Dispatch, queue_sending};
 
 /// Why a message that a crashed worker never handed over waits again.
 const NEVER_TRIED: &str = "The worker sending it stopped before trying it; it is sent again";
@@ -77,16 +78,13 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
         };
         campaigns.extend(settled.flatten());
     }
+    let tag = format!("recovered:{now}");
     for (campaign_id, ids) in requeued {
-        for chunk in ids.chunks(SendCampaignEmail::BATCH) {
-            let key = format!("send:{campaign_id:?}:{}:recovered:{now}", chunk[0]);
-            let job = SendCampaignEmail {
-                campaign_id,
-                message_ids: chunk.to_vec(),
-                at_once: false,
-            };
-            ctx.queue.enqueue(job, Some(&key)).await?;
-        }
+        let dispatch = Dispatch {
+            tag: &tag,
+            ..Dispatch::default()
+        };
+        queue_sending(&ctx.queue, campaign_id, &ids, dispatch).await?;
     }
     for campaign_id in campaigns {
         ctx.db.complete_campaign_if_done(campaign_id, now).await?;
@@ -111,17 +109,15 @@ pub async fn requeue_waiting_messages(ctx: &Context, before: i64) -> Result<usiz
     for (id, campaign_id) in waiting.into_iter().filter(|(id, _)| !queued.contains(id)) {
         orphans.entry(campaign_id).or_default().push(id);
     }
-    let now = ctx.now_ms();
+    let tag = format!("resumed:{}", ctx.now_ms());
     let mut requeued = 0;
     for (campaign_id, ids) in orphans {
         for chunk in ids.chunks(SendCampaignEmail::BATCH) {
-            let key = format!("send:{campaign_id:?}:{}:resumed:{now}", chunk[0]);
-            let job = SendCampaignEmail {
-                campaign_id,
-                message_ids: chunk.to_vec(),
-                at_once: false,
+            let dispatch = Dispatch {
+                tag: &tag,
+                ..Dispatch::default()
             };
-            if ctx.queue.enqueue(job, Some(&key)).await? {
+            if queue_sending(&ctx.queue, campaign_id, chunk, dispatch).await? > 0 {
                 requeued += chunk.len();
             }
         }

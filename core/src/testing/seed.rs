@@ -7,7 +7,8 @@ use crate::campaigns::templates::{FollowUpContent, TemplateContent};
 use crate::platform::clock::{Clock, DAY_MS, SystemClock};
 use crate::platform::config::AccountSettings;
 use crate::platform::db::Db;
-use crate::sending::messages::{MessageStatus, NewMessage};
+use crate::sending::messages::MessageKind;
+use crate::sending::outgoing::{Letter, Outgoing};
 use crate::sending::window::SendingWindow;
 
 /// `email`'s account with a monthly `limit`, an active campaign that sends at any time, and a template with
@@ -69,32 +70,25 @@ pub async fn seed_campaign(
     let addresses: Vec<String> = (0..recipients)
         .map(|index| format!("owner{index}@cafe{index}.example"))
         .collect();
-    let tokens: Vec<String> = (0..recipients)
-        .map(|_| crate::platform::security::random_token(16))
-        .collect();
     let mut ids = Vec::with_capacity(recipients);
-    // Distinct steps keep the (campaign, business, step) key apart without business rows.
+    let outgoing = Outgoing {
+        user_id,
+        campaign_id: Some(campaign),
+        config_id,
+        kind: MessageKind::First,
+    };
+    // Distinct steps keep the (campaign, business, kind, step) key apart without business rows.
     for chunk in (0..recipients).collect::<Vec<_>>().chunks(5_000) {
-        let messages: Vec<NewMessage> = chunk
+        let letters: Vec<Letter> = chunk
             .iter()
-            .map(|&index| NewMessage {
-                user_id,
+            .map(|&index| Letter {
                 to_email: &addresses[index],
-                status: MessageStatus::Queued,
-                campaign_id: Some(campaign),
                 template_id: Some(template),
-                business_id: None,
                 step: index as i32,
-                config_id,
-                token: &tokens[index],
-                error: None,
-                is_test: false,
-                subject: "",
-                html_body: None,
-                in_reply_to: None,
+                ..Letter::default()
             })
             .collect();
-        ids.extend(db.enqueue_messages(&messages, now).await.expect("queued"));
+        ids.extend(outgoing.write(db, &letters, now).await.expect("queued"));
     }
     (user_id, campaign, ids)
 }

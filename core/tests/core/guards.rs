@@ -497,10 +497,10 @@ const HISTORY: &[&str] = &[
      insert into campaigns (user_id, name, status, created_at, updated_at)
      select (select min(id) from users), 'Campaign ' || n, 'completed', 0, 0 from g",
     "with recursive g(n) as (select 1 union all select n + 1 from g where n < 2000)
-     insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, step, token, is_test)
+     insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, step, token, is_test, kind)
      select (select min(id) from users), 'owner' || (n % 700) || '@cafe.example', 'Hi', 'queued',
          cast(1795219200000 as bigint) - cast(n % 20 as bigint) * 86400000, (select min(id) from campaigns) + n % 5,
-         n / 5, 'token-' || n, n % 97 = 0
+         n / 5, 'token-' || n, n % 97 = 0, case when n % 97 = 0 then 'test' else 'first' end
      from g",
     "update sent_emails set
          status = case when id % 50 = 1 then 'bounced' when id % 50 = 2 then 'replied' when id % 50 = 3 then 'failed'

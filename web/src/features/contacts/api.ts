@@ -43,13 +43,21 @@ const RECEIVED_TITLES: Record<Received["kind"], string> = {
   bounce: "Bounce notice received",
 };
 
+/** What a message was, as the history names it: a first email, follow-up n, or an answer to a reply. */
+function messageName(message: ContactHistory["messages"][number]): string {
+  if (message.kind === "follow_up") return `Follow-up #${message.step}`;
+  if (message.kind === "answer") return "Answer to a reply";
+  return "Email";
+}
+
 export function historyTimeline(history: ContactHistory): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   // A reply that was received is shown with its text; its event would say the same again.
   const repliedTo = new Set(history.received.filter((mail) => mail.kind === "reply").map((mail) => mail.messageId));
   for (const message of history.messages) {
-    if (message.sentAt) entries.push({ at: message.sentAt, kind: "sent", title: `Sent: ${message.subject}` });
-    else entries.push({ at: message.createdAt, kind: "sent", title: `Not sent (${message.status}): ${message.subject}` });
+    const name = messageName(message);
+    if (message.sentAt) entries.push({ at: message.sentAt, kind: "sent", title: `${name} sent: ${message.subject}` });
+    else entries.push({ at: message.createdAt, kind: "sent", title: `${name} not sent (${message.status}): ${message.subject}` });
     for (const event of message.events) {
       if (event.eventType === "reply" && repliedTo.has(message.id)) continue;
       const title = EVENT_TITLES[event.eventType] ?? event.eventType;

@@ -35,6 +35,8 @@ describe("contacts (B §2.7)", () => {
             { eventType: "reply", occurredAt: "2026-11-24T10:00:03.000Z", url: null, machine: false, manual: false },
           ],
         }),
+        email({ id: 8, kind: "answer", step: 1, subject: "Re: Hi", sentAt: "2026-11-24T10:00:04.000Z" }),
+        email({ id: 9, kind: "follow_up", step: 2, subject: "Still fresh", sentAt: null, status: "skipped", createdAt: "2026-11-24T10:00:05.000Z" }),
       ],
       received: [
         { id: 1, messageId: 7, kind: "reply", fromEmail: "owner@cafe.example", subject: "Re: Hi", body: "Yes please", detail: null, source: "outbox", receivedAt: "2026-11-24T10:00:03.000Z" },
@@ -42,10 +44,12 @@ describe("contacts (B §2.7)", () => {
       notes: [],
     };
     expect(historyTimeline(history).map((entry) => entry.title)).toEqual([
-      "Sent: Hi",
+      "Email sent: Hi",
       "Opened (by a machine: image proxy or scanner)",
       "Clicked a link",
       "Reply received: Re: Hi",
+      "Answer to a reply sent: Re: Hi",
+      "Follow-up #2 not sent (skipped): Still fresh",
     ]);
   });
 });

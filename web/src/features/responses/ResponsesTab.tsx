@@ -12,7 +12,7 @@ import { HtmlFrame } from "../../components/ui/html-frame";
 import { Tile } from "../../components/ui/tile";
 import { useAuth } from "../../lib/auth";
 import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "../../lib/api/types";
-import { formatDateTime } from "../../lib/format";
+import { count, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, sentimentShares, testFormError, textToHtml } from "./rules";
@@ -42,7 +42,7 @@ export function ResponsesTab() {
             <Tile label="Total Responses" value={data.totalResponses} />
             <Tile label="Response Rate" value={`${data.responseRate}%`} detail="of campaign emails sent" />
             <Tile label="Positive" value={`${data.positiveShare}%`} detail="of replies read" />
-            <Tile label="Pending Approvals" value={data.pendingApprovals} />
+            <Tile label="Pending Approvals" value={data.pendingApprovals} detail={`${count(data.answersSent, "answer", "answers")} sent`} />
           </div>
           <div className="grid gap-4 md:grid-cols-2">
             <SentimentBars breakdown={data.sentimentBreakdown} />
