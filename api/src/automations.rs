@@ -7,10 +7,11 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::accounts::{is_valid_email, normalize_email};
-use outreach_core::automations::store::{AutomationRow, RunRecord, RunRow};
+use outreach_core::automations::figures::{self, RunRecord, RunResult};
+use outreach_core::automations::store::AutomationRow;
 use outreach_core::automations::{
-    AutomationAnalytics, AutomationForm, AutomationView, ReportLine,
-    analytics as automation_analytics, create, run_now,
+    AutomationAnalytics, AutomationForm, AutomationView, analytics as automation_analytics, create,
+    run_now,
 };
 use outreach_core::campaigns::ai_settings::{CertaintyThreshold, HumanApproval, ReplyTiming};
 use outreach_core::campaigns::personalise::{Recipient, render, render_html};
@@ -160,79 +161,6 @@ pub async fn delete(
     }))
 }
 
-/// One business of a run's result (B §3 run result).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ReportItem {
-    pub business_name: String,
-    pub email: String,
-    /// sent, or the message's state (queued, sending, failed, skipped).
-    pub status: String,
-}
-
-/// B §3 Automation run result, with the run to poll while it is still running.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RunResult {
-    pub run_id: i64,
-    /// running, completed, ended, failed or skipped.
-    pub status: String,
-    pub emails_sent: usize,
-    pub emails_failed: usize,
-    pub emails_report: Vec<ReportItem>,
-    pub businesses_found: i64,
-    /// Why it sent nothing (it ended, its template is gone).
-    pub message: Option<String>,
-}
-
-async fn result_of(state: &AppState, run: &RunRow) -> ApiResult<RunResult> {
-    let lines: Vec<ReportLine> = serde_json::from_str(&run.report).unwrap_or_default();
-    let mut report = Vec::with_capacity(lines.len());
-    for line in lines {
-        let status = match line.message_id {
-            Some(id) => state
-                .ctx
-                .db
-                .load_message(id)
-                .await?
-                .map(|message| message.status),
-            None => None,
-        };
-        report.push(ReportItem {
-            business_name: line.business_name,
-            email: line.email,
-            status: status.map_or("skipped".into(), |status| status.as_str().to_string()),
-        });
-    }
-    let count = |wanted: &[&str]| {
-        report
-            .iter()
-            .filter(|item| wanted.contains(&item.status.as_str()))
-            .count()
-    };
-    Ok(RunResult {
-        run_id: run.id,
-        status: run.status.clone(),
-        emails_sent: count(&["sent", "delivered", "opened", "replied"]),
-        emails_failed: count(&["failed", "bounced"]),
-        businesses_found: run.businesses_found,
-        message: run.error.clone(),
-        emails_report: report,
-    })
-}
-
-/// Whether a run is done: it finished, and its emails left the queue.
-async fn settled(state: &AppState, run: &RunRow) -> ApiResult<bool> {
-    if run.status == "running" {
-        return Ok(false);
-    }
-    let result = result_of(state, run).await?;
-    Ok(result
-        .emails_report
-        .iter()
-        .all(|item| !matches!(item.status.as_str(), "queued" | "sending")))
-}
-
 /// Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and sent, or 202 with
 /// the run to poll (`GET /api/automation-runs/{id}`) past a bound.
 #[utoipa::path(post, path = "/api/automations/{id}/run", tag = "automations", params(("id" = i64, Path)), responses(
@@ -254,12 +182,10 @@ pub async fn run(
             .find_run(run_id, Some(user.id))
             .await?
             .ok_or_else(|| ApiError::not_found("Run not found"))?;
-        let done = settled(&state, &run).await?;
-        Ok::<_, ApiError>((run, done))
+        Ok::<_, ApiError>(figures::run_result(db, &run).await?)
     };
-    let (run, done) = crate::wait_for(RUN_WAIT, load, |(_, done)| *done).await?;
-    let result = result_of(&state, &run).await?;
-    let status = if done {
+    let result = crate::wait_for(RUN_WAIT, load, RunResult::settled).await?;
+    let status = if result.settled() {
         StatusCode::OK
     } else {
         StatusCode::ACCEPTED
@@ -282,7 +208,7 @@ pub async fn run_result(
         .find_run(id, Some(user.id))
         .await?
         .ok_or_else(|| ApiError::not_found("Run not found"))?;
-    Ok(Json(result_of(&state, &run).await?))
+    Ok(Json(figures::run_result(&state.ctx.db, &run).await?))
 }
 
 /// An automation's figures (B §3 Automation analytics), from its campaign's counters.
@@ -304,9 +230,7 @@ pub async fn runs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<RunRecord>>> {
-    Ok(Json(
-        state.ctx.db.automation_runs(user.id, RUNS_LISTED).await?,
-    ))
+    Ok(Json(figures::run_records(&state.ctx.db, user.id, RUNS_LISTED).await?))
 }
 
 /// B §3 Automation test form.

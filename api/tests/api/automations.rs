@@ -149,6 +149,16 @@ async fn the_daily_run_emails_new_businesses_once_a_day_within_its_limits() {
         }
         let (_, card) = ada.get_json("/api/automations").await;
         assert!(card[0]["lastRun"].is_string());
+        // Issue 30.3: the card, the run report, the analytics and the console say the same of what was sent.
+        let (_, figures) = ada.get_json(&format!("/api/automations/{id}/analytics")).await;
+        let admin = app.signed_in("boss", ADMIN, "Boss").await;
+        let (_, console) = admin.get_json(&format!("/api/admin/campaigns/{}", automation["campaignId"])).await;
+        assert_eq!(
+            (&card[0]["emailsSent"], &card[0]["emailsWaiting"], &card[0]["emailsWritten"], &runs[0]["emailsWaiting"],
+                &figures["emailsSent"], &console["sent"], &console["queued"]),
+            (&json!(3), &json!(0), &json!(3), &json!(0), &json!(3), &json!(3), &json!(0)),
+            "card {card} runs {runs} analytics {figures} console {console}"
+        );
 
         // The next day: three new ones; the day after, the last one of its total of seven, and it ends for good.
         app.clock.advance(DAY_MS);

@@ -4,6 +4,7 @@
 //! pacing, the template's follow-ups, exactly once). A business this user already emailed in any campaign, or a
 //! suppressed address, is never picked. It stops for good once it has sent its total or its duration is over.
 
+pub mod figures;
 pub mod settings;
 pub mod store;
 
@@ -50,7 +51,12 @@ pub struct AutomationView {
     /// The next daily run (the start of the next UTC day); none when paused or ended.
     pub next_run: Option<Timestamp>,
     pub schedule: String,
+    /// Its campaign's emails sent (first emails and follow-ups), as its analytics count them.
     pub emails_sent: i64,
+    /// Its campaign's emails not sent yet.
+    pub emails_waiting: i64,
+    /// First emails written toward its total.
+    pub emails_written: i64,
     /// Why it stopped for good.
     pub ended_reason: Option<String>,
     pub created_at: Timestamp,
@@ -89,6 +95,8 @@ impl AutomationRow {
             next_run: running.then(|| Timestamp(now - now.rem_euclid(DAY_MS) + DAY_MS)),
             schedule: self.schedule.clone(),
             emails_sent: self.emails_sent,
+            emails_waiting: self.emails_waiting,
+            emails_written: self.emails_written,
             ended_reason: self.ended_reason.clone(),
             created_at: Timestamp(self.created_at),
         }
@@ -97,7 +105,7 @@ impl AutomationRow {
     /// Why it stops for good at `now`, if it does: its total sent or its duration over.
     pub fn end(&self, now: i64) -> Option<String> {
         if let Some(total) = self.max_total_emails
-            && self.emails_sent >= i64::from(total)
+            && self.emails_written >= i64::from(total)
         {
             return Some(format!("Ended: its {total} emails are sent"));
         }
@@ -114,7 +122,7 @@ impl AutomationRow {
     fn room(&self, emailed_today: i64) -> i64 {
         let per_day = (i64::from(self.max_businesses_per_day) - emailed_today).max(0);
         match self.max_total_emails {
-            Some(total) => per_day.min(i64::from(total) - self.emails_sent).max(0),
+            Some(total) => per_day.min(i64::from(total) - self.emails_written).max(0),
             None => per_day,
         }
     }
@@ -393,7 +401,7 @@ async fn run_automation(
     // Emailing the last of its total ends it for good now, so its card says so at once.
     let reached = automation
         .max_total_emails
-        .filter(|total| automation.emails_sent + queued >= i64::from(*total))
+        .filter(|total| automation.emails_written + queued >= i64::from(*total))
         .map(|total| format!("Ended: its {total} emails are sent"));
     Ok(Outcome {
         status: "completed",

@@ -2,15 +2,12 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
 use super::settings::Settings;
-use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
 
-/// An automation as stored, with the emails it sent so far.
+/// An automation as stored, with its campaign's emails so far (see `figures`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct AutomationRow {
     pub id: i64,
@@ -29,7 +26,12 @@ pub struct AutomationRow {
     pub last_run_at: Option<i64>,
     pub ended_reason: Option<String>,
     pub created_at: i64,
+    /// First emails written and not given up (skipped or failed): what its total counts.
+    pub emails_written: i64,
+    /// Its campaign's first emails and follow-ups sent.
     pub emails_sent: i64,
+    /// Its campaign's first emails and follow-ups not sent yet.
+    pub emails_waiting: i64,
 }
 
 pub struct NewAutomation<'a> {
@@ -59,27 +61,20 @@ pub struct RunRow {
     pub finished_at: Option<i64>,
 }
 
-/// A run record as the Automation Reports list shows it (B §3 Automation run record).
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RunRecord {
+/// A run as the Automation Reports list reads it (its figures come from its report's messages: `figures`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RunListRow {
     pub id: i64,
     pub automation_id: Option<i64>,
     pub automation_name: String,
-    #[sqlx(rename = "started_at")]
-    pub run_date: Timestamp,
-    /// Emails the run queued.
-    #[sqlx(rename = "emails_queued")]
-    pub emails_sent: i64,
+    pub started_at: i64,
     pub businesses_targeted: i64,
     pub businesses_found: i64,
-    /// running, completed, ended, failed or skipped.
     pub status: String,
-    /// Run Now rather than the daily schedule.
     pub manual: bool,
-    /// Why it sent nothing (ended, paused, a failure).
     pub error: Option<String>,
     pub campaign_name: String,
+    pub report: String,
 }
 
 impl Db {
@@ -208,7 +203,7 @@ impl Db {
         on_writer!(self, pool => sqlx::query(sql).bind(id).bind(now).bind(ended).execute(pool).await.map(|_| ()))
     }
 
-    pub async fn automation_runs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<RunRecord>> {
+    pub async fn automation_runs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<RunListRow>> {
         let sql = AUTOMATION_RUNS.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
     }

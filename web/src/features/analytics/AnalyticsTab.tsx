@@ -20,6 +20,7 @@ import {
   yesNo,
   type CampaignAnalytics,
 } from "./api";
+import { sentText } from "../automations/rules";
 import { DailyCharts } from "./shared";
 
 const INNER_TABS = ["Campaigns", "Sent Emails", "Automation Reports", "Follow-ups"] as const;
@@ -221,7 +222,7 @@ function AutomationReports() {
                     {formatDateTime(run.runDate)}
                     <span className="block text-xs text-slate-500">{run.manual ? "Run now" : "Daily"}</span>
                   </td>
-                  <td className="p-2">{run.emailsSent}</td>
+                  <td className="p-2">{sentText(run.emailsSent, run.emailsWaiting)}</td>
                   <td className="p-2">{run.businessesTargeted}</td>
                   <td className="p-2">
                     {runStatus(run.status)}

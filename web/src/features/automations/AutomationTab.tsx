@@ -14,7 +14,7 @@ import type { Automation, AutomationAnalytics, RunResult, Template } from "../..
 import { formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
-import { NEW_FORM, openRateText, readForm, runToast, type FormState } from "./rules";
+import { NEW_FORM, openRateText, readForm, runToast, sentText, type FormState } from "./rules";
 import { TestAutomationForm } from "./TestAutomationForm";
 
 export const AUTOMATIONS_KEY = "/api/automations";
@@ -88,7 +88,9 @@ function AutomationCard({ automation, templates }: { automation: Automation; tem
       <p className="text-sm text-slate-600">
         {automation.businessType} within {automation.radius} miles of {automation.geographicArea} · {automation.maxBusinessesPerDay} a day · {automation.schedule}
       </p>
-      <p className="text-sm text-slate-600">Template: {template?.name ?? "none (choose one)"} · {automation.emailsSent} sent{automation.maxTotalEmails ? ` of ${automation.maxTotalEmails}` : ""}</p>
+      <p className="text-sm text-slate-600">Template: {template?.name ?? "none (choose one)"} · {sentText(automation.emailsSent, automation.emailsWaiting)}
+        {automation.maxTotalEmails ? ` · ${automation.emailsWritten} of its ${automation.maxTotalEmails} emails written` : ""}
+      </p>
       <p className="text-xs text-slate-500">
         Last run: {automation.lastRun ? formatDateTime(automation.lastRun) : "never"} · Next run: {automation.nextRun ? formatDateTime(automation.nextRun) : "none"}
       </p>

@@ -65,12 +65,17 @@ export function readForm(form: FormState): { error: string } | { body: Automatio
 }
 
 /** The run-result toast (B §9: it stays 8 seconds). */
+/** Emails sent and still waiting, said the same way on the toast, the card and the run reports. */
+export function sentText(sent: number, waiting: number): string {
+  return waiting > 0 ? `${sent} sent, ${waiting} waiting` : `${sent} sent`;
+}
+
 export function runToast(result: RunResult): { title: string; description: string } {
   if (result.status === "ended" || result.status === "skipped" || result.status === "failed") {
     return { title: "Automation did not send", description: result.message ?? "Nothing was sent" };
   }
   const names = result.emailsReport.map((line) => `${line.businessName} (${line.status})`).join(", ");
-  const counts = `${result.emailsSent} sent, ${result.emailsFailed} failed`;
+  const counts = `${sentText(result.emailsSent, result.emailsWaiting)}, ${result.emailsFailed} failed`;
   if (result.status === "running") return { title: "Automation is running", description: `${counts} so far. See Automation Reports for the rest.` };
   return { title: "Automation run complete", description: names ? `${counts}: ${names}` : `${counts}: no new business with an email address was found` };
 }
