@@ -96,7 +96,7 @@ pub struct SentimentBreakdown {
 #[serde(rename_all = "camelCase")]
 pub struct ResponseAnalytics {
     pub total_responses: i64,
-    /// Replies per 100 campaign emails (first emails and follow-ups) sent, rounded to one decimal.
+    /// Replies per 100 campaign emails (first emails and follow-ups) sent, a whole number (B §9).
     pub response_rate: f64,
     /// Positive replies per 100 replies read, rounded.
     pub positive_share: f64,
@@ -109,12 +109,12 @@ pub struct ResponseAnalytics {
     pub recent_responses: Vec<EmailResponse>,
 }
 
-fn percent(part: i64, whole: i64, decimals: i32) -> f64 {
+/// `part` per 100 of `whole`, a whole number (B §9: rates are whole-number percentages).
+fn percent(part: i64, whole: i64) -> f64 {
     if whole == 0 {
         return 0.0;
     }
-    let scale = 10f64.powi(decimals);
-    (part as f64 * 100.0 / whole as f64 * scale).round() / scale
+    (part as f64 * 100.0 / whole as f64).round()
 }
 
 fn response(row: RecentRow) -> EmailResponse {
@@ -193,8 +193,8 @@ pub async fn analytics(
         .collect();
     Ok(Json(ResponseAnalytics {
         total_responses: totals.replies,
-        response_rate: percent(totals.replies, totals.sent, 1),
-        positive_share: percent(sentiments.positive, read, 0),
+        response_rate: percent(totals.replies, totals.sent),
+        positive_share: percent(sentiments.positive, read),
         pending_approvals: totals.awaiting,
         answers_sent: totals.answers_sent,
         sentiment_breakdown: sentiments,

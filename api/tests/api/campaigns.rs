@@ -230,6 +230,9 @@ async fn builder_steps_never_move_a_campaign_that_has_messages_waiting() {
         let (_, template) = ada
             .post_json("/api/email-templates", json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }))
             .await;
+        // Issue 33.9: a template's rates (A §3), whole percentages: expected for its objective and tone until it has
+        // 20 sends of its own.
+        assert_eq!((&template["estimatedOpenRate"], &template["responseRate"]), (&json!(27), &json!(4)), "{template}");
         let (_, imported) = ada
             .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\n".to_vec())
             .await;

@@ -221,6 +221,8 @@ async fn automatic_answers_go_only_past_every_guard() {
         let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
         assert_eq!(analytics["pendingApprovals"], 9, "{analytics}");
         assert_eq!(analytics["totalResponses"], 11);
+        // B §9: a whole-number percentage: 11 replies to 8 first emails (answers are no campaign emails).
+        assert_eq!(analytics["responseRate"].as_f64(), Some(138.0), "{analytics}");
         // Positive: every interested reply above, and "Ok then." twice (the model reads it as agreement).
         assert_eq!(analytics["sentimentBreakdown"]["positive"], 9);
         // Interest shows on the contact.

@@ -3,6 +3,7 @@
 pub mod ai_settings;
 pub mod education;
 pub mod personalise;
+pub mod rates;
 pub mod store;
 pub mod templates;
 

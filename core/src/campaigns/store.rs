@@ -136,12 +136,16 @@ impl Db {
 
     pub async fn list_templates(&self, user_id: i64) -> StoreResult<Vec<TemplateRow>> {
         let sql = TEMPLATE_LIST.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+        let rows: Vec<TemplateRow> =
+            on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)?;
+        Ok(rows.into_iter().map(TemplateRow::with_rates).collect())
     }
 
     pub async fn find_template(&self, id: i64, user_id: i64) -> StoreResult<Option<TemplateRow>> {
         let sql = TEMPLATE_FIND.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+        let row: Option<TemplateRow> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id)
+            .fetch_optional(pool).await)?;
+        Ok(row.map(TemplateRow::with_rates))
     }
 
     /// A template's subject and body, when the user owns it.

@@ -40,6 +40,28 @@ pub struct TemplateRow {
     #[serde(skip)]
     pub updated_at: Timestamp,
     pub emails_sent: i64,
+    #[serde(skip)]
+    pub emails_opened: i64,
+    #[serde(skip)]
+    pub emails_replied: i64,
+    /// Percent, whole (B §9): its own opens once it has 20 sends, until then the figure expected for its objective
+    /// and tone.
+    #[sqlx(skip)]
+    pub estimated_open_rate: i64,
+    /// Percent, whole: its own replies the same way.
+    #[sqlx(skip)]
+    pub response_rate: i64,
+}
+
+impl TemplateRow {
+    /// With its rates worked out from its own figures (see `campaigns::rates`).
+    pub fn with_rates(mut self) -> Self {
+        let own = (self.emails_sent, self.emails_opened, self.emails_replied);
+        let estimate = crate::campaigns::rates::estimate(&self.objective, &self.tone, own);
+        self.estimated_open_rate = estimate.open_rate.round() as i64;
+        self.response_rate = estimate.reply_rate.round() as i64;
+        self
+    }
 }
 
 crate::text_enum! {

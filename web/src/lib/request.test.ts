@@ -65,6 +65,15 @@ describe("apiRequest", () => {
     ]);
   });
 
+  it("opens it for the gate's answer on any product path (automations, responses, follow-ups)", async () => {
+    const seen = captureStatusEvents();
+    for (const path of ["/api/automations", "/api/email-responses/analytics", "/api/followup-cronjob/pending"]) {
+      fetchMock.mockResolvedValueOnce(answer(403, '{"error":"account_inactive","message":"Account inactive"}'));
+      await expect(apiRequest("GET", path)).rejects.toThrow(/^403: /);
+    }
+    expect(seen).toEqual([1, 2, 3].map(() => ({ status: 403, message: "Account inactive" })));
+  });
+
   it("does not open the paywall for a 403 elsewhere", async () => {
     const seen = captureStatusEvents();
     fetchMock.mockResolvedValueOnce(answer(403, '{"error":"forbidden","message":"Administrator access required"}'));

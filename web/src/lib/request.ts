@@ -37,11 +37,21 @@ export function isGatedPath(path: string): boolean {
   return GATED_PATHS.some((gated) => path.includes(gated));
 }
 
+/** The server's gate answers `{"error": "account_inactive"}` on every product endpoint, including those beyond the
+ * spec's list (automations, responses, follow-ups), so its code alone also means the account is shut. */
+function isInactiveAnswer(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { error?: unknown }).error === "account_inactive";
+  } catch {
+    return false;
+  }
+}
+
 /** Throws "status: body" for a non-OK answer; a gated 403 first emits the account-status-error event. */
 export async function throwIfResNotOk(response: Response, path: string): Promise<void> {
   if (response.ok) return;
   const text = (await response.text()) || response.statusText;
-  if (response.status === 403 && isGatedPath(path)) {
+  if (response.status === 403 && (isGatedPath(path) || isInactiveAnswer(text))) {
     const message = messageFromBody(text) ?? DEFAULT_INACTIVE_MESSAGE;
     emitAccountStatusError({ status: 403, message });
     throw new Error(`403: ${text || INACTIVE_FALLBACK}`);

@@ -1,12 +1,11 @@
 //! The AI email writer (A §4 AI composer, §5 Template composer, §8 Generation): the brief a user fills in, the
-//! writer chosen by configuration (an OpenAI-compatible chat API, Anthropic, or the offline writer), and the
-//! estimated open and reply rates.
+//! writer chosen by configuration (an OpenAI-compatible chat API, Anthropic, or the offline writer); the rates a draft
+//! may expect are `campaigns::rates`.
 
 pub mod anthropic;
 pub mod offline;
 pub mod openai;
 pub mod prompt;
-pub mod rates;
 pub mod writer;
 
 use serde::{Deserialize, Serialize};

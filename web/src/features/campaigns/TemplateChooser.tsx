@@ -106,7 +106,7 @@ export function TemplatesTab() {
               <h3 className="font-semibold">{template.name}</h3>
               <p className="text-sm text-slate-600">{template.subject}</p>
               <p className="mt-1 text-xs text-slate-500">
-                {template.objective} · {template.tone} · {template.emailsSent} sent
+                {template.objective} · {template.tone} · {template.emailsSent} sent · about {template.estimatedOpenRate}% opened, {template.responseRate}% replied
               </p>
               <div className="mt-3 flex flex-wrap gap-1">
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>

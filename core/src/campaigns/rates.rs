@@ -1,5 +1,5 @@
-//! Estimated open and reply rates of a draft: the user's own results for the same objective and tone once there
-//! are at least 20 sends, otherwise baseline figures.
+//! Estimated open and reply rates of a draft or a template: the user's own results (for the same objective and
+//! tone, or the template's own) once there are at least 20 sends, otherwise baseline figures.
 //!
 //! Baselines are mid-points of the ranges commonly reported for cold B2B email (opens 20–35%, replies 1–8%),
 //! nudged by objective (partnership proposals get more replies than pitches) and tone (warmer tones a little
