@@ -141,6 +141,22 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view(&state, &row).await?)).into_response())
 }
 
+/// A new draft campaign of this name with the default settings, for the spec's launch by name (A §7
+/// `POST /api/campaigns/launch`).
+pub(crate) async fn draft_named(state: &AppState, user_id: i64, name: &str) -> ApiResult<i64> {
+    let name = valid_name(name).map_err(|error| ApiError::validation(error.to_string()))?;
+    let campaign = NewCampaign {
+        name: &name,
+        status: CampaignStatus::Draft,
+        business_type: None,
+        geographic_area: None,
+        radius: DEFAULT_RADIUS,
+        max_results: DEFAULT_MAX_RESULTS,
+        window: &state.ctx.settings.sending.default_window(),
+    };
+    Ok(state.ctx.db.insert_campaign(user_id, &campaign, state.ctx.now_ms()).await?)
+}
+
 /// Changes a campaign with one of the body variants of A §7; only the fields present change.
 #[utoipa::path(put, path = "/api/campaigns/{id}", tag = "campaigns", params(("id" = i64, Path)), request_body = CampaignPatch,
     responses(

@@ -52,6 +52,8 @@ pub struct LaunchRequest {
     business_ids: Vec<i64>,
     /// The sender configuration to use; the default one (else the outbox) when absent.
     email_config_id: Option<i64>,
+    /// `POST /api/campaigns/launch` without a campaign: the name of the campaign it makes.
+    name: Option<String>,
 }
 
 /// What a launch queued.
@@ -220,17 +222,27 @@ pub async fn launch(
     }))
 }
 
-/// The same as `POST /api/campaigns/send` (the other name the spec uses).
+/// `POST /api/campaigns/send` by the spec's other name and body (A §7 `{templateId, businessIds, name}`): without a
+/// campaign, it launches a new one of that name, which a refused launch removes again.
 #[utoipa::path(post, path = "/api/campaigns/launch", tag = "sending", request_body = LaunchRequest, responses(
     (status = 200, body = LaunchAnswer),
     (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
     (status = 422, description = "Template Required, No Recipients, Campaign Required, or what blocks the launch", body = ErrorBody)))]
 pub async fn launch_alias(
-    state: State<AppState>,
-    user: SignedIn,
-    request: JsonBody<LaunchRequest>,
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    JsonBody(mut request): JsonBody<LaunchRequest>,
 ) -> ApiResult<Json<LaunchAnswer>> {
-    launch(state, user, request).await
+    let made = match (request.campaign_id, request.name.as_deref()) {
+        (None, Some(name)) => Some(crate::campaigns::draft_named(&state, user.id, name).await?),
+        _ => None,
+    };
+    request.campaign_id = request.campaign_id.or(made);
+    let answer = launch(State(state.clone()), SignedIn(user.clone()), JsonBody(request)).await;
+    if let (Err(_), Some(id)) = (&answer, made) {
+        state.ctx.db.delete_campaign(id, user.id).await?;
+    }
+    answer
 }
 
 /// A campaign's sending progress.
@@ -369,6 +381,8 @@ pub struct TestSendRequest {
     subject: Option<String>,
     body: Option<String>,
     template_id: Option<i64>,
+    /// `test-campaign` without a template: the campaign whose chosen template to test.
+    campaign_id: Option<i64>,
     quantity: Option<i64>,
     business_ids: Vec<i64>,
 }
@@ -481,7 +495,8 @@ pub async fn test_copies(
 }
 
 /// The campaign's email as each of up to five businesses would get it, to the test address (`testEmail`,
-/// `businessIds`, `templateId`).
+/// `businessIds`, and `templateId`; the spec's body names none, so without it the template chosen for `campaignId`,
+/// else for the user's latest campaign that has one).
 #[utoipa::path(post, path = "/api/test-campaign", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, description = "Sent, or why not (`success` false with `errorType`)", body = TestResult),
     (status = 404, description = "Template or business not found", body = ErrorBody),
@@ -502,29 +517,33 @@ pub async fn test_campaign(
             "Please select a maximum of 5 businesses for testing.",
         ));
     }
-    let template_id = request
-        .template_id
-        .ok_or_else(|| ApiError::validation("Template Required"))?;
-    state
-        .ctx
-        .db
-        .template_content(template_id, user.id)
+    let db = &state.ctx.db;
+    let chosen = match (request.template_id, request.campaign_id) {
+        (Some(id), _) => Some(id),
+        (None, Some(campaign)) => db
+            .find_campaign(campaign, user.id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Campaign not found"))?
+            .template_id,
+        (None, None) => db
+            .list_campaigns(user.id)
+            .await?
+            .into_iter()
+            .find_map(|campaign| campaign.template_id),
+    };
+    let template_id = chosen.ok_or_else(|| ApiError::validation("Template Required"))?;
+    db.template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     for id in &request.business_ids {
-        state
-            .ctx
-            .db
-            .find_business(*id, user.id)
+        db.find_business(*id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Business not found"))?;
     }
     let sender = default_sender(&state, user.id).await?;
     // A Gmail sender whose grant is gone: the user meant to test through Gmail, not the outbox.
     if sender.is_none()
-        && let Some(revoked) = state
-            .ctx
-            .db
+        && let Some(revoked) = db
             .list_email_configs(user.id)
             .await?
             .into_iter()

@@ -93,7 +93,7 @@ function useGrant(fallback: string, onResult: (data: unknown) => void, onDone: (
   return useApiMutation({
     mutationFn: (body: { email: string; status: "free_trial" | "premium"; emailLimit?: number }) =>
       requestJson<Granted>("POST", "/api/admin/set-user-status", body),
-    success: (result) => ({ title: "Success", description: result.message }),
+    success: (result) => ({ title: result.message }),
     failure: { title: "Error", description: fallback },
     onSuccess: (result) => {
       onResult(result);

@@ -12,12 +12,12 @@ export interface AdminAction {
   body?: unknown;
 }
 
-/** Runs an action; the success toast shows the server's `message` when it has one, else `done`. */
+/** Runs an action; the success toast is the server's `message` itself when it has one, else `done` (B §8). */
 export function useAdminAction<T extends { message?: string }>(done: string, failed: string) {
   const refresh = useRefresh();
   return useApiMutation<AdminAction, T>({
     mutationFn: ({ method = "POST", path, body = {} }) => requestJson<T>(method, path, body),
-    success: (answer) => ({ title: "Success", description: answer.message ?? done }),
+    success: (answer) => ({ title: answer.message ?? done }),
     failure: { title: "Error", description: failed },
     onSuccess: () => refresh(),
   });

@@ -47,7 +47,8 @@ test("the home page looks a user up and grants a trial and premium with the spec
   // Free trial, with the toast as B §8 words it.
   await page.getByLabel("Free trial email").fill(MEMBER.email);
   await page.getByRole("button", { name: "Set Free Trial" }).click();
-  await toast.getByText(`User ${MEMBER.email} has been set to free trial status`).waitFor();
+  // B §8: the server's words are the toast itself (its title), not a description under "Success".
+  await toast.getByTestId("toast-title").getByText(`User ${MEMBER.email} has been set to free trial status`).waitFor();
   assert.equal(await page.getByLabel("Free trial email").inputValue(), "");
 
   // Premium: both fields, a whole number, then the grant.
@@ -59,7 +60,7 @@ test("the home page looks a user up and grants a trial and premium with the spec
   await page.getByText("Email limit must be a positive number").waitFor();
   await page.getByLabel("Email limit").fill("750");
   await page.getByRole("button", { name: "Grant Premium" }).click();
-  await toast.getByText(`User ${MEMBER.email} has been granted premium access with 750 emails for 30 days`).waitFor();
+  await toast.getByTestId("toast-title").getByText(`User ${MEMBER.email} has been granted premium access with 750 emails for 30 days`).waitFor();
   await page.getByLabel("Lookup email").fill(MEMBER.email);
   await page.getByRole("button", { name: "Look up" }).click();
   await page.getByTestId("lookup-result").getByText("750", { exact: true }).waitFor();

@@ -296,6 +296,25 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         assert_eq!((outbox[0]["isTest"].as_bool(), outbox[1]["isTest"].as_bool()), (Some(true), Some(false)), "{outbox}");
         let (_, templates) = ada.get_json("/api/email-templates").await;
         assert_eq!(templates[0]["emailsSent"], 1, "the campaign's send only: {templates}");
+        // Issue 33.9: the spec's bodies. A test of the campaign's chosen template without naming it, and a launch by
+        // name that makes its campaign (a refused one leaves none behind).
+        let (_, draft) = ada.post_json("/api/campaigns", json!({ "name": "Next" })).await;
+        let (status, _) = ada.put_json(&format!("/api/campaigns/{}", draft["id"]), json!({ "templateId": template["id"] })).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, tested) = ada
+            .post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [id], "selectedBusinesses": [], "campaignEmailSettings": {} }))
+            .await;
+        assert_eq!(tested["sent"], 1, "{tested}");
+        let launch_named = |ids: Vec<i64>| json!({ "templateId": template["id"], "businessIds": ids, "name": "Spring round" });
+        let (status, refused) = ada.post_json("/api/campaigns/launch", launch_named(vec![])).await;
+        assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("No Recipients")));
+        let (status, named) = ada.post_json("/api/campaigns/launch", launch_named(vec![id])).await;
+        assert_eq!((status, named["emailsSent"].as_i64()), (StatusCode::OK, Some(1)), "{named}");
+        let (_, campaigns) = ada.get_json("/api/campaigns").await;
+        let spring = campaigns.as_array().unwrap().iter().filter(|c| c["name"] == "Spring round").count();
+        assert_eq!(spring, 1, "{campaigns}");
+        queue_drained(&app).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
         assert!(
             outbox[0]["htmlBody"]
                 .as_str()

@@ -76,7 +76,7 @@ function ToastItem({ item }: { item: Toast }) {
       className={`mb-2 flex w-full items-start justify-between gap-4 rounded-md border p-4 shadow-lg ${VARIANT_CLASSES[item.variant ?? "default"]}`}
     >
       <div>
-        {item.title ? <div className="text-sm font-semibold">{item.title}</div> : null}
+        {item.title ? <div className="text-sm font-semibold" data-testid="toast-title">{item.title}</div> : null}
         {item.description ? <div className="text-sm opacity-90">{item.description}</div> : null}
       </div>
       <button aria-label="Close" className="text-sm opacity-70 hover:opacity-100" onClick={() => dismissToast(item.id)}>
