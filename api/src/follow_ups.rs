@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::campaigns::templates::FollowUpTiming;
 use outreach_core::followups::{
-    PendingFollowUp, STOPPED_BY_HAND, Scope, SentFollowUp, queue_due_follow_ups,
+    PendingFollowUp, STOPPED_BY_HAND, SentFollowUp, pending_as_written, queue_due_follow_ups,
 };
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::launch::TestMessage;
@@ -103,18 +103,7 @@ pub struct PendingItem {
 }
 
 async fn pending_of(state: &AppState, user_id: i64) -> ApiResult<Vec<PendingFollowUp>> {
-    Ok(state
-        .ctx
-        .db
-        .pending_follow_ups(
-            Scope {
-                user_id: Some(user_id),
-                campaign_id: None,
-            },
-            i64::MAX,
-            LISTED,
-        )
-        .await?)
+    Ok(pending_as_written(&state.ctx.db, user_id, LISTED).await?)
 }
 
 /// The user's follow-ups waiting to go out (B §7 `/api/follow-ups/pending`).

@@ -49,7 +49,8 @@ test("the manager lists scheduled follow-ups and tests one; the analytics page s
   await rows.first().waitFor();
   assert.equal(await rows.count(), 2);
   const aalto = rows.filter({ hasText: "a@cafe.example" });
-  await aalto.getByText("Checking in, {{businessName}}").waitFor();
+  // Issue 33.4: the follow-up as the prospect will read it, not the template's placeholder.
+  await aalto.getByText("Checking in, Cafe Aalto").waitFor();
   await aalto.getByText("Follow-up #1 · 2 days after open", { exact: false }).waitFor();
   await aalto.getByText("Future scheduled").waitFor();
   await aalto.getByText("Original email: Bread for Cafe Aalto", { exact: false }).waitFor();

@@ -10,6 +10,7 @@
 pub mod timing;
 
 use crate::Context;
+use crate::campaigns::personalise::{render, render_html};
 use crate::campaigns::templates::FollowUpTiming;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
@@ -280,6 +281,32 @@ async fn scheduled_time(
         None
     };
     Ok(send_time(due, campaign_hour))
+}
+
+/// A user's follow-ups waiting to go out (at most `limit`), each with its subject and body personalised for its
+/// business as the prospect will read them (the Follow-up Manager shows these, not the template's placeholders).
+pub async fn pending_as_written(
+    db: &Db,
+    user_id: i64,
+    limit: i64,
+) -> StoreResult<Vec<PendingFollowUp>> {
+    let scope = Scope {
+        user_id: Some(user_id),
+        campaign_id: None,
+    };
+    let mut pending = db.pending_follow_ups(scope, i64::MAX, limit).await?;
+    let businesses: Vec<i64> = pending.iter().map(|follow_up| follow_up.business_id).collect();
+    let recipients = db.recipients(&businesses, user_id).await?;
+    for follow_up in &mut pending {
+        let recipient = recipients
+            .get(&follow_up.business_id)
+            .cloned()
+            .unwrap_or_default();
+        let seed = format!("{}-{}", follow_up.original_id, follow_up.step);
+        follow_up.follow_up_subject = render(&follow_up.follow_up_subject, &recipient, &seed).text;
+        follow_up.follow_up_body = render_html(&follow_up.follow_up_body, &recipient, &seed).text;
+    }
+    Ok(pending)
 }
 
 /// Queues every follow-up due now (of one user, or everyone's) and its sending jobs; returns the ids of the

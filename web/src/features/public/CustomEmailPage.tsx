@@ -24,6 +24,15 @@ export function systemAddress(user: Pick<User, "firstName" | "email"> | null, do
   return `${name || "you"}@${domain}`;
 }
 
+/** Whether mail can go out from this sending domain at all: an address on a loopback name or a bare IP (a fresh
+ * instance's `hello.127.0.0.1`) is no address a mailbox provider accepts, so the page offers none. */
+export function isPublicSendingDomain(domain: string): boolean {
+  const host = domain.toLowerCase().replace(/^hello\./, "");
+  if (!host.includes(".") || host.includes(":")) return false; // a bare name, or an IPv6 literal
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return false; // an IPv4 literal
+  return !/\.(localhost|local|internal|invalid)$/.test(host);
+}
+
 export function CustomEmailPage() {
   usePageTitle("Custom Email");
   const { user } = useAuth();
@@ -49,11 +58,17 @@ export function CustomEmailPage() {
       </Link>
       <header>
         <h1 className="text-3xl font-bold">Custom Email Setup</h1>
-        <p className="mt-2 text-slate-700">
-          Your system address{" "}
-          <strong data-testid="system-address">{domain ? systemAddress(user, domain) : "…"}</strong> is ready to use and automatically
-          verified. Want to send from an address of your own? Choose one of three options.
-        </p>
+        {!domain || isPublicSendingDomain(domain) ? (
+          <p className="mt-2 text-slate-700">
+            Your system address <strong data-testid="system-address">{domain ? systemAddress(user, domain) : "…"}</strong> sends through this
+            instance's sending domain. Want to send from an address of your own? Choose one of three options.
+          </p>
+        ) : (
+          <p className="mt-2 text-slate-700" data-testid="no-system-address">
+            This instance has no public sending domain yet ({domain}), so it offers no system address: mail goes out through a sender
+            you add in Email Settings. Want to send from an address of your own? Choose one of three options.
+          </p>
+        )}
       </header>
       <section aria-labelledby="options-title">
         <h2 id="options-title" className="text-2xl font-semibold">
