@@ -25,8 +25,8 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
-use crate::sends::{TestResult, send_tests};
 use crate::session::SignedIn;
+use crate::test_sends::{TestResult, send_tests};
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -230,7 +230,9 @@ pub async fn runs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<RunRecord>>> {
-    Ok(Json(figures::run_records(&state.ctx.db, user.id, RUNS_LISTED).await?))
+    Ok(Json(
+        figures::run_records(&state.ctx.db, user.id, RUNS_LISTED).await?,
+    ))
 }
 
 /// B §3 Automation test form.

@@ -154,7 +154,11 @@ pub(crate) async fn draft_named(state: &AppState, user_id: i64, name: &str) -> A
         max_results: DEFAULT_MAX_RESULTS,
         window: &state.ctx.settings.sending.default_window(),
     };
-    Ok(state.ctx.db.insert_campaign(user_id, &campaign, state.ctx.now_ms()).await?)
+    Ok(state
+        .ctx
+        .db
+        .insert_campaign(user_id, &campaign, state.ctx.now_ms())
+        .await?)
 }
 
 /// Changes a campaign with one of the body variants of A §7; only the fields present change.

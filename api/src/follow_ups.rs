@@ -21,8 +21,8 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
-use crate::sends::{TestResult, send_tests};
 use crate::session::SignedIn;
+use crate::test_sends::{TestResult, send_tests};
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {

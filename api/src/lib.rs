@@ -24,6 +24,7 @@ pub mod sends;
 pub mod session;
 pub mod state;
 pub mod templates;
+pub mod test_sends;
 pub mod tracking;
 pub mod unsubscribe;
 pub mod upload;
@@ -49,6 +50,7 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(templates::routes())
         .merge(businesses::routes())
         .merge(sends::routes())
+        .merge(test_sends::routes())
         .merge(senders::routes())
         .merge(emails::routes())
         .merge(analytics::routes())

@@ -47,12 +47,12 @@ update campaign_daily_stats set
         and m.campaign_id = campaign_daily_stats.campaign_id and e.occurred_at / 86400000 = campaign_daily_stats.day)
 where campaign_id in (select campaign_id from sent_emails where kind = 'answer');
 
--- The daily figures count first emails and follow-ups only.
+-- The daily figures count campaign mail only: no test send, and no answer.
 create or replace function campaign_daily_stats_messages() returns trigger language plpgsql as $$
 begin
     insert into campaign_daily_stats as s (campaign_id, day, messages)
     select n.campaign_id, n.created_at / 86400000, count(*)
-    from new_rows n where n.campaign_id is not null and n.kind in ('first', 'follow_up')
+    from new_rows n where n.campaign_id is not null and not n.is_test and n.kind <> 'answer'
     group by 1, 2
     on conflict (campaign_id, day) do update set messages = s.messages + excluded.messages;
     return null;
@@ -86,7 +86,7 @@ begin
         ('spam', case when o.spam_reported_at is null then n.spam_reported_at end),
         ('unsubscribed', case when o.unsubscribed_at is null then n.unsubscribed_at end)
     ) as f (metric, at)
-    where f.at is not null and n.campaign_id is not null and n.kind in ('first', 'follow_up')
+    where f.at is not null and n.campaign_id is not null and not n.is_test and n.kind <> 'answer'
     group by 1, 2
     order by 1, 2
     on conflict (campaign_id, day) do update set sent = s.sent + excluded.sent, failed = s.failed + excluded.failed,
@@ -105,7 +105,7 @@ begin
         count(*) filter (where e.kind = 'open' and e.is_machine),
         count(*) filter (where e.kind = 'click')
     from new_rows e join sent_emails m on m.token = e.token
-    where e.kind in ('open', 'click') and m.campaign_id is not null and m.kind in ('first', 'follow_up')
+    where e.kind in ('open', 'click') and m.campaign_id is not null and not m.is_test and m.kind <> 'answer'
     group by 1, 2
     order by 1, 2
     on conflict (campaign_id, day) do update set human_opens = s.human_opens + excluded.human_opens,

@@ -50,17 +50,17 @@ update campaign_daily_stats set
         and m.campaign_id = campaign_daily_stats.campaign_id and e.occurred_at / 86400000 = campaign_daily_stats.day)
 where campaign_id in (select campaign_id from sent_emails where kind = 'answer');
 
--- The daily figures count first emails and follow-ups only.
+-- The daily figures count campaign mail only: no test send, and no answer.
 
 create trigger sent_emails_daily_messages after insert on sent_emails
-when new.campaign_id is not null and new.kind in ('first', 'follow_up')
+when new.campaign_id is not null and not new.is_test and new.kind <> 'answer'
 begin
     insert into campaign_daily_stats (campaign_id, day, messages) values (new.campaign_id, new.created_at / 86400000, 1)
     on conflict (campaign_id, day) do update set messages = messages + 1;
 end;
 
 create trigger sent_emails_daily_changes after update on sent_emails
-when new.campaign_id is not null and new.kind in ('first', 'follow_up') and new.status <> 'sending'
+when new.campaign_id is not null and not new.is_test and new.kind <> 'answer' and new.status <> 'sending'
 begin
     insert into campaign_daily_stats (campaign_id, day, sent) select new.campaign_id, new.sent_at / 86400000, 1
         where old.sent_at is null and new.sent_at is not null
@@ -100,7 +100,7 @@ begin
     insert into campaign_daily_stats (campaign_id, day, human_opens, machine_opens, clicks)
     select m.campaign_id, new.occurred_at / 86400000, new.kind = 'open' and not new.is_machine,
         new.kind = 'open' and new.is_machine, new.kind = 'click'
-    from sent_emails m where m.token = new.token and m.campaign_id is not null and m.kind in ('first', 'follow_up')
+    from sent_emails m where m.token = new.token and m.campaign_id is not null and not m.is_test and m.kind <> 'answer'
     on conflict (campaign_id, day) do update set human_opens = human_opens + excluded.human_opens,
         machine_opens = machine_opens + excluded.machine_opens, clicks = clicks + excluded.clicks;
 end;

@@ -3,8 +3,8 @@
 use outreach_core::Context;
 use outreach_core::platform::faults;
 
-use outreach_core::writing::ai::writer::Writer;
 use outreach_core::campaigns::rates;
+use outreach_core::writing::ai::writer::Writer;
 use outreach_core::writing::ai::{Brief, Material};
 use outreach_core::writing::generations::Generated;
 

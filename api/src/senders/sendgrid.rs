@@ -13,8 +13,8 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;
 use crate::senders::request::{DEFAULT_DAILY_CAP, basic_address, reply_to_address, text};
-use crate::sends::{TestResult, send_tests};
 use crate::session::SignedIn;
+use crate::test_sends::{TestResult, send_tests};
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]

@@ -186,7 +186,8 @@ async fn the_manager_lists_pending_follow_ups_tests_one_and_sends_the_ready_ones
         assert_eq!(pending.len(), 2, "{pending:?}");
         let first = &pending[0];
         assert_eq!((first["sequenceNumber"].as_i64(), first["ready"].as_bool()), (Some(1), Some(false)));
-        assert_eq!(first["followUpTemplate"]["subject"], "Checking in, {{businessName}}");
+        // Issue 33.4: as the prospect will read it, not the template's placeholder.
+        assert_eq!(first["followUpTemplate"]["subject"], "Checking in, Kuu");
         assert_eq!(first["followUpTemplate"]["delayDays"], 2);
         assert!(first["originalEmail"]["subject"].as_str().unwrap().starts_with("Bread for "));
         // The fixed clock has not moved since the opens.

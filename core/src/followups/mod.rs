@@ -295,7 +295,10 @@ pub async fn pending_as_written(
         campaign_id: None,
     };
     let mut pending = db.pending_follow_ups(scope, i64::MAX, limit).await?;
-    let businesses: Vec<i64> = pending.iter().map(|follow_up| follow_up.business_id).collect();
+    let businesses: Vec<i64> = pending
+        .iter()
+        .map(|follow_up| follow_up.business_id)
+        .collect();
     let recipients = db.recipients(&businesses, user_id).await?;
     for follow_up in &mut pending {
         let recipient = recipients

@@ -140,6 +140,8 @@ pub async fn queue_tests(
         kind: MessageKind::Test,
     };
     let ids = outgoing.write(&ctx.db, &letters, ctx.now_ms()).await?;
-    outgoing.queue(&ctx.queue, &ids, Dispatch::default()).await?;
+    outgoing
+        .queue(&ctx.queue, &ids, Dispatch::default())
+        .await?;
     Ok(ids)
 }

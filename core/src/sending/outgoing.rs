@@ -123,7 +123,11 @@ pub async fn queue_sending(
     }
     let mut added = 0;
     for (job, key) in jobs {
-        added += usize::from(queue.enqueue_at(job, Some(&key), dispatch.not_before).await?);
+        added += usize::from(
+            queue
+                .enqueue_at(job, Some(&key), dispatch.not_before)
+                .await?,
+        );
     }
     Ok(added)
 }

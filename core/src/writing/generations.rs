@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::campaigns::rates::RateSource;
 use crate::on_db;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
-use crate::campaigns::rates::RateSource;
 
 /// A finished generation's result as stored and answered: the draft, the rates it may expect and who wrote it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]

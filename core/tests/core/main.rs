@@ -8,6 +8,7 @@ mod fuzz;
 mod guards;
 mod imap;
 mod mail_apis;
+mod migrations;
 mod smtp_pipelining;
 mod sources_google;
 mod sources_osm;

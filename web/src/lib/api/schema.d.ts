@@ -904,7 +904,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The same as `POST /api/campaigns/send` (the other name the spec uses). */
+        /**
+         * `POST /api/campaigns/send` by the spec's other name and body (A §7 `{templateId, businessIds, name}`): without a
+         *     campaign, it launches a new one of that name, which a refused launch removes again.
+         */
         post: operations["postApiCampaignsLaunch"];
         delete?: never;
         options?: never;
@@ -1710,7 +1713,8 @@ export interface paths {
         put?: never;
         /**
          * The campaign's email as each of up to five businesses would get it, to the test address (`testEmail`,
-         *     `businessIds`, `templateId`).
+         *     `businessIds`, and `templateId`; the spec's body names none, so without it the template chosen for `campaignId`,
+         *     else for the user's latest campaign that has one).
          */
         post: operations["postApiTestCampaign"];
         delete?: never;
@@ -2386,8 +2390,21 @@ export interface components {
             campaignId: number;
             campaignName: string;
             createdAt: components["schemas"]["Timestamp"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Its campaign's emails sent (first emails and follow-ups), as its analytics count them.
+             */
             emailsSent: number;
+            /**
+             * Format: int64
+             * @description Its campaign's emails not sent yet.
+             */
+            emailsWaiting: number;
+            /**
+             * Format: int64
+             * @description First emails written toward its total.
+             */
+            emailsWritten: number;
             /** Format: int64 */
             emailTemplateId?: number | null;
             /** @description Why it stopped for good. */
@@ -3232,6 +3249,11 @@ export interface components {
              */
             emailConfigId: number | null;
             /**
+             * @description `POST /api/campaigns/launch` without a campaign: the name of the campaign it makes.
+             * @default null
+             */
+            name: string | null;
+            /**
              * Format: int64
              * @default null
              */
@@ -3277,6 +3299,8 @@ export interface components {
             alreadyOpened: boolean;
             success: boolean;
         };
+        /** @enum {string} */
+        MessageKind: "first" | "follow_up" | "answer" | "test";
         /** @enum {string} */
         MessageStatus: "queued" | "sending" | "sent" | "delivered" | "opened" | "replied" | "failed" | "skipped" | "bounced" | "spam";
         NewInvite: {
@@ -3466,8 +3490,8 @@ export interface components {
         ReportItem: {
             businessName: string;
             email: string;
-            /** @description sent, or the message's state (queued, sending, failed, skipped). */
-            status: string;
+            /** @description The state of the email written for it (sent, delivered, opened, queued, sending, failed...), or skipped. */
+            status: components["schemas"]["MessageStatus"];
         };
         /** @description B §3 Response analytics, with the approvals waiting and the share of positive replies. */
         ResponseAnalytics: {
@@ -3475,6 +3499,11 @@ export interface components {
             actionBreakdown: {
                 [key: string]: number;
             };
+            /**
+             * Format: int64
+             * @description Answers to replies sent (automatically or approved); they are not campaign emails.
+             */
+            answersSent: number;
             /** Format: int64 */
             pendingApprovals: number;
             /**
@@ -3485,7 +3514,7 @@ export interface components {
             recentResponses: components["schemas"]["EmailResponse"][];
             /**
              * Format: double
-             * @description Replies per 100 campaign emails sent, rounded to one decimal.
+             * @description Replies per 100 campaign emails (first emails and follow-ups) sent, a whole number (B §9).
              */
             responseRate: number;
             sentimentBreakdown: components["schemas"]["SentimentBreakdown"];
@@ -3511,9 +3540,14 @@ export interface components {
             campaignName: string;
             /**
              * Format: int64
-             * @description Emails the run queued.
+             * @description The run's emails sent so far.
              */
             emailsSent: number;
+            /**
+             * Format: int64
+             * @description The run's emails not sent yet.
+             */
+            emailsWaiting: number;
             /** @description Why it sent nothing (ended, paused, a failure). */
             error?: string | null;
             /** Format: int64 */
@@ -3528,9 +3562,16 @@ export interface components {
         RunResult: {
             /** Format: int64 */
             businessesFound: number;
+            /** Format: int64 */
             emailsFailed: number;
             emailsReport: components["schemas"]["ReportItem"][];
+            /** Format: int64 */
             emailsSent: number;
+            /**
+             * Format: int64
+             * @description Written by this run and not sent yet (queued, or being sent).
+             */
+            emailsWaiting: number;
             /** @description Why it sent nothing (it ended, its template is gone). */
             message?: string | null;
             /** Format: int64 */
@@ -3655,6 +3696,8 @@ export interface components {
             events: components["schemas"]["SentEvent"][];
             /** Format: int64 */
             id: number;
+            /** @description What it is: a first email, a follow-up, an answer to a reply. */
+            kind: components["schemas"]["MessageKind"];
             openedAt?: components["schemas"]["Timestamp"] | null;
             repliedAt?: components["schemas"]["Timestamp"] | null;
             sentAt?: components["schemas"]["Timestamp"] | null;
@@ -3662,7 +3705,7 @@ export interface components {
             status: components["schemas"]["MessageStatus"];
             /**
              * Format: int32
-             * @description 0 for a campaign's first message, n for its n-th follow-up.
+             * @description 0 for a campaign's first message, n for its n-th follow-up or answer.
              */
             step: number;
             subject: string;
@@ -3825,12 +3868,23 @@ export interface components {
             emailSignature?: string | null;
             /** Format: int64 */
             emailsSent: number;
+            /**
+             * Format: int64
+             * @description Percent, whole (B §9): its own opens once it has 20 sends, until then the figure expected for its objective
+             *     and tone.
+             */
+            estimatedOpenRate: number;
             /** @description When its follow-ups are due. */
             followUpTiming: components["schemas"]["FollowUpTiming"];
             /** Format: int64 */
             id: number;
             name: string;
             objective: string;
+            /**
+             * Format: int64
+             * @description Percent, whole: its own replies the same way.
+             */
+            responseRate: number;
             subject: string;
             tone: string;
         };
@@ -3862,6 +3916,12 @@ export interface components {
             body: string | null;
             /** @default [] */
             businessIds: number[];
+            /**
+             * Format: int64
+             * @description `test-campaign` without a template: the campaign whose chosen template to test.
+             * @default null
+             */
+            campaignId: number | null;
             /**
              * Format: int64
              * @default null
