@@ -51,7 +51,7 @@ impl MessageKind {
     }
 }
 
-/// A message to queue (serialised as a row of `outgoing/enqueue`); written by [`crate::sending::outgoing`].
+/// A message to queue (serialised as a row of `outgoing/enqueue`); producers write theirs through `Outgoing`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NewMessage<'a> {
     pub user_id: i64,

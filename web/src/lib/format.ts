@@ -13,6 +13,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : "—";
 }
 
+/** Emails sent and still waiting, said the same way on the run toast, the automation card and the run reports. */
+export function sentText(sent: number, waiting: number): string {
+  return waiting > 0 ? `${sent} sent, ${waiting} waiting` : `${sent} sent`;
+}
+
 /** "1 business", "3 businesses". */
 export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -8,7 +8,7 @@ import { Card } from "../../components/ui/card";
 import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "../../lib/events";
-import { formatDate, formatDateTime } from "../../lib/format";
+import { formatDate, formatDateTime, sentText } from "../../lib/format";
 import type { Automation, AutomationAnalytics, RunRecord, SentEmail, SentFollowUp } from "../../lib/api/types";
 import {
   ALL_DAYS_KEY,
@@ -20,7 +20,6 @@ import {
   yesNo,
   type CampaignAnalytics,
 } from "./api";
-import { sentText } from "../automations/rules";
 import { DailyCharts } from "./shared";
 
 const INNER_TABS = ["Campaigns", "Sent Emails", "Automation Reports", "Follow-ups"] as const;

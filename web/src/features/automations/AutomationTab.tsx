@@ -11,10 +11,10 @@ import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { Tile } from "../../components/ui/tile";
 import type { Automation, AutomationAnalytics, RunResult, Template } from "../../lib/api/types";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, sentText } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
-import { NEW_FORM, openRateText, readForm, runToast, sentText, type FormState } from "./rules";
+import { NEW_FORM, openRateText, readForm, runToast, type FormState } from "./rules";
 import { TestAutomationForm } from "./TestAutomationForm";
 
 export const AUTOMATIONS_KEY = "/api/automations";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../lib/api/types";
-import { NEW_FORM, openRateText, readForm, runToast, sentText, testError } from "./rules";
+import { sentText } from "../../lib/format";
+import { NEW_FORM, openRateText, readForm, runToast, testError } from "./rules";
 
 const valid = { ...NEW_FORM, campaignName: "Daily cafés", businessType: "cafe", geographicArea: "Helsinki", emailTemplateId: "3" };
 

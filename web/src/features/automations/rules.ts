@@ -1,6 +1,7 @@
 /** Rules of the automation screens (A §5, B §3, §5, §9): the create form's checks in the spec's words, the test
  * form's limits, the run-result toast and the open rate as shown. */
 import type { AutomationForm, RunResult } from "../../lib/api/types";
+import { sentText } from "../../lib/format";
 
 /** The create/edit form as typed (numbers as text, optional ones empty). */
 export interface FormState {
@@ -65,11 +66,6 @@ export function readForm(form: FormState): { error: string } | { body: Automatio
 }
 
 /** The run-result toast (B §9: it stays 8 seconds). */
-/** Emails sent and still waiting, said the same way on the toast, the card and the run reports. */
-export function sentText(sent: number, waiting: number): string {
-  return waiting > 0 ? `${sent} sent, ${waiting} waiting` : `${sent} sent`;
-}
-
 export function runToast(result: RunResult): { title: string; description: string } {
   if (result.status === "ended" || result.status === "skipped" || result.status === "failed") {
     return { title: "Automation did not send", description: result.message ?? "Nothing was sent" };
