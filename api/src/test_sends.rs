@@ -4,6 +4,7 @@
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::sending::launch::{TestMessage, queue_tests};
 use outreach_core::sending::messages::MessageStatus;
@@ -88,10 +89,25 @@ impl TestSendRequest {
     }
 }
 
+/// The sender a test goes through: the default one, the local outbox for a user who set up none, and for a user
+/// whose every sender is turned off, the spec's 'Email service not configured' (they meant to test a real sender).
+async fn test_sender(state: &AppState, user_id: i64) -> ApiResult<Option<EmailConfig>> {
+    let sender = default_sender(state, user_id).await?;
+    if sender.is_none() && !state.ctx.db.list_email_configs(user_id).await?.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "email_service_not_configured",
+            "Email service not configured: every sender of yours is turned off. Turn one on in Email Settings.",
+        ));
+    }
+    Ok(sender)
+}
+
 /// One test email now, through the default sender: `to` and a template, or `to`, `subject` and `body`.
 #[utoipa::path(post, path = "/api/campaigns/send-test-email", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, body = TestResult),
     (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 409, description = "Email service not configured: every sender is turned off", body = ErrorBody),
     (status = 422, description = "Please enter a valid email address, or Missing Content", body = ErrorBody)))]
 pub async fn send_test_email(
     State(state): State<AppState>,
@@ -103,7 +119,7 @@ pub async fn send_test_email(
     let outcome = send_tests(
         &state,
         &user,
-        default_sender(&state, user.id).await?,
+        test_sender(&state, user.id).await?,
         &to,
         vec![TestMessage {
             template_id,
@@ -120,6 +136,7 @@ pub async fn send_test_email(
 #[utoipa::path(post, path = "/api/campaigns/test", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, body = TestResult),
     (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 409, description = "Email service not configured: every sender is turned off", body = ErrorBody),
     (status = 422, description = "Please enter a valid email address, or Quantity must be between 1 and 10", body = ErrorBody)))]
 pub async fn test_copies(
     State(state): State<AppState>,
@@ -143,7 +160,7 @@ pub async fn test_copies(
     let outcome = send_tests(
         &state,
         &user,
-        default_sender(&state, user.id).await?,
+        test_sender(&state, user.id).await?,
         &to,
         messages,
     )

@@ -100,6 +100,9 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   const dialog = page.getByRole("dialog", { name: "Test Campaign" });
   await dialog.getByRole("checkbox", { name: /Cafe 1/ }).waitFor();
   assert.equal(await dialog.getByRole("checkbox").count(), 7);
+  // Issue 33.5: the user's own address is the test address until changed.
+  assert.equal(await dialog.getByLabel("Test email address").inputValue(), MEMBER.email);
+  await dialog.getByLabel("Test email address").fill("me@");
   await dialog.getByRole("button", { name: "Send Test Emails" }).click();
   await page.getByTestId("toast").getByText("Please enter a valid test email address.").waitFor();
   await page.getByTestId("toast").getByText("Test Campaign Error").waitFor();
@@ -169,5 +172,60 @@ test("deleting a campaign or a template asks in the app's own dialog", async () 
   await templateConfirm.getByRole("button", { name: "Delete" }).click();
   await page.getByTestId("toast").getByText("Template deleted").waitFor();
   await page.getByRole("article", { name: "Old intro" }).waitFor({ state: "detached" });
+  await page.close();
+});
+
+test("the standalone test-email screen sends copies of a template or of a custom email (issue 33.6)", async () => {
+  const page = await browser.newPage();
+  await signIn(app, page, MEMBER);
+  await page.request.post(`${app.base}/api/email-templates`, { data: { name: "Soup", subject: "Soup for {{businessName}}", body: "<p>Hi [business name]</p>" } });
+  const before = (await (await page.request.get(`${app.base}/api/outbox`)).json()).length;
+  await page.reload();
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("heading", { name: "Choose Email Template / Launch Campaign" }).waitFor();
+  await page.getByRole("article", { name: "Soup" }).getByRole("button", { name: "Send Test" }).click();
+  const dialog = page.getByRole("dialog", { name: "Send Test Email" });
+  // The user's own address and three copies, unless changed.
+  assert.equal(await dialog.getByLabel("Test email address").inputValue(), MEMBER.email);
+  assert.equal(await dialog.getByLabel("Number of test emails (1 to 10)").inputValue(), "3");
+  await dialog.getByLabel("Number of test emails (1 to 10)").fill("11");
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await dialog.getByRole("alert").getByText("Quantity must be between 1 and 10").waitFor();
+  await dialog.getByLabel("Number of test emails (1 to 10)").fill("2");
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await page.getByTestId("toast-title").getByText("Test Email Sent", { exact: true }).waitFor();
+  await dialog.waitFor({ state: "detached" });
+  const outbox = await (await page.request.get(`${app.base}/api/outbox`)).json();
+  const tests = outbox.slice(0, outbox.length - before);
+  assert.deepEqual(tests.map((message) => [message.toEmail, message.subject, message.isTest]), [[MEMBER.email, "Soup for Sample Business", true], [MEMBER.email, "Soup for Sample Business", true]]);
+  assert.ok(tests[0].htmlBody.includes("Hi Sample Business"), tests[0].htmlBody);
+
+  // A custom email needs a subject and a body.
+  await page.getByRole("button", { name: "Send Test Email" }).click();
+  await dialog.getByLabel("Content").selectOption({ label: "Custom subject and body" });
+  await dialog.getByLabel("Subject").fill("Just checking");
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await dialog.getByRole("alert").getByText("Missing Content: Please select a template or enter custom subject and body.").waitFor();
+  await dialog.getByLabel("Body").fill("Is this arriving?");
+  await dialog.getByLabel("Number of test emails (1 to 10)").fill("1");
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await page.getByTestId("toast-title").getByText("Test Email Sent", { exact: true }).last().waitFor();
+  const latest = (await (await page.request.get(`${app.base}/api/outbox`)).json())[0];
+  assert.deepEqual([latest.subject, latest.isTest], ["Just checking", true]);
+  assert.ok(latest.htmlBody.includes("<p>Is this arriving?</p>"), latest.htmlBody);
+
+  // Issue 33.7: step 5 leads to Email Settings for more senders.
+  const api = async (method, path, data) => (await page.request.fetch(`${app.base}${path}`, { method, data })).json();
+  const templates = await api("GET", "/api/email-templates");
+  const winter = await api("POST", "/api/campaigns", { name: "Winter" });
+  const business = (await api("GET", "/api/businesses"))[0];
+  await api("PUT", `/api/campaigns/${winter.id}`, { businessIds: [business.id], status: "businesses_selected", builderStep: 4 });
+  await api("PUT", `/api/campaigns/${winter.id}`, { templateId: templates[0].id, status: "template_selected", builderStep: 5 });
+  await page.reload();
+  await page.getByRole("tab", { name: "Build Campaign" }).click();
+  await page.getByRole("button", { name: /^Winter/ }).click();
+  await page.getByTestId("campaign-ready").getByRole("button", { name: "Continue at Step 5: Sender Configuration" }).click();
+  await page.getByRole("button", { name: "Configure More Email Options" }).click();
+  await page.getByRole("tab", { name: "Email Settings", selected: true }).waitFor();
   await page.close();
 });

@@ -642,7 +642,15 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
         assert_eq!(
             unfolded
                 .iter()
-                .filter(|message| message.contains("Subject: Bread for you"))
+                .filter(|message| message.contains("Subject: Bread for Sample Business"))
+                .count(),
+            2,
+            "a test without a business is written for a sample one (A §5)"
+        );
+        assert_eq!(
+            unfolded
+                .iter()
+                .filter(|message| message.contains("Hello Sample Business"))
                 .count(),
             2
         );
@@ -656,6 +664,14 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
                 .any(|message| message.contains("Hello Kahvila Kuu"))
         );
         assert_eq!(ada.get_json("/api/email-usage").await.1["count"], 5);
+        // Issue 33.6: with every sender turned off, a test is refused in the spec's words, not left in the outbox.
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        let config = configs[0]["id"].as_i64().unwrap();
+        app.ctx.db.deactivate_email_config(config, "Turned off for the test", app.clock.now_ms()).await.unwrap();
+        let (status, refused) = ada.post_json("/api/campaigns/test", json!({ "testEmail": "me@test.example", "quantity": 1, "templateId": template["id"] })).await;
+        assert_eq!((status, refused["error"].as_str()), (StatusCode::CONFLICT, Some("email_service_not_configured")), "{refused}");
+        assert!(refused["message"].as_str().unwrap().starts_with("Email service not configured"), "{refused}");
+        assert_eq!(ada.get_json("/api/email-usage").await.1["count"], 5, "nothing more was sent");
         app.stop().await;
     })
     .await;

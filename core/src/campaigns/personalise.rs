@@ -43,6 +43,17 @@ pub struct Recipient {
 pub const VARIABLES: &[&str] = &["businessName", "city", "website", "category"];
 
 impl Recipient {
+    /// The business a test email with none is written for, so its placeholders read as they would (A §5: the
+    /// business-name placeholder is replaced in test emails).
+    pub fn sample() -> Self {
+        Self {
+            business_name: Some("Sample Business".into()),
+            city: None,
+            website: None,
+            category: None,
+        }
+    }
+
     fn value(&self, variable: &str) -> Option<&str> {
         let value = match variable {
             "businessName" => &self.business_name,

@@ -24,7 +24,7 @@ use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_thread};
 use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
-use crate::sending::messages::{Delivered, Limits, MessageRow, MessageStatus};
+use crate::sending::messages::{Delivered, Limits, MessageKind, MessageRow, MessageStatus};
 use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
@@ -401,11 +401,11 @@ impl Batch<'_> {
         };
         let mut ready = Vec::with_capacity(rows.len());
         for row in rows {
-            let recipient = row
-                .business_id
-                .and_then(|id| recipients.get(&id))
-                .cloned()
-                .unwrap_or_default();
+            let recipient = match row.business_id.and_then(|id| recipients.get(&id)) {
+                Some(recipient) => recipient.clone(),
+                None if row.kind == MessageKind::Test => Recipient::sample(),
+                None => Recipient::default(),
+            };
             let sender = SenderIdentity::new(ctx, user, config, &self.settings);
             let thread = follow_up_thread(row, &threads);
             // A message whose writing panics (data no test thought of) fails alone, with why.

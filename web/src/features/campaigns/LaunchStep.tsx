@@ -69,10 +69,15 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
 
   const launching = useApiMutation({
     mutationFn: () => requestJson<LaunchAnswer>("POST", "/api/campaigns/send", request),
-    success: (answer) => ({ title: "Campaign launched", description: answer.message }),
-    failure: { title: "Launch failed", description: "Please try again" },
+    // A §8: 'Campaign Failed' when the server answers success false; 'Campaign Launch Failed' when the request fails,
+    // with the server's words or 'Campaign launch failed'.
+    success: (answer) =>
+      answer.success ? { title: "Campaign launched", description: answer.message } : { title: "Campaign Failed", description: answer.message, variant: "destructive" },
+    failure: { title: "Campaign Launch Failed", description: "Campaign launch failed" },
     invalidates: [[`/api/campaigns/${campaign.id}/progress`], LAUNCH_CHECK_KEY],
-    onSuccess: (answer) => setLaunched(answer.message),
+    onSuccess: (answer) => {
+      if (answer.success) setLaunched(answer.message);
+    },
   });
   const launch = () => {
     setConfirming(false);

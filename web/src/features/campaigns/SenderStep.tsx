@@ -7,6 +7,7 @@ import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import type { Campaign, EmailConfig, Profile } from "../../lib/api/types";
+import { switchTab } from "../../lib/events";
 import { requestJson } from "../../lib/request";
 
 export const OUTBOX = "outbox";
@@ -25,6 +26,16 @@ export function replyToError(value: string): string | null {
 }
 
 export type SenderChoice = { sender: string; emailFromName: string; replyTo: string };
+
+/** A §9's order when the user has not picked: their default sender, else their Gmail, else their address on the
+ * product's domain (the basic tier's `emailSendFrom`), else an advanced sender (SMTP, branded SendGrid), else the
+ * local outbox. */
+export function preferredSender(active: Pick<EmailConfig, "id" | "provider" | "isDefault">[]): string {
+  const rank = (config: Pick<EmailConfig, "provider" | "isDefault">) =>
+    config.isDefault ? 0 : config.provider === "gmail" ? 1 : config.provider === "sendgrid-basic" ? 2 : 3;
+  const best = [...active].sort((a, b) => rank(a) - rank(b))[0];
+  return best ? String(best.id) : OUTBOX;
+}
 
 /** Step 5: the sender, its name and reply address; `onContinue` gets them once they are valid. */
 export function SenderStep({
@@ -48,8 +59,7 @@ export function SenderStep({
   const active = (senders.data ?? []).filter((config) => config.isActive);
   useEffect(() => {
     if (sender || !senders.isSuccess) return;
-    const preferred = active.find((config) => config.isDefault) ?? active[0];
-    onSenderChange(preferred ? String(preferred.id) : OUTBOX, false);
+    onSenderChange(preferredSender(active), false);
   }, [active, sender, senders.isSuccess, onSenderChange]);
 
   const chosen = active.find((config) => String(config.id) === sender) ?? null;
@@ -104,6 +114,7 @@ export function SenderStep({
       />
       <p className="text-xs text-slate-500">Leave empty to have replies go to {defaultReplyTo}.</p>
       <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={() => switchTab("email-settings")}>Configure More Email Options</Button>
         <Button variant="outline" onClick={refresh} disabled={!profile.data}>Refresh from User Profile</Button>
         <Button onClick={next} disabled={saving || !sender}>Go To Step 6</Button>
       </div>

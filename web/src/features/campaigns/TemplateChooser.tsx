@@ -1,5 +1,6 @@
 /** Step 4 (A §2): choose a template from expandable cards with preview, edit and delete, or create one with the
- * AI composer. Also the Email Templates tab's card grid (B §2.8) with view, edit and follow-up dialogs. */
+ * AI composer. Also the Email Templates tab (B §2.8; A §5's standalone 'Choose Email Template / Launch Campaign'
+ * screen): a card grid with view, edit, follow-up and test-email dialogs. */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
@@ -8,6 +9,7 @@ import { requestJson, serverMessage } from "../../lib/request";
 import { switchTab } from "../../lib/events";
 import { TEMPLATES_KEY, useTemplates, type Template } from "./api";
 import { EditTemplateDialog, FollowUpDialog, PreviewDialog, TemplateBody } from "./TemplateDialogs";
+import { TestEmailDialog } from "./TestEmailDialog";
 
 export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this template?";
 
@@ -19,7 +21,7 @@ function useDeleteTemplate() {
   const deleting = useApiMutation({
     mutationFn: (template: Template) => requestJson("DELETE", `/api/email-templates/${template.id}`),
     success: { title: "Template deleted" },
-    failure: (failure) => ({ title: "Error", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}` }),
+    failure: (failure) => ({ title: "Delete failed", description: `Failed to delete template: ${serverMessage(failure) ?? "Please try again."}` }),
     invalidates: [TEMPLATES_KEY],
     onSuccess: () => setAsked(null),
   });
@@ -85,6 +87,8 @@ export function TemplateChooser({ selectedId, onChoose, onCreate }: { selectedId
 export function TemplatesTab() {
   const templates = useTemplates();
   const [open, setOpen] = useState<Open>(null);
+  // The test-email dialog: for a template, or (null) for a custom subject and body.
+  const [testing, setTesting] = useState<{ templateId: number | null } | null>(null);
   const remove = useDeleteTemplate();
   const list = templates.data ?? [];
   const createNew = () => {
@@ -93,9 +97,12 @@ export function TemplatesTab() {
   };
   return (
     <section aria-label="Email Templates" className="space-y-4">
-      <div className="flex items-center justify-between">
-        <h2 className="text-xl font-semibold">Email Templates</h2>
-        <Button onClick={createNew}>Create New Template</Button>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-xl font-semibold">Choose Email Template / Launch Campaign</h2>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setTesting({ templateId: null })}>Send Test Email</Button>
+          <Button onClick={createNew}>Create New Template</Button>
+        </div>
       </div>
       {list.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-600">No templates yet. Create one with the AI composer in step 4 of the campaign builder.</p>
@@ -112,6 +119,7 @@ export function TemplatesTab() {
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "edit", template })}>Edit</Button>
                 <Button variant="ghost" onClick={() => setOpen({ kind: "followUps", template })}>Follow-ups</Button>
+                <Button variant="ghost" onClick={() => setTesting({ templateId: template.id })}>Send Test</Button>
                 <Button variant="ghost" onClick={() => remove.ask(template)}>Delete</Button>
               </div>
             </article>
@@ -119,6 +127,7 @@ export function TemplatesTab() {
         </div>
       )}
       <Dialogs open={open} close={() => setOpen(null)} />
+      {testing ? <TestEmailDialog templates={list} templateId={testing.templateId} onClose={() => setTesting(null)} /> : null}
       {remove.dialog}
     </section>
   );

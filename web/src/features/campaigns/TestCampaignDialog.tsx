@@ -8,6 +8,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { TextField } from "../../components/ui/field";
 import { toast } from "../../components/ui/toast-store";
 import type { Business, TestResult } from "../../lib/api/types";
+import { useAuth } from "../../lib/auth";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { LAUNCH_CHECK_KEY } from "./api";
@@ -23,7 +24,9 @@ export function testCampaignError(address: string, chosen: number[]): string | n
 }
 
 export function TestCampaignDialog({ businessIds, templateId, onClose }: { businessIds: number[]; templateId: number; onClose: () => void }) {
-  const [address, setAddress] = useState("");
+  const { user } = useAuth();
+  // Issue 33.5: the user's own address unless they change it.
+  const [address, setAddress] = useState(user?.email ?? "");
   const [chosen, setChosen] = useState<number[]>([]);
   const [result, setResult] = useState<string | null>(null);
   const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"] });

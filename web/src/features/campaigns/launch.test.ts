@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
 import { launchError, progressState, progressSummary } from "./LaunchStep";
-import { identityFromProfile, replyToError } from "./SenderStep";
+import { OUTBOX, identityFromProfile, preferredSender, replyToError } from "./SenderStep";
 import { testCampaignError } from "./TestCampaignDialog";
 
 describe("launch rules", () => {
@@ -31,6 +31,17 @@ describe("steps 5 and 6", () => {
     expect(identityFromProfile({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org" })).toEqual({ name: "Ada Lovelace", replyTo: "ada@example.org" });
     expect(identityFromProfile({ firstName: " Ada ", lastName: null, email: "ada@example.org" })?.name).toBe("Ada");
     expect(identityFromProfile({ firstName: null, lastName: "  ", email: "ada@example.org" })).toBeNull();
+  });
+
+  it("picks a sender in A §9's order when the user has not: default, Gmail, basic address, advanced, outbox", () => {
+    const smtp = { id: 1, provider: "smtp" as const, isDefault: false };
+    const basic = { id: 2, provider: "sendgrid-basic" as const, isDefault: false };
+    const gmail = { id: 3, provider: "gmail" as const, isDefault: false };
+    expect(preferredSender([smtp, basic, gmail])).toBe("3");
+    expect(preferredSender([smtp, basic])).toBe("2");
+    expect(preferredSender([smtp])).toBe("1");
+    expect(preferredSender([gmail, { ...smtp, isDefault: true }])).toBe("1");
+    expect(preferredSender([])).toBe(OUTBOX);
   });
 
   it("the reply address may be left empty, else it must be an address", () => {

@@ -12,10 +12,10 @@ import { HtmlFrame } from "../../components/ui/html-frame";
 import { Tile } from "../../components/ui/tile";
 import { useAuth } from "../../lib/auth";
 import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "../../lib/api/types";
-import { count, formatDateTime } from "../../lib/format";
+import { count, formatDateTime, textToHtml } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
-import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, sentimentShares, testFormError, textToHtml } from "./rules";
+import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, sentimentShares, testFormError } from "./rules";
 
 const ANALYTICS_KEY = "/api/email-responses/analytics";
 const THIRTY_SECONDS = 30_000;

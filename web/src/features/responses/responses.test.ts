@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { htmlToText, sentimentShares, testFormError, textToHtml } from "./rules";
+import { textToHtml } from "../../lib/format";
+import { htmlToText, sentimentShares, testFormError } from "./rules";
 
 describe("the Responses screen", () => {
   it("refuses the test form in B §5's words, first problem first", () => {

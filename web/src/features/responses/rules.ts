@@ -52,13 +52,3 @@ export function htmlToText(html: string): string {
     .join("\n\n");
 }
 
-/** Edited text as HTML: each paragraph a <p>, single line breaks kept, every character escaped. */
-export function textToHtml(text: string): string {
-  const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return text
-    .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== "")
-    .map((paragraph) => `<p>${escape(paragraph).replace(/\n/g, "<br>")}</p>`)
-    .join("");
-}

@@ -8505,6 +8505,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Email service not configured: every sender is turned off */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is not JSON (or a file upload where one is expected) */
             415: {
                 headers: {
@@ -8585,6 +8594,15 @@ export interface operations {
             };
             /** @description Template not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email service not configured: every sender is turned off */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
