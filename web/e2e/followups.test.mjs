@@ -62,7 +62,7 @@ test("the manager lists scheduled follow-ups and tests one; the analytics page s
   const dialog = page.getByRole("dialog", { name: "Test follow-up" });
   assert.equal(await dialog.getByLabel("Send the test to").inputValue(), MEMBER.email);
   await dialog.getByRole("button", { name: "Send Test" }).click();
-  await page.getByTestId("toast").getByText("Test email sent", { exact: true }).waitFor();
+  await page.getByTestId("toast").getByText("Test email sent!", { exact: true }).waitFor();
   // Issue 33.4: one test email is "1 test email", not "1 test emails".
   await page.getByTestId("toast").getByText("1 test email sent to ada@example.org", { exact: false }).waitFor();
   const tests = (await api("GET", "/api/outbox")).filter((message) => message.isTest);

@@ -25,7 +25,7 @@ test("signing in through Google shows the first name in the header", async () =>
   const tabs = page.getByRole("tablist", { name: "Dashboard" });
   assert.equal(await page.getByTestId("user-name").textContent(), "Grace");
   // The default tab, kept in the URL and in storage, and named in the title bar.
-  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Build Campaign");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "STEP 2: Build Campaign");
   assert.equal(await page.title(), "Build Campaign · AI Outreach Agent");
   // A new user is told what the six steps are; the later steps are locked.
   await page.getByTestId("builder-guide").getByText("No campaigns yet. A campaign takes six steps:").waitFor();
@@ -37,10 +37,10 @@ test("signing in through Google shows the first name in the header", async () =>
   await page.keyboard.press("End");
   assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Test Automation");
   await page.keyboard.press("ArrowRight");
-  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Email Settings");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "STEP 1: Email Settings");
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("Home");
-  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "Email Settings");
+  assert.equal(await tabs.getByRole("tab", { selected: true }).textContent(), "STEP 1: Email Settings");
   assert.equal(await tabs.locator("[role=tab][tabindex='0']").count(), 1);
   // Every protected page has the app's header with the screens outside the tabs.
   await page.getByRole("navigation", { name: "App" }).getByRole("link", { name: "Search Log" }).click();

@@ -25,13 +25,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             <img src="/logo.svg" alt="" width="32" height="32" className="h-8 w-8" />
             <span className="text-xl font-bold">AI Outreach Agent</span>
           </Link>
-          <nav aria-label="App" className="flex flex-wrap items-center gap-1 text-sm">
+          <nav aria-label="App" className="-mx-4 flex w-[calc(100%+2rem)] items-center gap-1 overflow-x-auto px-4 text-sm sm:mx-0 sm:w-auto sm:flex-wrap sm:px-0">
             {links.map((link) => (
               <NavLink
                 key={link.to}
                 to={link.to}
                 end
-                className={({ isActive }) => `rounded px-2 py-1 ${isActive ? "bg-slate-100 font-semibold text-brand" : "text-slate-700 hover:bg-slate-100"}`}
+                className={({ isActive }) => `shrink-0 whitespace-nowrap rounded px-2 py-1 ${isActive ? "bg-slate-100 font-semibold text-brand" : "text-slate-700 hover:bg-slate-100"}`}
               >
                 {link.label}
               </NavLink>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_STATUS_ERROR, type AccountStatusErrorDetail } from "./events";
-import { apiRequest, getQueryFn, isGatedPath, resolveBaseUrl, serverMessage } from "./request";
+import { apiRequest, getQueryFn, httpStatusText, isGatedPath, resolveBaseUrl, serverMessage } from "./request";
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -102,6 +102,11 @@ describe("default loader", () => {
     const load = getQueryFn({ on401: "throw" });
     await expect(load({ queryKey: ["/api/x"] } as unknown as Parameters<typeof load>[0])).rejects.toThrow("401: Authentication required");
   });
+});
+
+it("says 'HTTP {status}' of a failed request (B §8)", () => {
+  expect(httpStatusText(new Error("502: Bad Gateway"))).toBe("HTTP 502");
+  expect(httpStatusText(new Error("network down"))).toBeUndefined();
 });
 
 it("reads the server's message out of a thrown error", () => {

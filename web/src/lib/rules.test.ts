@@ -1,11 +1,17 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { STORAGE_KEYS, aiEducationKeys, applyLastUserRule, clearCampaignData } from "./storage";
-import { DEFAULT_TAB, initialTab, normalizeTab } from "./tabs";
+import { DEFAULT_TAB, TABS, initialTab, normalizeTab, tabTitle } from "./tabs";
 import { displayName } from "./auth";
 
 beforeEach(() => localStorage.clear());
 
 describe("active tab", () => {
+  it("labels the first two tabs as A's steps, and titles pages without them", () => {
+    expect(TABS.slice(0, 2).map((item) => item.label)).toEqual(["STEP 1: Email Settings", "STEP 2: Build Campaign"]);
+    expect(tabTitle("campaign")).toBe("Build Campaign");
+    expect(tabTitle("responses")).toBe("Responses");
+  });
+
   it("comes from the URL, then the saved tab, then the default", () => {
     localStorage.setItem(STORAGE_KEYS.activeTab, "email-templates");
     expect(initialTab("?tab=your-campaigns")).toBe("your-campaigns");

@@ -6,8 +6,8 @@
 import { STORAGE_KEYS } from "./storage";
 
 export const TABS = [
-  { id: "email-settings", label: "Email Settings" },
-  { id: "campaign", label: "Build Campaign" },
+  { id: "email-settings", label: "STEP 1: Email Settings" },
+  { id: "campaign", label: "STEP 2: Build Campaign" },
   { id: "your-campaigns", label: "Campaign Analytics" },
   { id: "email-templates", label: "Email Templates" },
   { id: "contact-management", label: "Contacts" },
@@ -17,6 +17,12 @@ export const TABS = [
 ] as const;
 
 export type TabId = (typeof TABS)[number]["id"];
+
+/** The page title of a tab: its label without the 'STEP n:' of the first two. */
+export function tabTitle(id: TabId): string {
+  const label = TABS.find((item) => item.id === id)?.label ?? "Dashboard";
+  return label.replace(/^STEP \d+: /, "");
+}
 
 export const DEFAULT_TAB: TabId = "campaign";
 

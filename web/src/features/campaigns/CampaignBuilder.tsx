@@ -121,8 +121,12 @@ export function CampaignBuilder() {
   const updating = useApiMutation({
     mutationFn: ({ id, patch }: { id: number; patch: Record<string, unknown> }) => requestJson("PUT", `/api/campaigns/${id}`, patch),
     invalidates: [CAMPAIGNS_KEY],
+    // A §8: what the builder keeps (its sender settings among them) failed to save.
+    failure: { title: "Save Failed", description: "Failed to save email settings. Please try again." },
     // A 403 means the stored campaign is not this user's any more: the stale stored id goes (A §8).
-    onError: (failure) => (failure.message.startsWith("403") ? setCurrentId(null) : console.error("Campaign update failed", failure)),
+    onError: (failure) => {
+      if (failure.message.startsWith("403")) setCurrentId(null);
+    },
   });
   /** Updates the current campaign. */
   const update = (patch: Record<string, unknown>) => {

@@ -5,7 +5,7 @@ import { moveByArrowKeys } from "../../components/ui/roving";
 import { toast } from "../../components/ui/toast-store";
 import { SWITCH_TAB } from "../../lib/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
-import { TABS, initialTab, normalizeTab, type TabId } from "../../lib/tabs";
+import { TABS, initialTab, normalizeTab, tabTitle, type TabId } from "../../lib/tabs";
 import { useAuth } from "../../lib/auth";
 import { usePageTitle } from "../../lib/title";
 import { returnToasts, withoutReturnParams } from "./returnParams";
@@ -37,7 +37,7 @@ export function DashboardPage() {
     window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
   }, []);
 
-  usePageTitle(TABS.find((item) => item.id === tab)?.label ?? "Dashboard");
+  usePageTitle(tabTitle(tab));
 
   useEffect(() => {
     const onSwitch = (event: Event) => {
@@ -62,7 +62,8 @@ export function DashboardPage() {
       <div
         role="tablist"
         aria-label="Dashboard"
-        className="flex flex-wrap gap-1 border-b border-slate-200"
+        // One row that scrolls sideways on a phone (issue 33.5: wrapped tabs pushed the content 730 px down).
+        className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:flex-wrap sm:px-0"
         onKeyDown={(event) => {
           const moved = moveByArrowKeys(event);
           const next = moved ? normalizeTab(moved.dataset.tab) : null;
@@ -79,7 +80,7 @@ export function DashboardPage() {
             aria-controls="dashboard-panel"
             tabIndex={tab === item.id ? 0 : -1}
             onClick={() => selectTab(item.id)}
-            className={`rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
+            className={`shrink-0 whitespace-nowrap rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
           >
             {item.label}
           </button>

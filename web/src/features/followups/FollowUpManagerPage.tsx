@@ -14,7 +14,7 @@ import type { ManagerPending, SendAllResult, TestResult } from "../../lib/api/ty
 import { useAuth } from "../../lib/auth";
 import { count, formatDate, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { httpStatusText, requestJson, serverMessage } from "../../lib/request";
 import { usePageTitle } from "../../lib/title";
 
 export const PENDING_KEY = ["/api/followup-cronjob/pending"];
@@ -117,8 +117,9 @@ function TestDialog({ item, onClose }: { item: ManagerPending; onClose: () => vo
         recipientEmail: address.trim(),
       }),
     success: (answer) =>
-      answer.success ? { title: "Test email sent", description: answer.message } : { title: "Test failed", description: answer.message, variant: "destructive" },
-    failure: { title: "Test failed", description: "Failed to send test email" },
+      answer.success ? { title: "Test email sent!", description: answer.message } : { title: "Test failed", description: answer.message, variant: "destructive" },
+    // B §8: a non-OK answer reads 'HTTP {status}' unless the server said why.
+    failure: (failure) => ({ title: "Test failed", description: serverMessage(failure) ?? httpStatusText(failure) ?? "Failed to send test email" }),
     onSuccess: (answer) => answer.success && onClose(),
   });
   return (

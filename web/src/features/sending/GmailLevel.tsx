@@ -9,7 +9,7 @@ import { useAuth } from "../../lib/auth";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson } from "../../lib/request";
 import { goToGoogle } from "./api";
-import { differentEmailProblem, gmailAddressProblem, googleAccountKind } from "./rules";
+import { differentEmailProblem, gmailAddressProblem, gmailSetupFailure, googleAccountKind } from "./rules";
 import type { ConsentUrl, SenderSetup } from "../../lib/api/types";
 
 type Step = "provider-check" | "email-choice" | "identity" | "complete";
@@ -39,7 +39,7 @@ export function GmailLevel({ available, onAdvanced }: { available: boolean; onAd
       url
         ? { title: "Redirecting to Google", description: `Grant sending permission for ${target}.` }
         : { title: "OAuth Setup Error", description: "OAuth URL not prepared. Please try the setup process again.", variant: "destructive" },
-    failure: { title: "Setup Failed", description: "Failed to configure Gmail integration. Please try again." },
+    failure: (failure) => gmailSetupFailure(failure, different),
     onSuccess: (url) => {
       if (!url) return;
       setStep("complete");

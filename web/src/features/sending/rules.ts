@@ -1,4 +1,5 @@
 /** Rules of the sender forms (A §5 Sender identity, Different Gmail address form, Different-email choice step). */
+import { serverMessage } from "../../lib/request";
 
 export const USERNAME_RULE = "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
 
@@ -95,4 +96,17 @@ export function repliesNote(config: { provider: string; imapHost?: string | null
   if (config.repliesError) return `Replies could not be read from ${where}: ${config.repliesError}`;
   if (config.repliesCheckedAt) return `Replies are read from ${where} every 5 minutes (last read ${new Date(config.repliesCheckedAt).toLocaleString()}).`;
   return `Replies are read from ${where} every 5 minutes.`;
+}
+
+/** The toast for a Gmail setup request that failed (A §8 Gmail config): saving the sender ('Configuration Failed'
+ * when the server refused it, 'Setup Failed' otherwise), or preparing the OAuth flow of another address ('OAuth
+ * Setup Error'). */
+export function gmailSetupFailure(failure: Error, additional: boolean): { title: string; description: string } {
+  const status = Number(/^(\d{3}):/.exec(failure.message)?.[1] ?? 0);
+  const said = serverMessage(failure);
+  if (additional) {
+    return { title: "OAuth Setup Error", description: said ?? (status ? "Failed to prepare OAuth flow. Please try again." : "Please try again.") };
+  }
+  if (status >= 400 && status < 500) return { title: "Configuration Failed", description: said ?? "Failed to save email configuration. Please try again." };
+  return { title: "Setup Failed", description: "Failed to configure Gmail integration. Please try again." };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, googleAccountKind, isBasicAddress, repliesNote, smtpFormErrors, smtpPayload, validUsername } from "./rules";
+import { differentEmailProblem, EMPTY_SMTP, gmailAddressProblem, gmailSetupFailure, googleAccountKind, isBasicAddress, repliesNote, smtpFormErrors, smtpPayload, validUsername } from "./rules";
 
 describe("sending rules", () => {
   it("the SMTP form names each problem by its field before the server is asked", () => {
@@ -65,4 +65,12 @@ describe("reply detection notes", () => {
     const payload = smtpPayload({ ...form, imapHost: " imap.bakery.example ", imapPassword: "x" });
     expect([payload.imapHost, payload.imapPort, payload.imapSecurity, payload.imapUsername]).toEqual(["imap.bakery.example", 993, "tls", null]);
   });
+});
+
+it("words a failed Gmail setup as A §8 does", () => {
+  expect(gmailSetupFailure(new Error("422: {}"), false)).toEqual({ title: "Configuration Failed", description: "Failed to save email configuration. Please try again." });
+  expect(gmailSetupFailure(new Error('422: {"message":"Please enter a Gmail address"}'), false).description).toBe("Please enter a Gmail address");
+  expect(gmailSetupFailure(new Error("500: oops"), false)).toEqual({ title: "Setup Failed", description: "Failed to configure Gmail integration. Please try again." });
+  expect(gmailSetupFailure(new Error("502: {}"), true)).toEqual({ title: "OAuth Setup Error", description: "Failed to prepare OAuth flow. Please try again." });
+  expect(gmailSetupFailure(new Error("Failed to fetch"), true)).toEqual({ title: "OAuth Setup Error", description: "Please try again." });
 });
