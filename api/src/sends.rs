@@ -112,11 +112,17 @@ async fn plan_launch(
     let sent_this_month = db
         .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
         .await?;
-    let emails: Vec<Option<&str>> = businesses
+    // A business this campaign has emailed already (a relaunch after a stop) is not written again.
+    let emailed = db.first_messages_to(campaign_id, &ids).await?;
+    let fresh: Vec<&BusinessRow> = businesses
+        .iter()
+        .filter(|business| !emailed.contains_key(&business.id))
+        .collect();
+    let emails: Vec<Option<&str>> = fresh
         .iter()
         .map(|business| business.email.as_deref())
         .collect();
-    let places: Vec<Place> = businesses
+    let places: Vec<Place> = fresh
         .iter()
         .filter(|business| valid_address(business.email.as_deref()).is_some())
         .map(|business| {
@@ -140,6 +146,7 @@ async fn plan_launch(
             body: &body,
             config: config.as_ref(),
             emails: &emails,
+            already: businesses.len() - fresh.len(),
             held_by_window,
         },
     );
@@ -211,7 +218,15 @@ pub async fn launch(
             } else {
                 String::new()
             }
-        ),
+        ) + &if check.already > 0 {
+            format!(
+                " {} this campaign emailed already {} not emailed again.",
+                quantity(check.already, "business", "businesses"),
+                if check.already == 1 { "is" } else { "are" }
+            )
+        } else {
+            String::new()
+        },
     }))
 }
 

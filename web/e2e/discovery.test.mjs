@@ -136,9 +136,13 @@ test("a local search on the offline directory lists businesses, exports them and
   assert.equal(csv.length, 4, "the three selected");
   assert.ok(csv[1].includes("directory") && csv[1].includes("cafe in Helsinki") && csv[1].includes("openstreetmap.org"), csv[1]);
 
+  // Issue 33.5: the ticks survive a reload before the user proceeds.
+  await page.reload();
+  await page.getByRole("button", { name: "Proceed To Step 3" }).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('[aria-label="Businesses"] input[type=checkbox]:checked').length === 3);
   await page.getByRole("button", { name: "Proceed To Step 3" }).click();
   await page.getByRole("heading", { name: "STEP 3 OUT OF 6: Educate the AI" }).waitFor();
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem("selectedBusinesses") ?? "[]").length === 3);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem("selectedBusinesses") ?? "{}").ids?.length === 3);
   const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
   await assert.doesNotReject(async () => {
     for (let attempt = 0; attempt < 20; attempt++) {

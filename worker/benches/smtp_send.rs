@@ -125,6 +125,7 @@ fn sample_size() -> usize {
         token: "abcdefghijklmnopqrstuv",
         in_reply_to: None,
         thread_start: None,
+        open_pixel: true,
     };
     let composed = outreach_core::sending::compose::compose(
         &settings,

@@ -78,6 +78,27 @@ async fn a_paused_campaign_waits_for_the_user_and_a_stopped_one_skips_what_is_le
         assert_eq!(progress(other).await["progress"]["sent"].as_i64(), Some(3));
         let stopped = progress(third).await;
         assert_eq!((stopped["progress"]["sent"].as_i64(), stopped["progress"]["skipped"].as_i64()), (Some(0), Some(3)), "{stopped}");
+        // Issue 33.3: launched again, the stopped campaign's check says its businesses have its email already (the
+        // launch writes none again), and its details count what was skipped as skipped, as its progress does.
+        let again = json!({ "campaignId": third, "templateId": template["id"], "businessIds": ids });
+        let (_, check) = ada.post_json("/api/campaigns/launch-check", again.clone()).await;
+        assert_eq!((check["withEmail"].as_i64(), check["already"].as_i64(), check["recipients"].as_i64()), (Some(0), Some(3), Some(3)), "{check}");
+        let (status, refused) = ada.post_json("/api/campaigns/send", again).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("Every chosen business has this campaign's email already: there is nobody new to send to."))
+        );
+        let (_, details) = ada.get_json(&format!("/api/campaigns/{third}/details")).await;
+        assert_eq!((&details["summary"]["queued"], &details["summary"]["skipped"]), (&json!(0), &json!(3)), "{details}");
+        // A business without an address is written as skipped at once: its campaign counts it as skipped too.
+        let (_, no_mail) = ada.upload("/api/businesses/import", "more.csv", b"name,email\nNo Mail Deli,\n".to_vec()).await;
+        let (_, fourth) = ada.post_json("/api/campaigns", json!({ "name": "Fourth" })).await;
+        let with_one = json!({ "campaignId": fourth["id"], "templateId": template["id"], "businessIds": [ids[0].clone(), no_mail["businesses"][0]["id"].clone()] });
+        let (status, launched) = ada.post_json("/api/campaigns/send", with_one).await;
+        assert_eq!((status, launched["skipped"].as_i64()), (StatusCode::OK, Some(1)), "{launched}");
+        let (_, details) = ada.get_json(&format!("/api/campaigns/{}/details", fourth["id"])).await;
+        assert_eq!((&details["summary"]["totalEmails"], &details["summary"]["skipped"]), (&json!(2), &json!(1)), "{details}");
+        queue_drained(&app).await;
 
         // Resumed: everything goes out, once.
         let (status, answer) = ada.post_json(&format!("/api/campaigns/{paused}/resume"), json!({})).await;
@@ -182,9 +203,12 @@ async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers
             (Some(2), Some(1))
         );
 
-        // Launching again sends nobody twice.
-        let (again, _) = launch_and_finish(&ada, body).await;
-        assert_eq!(again["emailsSent"], 0, "{again}");
+        // Launching again sends nobody twice: with nobody new, the launch is refused and says why (issue 33.3).
+        let (status, again) = ada.post_json("/api/campaigns/send", body).await;
+        assert_eq!(
+            (status, again["message"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("Every chosen business has this campaign's email already: there is nobody new to send to."))
+        );
         let messages = sink.messages();
         let aalto: Vec<&String> = messages
             .iter()
@@ -287,6 +311,7 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         assert_eq!(outbox.as_array().unwrap().len(), 1, "{outbox}");
         assert_eq!(outbox[0]["subject"], "Hi Sauna Oy");
         assert_eq!(outbox[0]["isTest"], false);
+        assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("/t/o/"), "a campaign tracks opens by default");
         // A test of the same template is marked as one in the outbox and is not one of the template's sends.
         let (_, tested) = ada
             .post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [id], "templateId": template["id"] }))
@@ -321,6 +346,15 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
                 .unwrap()
                 .contains("Hello Sauna Oy")
         );
+        // Issue 33.12: a campaign may send without the open pixel.
+        let (_, quiet) = ada.post_json("/api/campaigns", json!({ "name": "No pixel" })).await;
+        let (status, saved) = ada.put_json(&format!("/api/campaigns/{}", quiet["id"]), json!({ "trackOpens": false })).await;
+        assert_eq!((status, saved["trackOpens"].as_bool()), (StatusCode::OK, Some(false)), "{saved}");
+        launch_and_finish(&ada, json!({ "campaignId": quiet["id"], "templateId": template["id"], "businessIds": [id] })).await;
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        let untracked = outbox.as_array().unwrap().iter().find(|m| m["campaignId"] == quiet["id"]).unwrap();
+        assert!(!untracked["htmlBody"].as_str().unwrap().contains("/t/o/"), "{untracked}");
+        assert!(untracked["htmlBody"].as_str().unwrap().contains("Hello Sauna Oy"));
         assert_eq!(
             active(&app, "eve").await.get_json("/api/outbox").await.1,
             json!([])

@@ -93,6 +93,8 @@ pub struct CampaignRow {
     /// When it sends (issue 19).
     #[sqlx(flatten)]
     pub window: WindowColumns,
+    /// Its emails carry the open pixel (issue 33.12).
+    pub track_opens: bool,
     pub created_at: i64,
     pub updated_at: i64,
     pub emails_sent: i64,
@@ -137,6 +139,8 @@ pub struct CampaignView {
     pub ai_settings: AiSettings,
     /// The days and hours it sends, in each recipient's local time.
     pub sending_window: SendingWindowView,
+    /// Its emails carry the open pixel; without it opens go uncounted, clicks and replies still count.
+    pub track_opens: bool,
 }
 
 impl CampaignRow {
@@ -168,6 +172,7 @@ impl CampaignRow {
             reply_to: self.reply_to.clone(),
             ai_settings: self.ai_settings,
             sending_window: self.window.window().view(),
+            track_opens: self.track_opens,
         }
     }
 }
@@ -208,6 +213,8 @@ pub struct CampaignPatch {
     pub ai_settings: Option<AiSettings>,
     /// When it sends: days, hours and its own time zone, all of them.
     pub sending_window: Option<SendingWindowView>,
+    /// Whether its emails carry the open pixel.
+    pub track_opens: Option<bool>,
 }
 
 /// A field that may be sent as null: absent is `None`, null is `Some(None)`.
@@ -309,6 +316,9 @@ impl CampaignPatch {
         if let Some(window) = &self.sending_window {
             row.window = window.parse()?.columns();
         }
+        if let Some(track) = self.track_opens {
+            row.track_opens = track;
+        }
         Ok(())
     }
 }
@@ -377,6 +387,7 @@ mod tests {
             reply_to: None,
             ai_settings: AiSettings::default(),
             window: WindowColumns::default(),
+            track_opens: true,
             created_at: 0,
             updated_at: 0,
             emails_sent: 0,

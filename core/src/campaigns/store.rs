@@ -105,6 +105,7 @@ impl Db {
             .bind(row.ai_settings.human_approval)
             .bind(row.ai_settings.auto_reply_max_per_day)
             .bind(row.ai_settings.min_confidence_percent)
+            .bind(row.track_opens)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 

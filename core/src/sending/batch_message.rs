@@ -14,12 +14,14 @@ use crate::sending::senders::EmailConfig;
 
 /// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
 /// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
-/// outbox address, with replies to the user's own email (A §9).
+/// outbox address, with replies to the user's own email (A §9). It also says whether the campaign's emails carry
+/// the open pixel.
 pub(super) struct SenderIdentity<'a> {
     user: &'a User,
     from_name: String,
     from_email: String,
     reply_to: Option<String>,
+    open_pixel: bool,
 }
 
 impl<'a> SenderIdentity<'a> {
@@ -46,6 +48,7 @@ impl<'a> SenderIdentity<'a> {
             from_name: settings.email_from_name.clone().unwrap_or(from_name),
             from_email,
             reply_to: settings.reply_to.clone().or(reply_to),
+            open_pixel: !settings.no_open_pixel,
         }
     }
 }
@@ -121,6 +124,7 @@ pub(super) async fn compose_message(
         thread_start: follow_up
             .as_ref()
             .and_then(|thread| thread.message_id.as_deref()),
+        open_pixel: sender.open_pixel,
     };
     Ok(Ok(compose(
         &ctx.settings,

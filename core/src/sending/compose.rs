@@ -45,6 +45,8 @@ pub struct Envelope<'a> {
     /// The first email of the thread when `in_reply_to` is a later one (an answer to a reply): named first in
     /// `References`.
     pub thread_start: Option<&'a str>,
+    /// The HTML carries the open pixel (its campaign tracks opens).
+    pub open_pixel: bool,
 }
 
 /// Composes the template's subject and HTML body for `recipient`.
@@ -75,25 +77,27 @@ pub fn compose(
         escape(&unsubscribe)
     ));
     footer_text.push_str(&format!("Unsubscribe: {unsubscribe}\n"));
+    let pixel = if envelope.open_pixel {
+        format!(
+            "<img src=\"{}\" width=\"1\" height=\"1\" alt=\"\" style=\"display:block\">",
+            escape(&open_pixel_url(settings, envelope.token))
+        )
+    } else {
+        String::new()
+    };
     let html = format!(
         "<!doctype html><html><body>{body}<p style=\"margin-top:24px;font-size:12px;color:#666\">{footer_html}</p>\
-         <img src=\"{}\" width=\"1\" height=\"1\" alt=\"\" style=\"display:block\"></body></html>",
-        escape(&open_pixel_url(settings, envelope.token))
+         {pixel}</body></html>"
     );
     let text = format!("{}\n\n--\n{footer_text}", html_to_text(&personal));
     let domain = envelope
         .from_email
         .rsplit_once('@')
         .map_or("localhost", |(_, domain)| domain);
-    let mailto = format!(
-        "mailto:unsubscribe@{}?subject=unsubscribe",
-        settings.sending_domain()
-    );
+    // Only the signed one-click URL (RFC 8058): a mailto would name an address nothing here reads, and a recipient
+    // whose client used it would never be unsubscribed.
     let mut headers = vec![
-        (
-            "List-Unsubscribe".to_string(),
-            format!("<{unsubscribe}>, <{mailto}>"),
-        ),
+        ("List-Unsubscribe".to_string(), format!("<{unsubscribe}>")),
         (
             "List-Unsubscribe-Post".to_string(),
             "List-Unsubscribe=One-Click".to_string(),
@@ -152,7 +156,8 @@ fn rewrite_links(html: &str, rewrite: impl Fn(&str) -> String) -> String {
 /// (each message of a campaign goes through it), then entities are decoded.
 pub fn html_to_text(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
-    let mut links: Vec<Option<&str>> = Vec::new();
+    // Each open link: its address, and where its text starts in `text`.
+    let mut links: Vec<(Option<&str>, usize)> = Vec::new();
     let mut rest = html;
     while let Some(open) = rest.find('<') {
         text.push_str(&rest[..open]);
@@ -181,9 +186,12 @@ pub fn html_to_text(html: &str) -> String {
             ("p", true) => text.push_str("\n\n"),
             ("li", false) => text.push_str("- "),
             ("li", true) => text.push('\n'),
-            ("a", false) => links.push(attribute(tag, "href")),
+            ("a", false) => links.push((attribute(tag, "href"), text.len())),
             ("a", true) => {
-                if let Some(Some(url)) = links.pop() {
+                // A link whose text is its own address says it once (issue 33.12: `https://x (https://x)`).
+                if let Some((Some(url), start)) = links.pop()
+                    && !same_address(&unescape(text[start..].trim()), &unescape(url))
+                {
                     text.push_str(" (");
                     text.push_str(url);
                     text.push(')');
@@ -204,6 +212,21 @@ pub fn html_to_text(html: &str) -> String {
         lines.push('\n');
     }
     lines.trim().to_string()
+}
+
+/// Whether a link's text names its own address (with or without the scheme, `www.` or a trailing slash).
+fn same_address(text: &str, url: &str) -> bool {
+    let bare = |address: &str| {
+        let address = address
+            .trim_start_matches("https://")
+            .trim_start_matches("http://")
+            .trim_start_matches("mailto:");
+        address
+            .trim_start_matches("www.")
+            .trim_end_matches('/')
+            .to_ascii_lowercase()
+    };
+    !text.is_empty() && bare(text) == bare(url)
 }
 
 /// The length of the tag at the start of `html` (up to and including its '>'), quotes respected; `None` when it is
@@ -285,6 +308,7 @@ mod tests {
             token: "tok123",
             in_reply_to: None,
             thread_start: None,
+            open_pixel: true,
         }
     }
 
@@ -350,11 +374,13 @@ mod tests {
         assert!(composed.headers[0].1.starts_with(
             "<https://out.example.com/unsubscribe?email=owner%40cafe.example&signature="
         ));
+        // Issue 33.11: no mailto to an address nothing reads; the one URL, whole.
         assert!(
-            composed.headers[0]
-                .1
-                .ends_with(", <mailto:unsubscribe@hello.out.example.com?subject=unsubscribe>")
+            !composed.headers[0].1.contains("mailto:"),
+            "{}",
+            composed.headers[0].1
         );
+        assert!(composed.headers[0].1.ends_with('>') && !composed.headers[0].1.contains(", "));
         assert_eq!(
             composed.headers[1],
             (
@@ -372,6 +398,17 @@ mod tests {
         assert_eq!(
             html_to_text(html),
             "Hi Ben & co,\n\n- Bread\n- Buns <3\nSee our menu (https://a.example/?q=1&r=2).\n1 < 2"
+        );
+    }
+
+    #[test]
+    fn a_link_whose_text_is_its_address_says_it_once() {
+        let html = "<p>Visit <a href=\"https://bakery.example/\">https://bakery.example</a>, \
+            <a href=\"https://www.bakery.example/menu\">bakery.example/menu</a> or \
+            <a href=\"mailto:ada@bakery.example\">ada@bakery.example</a>.</p>";
+        assert_eq!(
+            html_to_text(html),
+            "Visit https://bakery.example, bakery.example/menu or ada@bakery.example."
         );
     }
 

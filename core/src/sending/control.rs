@@ -23,6 +23,8 @@ pub struct CampaignSendingSettings {
     pub reply_to: Option<String>,
     #[sqlx(flatten)]
     pub window: WindowColumns,
+    /// The campaign turned open tracking off (a test send, with no campaign, keeps it).
+    pub no_open_pixel: bool,
 }
 
 /// Why a control does not apply to the campaign as it is.

@@ -91,7 +91,8 @@ pub async fn launch_campaign(
     db.complete_campaign_if_done(campaign_id, now).await?;
     Ok(Launched {
         queued: queued.len(),
-        skipped: addresses.iter().filter(|address| address.is_none()).count(),
+        // Of the rows this launch wrote: a business written before (a relaunch) is not skipped again.
+        skipped: written.len() - queued.len(),
         written,
     })
 }

@@ -52,8 +52,11 @@ pub struct Finding {
 pub struct LaunchCheck {
     /// Businesses chosen.
     pub recipients: usize,
-    /// Of those, businesses with an email address: the emails the launch sends.
+    /// Of those, businesses with an email address that the campaign has not emailed yet: the emails the launch
+    /// sends.
     pub with_email: usize,
+    /// Of those, businesses the campaign has emailed already (launched again after a stop): not written again.
+    pub already: usize,
     /// Emails left of the monthly limit now.
     pub remaining_this_month: i64,
     pub findings: Vec<Finding>,
@@ -79,8 +82,10 @@ pub struct LaunchPlan<'a> {
     pub body: &'a str,
     /// None: the local outbox.
     pub config: Option<&'a EmailConfig>,
-    /// The chosen businesses' email addresses, as found.
+    /// The email addresses of the chosen businesses the campaign has not emailed yet, as found.
     pub emails: &'a [Option<&'a str>],
+    /// Chosen businesses the campaign has emailed already.
+    pub already: usize,
     /// Of the emails, those whose recipients' sending window is closed now, and when the first of them opens
     /// (epoch milliseconds).
     pub held_by_window: (usize, Option<i64>),
@@ -104,12 +109,12 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         .config
         .is_some_and(|config| config.provider != Provider::Outbox);
     if with_email == 0 {
-        add(
-            CheckLevel::Block,
-            CheckKind::NoRecipients,
+        let message = if plan.already > 0 && plan.emails.is_empty() {
+            "Every chosen business has this campaign's email already: there is nobody new to send to."
+        } else {
             "None of the chosen businesses has an email address: there is nobody to send to."
-                .into(),
-        );
+        };
+        add(CheckLevel::Block, CheckKind::NoRecipients, message.into());
     }
     if plan
         .user
@@ -211,8 +216,9 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         .iter()
         .any(|finding| finding.level == CheckLevel::Block);
     LaunchCheck {
-        recipients: plan.emails.len(),
+        recipients: plan.emails.len() + plan.already,
         with_email,
+        already: plan.already,
         remaining_this_month: remaining,
         findings,
         ready,
@@ -322,6 +328,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: Some(&config),
             emails: &emails,
+            already: 0,
             held_by_window: (0, None),
         };
         let check = check_launch(&public_settings(), &plan);
@@ -351,6 +358,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: Some(&config),
             emails: &emails,
+            already: 0,
             held_by_window: (0, None),
         };
         // The default public address is loopback, which recipients cannot reach.
@@ -401,6 +409,7 @@ mod tests {
             body: "<p>Hello</p>",
             config: None,
             emails: &emails,
+            already: 0,
             held_by_window: (0, None),
         };
         let check = check_launch(&Settings::default(), &plan);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { STORAGE_KEYS, aiEducationKeys, applyLastUserRule, clearCampaignData } from "./storage";
+import { STORAGE_KEYS, aiEducationKeys, applyLastUserRule, clearCampaignData, readSelection, writeSelection } from "./storage";
 import { DEFAULT_TAB, TABS, initialTab, normalizeTab, tabTitle } from "./tabs";
 import { displayName } from "./auth";
 
@@ -70,4 +70,15 @@ it("the header names the user by first name, else email, else 'User'", () => {
   expect(displayName({ firstName: "Ada", email: "ada@example.org" })).toBe("Ada");
   expect(displayName({ firstName: " ", email: "ada@example.org" })).toBe("ada@example.org");
   expect(displayName(null)).toBe("User");
+});
+
+describe("step 2's ticks (issue 33.5)", () => {
+  it("survive a reload for their own campaign only", () => {
+    expect(readSelection(7)).toBeNull();
+    writeSelection(7, [3, 5]);
+    expect(readSelection(7)).toEqual([3, 5]);
+    expect(readSelection(8)).toBeNull();
+    localStorage.setItem(STORAGE_KEYS.selectedBusinesses, "[1,2]");
+    expect(readSelection(7)).toBeNull();
+  });
 });

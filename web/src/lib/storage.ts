@@ -16,6 +16,22 @@ export function aiEducationKeys(campaignId: string | number): { text: string; fi
   return { text: `aiEducationText_${campaignId}`, files: `aiEducationFiles_${campaignId}` };
 }
 
+/** The businesses ticked in step 2 of a campaign, kept as they change so that a reload keeps them (issue 33.5);
+ * null when none are stored for this campaign. */
+export function readSelection(campaignId: number, storage: Storage = localStorage): number[] | null {
+  try {
+    const stored = JSON.parse(storage.getItem(STORAGE_KEYS.selectedBusinesses) ?? "null") as { campaignId?: unknown; ids?: unknown } | null;
+    const ids = stored?.campaignId === campaignId && Array.isArray(stored.ids) ? stored.ids : null;
+    return ids && ids.every((id) => typeof id === "number") ? (ids as number[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSelection(campaignId: number, ids: number[], storage: Storage = localStorage): void {
+  storage.setItem(STORAGE_KEYS.selectedBusinesses, JSON.stringify({ campaignId, ids }));
+}
+
 /** Removes every stored campaign item (id, name, selected businesses, sender settings, AI education). */
 export function clearCampaignData(storage: Storage = localStorage): void {
   storage.removeItem(STORAGE_KEYS.currentCampaignId);

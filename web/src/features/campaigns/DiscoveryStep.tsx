@@ -10,7 +10,7 @@ import { toast } from "../../components/ui/toast-store";
 import { CLEAR_SEARCH_DATA } from "../../lib/events";
 import { useApiMutation } from "../../lib/mutation";
 import { requestJson, serverMessage } from "../../lib/request";
-import { STORAGE_KEYS } from "../../lib/storage";
+import { readSelection, writeSelection } from "../../lib/storage";
 import { type Campaign } from "./api";
 import type { Business, ImportReport, SearchAnswer, SocialLookup } from "../../lib/api/types";
 import { count } from "../../lib/format";
@@ -61,8 +61,10 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   }));
   const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<SearchAnswer | null>(null);
-  // The campaign's recipients are what the user chose before, on any device.
-  const [selected, setSelected] = useState<Set<number>>(() => new Set(campaign.businessIds));
+  // The businesses ticked on this browser (kept over a reload), else the campaign's recipients chosen before on any
+  // device.
+  const [selected, setSelected] = useState<Set<number>>(() => new Set(readSelection(campaign.id) ?? campaign.businessIds));
+  useEffect(() => writeSelection(campaign.id, [...selected]), [campaign.id, selected]);
   const [details, setDetails] = useState<Business | null>(null);
   const [filters, setFilters] = useState(NO_FILTERS);
   const [sort, setSort] = useState<Sort>("found");
@@ -220,9 +222,7 @@ export function DiscoveryStep({ campaign, onProceed }: { campaign: Campaign; onP
   const chosen = businesses.filter((business) => selected.has(business.id));
   const reachable = chosen.filter((business) => business.email).length;
   const proceed = () => {
-    const ids = chosen.map((business) => business.id);
-    localStorage.setItem(STORAGE_KEYS.selectedBusinesses, JSON.stringify(ids));
-    onProceed(ids);
+    onProceed(chosen.map((business) => business.id));
   };
 
   return (

@@ -14,6 +14,7 @@ import { requestJson, serverMessage } from "../../lib/request";
 import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
 import type { CampaignProgress, Finding, LaunchAnswer, LaunchCheck } from "../../lib/api/types";
 import { AiSettingsForm } from "./AiSettingsForm";
+import { OpenTrackingForm } from "./OpenTrackingForm";
 import { SendingWindowForm } from "./SendingWindowForm";
 import { OUTBOX } from "./SenderStep";
 import { TestCampaignDialog } from "./TestCampaignDialog";
@@ -32,6 +33,15 @@ export function progressSummary(counts: { sent: number; failed: number; uncertai
   const toSend = counts.total - counts.skipped;
   const finished = counts.sent + counts.failed + counts.uncertain;
   return { toSend, finished, percent: toSend > 0 ? Math.min(100, Math.round((finished / toSend) * 100)) : 100 };
+}
+
+/** What a launch does with the chosen businesses; a relaunch emails nobody twice (issue 33.3). */
+export function launchCounts(check: Pick<LaunchCheck, "recipients" | "withEmail" | "already">): string {
+  const without = check.recipients - check.withEmail - check.already;
+  const parts = [`${count(check.withEmail, "email", "emails")} will be sent`];
+  if (without > 0) parts.push(`${count(without, "business", "businesses")} without an email address will be skipped`);
+  if (check.already > 0) parts.push(`${count(check.already, "business", "businesses")} this campaign emailed already will not be emailed again`);
+  return `${parts.join("; ")}.`;
 }
 
 /** What a launched campaign is doing: waiting for its window is not sending. */
@@ -102,6 +112,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
         Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
       <SendingWindowForm key={`window-${campaign.id}`} campaign={campaign} />
+      <OpenTrackingForm campaign={campaign} />
       <AiSettingsForm key={campaign.id} campaign={campaign} />
       <PreLaunchCheck check={check.data} failure={check.error ? (serverMessage(check.error) ?? "The check failed; please try again") : null} />
       <div className="flex flex-wrap gap-2">
@@ -139,8 +150,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
           {check.data ? (
             <>
               <p data-testid="launch-counts">
-                Send "{template.name}" to {count(check.data.recipients, "business", "businesses")}? {count(check.data.withEmail, "email", "emails")} will be
-                sent; {count(check.data.recipients - check.data.withEmail, "business", "businesses")} without an email address will be skipped.
+                Send "{template.name}" to {count(check.data.recipients, "business", "businesses")}? {launchCounts(check.data)}
               </p>
               <Findings findings={check.data.findings} />
             </>
@@ -182,8 +192,9 @@ function PreLaunchCheck({ check, failure }: { check: LaunchCheck | undefined; fa
       {check ? (
         <>
           <p className="mt-1 text-sm text-slate-700">
-            {count(check.withEmail, "email", "emails")} to send, {count(check.recipients - check.withEmail, "business", "businesses")} without an address
-            skipped, {check.remainingThisMonth} left this month.{check.ready && check.findings.length === 0 ? " Ready to launch." : ""}
+            {count(check.withEmail, "email", "emails")} to send, {count(check.recipients - check.withEmail - check.already, "business", "businesses")}{" "}
+            without an address skipped{check.already > 0 ? `, ${count(check.already, "business", "businesses")} emailed already` : ""},{" "}
+            {check.remainingThisMonth} left this month.{check.ready && check.findings.length === 0 ? " Ready to launch." : ""}
           </p>
           <Findings findings={check.findings} />
         </>

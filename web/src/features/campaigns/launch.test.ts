@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
-import { launchError, progressState, progressSummary } from "./LaunchStep";
+import { launchCounts, launchError, progressState, progressSummary } from "./LaunchStep";
 import { OUTBOX, identityFromProfile, preferredSender, replyToError } from "./SenderStep";
 import { testCampaignError } from "./TestCampaignDialog";
 
@@ -17,6 +17,11 @@ describe("launch rules", () => {
     expect(progressSummary({ sent: 0, failed: 0, uncertain: 0, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 0, percent: 0 });
     expect(progressSummary({ sent: 7, failed: 2, uncertain: 1, skipped: 176, total: 186 })).toEqual({ toSend: 10, finished: 10, percent: 100 });
     expect(progressSummary({ sent: 0, failed: 0, uncertain: 0, skipped: 3, total: 3 }).percent).toBe(100);
+  });
+
+  it("says what a launch sends, skips, and does not send again (issue 33.3)", () => {
+    expect(launchCounts({ recipients: 3, withEmail: 2, already: 0 })).toBe("2 emails will be sent; 1 business without an email address will be skipped.");
+    expect(launchCounts({ recipients: 1, withEmail: 0, already: 1 })).toBe("0 emails will be sent; 1 business this campaign emailed already will not be emailed again.");
   });
 
   it("counts read as words", () => {

@@ -2649,6 +2649,8 @@ export interface components {
              * @description The chosen template (null: none); the API checks it is the user's.
              */
             templateId?: number | null;
+            /** @description Whether its emails carry the open pixel. */
+            trackOpens?: boolean | null;
         };
         /** @description A campaign's sending progress. */
         CampaignProgress: {
@@ -2705,6 +2707,8 @@ export interface components {
             status: components["schemas"]["CampaignStatus"];
             /** Format: int64 */
             templateId?: number | null;
+            /** @description Its emails carry the open pixel; without it opens go uncounted, clicks and replies still count. */
+            trackOpens: boolean;
         };
         /** @enum {string} */
         CertaintyThreshold: "low" | "medium" | "high" | "manual";
@@ -3221,6 +3225,8 @@ export interface components {
         };
         /** @description The check of one launch: who would be emailed, the quota left, and the findings (blocks first). */
         LaunchCheck: {
+            /** @description Of those, businesses the campaign has emailed already (launched again after a stop): not written again. */
+            already: number;
             findings: components["schemas"]["Finding"][];
             /** @description No finding blocks the launch. */
             ready: boolean;
@@ -3231,7 +3237,10 @@ export interface components {
              * @description Emails left of the monthly limit now.
              */
             remainingThisMonth: number;
-            /** @description Of those, businesses with an email address: the emails the launch sends. */
+            /**
+             * @description Of those, businesses with an email address that the campaign has not emailed yet: the emails the launch
+             *     sends.
+             */
             withEmail: number;
         };
         LaunchRequest: {
