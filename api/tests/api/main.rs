@@ -36,6 +36,7 @@ mod isolation;
 mod monitoring;
 mod public;
 mod responses;
+mod senders;
 mod sending;
 mod tracking;
 mod windows;
