@@ -7,11 +7,11 @@ import { spawn, execFileSync } from "node:child_process";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { OSM_EXTRACT } from "./server.mjs";
 import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
 
-const EXTRACT = resolve(import.meta.dirname, "../../../shared/data/osm/Helsinki.osm.pbf");
 
 let stack;
 let sink;
@@ -36,7 +36,7 @@ before(async () => {
   sinkPort = await freePort();
   const root = execFileSync("id", ["-u"]).toString().trim() === "0";
   sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
-  stack = await startStack({}, { osmExtract: EXTRACT });
+  stack = await startStack({}, { osmExtract: OSM_EXTRACT });
   const admin = await stack.browser.newPage();
   await signIn(stack.app, admin, ADMIN);
   const granted = await admin.request.post(`${stack.app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });

@@ -3,11 +3,10 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import { resolve } from "node:path";
 import { after, before, test } from "node:test";
+import { OSM_EXTRACT } from "./server.mjs";
 import { ADMIN, signIn, startStack } from "./support.mjs";
 
-const EXTRACT = resolve(import.meta.dirname, "../../../shared/data/osm/Helsinki.osm.pbf");
 let stack;
 let app;
 let browser;
@@ -47,7 +46,7 @@ before(async () => {
     OUTREACH_SEARCH__PROVIDERS: "osm,directory",
     OUTREACH_SEARCH__NOMINATIM_URL: osmUrl,
     OUTREACH_SEARCH__OVERPASS_URL: osmUrl,
-  }, { osmExtract: EXTRACT });
+  }, { osmExtract: OSM_EXTRACT });
   ({ app, browser } = stack);
 });
 

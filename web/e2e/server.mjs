@@ -7,6 +7,9 @@ import { join, resolve } from "node:path";
 
 const binary = process.env.OUTREACH_BIN ?? resolve(import.meta.dirname, "../../target/debug/outreach");
 
+/** The OpenStreetMap extract kept in the repository (core/data/osm, ODbL), for tests that search the directory. */
+export const OSM_EXTRACT = resolve(import.meta.dirname, "../../core/data/osm/Helsinki.osm.pbf");
+
 async function freePort() {
   const server = createServer();
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
