@@ -59,7 +59,9 @@ test-web: deps
 
 test-e2e: web
 	@test -x "$(CHROMIUM_PATH)" || { echo "Chromium not found at $(CHROMIUM_PATH): apt-get install chromium"; exit 1; }
-	cargo build --bin outreach
+	# The binary as the Rust tests build it (they run it too): after test-rust this compiles nothing, where
+	# `cargo build --bin` would compile it and its dependencies again without the dev-dependencies' features.
+	cargo test --no-run --quiet -p outreach
 	CHROMIUM_PATH=$(CHROMIUM_PATH) npm run e2e
 
 # The compose file must parse with every profile (no container engine is needed for this).
