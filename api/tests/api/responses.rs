@@ -157,11 +157,11 @@ async fn automatic_answers_go_only_past_every_guard() {
         assert_eq!((steer["escalations"].clone(), steer["action"].as_str()), (json!(["instruction"]), Some("reply")));
         assert!(why(&steer).contains("tries to instruct the AI"), "{steer}");
         let unsure = reply(&app, &ada, &outbox, 3, "Ok then.").await;
-        assert_eq!(why(&unsure), "The AI is 37% sure; this campaign answers by itself from 90%");
+        assert_eq!(why(&unsure), "The AI is 45% sure; this campaign answers by itself from 90%");
         // Issue 30.3: an automation's threshold as given, in place of the certainty's.
         settings(&ada, &campaign, json!({ "minConfidencePercent": 50 })).await;
         let given = reply(&app, &ada, &outbox, 3, "Ok then.").await;
-        assert_eq!(why(&given), "The AI is 37% sure; this campaign answers by itself from 50%");
+        assert_eq!(why(&given), "The AI is 45% sure; this campaign answers by itself from 50%");
         settings(&ada, &campaign, json!({ "minConfidencePercent": null })).await;
 
         // Past every guard: queued by itself, sent after the reply timing (immediate: within five minutes).
@@ -223,8 +223,9 @@ async fn automatic_answers_go_only_past_every_guard() {
         assert_eq!(analytics["totalResponses"], 11);
         // B §9: a whole-number percentage: 11 replies to 8 first emails (answers are no campaign emails).
         assert_eq!(analytics["responseRate"].as_f64(), Some(138.0), "{analytics}");
-        // Positive: every interested reply above, and "Ok then." twice (the model reads it as agreement).
-        assert_eq!(analytics["sentimentBreakdown"]["positive"], 9);
+        // Positive: every interested reply above (the price question opens with "Interested"), and "Ok then." twice
+        // (the model reads it as agreement); only the instruction is neutral.
+        assert_eq!(analytics["sentimentBreakdown"]["positive"], 10);
         // Interest shows on the contact.
         let (_, contacts) = ada.get_json("/api/contacts/all").await;
         let interest = contacts.as_array().unwrap().iter().find(|c| c["email"] == "owner0@cafe0.example").unwrap()["interest"].clone();
@@ -414,13 +415,13 @@ async fn the_test_dialog_reads_and_drafts_without_storing_or_sending() {
         }
         let (_, before) = ada.get_json("/api/outbox").await;
         let (status, processed) = ada.post_json("/api/email-responses/process", json!({
-            "from": "a@cafe.example", "subject": "Re: Bread", "body": "Gut. Ab wann könnten Sie liefern?"
+            "from": "a@cafe.example", "subject": "Re: Bread", "body": "Sehr gern! Ab wann könnten Sie liefern?"
         })).await;
         assert_eq!(status, StatusCode::OK, "{processed}");
-        assert_eq!((processed["sentiment"].as_str(), processed["action"].as_str(), processed["language"].as_str()), (Some("positive"), Some("reply"), Some("de")));
+        assert_eq!((processed["sentiment"].as_str(), processed["action"].as_str(), processed["language"].as_str()), (Some("positive"), Some("mark_interested"), Some("de")));
         assert_eq!(processed["campaignName"], campaign["name"]);
-        assert!(processed["draft"]["body"].as_str().unwrap().contains("Vielen Dank für Ihre Frage."), "{processed}");
-        assert_eq!(processed["decision"], "Waits for your approval: The AI is 75% sure; this campaign answers by itself from 90%");
+        assert!(processed["draft"]["body"].as_str().unwrap().contains("es freut mich, dass Sie interessiert sind."), "{processed}");
+        assert_eq!(processed["decision"], "Waits for your approval: The AI is 55% sure; this campaign answers by itself from 90%");
         let (_, after) = ada.get_json("/api/outbox").await;
         assert_eq!(before, after, "nothing sent");
         let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;

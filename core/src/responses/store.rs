@@ -6,7 +6,7 @@ use crate::campaigns::ai_settings::{
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
-use crate::sending::window::WindowColumns;
+use crate::platform::window::WindowColumns;
 use crate::{on_db, on_writer};
 
 use super::classification::{Action, Classification, Escalation, Sentiment};

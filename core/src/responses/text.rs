@@ -1,7 +1,7 @@
 //! The words of a reply as the readers see them: folded to lowercase ASCII, cut above the quoted mail, split into
 //! words, and matched against cue phrases on word boundaries.
 
-use super::lexicon::QUOTE_HEADERS;
+use super::lexicon::{QUOTE_HEADERS, SIGNATURE_STARTS};
 
 /// A reply folded for matching: lowercase, accents removed, ß as ss, one space between words.
 pub fn fold(text: &str) -> String {
@@ -31,7 +31,8 @@ pub fn fold(text: &str) -> String {
     folded
 }
 
-/// The prospect's own words: the reply above the quoted message it answers.
+/// The prospect's own words: the reply above the quoted message it answers and above their signature (from its
+/// delimiter or a mail app's tag line on).
 pub fn own_text(body: &str) -> String {
     let mut kept = Vec::new();
     for line in body.lines() {
@@ -40,6 +41,9 @@ pub fn own_text(body: &str) -> String {
             continue;
         }
         let folded = fold(trimmed);
+        if !kept.is_empty() && ends_the_reply(line, &folded) {
+            break;
+        }
         if QUOTE_HEADERS.iter().any(|header| {
             folded.starts_with(header) || (folded.ends_with(header) && folded.len() > header.len())
         }) {
@@ -48,6 +52,18 @@ pub fn own_text(body: &str) -> String {
         kept.push(trimmed);
     }
     kept.join("\n")
+}
+
+/// A signature delimiter ("-- "), a rule ("-----", "_____"), or a mail app's tag line ("Sent from my iPhone").
+fn ends_the_reply(line: &str, folded: &str) -> bool {
+    let rule = |mark: char| folded.len() >= 3 && folded.chars().all(|ch| ch == mark);
+    line.trim_end_matches(['\r', '\n']) == "-- "
+        || folded == "--"
+        || rule('-')
+        || rule('_')
+        || SIGNATURE_STARTS
+            .iter()
+            .any(|start| folded.starts_with(start))
 }
 
 /// Words of folded text (letters, digits, and apostrophes inside words; a hyphen separates words, as in cues).
@@ -88,4 +104,21 @@ pub fn find(words: &[&str], cue: &str) -> Vec<(usize, usize)> {
 /// Every match of a list's cues.
 pub fn matches(words: &[&str], cues: &[&str]) -> Vec<(usize, usize)> {
     cues.iter().flat_map(|cue| find(words, cue)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_own_text_ends_at_the_signature_and_the_quote() {
+        let body = "Yes please, Thursday works.\n-- \nAda Baker\nWe will not be ignored\n";
+        assert_eq!(own_text(body), "Yes please, Thursday works.");
+        let body = "Gern, schicken Sie ein Angebot.\n\nGesendet von meinem iPhone\n\nAm Mo. schrieb Ben:\n> Hallo";
+        assert_eq!(own_text(body), "Gern, schicken Sie ein Angebot.\n");
+        let body = "Merci, on en parle lundi.\n________________________________\nDe : Léa\nNe répondez pas";
+        assert_eq!(own_text(body), "Merci, on en parle lundi.");
+        // A reply that opens with a dashed line keeps what follows it.
+        assert_eq!(own_text("---\nNo thanks."), "---\nNo thanks.");
+    }
 }

@@ -141,6 +141,43 @@ pub const REMOVAL_OBJECTS: &[&str] = &[
     "rekister*",
 ];
 
+/// A whole reply of one of these words (with courtesies, see `COURTESIES`) asks to stop: "STOP", "Rausnehmen.",
+/// "POISTA". Alone they mean it; inside a sentence ("stop by", "remove the old sign") they do not.
+pub const BARE_STOP: &[&str] = &[
+    "stop",
+    "stopp",
+    "remove",
+    "unsubscribe",
+    "cancel subscription",
+    "opt out",
+    "rausnehmen",
+    "austragen",
+    "abmelden",
+    "loschen",
+    "desabonner",
+    "desinscrire",
+    "retirer",
+    "desuscribir",
+    "baja",
+    "darme de baja",
+    "cancelar suscripcion",
+    "poista",
+    "poistakaa",
+    "lopeta",
+    "lopettakaa",
+];
+
+/// A whole reply of one of these words (with courtesies) declines: "No.", "Nö.", "Paso, gracias.".
+pub const BARE_NO: &[&str] = &[
+    "no", "nope", "nah", "pass", "nein", "nee", "non", "nop", "paso", "ei", "en", "emme",
+];
+
+/// Words that leave a bare answer bare: "No, thanks.", "Stop, bitte".
+pub const COURTESIES: &[&str] = &[
+    "thanks", "thank", "you", "please", "danke", "bitte", "merci", "svp", "gracias", "por",
+    "favor", "kiitos", "vaan", "kiitti",
+];
+
 /// The prospect declines.
 pub const DECLINE: &[&str] = &[
     "not interested",

@@ -145,3 +145,19 @@ pub const QUOTE_HEADERS: &[&str] = &[
     "de:",
     "lahettaja:",
 ];
+
+/// Lines (folded) after which a reply holds only its writer's signature, a mail app's tag line or a disclaimer: the
+/// signature delimiter of RFC 3676 ("-- "), a rule of dashes or underscores, and the tag lines mail apps add.
+pub const SIGNATURE_STARTS: &[&str] = &[
+    "sent from my",
+    "sent from outlook",
+    "get outlook for",
+    "gesendet von",
+    "gesendet mit",
+    "von meinem iphone gesendet",
+    "envoye de mon",
+    "envoye depuis",
+    "enviado desde",
+    "enviado con",
+    "lahetetty",
+];
