@@ -3,7 +3,11 @@
 
 A file's references are its `crate::`, `super::` and `self::` paths and the paths through its own child modules
 (in `use` lines and inline), resolved to the module file they land in; a crate root's `pub use` re-exports resolve
-to the file they come from (exported macros to the file that defines them). `mod` declarations are not references. Exits 1 when there is a cycle.
+to the file they come from (exported macros to the file that defines them). `mod` declarations are not references.
+
+It also checks the order of core's capability folders that the README declares (the line starting "Capabilities, in
+order:"): a folder may use the folders before it, never one after it. Exits 1 when there is a cycle or an upward
+import.
 """
 import os
 import re
@@ -126,8 +130,29 @@ def cycles(graph):
     return out
 
 
+def declared_order(readme="README.md"):
+    """The capability folders of core, lowest first, as the README's Layout section declares them."""
+    with open(readme, encoding="utf-8") as file:
+        for line in file:
+            if line.startswith("Capabilities, in order:"):
+                return re.findall(r"`(\w+)`", line.split(":", 1)[1].split("(")[0])
+    sys.exit("README.md declares no capability order (a line starting \"Capabilities, in order:\")")
+
+
+def upward_imports(graph, known, order):
+    """(importing file, imported file) pairs where a folder uses one declared after it."""
+    rank = {folder: index for index, folder in enumerate(order)}
+    found = []
+    for module, targets in graph.items():
+        for target in targets:
+            if module and target and module[0] in rank and target[0] in rank and rank[target[0]] > rank[module[0]]:
+                found.append((known[module], known[target]))
+    return sorted(found)
+
+
 def main():
     found = False
+    order = declared_order()
     for crate, root in CRATES.items():
         known = modules(root)
         with open(known[()], encoding="utf-8") as file:
@@ -139,8 +164,16 @@ def main():
         for component in cycles(graph):
             found = True
             print(f"{crate}: " + " <-> ".join(known[module] for module in sorted(component)))
+        if crate == "core":
+            missing = sorted({module[0] for module in known if module} - set(order) - {"testing"})
+            if missing:
+                found = True
+                print(f"core: folders missing from the README's capability order: {', '.join(missing)}")
+            for importing, imported in upward_imports(graph, known, order):
+                found = True
+                print(f"core: {importing} imports {imported}, a capability declared after it")
     if not found:
-        print("no import cycles between files")
+        print("no import cycles between files, and no capability folder imports one declared after it")
     return 1 if found else 0
 
 

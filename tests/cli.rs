@@ -321,7 +321,7 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
     use outreach_core::campaigns::CampaignStatus;
     use outreach_core::campaigns::store::NewCampaign;
     use outreach_core::platform::jobs::{ClassifyReply, EnrichBusiness, Job, RunSearchChunk};
-    use outreach_core::sending::window::SendingWindow;
+    use outreach_core::platform::window::SendingWindow;
 
     each_backend(|test_db| async move {
         let (db, url) = (test_db.db.clone(), test_db.url.clone());

@@ -9,8 +9,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use outreach_core::platform::clock::SystemClock;
+use outreach_core::sending::links::open_pixel_url;
 use outreach_core::testing::TestDb;
-use outreach_core::tracking::links::open_pixel_url;
 use outreach_core::{Context, Settings};
 
 const SECONDS: &str = "10";

@@ -4,7 +4,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use outreach_core::inbound::feedback::{ManualOpen, SentEmail};
+use outreach_core::tracking::sent::{ManualOpen, SentEmail};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;

@@ -7,11 +7,12 @@ use axum::extract::{Path, State};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::campaigns::templates::FollowUpTiming;
 use outreach_core::followups::{
-    PendingFollowUp, STOPPED_BY_HAND, SentFollowUp, pending_as_written, queue_due_follow_ups,
+    STOPPED_BY_HAND, SentFollowUp, pending_as_written, queue_due_follow_ups,
 };
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::messages::{MessageKind, MessageStatus};
+use outreach_core::sending::sequence::PendingFollowUp;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

@@ -4,16 +4,13 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use outreach_core::accounts::{User, quota_window_start};
+use outreach_core::accounts::User;
 use outreach_core::campaigns::CampaignStatus;
-use outreach_core::discovery::businesses::BusinessRow;
 use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::control::{self, ControlError};
-use outreach_core::sending::launch::{Launched, launch_campaign, valid_address};
-use outreach_core::sending::launch_check::{LaunchCheck, LaunchPlan, check_launch};
+use outreach_core::sending::launch::{Launched, launch_campaign};
+use outreach_core::sending::launch_check::{self, LaunchCheck, PlanError, Planned, plan_launch};
 use outreach_core::sending::messages::Progress;
-use outreach_core::sending::senders::EmailConfig;
-use outreach_core::sending::window::Place;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -22,7 +19,6 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;
-use crate::senders::configs::owned_config;
 use crate::session::SignedIn;
 
 /// The endpoints of this module, behind the account gate.
@@ -61,102 +57,26 @@ pub struct LaunchAnswer {
     pub message: String,
 }
 
-/// What a launch request names, each checked to be the user's.
-struct Plan {
-    campaign_id: i64,
-    template_id: i64,
-    config: Option<EmailConfig>,
-    businesses: Vec<BusinessRow>,
-}
-
-/// Reads what the request names (refusing the spec's launch errors, and anything not the user's), and checks the
-/// launch (`outreach_core::sending::launch_check`).
-async fn plan_launch(
+/// The launch use case on this request (`outreach_core::sending::launch_check::plan_launch`), its refusals as the
+/// API answers them.
+async fn plan(
     state: &AppState,
     user: &User,
     request: &LaunchRequest,
-) -> ApiResult<(Plan, LaunchCheck)> {
-    let db = &state.ctx.db;
-    let template_id = request
-        .template_id
-        .ok_or_else(|| ApiError::validation("Template Required"))?;
-    if request.business_ids.is_empty() {
-        return Err(ApiError::validation("No Recipients"));
-    }
-    let campaign_id = request
-        .campaign_id
-        .ok_or_else(|| ApiError::validation("Campaign Required"))?;
-    let campaign = db
-        .find_campaign(campaign_id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    let (subject, body) = db
-        .template_content(template_id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Template not found"))?;
-    let config = match request.email_config_id {
-        Some(id) => Some(owned_config(state, id, user.id).await?),
-        None => db.default_sender(user.id).await?,
+) -> ApiResult<(Planned, LaunchCheck)> {
+    let named = launch_check::LaunchRequest {
+        campaign_id: request.campaign_id,
+        template_id: request.template_id,
+        business_ids: &request.business_ids,
+        email_config_id: request.email_config_id,
     };
-    if config.as_ref().is_some_and(|config| !config.is_active) {
-        return Err(ApiError::validation(
-            "This sender is not active; choose another one",
-        ));
-    }
-    // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
-    let ids = outreach_core::platform::limits::distinct(&request.business_ids);
-    let businesses = db.find_businesses(&ids, user.id).await?;
-    if businesses.len() != ids.len() {
-        return Err(ApiError::not_found("Business not found"));
-    }
-    let sent_this_month = db
-        .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
-        .await?;
-    // A business this campaign has emailed already (a relaunch after a stop) is not written again.
-    let emailed = db.first_messages_to(campaign_id, &ids).await?;
-    let fresh: Vec<&BusinessRow> = businesses
-        .iter()
-        .filter(|business| !emailed.contains_key(&business.id))
-        .collect();
-    let emails: Vec<Option<&str>> = fresh
-        .iter()
-        .map(|business| business.email.as_deref())
-        .collect();
-    let places: Vec<Place> = fresh
-        .iter()
-        .filter(|business| valid_address(business.email.as_deref()).is_some())
-        .map(|business| {
-            (
-                business.latitude,
-                business.longitude,
-                business.city.as_deref(),
-            )
+    plan_launch(&state.ctx, user, named)
+        .await
+        .map_err(|error| match error {
+            PlanError::Invalid(message) => ApiError::validation(message),
+            PlanError::NotFound(message) => ApiError::not_found(message),
+            PlanError::Store(error) => error.into(),
         })
-        .collect();
-    let held_by_window = campaign
-        .window
-        .window()
-        .held_at(state.ctx.now_ms(), &places);
-    let check = check_launch(
-        &state.ctx.settings,
-        &LaunchPlan {
-            user,
-            sent_this_month,
-            subject: &subject,
-            body: &body,
-            config: config.as_ref(),
-            emails: &emails,
-            already: businesses.len() - fresh.len(),
-            held_by_window,
-        },
-    );
-    let plan = Plan {
-        campaign_id,
-        template_id,
-        config,
-        businesses,
-    };
-    Ok((plan, check))
 }
 
 /// The pre-launch check of a launch request: who would be emailed, the quota left, and what blocks the launch or
@@ -170,7 +90,7 @@ pub async fn launch_check(
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<LaunchRequest>,
 ) -> ApiResult<Json<LaunchCheck>> {
-    Ok(Json(plan_launch(&state, &user, &request).await?.1))
+    Ok(Json(plan(&state, &user, &request).await?.1))
 }
 
 /// Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),
@@ -185,7 +105,7 @@ pub async fn launch(
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<LaunchRequest>,
 ) -> ApiResult<Json<LaunchAnswer>> {
-    let (plan, check) = plan_launch(&state, &user, &request).await?;
+    let (plan, check) = plan(&state, &user, &request).await?;
     if let Some(block) = check.block() {
         return Err(ApiError::validation(block.message.clone()));
     }

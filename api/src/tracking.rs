@@ -12,8 +12,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use outreach_core::accounts::normalize_email;
 use outreach_core::platform::security::verify;
+use outreach_core::sending::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
 use outreach_core::tracking::events::TrackingEvent;
-use outreach_core::tracking::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
 
 use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;

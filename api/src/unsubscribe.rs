@@ -11,7 +11,7 @@ use axum::{Extension, Json};
 use governor::clock::{Clock as _, DefaultClock};
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::security::verify;
-use outreach_core::tracking::links::UNSUBSCRIBE_PURPOSE;
+use outreach_core::sending::links::UNSUBSCRIBE_PURPOSE;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;

@@ -9,9 +9,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use outreach_core::accounts::normalize_email;
-use outreach_core::inbound::feedback::{Outcome, SentRef};
-use outreach_core::inbound::mail::Inbound;
+use outreach_core::inbound::feedback::Outcome;
 use outreach_core::inbound::sendgrid_webhook::{
     Event, Meaning, WINDOW_SECONDS, payload_hash, verify,
 };
@@ -207,66 +205,25 @@ async fn receive_inbound(
     })?;
     let inbound = outreach_core::inbound::mail::read(&raw)
         .ok_or_else(|| ApiError::validation("The message could not be read"))?;
-    let recipient = to.as_deref().and_then(first_address);
-    let matched = match_message(state, &inbound, recipient.as_deref()).await?;
-    let Some((user_id, message)) = matched else {
+    let kind = inbound.kind.name().to_string();
+    let matched = outreach_core::inbound::replies::receive_addressed(
+        &state.ctx,
+        inbound,
+        to.as_deref(),
+        "sendgrid-inbound",
+    )
+    .await?;
+    if !matched {
         // Nobody's mail: acknowledged so SendGrid does not retry it, and not kept.
         return Ok(Json(InboundReceived {
             matched: false,
             kind: None,
         }));
-    };
-    let kind = inbound.kind.name().to_string();
-    outreach_core::inbound::replies::receive(
-        &state.ctx,
-        user_id,
-        message.as_ref(),
-        inbound,
-        "sendgrid-inbound",
-    )
-    .await?;
+    }
     Ok(Json(InboundReceived {
         matched: true,
         kind: Some(kind),
     }))
-}
-
-/// The first address of a `To` value such as `"Ada" <ada@x.example>, b@y.example`.
-fn first_address(to: &str) -> Option<String> {
-    let first = to.split(',').next()?.trim();
-    let address = match (first.rfind('<'), first.rfind('>')) {
-        (Some(open), Some(close)) if open < close => &first[open + 1..close],
-        _ => first,
-    };
-    let address = normalize_email(address);
-    outreach_core::accounts::is_valid_email(&address).then_some(address)
-}
-
-/// The user an inbound mail belongs to (the owner of the receiving address, else of the message it refers to) and
-/// the message of theirs it answers.
-async fn match_message(
-    state: &AppState,
-    inbound: &Inbound,
-    recipient: Option<&str>,
-) -> ApiResult<Option<(i64, Option<SentRef>)>> {
-    let db = &state.ctx.db;
-    let mut owner = match recipient {
-        Some(address) => db.sender_owner(address).await?,
-        None => None,
-    };
-    for id in &inbound.refers_to {
-        if owner.is_some() {
-            break;
-        }
-        owner = db
-            .find_sent_by_message_id(id)
-            .await?
-            .map(|message| message.user_id);
-    }
-    let Some(owner) = owner else {
-        return Ok(None);
-    };
-    Ok(Some((owner, db.message_answered(owner, inbound).await?)))
 }
 
 /// Applies the events that name one of our messages; returns how many did.

@@ -10,7 +10,7 @@ use outreach_core::admin::audit::AuditEntry;
 use outreach_core::admin::listing::{self, AdminCampaign, AdminSearch, AdminSender, Filter};
 use outreach_core::admin::{self};
 use outreach_core::platform::queue::{JobDetail, JobRow, parse_status};
-use outreach_core::tracking::suppression::Unsubscribe;
+use outreach_core::sending::suppression::Unsubscribe;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

@@ -122,7 +122,7 @@ async fn the_daily_run_emails_new_businesses_once_a_day_within_its_limits() {
             "campaignName": "Daily restaurants", "businessType": "restaurant", "geographicArea": "Helsinki", "radius": 5,
             "maxBusinessesPerDay": 3, "maxTotalEmails": 7, "emailTemplateId": template
         })).await;
-        let id = automation["id"].as_i64().unwrap();
+        let id = automation["id"].as_i64().unwrap_or_else(|| panic!("the automation is made: {automation}"));
 
         // Two schedulers tick the same day: one run.
         let other = Context::new(app.ctx.db.clone(), (*app.ctx.settings).clone(), app.clock.clone());

@@ -3,6 +3,7 @@
 //! Each action writes its audit entry (`audit`) in the transaction of its change; the listings are in `listing`.
 
 pub mod audit;
+pub mod gauges;
 pub mod listing;
 
 use serde_json::json;

@@ -1,9 +1,7 @@
 //! Automations and their runs as stored.
 
-use std::collections::HashMap;
-
 use super::settings::Settings;
-use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
 
@@ -226,21 +224,5 @@ impl Db {
         }
         let sql = AUTOMATION_CANDIDATES.sql(self);
         on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(campaign_id).bind(limit).fetch_all(pool).await)
-    }
-
-    /// The first emails of a campaign to these businesses, by business.
-    pub async fn first_messages_to(
-        &self,
-        campaign_id: i64,
-        business_ids: &[i64],
-    ) -> StoreResult<HashMap<i64, i64>> {
-        if business_ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let sql = AUTOMATION_FIRST_MESSAGES.sql(self);
-        let list = json_list(business_ids);
-        let rows: Vec<(i64, i64)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
-            .fetch_all(pool).await)?;
-        Ok(rows.into_iter().collect())
     }
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use self::ai_settings::AiSettings;
 use crate::platform::clock::Timestamp;
-use crate::sending::window::{SendingWindowView, WindowColumns, WindowError};
+use crate::platform::window::{SendingWindowView, WindowColumns, WindowError};
 
 crate::text_enum! {
     /// Every status a campaign can have, in the builder's order (A §4; B §3 adds archived).

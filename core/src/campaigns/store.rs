@@ -4,7 +4,7 @@ use super::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRo
 use super::{CampaignRow, CampaignStatus, EducationFile};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
-use crate::sending::window::SendingWindow;
+use crate::platform::window::SendingWindow;
 use crate::{on_db, on_writer};
 
 /// A new campaign's columns.
@@ -331,24 +331,6 @@ impl Db {
         let sql = TEMPLATE_SET_FOLLOW_UP_TIMING.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(timing).bind(now).execute(pool).await
             .map(|done| done.rows_affected() == 1))
-    }
-
-    /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
-    /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
-    pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
-        let scope = crate::followups::Scope {
-            user_id: None,
-            campaign_id: Some(campaign_id),
-        };
-        if !self
-            .pending_follow_ups(scope, i64::MAX, 1)
-            .await?
-            .is_empty()
-        {
-            return Ok(());
-        }
-        let sql = CAMPAIGN_COMPLETE_IF_DONE.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))
     }
 
     pub async fn campaign_status_reason(&self, campaign_id: i64) -> StoreResult<Option<String>> {

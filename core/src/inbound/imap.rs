@@ -14,6 +14,7 @@ use tokio::net::TcpStream;
 
 use crate::platform::config::Secret;
 use crate::platform::net::{AddressPolicy, NetError, Security};
+use crate::sending::senders::Mark;
 
 /// A session (connect, log in, read) may take this many network steps' deadlines in all.
 const SESSION_STEPS: u32 = 4;
@@ -30,13 +31,6 @@ pub struct ImapServer {
     pub policy: AddressPolicy,
     /// A network step's deadline; a whole session gets a few of them.
     pub timeout: Duration,
-}
-
-/// Where reading stopped: the mailbox's UIDVALIDITY and the last UID read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mark {
-    pub uid_validity: u32,
-    pub last_uid: u32,
 }
 
 /// One message read, with its UID.

@@ -7,7 +7,7 @@
 
 use crate::Context;
 use crate::inbound::feedback::{NewInbound, Outcome, SentRef};
-use crate::inbound::imap::{ImapServer, Mark};
+use crate::inbound::imap::ImapServer;
 use crate::inbound::mail::{Inbound, Kind};
 use crate::on_db;
 use crate::platform::clock::DAY_MS;
@@ -18,6 +18,7 @@ use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::platform::security::decrypt_secret;
 use crate::platform::telemetry;
+use crate::sending::senders::Mark;
 
 /// At most this many messages are read from a mailbox per run; the rest come at the next run.
 pub const IMAP_BATCH: usize = 200;
@@ -215,6 +216,48 @@ pub async fn receive(
         queue_classification(ctx, id).await?;
     }
     Ok(id)
+}
+
+/// Mail delivered to this instance for an address (SendGrid's Inbound Parse names it in `to`): it belongs to the
+/// owner of the receiving sender address, else to the owner of a message it refers to, and is received as theirs
+/// (`receive`). Returns whether anyone's it was; nobody's mail is not kept.
+pub async fn receive_addressed(
+    ctx: &Context,
+    inbound: Inbound,
+    to: Option<&str>,
+    source: &str,
+) -> Result<bool, crate::platform::queue::QueueError> {
+    let db = &ctx.db;
+    let mut owner = match to.and_then(first_address) {
+        Some(address) => db.sender_owner(&address).await?,
+        None => None,
+    };
+    for id in &inbound.refers_to {
+        if owner.is_some() {
+            break;
+        }
+        owner = db
+            .find_sent_by_message_id(id)
+            .await?
+            .map(|message| message.user_id);
+    }
+    let Some(owner) = owner else {
+        return Ok(false);
+    };
+    let message = db.message_answered(owner, &inbound).await?;
+    receive(ctx, owner, message.as_ref(), inbound, source).await?;
+    Ok(true)
+}
+
+/// The first address of a `To` value such as `"Ada" <ada@x.example>, b@y.example`.
+fn first_address(to: &str) -> Option<String> {
+    let first = to.split(',').next()?.trim();
+    let address = match (first.rfind('<'), first.rfind('>')) {
+        (Some(open), Some(close)) if open < close => &first[open + 1..close],
+        _ => first,
+    };
+    let address = crate::accounts::normalize_email(address);
+    crate::accounts::is_valid_email(&address).then_some(address)
 }
 
 /// Queues a reply's reading, once: the key is the reply's.

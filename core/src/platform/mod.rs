@@ -16,3 +16,4 @@ pub mod shares;
 pub mod telemetry;
 pub mod text;
 pub mod text_enum;
+pub mod window;

@@ -7,12 +7,6 @@ use std::time::Duration;
 
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
 
-use crate::accounts::QUOTA_WINDOW_DAYS;
-use crate::on_db;
-use crate::platform::clock::DAY_MS;
-use crate::platform::db::{Db, StoreResult};
-use crate::platform::queries::{TELEMETRY_QUOTA_EXHAUSTED, TELEMETRY_SENDER_HEADROOM};
-
 pub const SENDS: &str = "outreach_sends_total";
 pub const EMAIL_OUTCOMES: &str = "outreach_email_outcomes_total";
 pub const CAMPAIGN_PAUSES: &str = "outreach_campaign_pauses_total";
@@ -348,25 +342,4 @@ pub fn queue(kind: &'static str, waiting: i64, oldest_age_seconds: i64) {
 
 fn outcome(ok: bool) -> &'static str {
     if ok { "success" } else { "failure" }
-}
-
-impl Db {
-    /// Publishes the quota gauges: active users out of monthly quota, and each provider's daily headroom.
-    pub async fn report_quota_headroom(&self, now: i64) -> StoreResult<()> {
-        let today = now.div_euclid(DAY_MS);
-        let exhausted = TELEMETRY_QUOTA_EXHAUSTED.sql(self);
-        let users: i64 = on_db!(self, pool => sqlx::query_scalar(exhausted).bind(today - QUOTA_WINDOW_DAYS).fetch_one(pool).await)?;
-        gauge!(USERS_OUT_OF_QUOTA).set(users as f64);
-        let headroom = TELEMETRY_SENDER_HEADROOM.sql(self);
-        let rows: Vec<(String, i64)> =
-            on_db!(self, pool => sqlx::query_as(headroom).bind(today).fetch_all(pool).await)?;
-        for provider in PROVIDERS {
-            let left = rows
-                .iter()
-                .find(|(name, _)| name == provider)
-                .map_or(0, |(_, left)| *left);
-            gauge!(SENDER_HEADROOM, "provider" => *provider).set(left as f64);
-        }
-        Ok(())
-    }
 }

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use crate::Context;
 use crate::accounts::User;
 use crate::campaigns::personalise::Recipient;
-use crate::followups::Thread;
 use crate::sending::compose::{Composed, Envelope, compose};
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{MessageKind, MessageRow};
 use crate::sending::senders::EmailConfig;
+use crate::sending::sequence::Thread;
 
 /// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
 /// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's

@@ -7,7 +7,7 @@ use crate::Settings;
 use crate::campaigns::personalise::{Recipient, render, render_html};
 use crate::platform::faults;
 use crate::platform::text::find_ignore_ascii_case;
-use crate::tracking::links::{click_url, open_pixel_url, unsubscribe_url};
+use crate::sending::links::{click_url, open_pixel_url, unsubscribe_url};
 
 /// What a provider is handed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -289,7 +289,7 @@ fn unescape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::platform::config::Secret;
-    use crate::tracking::links::verify_click;
+    use crate::sending::links::verify_click;
 
     fn settings() -> Settings {
         let mut settings = Settings::default();

@@ -6,8 +6,8 @@ use crate::campaigns::{CampaignRow, CampaignStatus};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
+use crate::platform::window::WindowColumns;
 use crate::sending::launch::enqueue_sends;
-use crate::sending::window::WindowColumns;
 use crate::{Context, on_db, on_writer};
 
 pub const PAUSED_BY_USER: &str =

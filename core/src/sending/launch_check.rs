@@ -8,13 +8,18 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde::Serialize;
 
-use crate::accounts::User;
+use crate::Context;
+use crate::accounts::{User, quota_window_start};
 use crate::campaigns::templates::check_variables;
+use crate::discovery::businesses::BusinessRow;
 use crate::platform::config::Settings;
+use crate::platform::db::StoreError;
+use crate::platform::limits::distinct;
 use crate::platform::net::is_forbidden;
 use crate::sending::domain_auth::needs_no_records;
 use crate::sending::launch::valid_address;
 use crate::sending::senders::{EmailConfig, Provider};
+use crate::sending::window::{Place, held_at};
 
 crate::text_enum! {
     /// Whether a finding stops the launch or is only said.
@@ -71,6 +76,128 @@ impl LaunchCheck {
             .iter()
             .find(|finding| finding.level == CheckLevel::Block)
     }
+}
+
+/// What a launch request names, as the user sent it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LaunchRequest<'a> {
+    pub campaign_id: Option<i64>,
+    pub template_id: Option<i64>,
+    pub business_ids: &'a [i64],
+    /// The sender to use; the user's default one (else the outbox) when absent.
+    pub email_config_id: Option<i64>,
+}
+
+/// What a launch request names, each checked to be the user's.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub campaign_id: i64,
+    pub template_id: i64,
+    pub config: Option<EmailConfig>,
+    pub businesses: Vec<BusinessRow>,
+}
+
+/// Why a launch request is refused before any check: the spec's launch errors (A §7), and anything named that is
+/// not the user's (as not found, so another user's ids say nothing).
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("{0}")]
+    Invalid(&'static str),
+    #[error("{0}")]
+    NotFound(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Reads what a launch request names (refusing the spec's launch errors, and anything not the user's) and checks
+/// the launch: the pre-launch check and the launch itself both start here.
+pub async fn plan_launch(
+    ctx: &Context,
+    user: &User,
+    request: LaunchRequest<'_>,
+) -> Result<(Planned, LaunchCheck), PlanError> {
+    let db = &ctx.db;
+    let template_id = request
+        .template_id
+        .ok_or(PlanError::Invalid("Template Required"))?;
+    if request.business_ids.is_empty() {
+        return Err(PlanError::Invalid("No Recipients"));
+    }
+    let campaign_id = request
+        .campaign_id
+        .ok_or(PlanError::Invalid("Campaign Required"))?;
+    let campaign = db
+        .find_campaign(campaign_id, user.id)
+        .await?
+        .ok_or(PlanError::NotFound("Campaign not found"))?;
+    let (subject, body) = db
+        .template_content(template_id, user.id)
+        .await?
+        .ok_or(PlanError::NotFound("Template not found"))?;
+    let config = match request.email_config_id {
+        Some(id) => Some(
+            db.find_email_config(id, user.id)
+                .await?
+                .ok_or(PlanError::NotFound("Email configuration not found"))?,
+        ),
+        None => db.default_sender(user.id).await?,
+    };
+    if config.as_ref().is_some_and(|config| !config.is_active) {
+        return Err(PlanError::Invalid(
+            "This sender is not active; choose another one",
+        ));
+    }
+    // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
+    let ids = distinct(request.business_ids);
+    let businesses = db.find_businesses(&ids, user.id).await?;
+    if businesses.len() != ids.len() {
+        return Err(PlanError::NotFound("Business not found"));
+    }
+    let now = ctx.now_ms();
+    let sent_this_month = db
+        .count_sent_emails_since(user.id, quota_window_start(now))
+        .await?;
+    // A business this campaign has emailed already (a relaunch after a stop) is not written again.
+    let emailed = db.first_messages_to(campaign_id, &ids).await?;
+    let fresh: Vec<&BusinessRow> = businesses
+        .iter()
+        .filter(|business| !emailed.contains_key(&business.id))
+        .collect();
+    let emails: Vec<Option<&str>> = fresh
+        .iter()
+        .map(|business| business.email.as_deref())
+        .collect();
+    let places: Vec<Place> = fresh
+        .iter()
+        .filter(|business| valid_address(business.email.as_deref()).is_some())
+        .map(|business| {
+            (
+                business.latitude,
+                business.longitude,
+                business.city.as_deref(),
+            )
+        })
+        .collect();
+    let check = check_launch(
+        &ctx.settings,
+        &LaunchPlan {
+            user,
+            sent_this_month,
+            subject: &subject,
+            body: &body,
+            config: config.as_ref(),
+            emails: &emails,
+            already: businesses.len() - fresh.len(),
+            held_by_window: held_at(&campaign.window.window(), now, &places),
+        },
+    );
+    let planned = Planned {
+        campaign_id,
+        template_id,
+        config,
+        businesses,
+    };
+    Ok((planned, check))
 }
 
 /// What a launch would use.

@@ -1,4 +1,5 @@
-//! Signed links that go out in emails and come back to this instance.
+//! Signed links that go out in emails and come back to this instance: the composer writes them, tracking and the
+//! unsubscribe page check them.
 
 use crate::Settings;
 use crate::accounts::normalize_email;

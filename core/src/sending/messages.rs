@@ -467,4 +467,20 @@ impl Db {
         let sql = LEASE_RELEASE.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(now).execute(pool).await.map(|_| ()))
     }
+
+    /// The first emails of a campaign to these businesses, by business.
+    pub async fn first_messages_to(
+        &self,
+        campaign_id: i64,
+        business_ids: &[i64],
+    ) -> StoreResult<HashMap<i64, i64>> {
+        if business_ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = AUTOMATION_FIRST_MESSAGES.sql(self);
+        let list = json_list(business_ids);
+        let rows: Vec<(i64, i64)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
+            .fetch_all(pool).await)?;
+        Ok(rows.into_iter().collect())
+    }
 }

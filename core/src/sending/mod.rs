@@ -9,6 +9,7 @@ pub mod control;
 pub mod domain_auth;
 pub mod launch;
 pub mod launch_check;
+pub mod links;
 pub mod mail_apis;
 pub mod messages;
 pub mod mime;
@@ -17,8 +18,11 @@ pub mod pacing;
 pub mod recovery;
 pub mod sender;
 pub mod senders;
+pub mod sequence;
+pub mod sequence_timing;
 pub mod slots;
 pub mod smtp;
+pub mod suppression;
 pub mod window;
 
 /// What a sender said about a message it did not accept.

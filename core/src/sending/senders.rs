@@ -159,6 +159,13 @@ impl EmailConfig {
     }
 }
 
+/// Where reading a sender's mailbox stopped (`inbound::imap`): the mailbox's UIDVALIDITY and the last UID read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub uid_validity: u32,
+    pub last_uid: u32,
+}
+
 /// A configuration to store; `secret` and `imap_secret` are already encrypted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NewEmailConfig {
@@ -177,7 +184,7 @@ pub struct NewEmailConfig {
     pub imap_username: Option<String>,
     pub imap_secret: Option<String>,
     /// Where INBOX ended when the IMAP login was checked: reading replies starts after it.
-    pub imap_start: Option<crate::inbound::imap::Mark>,
+    pub imap_start: Option<Mark>,
     pub daily_cap: i32,
     pub is_verified: bool,
     pub status_message: Option<String>,

@@ -9,7 +9,8 @@ use chrono_tz::Tz;
 use crate::on_db;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::FOLLOW_UP_CAMPAIGN_OPENS;
-use crate::sending::window::{SendingWindow, local_hour, recipient_zone};
+use crate::platform::window::{SendingWindow, local_hour};
+use crate::sending::window::recipient_zone;
 
 /// What timing one follow-up needs to know.
 #[derive(Debug, Clone, Copy)]

@@ -1,10 +1,14 @@
-//! The suppression list: addresses that unsubscribed, bounced hard or reported spam, never written to again.
+//! The suppression list: addresses that unsubscribed, bounced hard or reported spam, never written to again. It is
+//! sending's, which checks it before every message; tracking (the unsubscribe page) and inbound (bounces, spam
+//! reports, replies asking to stop) add to it.
+
+use std::collections::HashSet;
 
 use serde::Serialize;
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 
 /// A suppressed address.
@@ -47,5 +51,17 @@ impl Db {
             let total = sqlx::query_scalar(count).bind(filter).fetch_one(pool).await?;
             Ok((rows, total))
         })
+    }
+
+    /// Which of these normalised addresses the user may not send to after bounces and spam reports.
+    pub async fn suppressed_for_user(
+        &self,
+        user_id: i64,
+        emails: &[String],
+    ) -> StoreResult<HashSet<String>> {
+        let sql = FEEDBACK_SUPPRESSED_FOR_USER.sql(self);
+        let list = json_list(emails);
+        let found: Vec<String> = on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&list).fetch_all(pool).await)?;
+        Ok(found.into_iter().collect())
     }
 }

@@ -7,9 +7,9 @@ use crate::campaigns::templates::{FollowUpContent, TemplateContent};
 use crate::platform::clock::{Clock, DAY_MS, SystemClock};
 use crate::platform::config::AccountSettings;
 use crate::platform::db::Db;
+use crate::platform::window::SendingWindow;
 use crate::sending::messages::MessageKind;
 use crate::sending::outgoing::{Letter, Outgoing};
-use crate::sending::window::SendingWindow;
 
 /// `email`'s account with a monthly `limit`, an active campaign that sends at any time, and a template with
 /// `body`: (user id, campaign id, template id).

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::campaigns::CampaignStatus;
-use crate::inbound::feedback::SentEvent;
 use crate::on_db;
 use crate::platform::clock::Timestamp;
 use crate::platform::clock::iso;
@@ -16,6 +15,7 @@ use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::sending::messages::MessageStatus;
+use crate::tracking::sent::SentEvent;
 
 const DAY_MS: i64 = 86_400_000;
 const KM_PER_MILE: f64 = 1.609_344;

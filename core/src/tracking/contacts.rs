@@ -5,13 +5,13 @@
 
 use serde::Serialize;
 
-use crate::inbound::feedback::SentEmail;
 use crate::on_db;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::tracking::analytics::percent;
+use crate::tracking::sent::SentEmail;
 
 /// How many contacts the list holds at most (the most recently contacted).
 pub const CONTACT_LIST_MAX: i64 = 2_000;

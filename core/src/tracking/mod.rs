@@ -1,8 +1,8 @@
-//! What recipients did: signed tracking and unsubscribe links, open and click events, analytics and contacts.
+//! What recipients did: open and click events (through the signed links of `sending::links`), analytics and
+//! contacts.
 
 pub mod analytics;
 pub mod contacts;
 pub mod events;
-pub mod links;
 pub mod recorder;
-pub mod suppression;
+pub mod sent;

@@ -307,7 +307,7 @@ async fn campaign_and_template_store_conformance() {
             campaign.window.window().view().days,
             ["mon", "tue", "wed", "thu", "fri"]
         );
-        let window = outreach_core::sending::window::SendingWindowView {
+        let window = outreach_core::platform::window::SendingWindowView {
             days: vec!["sat".into()],
             start: "09:30".into(),
             end: "12:00".into(),

@@ -1,10 +1,11 @@
 //! The IMAP client against a real Dovecot on loopback: new messages after the last UID, the date window without
 //! one, a changed mailbox, a refused login and an unreachable server.
 
-use outreach_core::inbound::imap::{ImapError, ImapServer, Mark};
+use outreach_core::inbound::imap::{ImapError, ImapServer};
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::config::Secret;
 use outreach_core::platform::net::AddressPolicy;
+use outreach_core::sending::senders::Mark;
 use outreach_core::testing::Dovecot;
 
 fn mailbox(port: u16, password: &str) -> ImapServer {

@@ -351,10 +351,10 @@ impl SendingSettings {
     }
 
     /// The window new campaigns start from (checked when the settings load).
-    pub fn default_window(&self) -> crate::sending::window::SendingWindow {
+    pub fn default_window(&self) -> crate::platform::window::SendingWindow {
         self.default_window
             .parse()
-            .unwrap_or_else(|_| crate::sending::window::SendingWindow::always())
+            .unwrap_or_else(|_| crate::platform::window::SendingWindow::always())
     }
 }
 
@@ -592,7 +592,7 @@ impl Settings {
         if let Err(error) = settings
             .sending
             .default_window
-            .parse::<crate::sending::window::SendingWindow>()
+            .parse::<crate::platform::window::SendingWindow>()
         {
             return Err(format!(
                 "configuration error: sending.default_window \"{}\": {error}",
