@@ -11,7 +11,9 @@ use oauth2::{
     PkceCodeVerifier, RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
 };
 use outreach_core::accounts::store::Redemption;
-use outreach_core::accounts::{Grant, User, UserView, is_valid_email, normalize_email};
+use outreach_core::accounts::{
+    AccountStatus, Grant, SubscriptionStatus, User, UserView, is_valid_email, normalize_email,
+};
 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -320,9 +322,9 @@ async fn sign_in(
         .db
         .upsert_user_on_sign_in(&email, first, last, now)
         .await?;
-    let grant = if settings.auth.is_admin(&email) && user.account_status != "active" {
+    let grant = if settings.auth.is_admin(&email) && user.account_status != AccountStatus::Active {
         Some(Grant::Administrator)
-    } else if !settings.auth.invite_only && user.subscription_status == "none" {
+    } else if !settings.auth.invite_only && user.subscription_status == SubscriptionStatus::None {
         Some(Grant::FreeTrial)
     } else {
         None

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use outreach_core::platform::jobs::GenerateEmail;
 use outreach_core::writing::ai::Brief;
-use outreach_core::writing::generations::{Generated, GenerationRow};
+use outreach_core::writing::generations::{Generated, GenerationRow, GenerationStatus};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -42,7 +42,7 @@ pub struct GeneratedEmail {
 pub struct GenerationPending {
     pub generation_id: i64,
     /// Always `pending`.
-    pub status: String,
+    pub status: GenerationStatus,
 }
 
 /// Writes an email from a brief (A §7): the job runs on the queue; the answer waits for it up to `ai.wait_seconds`.
@@ -90,7 +90,7 @@ pub async fn generate(
             .await?
             .ok_or_else(|| ApiError::not_found("Generation not found"))
     };
-    let row = wait_for(bound, find, |row| row.status != "pending").await?;
+    let row = wait_for(bound, find, |row| row.status != GenerationStatus::Pending).await?;
     Ok(answer(&row))
 }
 
@@ -118,17 +118,19 @@ pub async fn status(
 
 /// Done: the draft. Failed: the provider's error, worded for the composer's messages. Pending: 202 with the id.
 fn answer(row: &GenerationRow) -> Response {
-    match row.status.as_str() {
-        "done" => match row.result.as_deref().map(serde_json::from_str::<Generated>) {
-            Some(Ok(generated)) => Json(GeneratedEmail {
-                generated,
-                generation_id: row.id,
-            })
-            .into_response(),
-            _ => ApiError::internal(format!("generation {} has no readable result", row.id))
+    match row.status {
+        GenerationStatus::Done => {
+            match row.result.as_deref().map(serde_json::from_str::<Generated>) {
+                Some(Ok(generated)) => Json(GeneratedEmail {
+                    generated,
+                    generation_id: row.id,
+                })
                 .into_response(),
-        },
-        "failed" => {
+                _ => ApiError::internal(format!("generation {} has no readable result", row.id))
+                    .into_response(),
+            }
+        }
+        GenerationStatus::Failed => {
             let message = row
                 .error
                 .clone()
@@ -142,11 +144,11 @@ fn answer(row: &GenerationRow) -> Response {
             };
             ApiError::new(status, "generation_failed", message).into_response()
         }
-        _ => (
+        GenerationStatus::Pending => (
             StatusCode::ACCEPTED,
             Json(GenerationPending {
                 generation_id: row.id,
-                status: "pending".into(),
+                status: GenerationStatus::Pending,
             }),
         )
             .into_response(),

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use outreach_core::accounts::is_valid_email;
 use outreach_core::platform::clock::Timestamp;
-use outreach_core::responses::store::RecentRow;
+use outreach_core::responses::store::{AnswerStatus, RecentRow};
 use outreach_core::responses::{
     Action, AnswerError, Classification, Escalation, Sentiment, approve, discard, test_reply,
 };
@@ -124,12 +124,15 @@ fn response(row: RecentRow) -> EmailResponse {
         id,
         subject: row.answer_subject.clone().unwrap_or_default(),
         body: row.answer_body.clone().unwrap_or_default(),
-        status: match row.answer_status.as_deref() {
-            Some("queued") => row
+        status: match row.answer_status {
+            Some(AnswerStatus::Queued) => row
                 .answer_message_status
                 .clone()
-                .unwrap_or_else(|| "queued".into()),
-            other => other.unwrap_or_default().to_string(),
+                .unwrap_or_else(|| AnswerStatus::Queued.to_string()),
+            other => other
+                .map(AnswerStatus::as_str)
+                .unwrap_or_default()
+                .to_string(),
         },
         why: row.answer_why.clone(),
         automatic: row.answer_automatic.unwrap_or(false),

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use outreach_core::accounts::normalize_email;
 use outreach_core::platform::security::verify;
 use outreach_core::sending::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
-use outreach_core::tracking::events::TrackingEvent;
+use outreach_core::tracking::events::{EventKind, TrackingEvent};
 
 use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;
@@ -63,7 +63,7 @@ pub async fn open(
         .recorder
         .record(TrackingEvent {
             token: token.to_string(),
-            kind: "open",
+            kind: EventKind::Open,
             url: None,
             user_agent: user_agent(&headers),
             occurred_at: state.ctx.now_ms(),
@@ -103,7 +103,7 @@ pub async fn click(
         .recorder
         .record(TrackingEvent {
             token,
-            kind: "click",
+            kind: EventKind::Click,
             url: Some(url.clone()),
             user_agent: user_agent(&headers),
             occurred_at: state.ctx.now_ms(),

@@ -6,7 +6,7 @@ use outreach_core::platform::faults;
 use outreach_core::campaigns::rates;
 use outreach_core::writing::ai::writer::Writer;
 use outreach_core::writing::ai::{Brief, Material};
-use outreach_core::writing::generations::Generated;
+use outreach_core::writing::generations::{Generated, GenerationStatus};
 
 use std::collections::HashSet;
 
@@ -66,7 +66,7 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
     let Some(row) = ctx.db.load_generation(job.generation_id).await? else {
         return Ok(());
     };
-    if row.status != "pending" {
+    if row.status != GenerationStatus::Pending {
         return Ok(());
     }
     let brief: Brief = serde_json::from_str(&row.request)?;
@@ -113,11 +113,11 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
                 notes: written.notes,
             };
             let result = serde_json::to_string(&result).map_err(anyhow::Error::from)?;
-            ("done", Some(result), None)
+            (GenerationStatus::Done, Some(result), None)
         }
         Err(error) => {
             tracing::warn!(generation = row.id, writer = %writer.name(), error = %error, "email generation failed");
-            ("failed", None, Some(error.to_string()))
+            (GenerationStatus::Failed, None, Some(error.to_string()))
         }
     };
     ctx.db

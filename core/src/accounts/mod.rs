@@ -14,14 +14,39 @@ pub const QUOTA_WINDOW_DAYS: i64 = 30;
 /// The gate's refusal text (A §8).
 pub const INACTIVE_MESSAGE: &str = "Account inactive or subscription expired";
 
+crate::text_enum! {
+    /// Whether an account may sign in to the product at all (an administrator activates it).
+    pub enum AccountStatus ("account status") {
+        Active = "active",
+        Inactive = "inactive",
+    }
+}
+
+crate::text_enum! {
+    /// Where an account's subscription is: a paid one or a trial runs until its end; expired or none does not.
+    pub enum SubscriptionStatus ("subscription status") {
+        Active = "active",
+        Trial = "trial",
+        Expired = "expired",
+        None = "none",
+    }
+}
+
+impl SubscriptionStatus {
+    /// A paid subscription or a trial (until its end date).
+    pub fn runs(self) -> bool {
+        matches!(self, SubscriptionStatus::Active | SubscriptionStatus::Trial)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct User {
     pub id: i64,
     pub email: String,
     pub first_name: Option<String>,
     pub last_name: Option<String>,
-    pub account_status: String,
-    pub subscription_status: String,
+    pub account_status: AccountStatus,
+    pub subscription_status: SubscriptionStatus,
     pub subscription_plan: Option<String>,
     pub email_limit: i64,
     pub subscription_ends_at: Option<i64>,
@@ -45,9 +70,10 @@ impl User {
         if auth.is_admin(&self.email) {
             return true;
         }
-        let subscribed = matches!(self.subscription_status.as_str(), "active" | "trial");
         let within_period = self.subscription_ends_at.is_none_or(|ends| ends > now_ms);
-        self.account_status == "active" && subscribed && within_period
+        self.account_status == AccountStatus::Active
+            && self.subscription_status.runs()
+            && within_period
     }
 
     /// The monthly limit, with the administrators' own limit for them.
@@ -73,8 +99,8 @@ impl User {
             email: self.email.clone(),
             first_name: self.first_name.clone(),
             last_name: self.last_name.clone(),
-            account_status: self.account_status.clone(),
-            subscription_status: self.subscription_status.clone(),
+            account_status: self.account_status,
+            subscription_status: self.subscription_status,
             subscription_plan: self.subscription_plan.clone(),
             email_limit: self.email_limit,
             subscription_ends_at: self.subscription_ends_at.map(iso),
@@ -91,8 +117,8 @@ pub struct UserView {
     pub email: String,
     pub first_name: Option<String>,
     pub last_name: Option<String>,
-    pub account_status: String,
-    pub subscription_status: String,
+    pub account_status: AccountStatus,
+    pub subscription_status: SubscriptionStatus,
     pub subscription_plan: Option<String>,
     pub email_limit: i64,
     pub subscription_ends_at: Option<String>,
@@ -177,8 +203,8 @@ mod tests {
             email: "person@example.org".into(),
             first_name: None,
             last_name: None,
-            account_status: account.into(),
-            subscription_status: subscription.into(),
+            account_status: account.parse().unwrap(),
+            subscription_status: subscription.parse().unwrap(),
             subscription_plan: None,
             email_limit: 0,
             subscription_ends_at: ends_at,

@@ -3,6 +3,7 @@
 
 use super::audit::{Arg, AuditEntry};
 use crate::accounts::store::InviteRow;
+use crate::accounts::{AccountStatus, SubscriptionStatus};
 use crate::platform::clock::{DAY_MS, Timestamp};
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
@@ -151,8 +152,8 @@ pub struct AdminUser {
     pub id: i64,
     pub email: String,
     pub name: String,
-    pub account_status: String,
-    pub subscription_status: String,
+    pub account_status: AccountStatus,
+    pub subscription_status: SubscriptionStatus,
     pub subscription_plan: Option<String>,
     pub email_limit: i64,
     pub subscription_ends_at: Option<Timestamp>,

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::Context;
 use crate::accounts::store::InviteRow;
-use crate::accounts::{Grant, normalize_email};
+use crate::accounts::{AccountStatus, Grant, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::platform::clock::{DAY_MS, SECOND_MS};
 use crate::platform::db::StoreError;
@@ -92,17 +92,17 @@ pub async fn change_user(
         }
         (UserAction::Activate | UserAction::Deactivate, Some(user)) => {
             let status = if action == UserAction::Activate {
-                "active"
+                AccountStatus::Active
             } else {
-                "inactive"
+                AccountStatus::Inactive
             };
             let change = change.statement(
                 &ADMIN_USER_SET_ACCOUNT,
-                vec![Arg::int(user.id), Arg::text(status), Arg::int(now)],
+                vec![Arg::int(user.id), Arg::text(status.as_str()), Arg::int(now)],
             );
             // Activating lets the user in: an account with no live trial or subscription (a new sign-up, an
             // expired trial) gets the free trial, as `set-user-status free_trial` gives it.
-            let live = matches!(user.subscription_status.as_str(), "active" | "trial")
+            let live = user.subscription_status.runs()
                 && user.subscription_ends_at.is_none_or(|ends| ends > now);
             if action == UserAction::Activate && !live {
                 granting(change, &email, Grant::FreeTrial, ctx, now)

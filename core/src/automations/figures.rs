@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::ReportLine;
-use super::store::{RunListRow, RunRow};
+use super::store::{RunListRow, RunRow, RunStatus};
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult};
 use crate::sending::messages::MessageStatus;
@@ -52,8 +52,7 @@ pub struct ReportItem {
 #[serde(rename_all = "camelCase")]
 pub struct RunResult {
     pub run_id: i64,
-    /// running, completed, ended, failed or skipped.
-    pub status: String,
+    pub status: RunStatus,
     pub emails_sent: i64,
     /// Written by this run and not sent yet (queued, or being sent).
     pub emails_waiting: i64,
@@ -67,7 +66,7 @@ pub struct RunResult {
 impl RunResult {
     /// The run finished and its emails left the queue.
     pub fn settled(&self) -> bool {
-        self.status != "running" && self.emails_waiting == 0
+        self.status != RunStatus::Running && self.emails_waiting == 0
     }
 }
 
@@ -85,8 +84,7 @@ pub struct RunRecord {
     pub emails_waiting: i64,
     pub businesses_targeted: i64,
     pub businesses_found: i64,
-    /// running, completed, ended, failed or skipped.
-    pub status: String,
+    pub status: RunStatus,
     /// Run Now rather than the daily schedule.
     pub manual: bool,
     /// Why it sent nothing (ended, paused, a failure).
@@ -135,7 +133,7 @@ pub async fn run_result(db: &Db, run: &RunRow) -> StoreResult<RunResult> {
         .collect();
     Ok(RunResult {
         run_id: run.id,
-        status: run.status.clone(),
+        status: run.status,
         emails_sent: sent.sent,
         emails_waiting: sent.waiting,
         emails_failed: sent.failed,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 pub use self::settings::{AutomationForm, Settings};
-use self::store::{AutomationRow, NewAutomation, RunRow};
+use self::store::{AutomationRow, NewAutomation, RunRow, RunStatus};
 use crate::Context;
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::store::NewCampaign;
@@ -222,7 +222,7 @@ pub async fn run_now(ctx: &Context, automation_id: i64) -> Result<Option<i64>, Q
 
 /// What a run did, for its record.
 struct Outcome {
-    status: &'static str,
+    status: RunStatus,
     found: i64,
     targeted: i64,
     queued: i64,
@@ -247,7 +247,7 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     let Some(record) = ctx.db.find_run(run_id, None).await? else {
         return Ok(());
     };
-    if record.status != "running" {
+    if record.status != RunStatus::Running {
         return Ok(());
     }
     // Runs of one automation take turns: this one runs again a moment later, when the other has launched (and
@@ -290,7 +290,8 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
             .await?;
         ctx.db.end_automation_turn(id, run_id).await?;
     }
-    metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status).increment(1);
+    metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status.as_str())
+        .increment(1);
     metrics::histogram!("outreach_automation_businesses_found").record(outcome.found as f64);
     metrics::histogram!("outreach_automation_businesses_emailed").record(outcome.queued as f64);
     Ok(())
@@ -298,7 +299,7 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
 
 fn skipped(why: &str) -> Outcome {
     Outcome {
-        status: "skipped",
+        status: RunStatus::Skipped,
         found: 0,
         targeted: 0,
         queued: 0,
@@ -322,7 +323,7 @@ async fn run_automation(
         .or_else(|| automation.end(ctx.now_ms()))
     {
         return Ok(Outcome {
-            status: "ended",
+            status: RunStatus::Ended,
             error: Some(reason.clone()),
             ended: Some(reason),
             ..skipped("")
@@ -330,7 +331,7 @@ async fn run_automation(
     }
     let Some(template_id) = automation.email_template_id else {
         return Ok(Outcome {
-            status: "failed",
+            status: RunStatus::Failed,
             ..skipped("Its email template was deleted: choose another one")
         });
     };
@@ -404,7 +405,7 @@ async fn run_automation(
         .filter(|total| automation.emails_written + queued >= i64::from(*total))
         .map(|total| format!("Ended: its {total} emails are sent"));
     Ok(Outcome {
-        status: "completed",
+        status: RunStatus::Completed,
         found,
         targeted: report.len() as i64,
         queued,

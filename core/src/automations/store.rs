@@ -38,6 +38,18 @@ pub struct NewAutomation<'a> {
     pub settings: &'a Settings,
 }
 
+crate::text_enum! {
+    /// Where an automation run is: running until its job records what it did, then completed (it searched and sent),
+    /// ended (the automation reached its end), failed (it could not run) or skipped (paused, or deleted).
+    pub enum RunStatus ("automation run status") {
+        Running = "running",
+        Completed = "completed",
+        Ended = "ended",
+        Failed = "failed",
+        Skipped = "skipped",
+    }
+}
+
 /// A run as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct RunRow {
@@ -48,7 +60,7 @@ pub struct RunRow {
     pub automation_name: String,
     pub run_day: Option<String>,
     pub manual: bool,
-    pub status: String,
+    pub status: RunStatus,
     pub search_id: Option<i64>,
     pub businesses_found: i64,
     pub businesses_targeted: i64,
@@ -68,7 +80,7 @@ pub struct RunListRow {
     pub started_at: i64,
     pub businesses_targeted: i64,
     pub businesses_found: i64,
-    pub status: String,
+    pub status: RunStatus,
     pub manual: bool,
     pub error: Option<String>,
     pub campaign_name: String,
@@ -182,7 +194,7 @@ impl Db {
     pub async fn finish_run(
         &self,
         run_id: i64,
-        status: &str,
+        status: RunStatus,
         found: i64,
         targeted: i64,
         queued: i64,

@@ -56,7 +56,8 @@ macro_rules! text_enum {
 
         impl std::fmt::Display for $name {
             fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str(self.as_str())
+                // `pad`, not `write_str`: a width (`{:<8}`) lines a value up as it does a string.
+                formatter.pad(self.as_str())
             }
         }
 

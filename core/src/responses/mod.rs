@@ -22,7 +22,7 @@ use chrono::NaiveDate;
 
 use self::answer::AnswerBrief;
 pub use self::classification::{Action, Classification, Escalation, Sentiment};
-use self::store::{NewAnswer, Reading, ReplyContext};
+use self::store::{AnswerStatus, NewAnswer, Reading, ReplyContext};
 use crate::Context;
 use crate::campaigns::ai_settings::{
     CertaintyThreshold, HumanApproval, ReplyTiming, SalesAggressiveness,
@@ -461,7 +461,7 @@ pub async fn approve(
         .find_answer(answer_id, user_id)
         .await?
         .ok_or(AnswerError::NotFound)?;
-    if answer.status != "awaiting_approval" {
+    if answer.status != AnswerStatus::AwaitingApproval {
         return Err(AnswerError::NotWaiting);
     }
     let draft = edited.unwrap_or(Draft {

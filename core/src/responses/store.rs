@@ -56,6 +56,16 @@ pub struct Reading {
     pub note: Option<String>,
 }
 
+crate::text_enum! {
+    /// Where an answer to a reply is: waiting for the user, queued as a message (which then has a state of its
+    /// own), or discarded by the user.
+    pub enum AnswerStatus ("answer status") {
+        AwaitingApproval = "awaiting_approval",
+        Queued = "queued",
+        Discarded = "discarded",
+    }
+}
+
 /// An answer to a reply.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct AnswerRow {
@@ -65,7 +75,7 @@ pub struct AnswerRow {
     pub campaign_id: Option<i64>,
     pub subject: String,
     pub body: String,
-    pub status: String,
+    pub status: AnswerStatus,
     pub why: Option<String>,
     pub automatic: bool,
     pub writer: String,
@@ -117,7 +127,7 @@ pub struct RecentRow {
     pub answer_id: Option<i64>,
     pub answer_subject: Option<String>,
     pub answer_body: Option<String>,
-    pub answer_status: Option<String>,
+    pub answer_status: Option<AnswerStatus>,
     pub answer_why: Option<String>,
     pub answer_automatic: Option<bool>,
     pub answer_writer: Option<String>,
@@ -232,7 +242,7 @@ impl Db {
     ) -> StoreResult<Option<i64>> {
         let sql = RESPONSE_INSERT_ANSWER.sql(self);
         on_writer!(self, pool => sqlx::query_scalar(sql).bind(answer.inbound_id).bind(answer.user_id)
-            .bind(answer.campaign_id).bind(answer.subject).bind(answer.body).bind("awaiting_approval").bind(answer.why)
+            .bind(answer.campaign_id).bind(answer.subject).bind(answer.body).bind(AnswerStatus::AwaitingApproval).bind(answer.why)
             .bind(answer.why.is_none()).bind(answer.writer).bind(now).fetch_optional(pool).await)
     }
 

@@ -15,6 +15,7 @@ use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::sending::messages::MessageStatus;
+use crate::tracking::events::EventKind;
 use crate::tracking::sent::SentEvent;
 
 const DAY_MS: i64 = 86_400_000;
@@ -315,10 +316,10 @@ impl CampaignEmailRow {
     fn with_events(self, events: &[SentEvent]) -> CampaignEmail {
         let human_opens = events
             .iter()
-            .filter(|event| event.event_type == "open" && !event.machine);
+            .filter(|event| event.event_type == EventKind::Open && !event.machine);
         let clicks: Vec<&SentEvent> = events
             .iter()
-            .filter(|event| event.event_type == "click")
+            .filter(|event| event.event_type == EventKind::Click)
             .collect();
         let mut clicked_urls: Vec<String> = Vec::new();
         for url in clicks.iter().filter_map(|event| event.url.clone()) {

@@ -28,12 +28,26 @@ const MACHINE_AGENTS: &[&str] = &[
     "headlesschrome",
 ];
 
+crate::text_enum! {
+    /// What happened to a sent message: the tracking endpoints see opens, clicks and unsubscribes; providers and
+    /// mailboxes report the rest.
+    pub enum EventKind ("event kind") {
+        Open = "open",
+        Click = "click",
+        Unsubscribe = "unsubscribe",
+        Delivered = "delivered",
+        Reply = "reply",
+        Bounce = "bounce",
+        Spam = "spam",
+    }
+}
+
 /// One event, as an endpoint saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrackingEvent {
     pub token: String,
-    /// `open` or `click`.
-    pub kind: &'static str,
+    /// An open or a click.
+    pub kind: EventKind,
     pub url: Option<String>,
     pub user_agent: Option<String>,
     pub occurred_at: i64,
@@ -43,7 +57,7 @@ pub struct TrackingEvent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct EventRow {
-    pub kind: String,
+    pub kind: EventKind,
     pub url: Option<String>,
     pub is_machine: bool,
     pub occurred_at: i64,

@@ -100,7 +100,7 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
             Ok(()) => {
                 for event in batch.iter() {
                     telemetry::tracking_event(
-                        event.kind,
+                        event.kind.as_str(),
                         is_machine_agent(event.user_agent.as_deref()),
                     );
                 }

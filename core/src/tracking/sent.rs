@@ -10,6 +10,7 @@ use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::messages::{MessageKind, MessageStatus};
+use crate::tracking::events::EventKind;
 
 /// A sent email as the user sees it (B §3 Sent email), with its events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -48,7 +49,7 @@ pub struct SentEmail {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SentEvent {
-    pub event_type: String,
+    pub event_type: EventKind,
     pub occurred_at: Timestamp,
     pub url: Option<String>,
     pub machine: bool,
@@ -110,7 +111,7 @@ impl Db {
         tokens: &[&str],
     ) -> StoreResult<HashMap<String, Vec<SentEvent>>> {
         let sql = FEEDBACK_EVENTS_OF_TOKENS.sql(self);
-        type Row = (String, String, Option<String>, Option<String>, bool, i64);
+        type Row = (String, EventKind, Option<String>, Option<String>, bool, i64);
         let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(sql).bind(json_list(tokens))
             .fetch_all(pool).await)?;
         let mut by_token: HashMap<String, Vec<SentEvent>> = HashMap::new();

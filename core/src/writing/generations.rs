@@ -27,12 +27,21 @@ pub struct Generated {
     pub notes: Vec<String>,
 }
 
+crate::text_enum! {
+    /// Where a generation request is: waiting for its job, done with a draft, or failed with the provider's error.
+    pub enum GenerationStatus ("generation status") {
+        Pending = "pending",
+        Done = "done",
+        Failed = "failed",
+    }
+}
+
 /// A generation request as stored: the request and, once the job ran, its result or error (JSON text).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct GenerationRow {
     pub id: i64,
     pub user_id: i64,
-    pub status: String,
+    pub status: GenerationStatus,
     pub request: String,
     pub result: Option<String>,
     pub error: Option<String>,
@@ -68,7 +77,7 @@ impl Db {
     pub async fn finish_generation(
         &self,
         id: i64,
-        status: &str,
+        status: GenerationStatus,
         result: Option<&str>,
         error: Option<&str>,
         now: i64,

@@ -2,12 +2,13 @@
 //! are paired, every query prepares on every backend, and every store method behaves the same on each.
 
 use outreach_core::accounts::store::Redemption;
-use outreach_core::accounts::{Grant, User};
+use outreach_core::accounts::{Grant, SubscriptionStatus, User};
 use outreach_core::platform::clock::{DAY_MS, Timestamp};
 use outreach_core::platform::config::AccountSettings;
 use outreach_core::platform::db::migration_names;
 use outreach_core::platform::queries::ALL;
 use outreach_core::testing::each_backend;
+use outreach_core::writing::generations::GenerationStatus;
 
 fn listing(dialect: &str) -> Vec<String> {
     let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/");
@@ -210,7 +211,7 @@ async fn store_conformance() {
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(expired.subscription_status, "expired");
+        assert_eq!(expired.subscription_status, SubscriptionStatus::Expired);
 
         assert_eq!(db.count_sent_emails_since(user.id, 0).await.unwrap(), 0);
 
@@ -445,17 +446,29 @@ async fn campaign_and_template_store_conformance() {
                 .unwrap()
                 .unwrap()
                 .status,
-            "pending"
+            GenerationStatus::Pending
         );
         assert!(
-            db.finish_generation(generation, "done", Some("{\"subject\":\"x\"}"), None, now)
-                .await
-                .unwrap()
+            db.finish_generation(
+                generation,
+                GenerationStatus::Done,
+                Some("{\"subject\":\"x\"}"),
+                None,
+                now
+            )
+            .await
+            .unwrap()
         );
         assert!(
-            !db.finish_generation(generation, "failed", None, Some("late"), now)
-                .await
-                .unwrap(),
+            !db.finish_generation(
+                generation,
+                GenerationStatus::Failed,
+                None,
+                Some("late"),
+                now
+            )
+            .await
+            .unwrap(),
             "{backend}: finished once"
         );
         assert_eq!(
@@ -464,7 +477,7 @@ async fn campaign_and_template_store_conformance() {
                 .unwrap()
                 .unwrap()
                 .status,
-            "done"
+            GenerationStatus::Done
         );
         assert!(
             db.find_generation(generation, other)

@@ -58,7 +58,10 @@ async fn the_daily_expiry_fires_once_per_tick_and_ends_subscriptions() {
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(ada.subscription_status, "expired");
+        assert_eq!(
+            ada.subscription_status,
+            outreach_core::accounts::SubscriptionStatus::Expired
+        );
 
         clock.advance(DAY_MS);
         assert_eq!(

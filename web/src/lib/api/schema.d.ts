@@ -2125,6 +2125,8 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
+        AccountStatus: "active" | "inactive";
+        /** @enum {string} */
         Action: "mark_interested" | "reply" | "schedule_followup" | "mark_not_interested";
         AdditionalRequest: {
             email: string;
@@ -2189,7 +2191,7 @@ export interface components {
         };
         /** @description A user as the console lists them. */
         AdminUser: {
-            accountStatus: string;
+            accountStatus: components["schemas"]["AccountStatus"];
             createdAt: components["schemas"]["Timestamp"];
             email: string;
             /** Format: int64 */
@@ -2205,7 +2207,7 @@ export interface components {
             name: string;
             subscriptionEndsAt?: components["schemas"]["Timestamp"] | null;
             subscriptionPlan?: string | null;
-            subscriptionStatus: string;
+            subscriptionStatus: components["schemas"]["SubscriptionStatus"];
         };
         /** @description A user with their usage, campaigns and senders. */
         AdminUserDetail: components["schemas"]["AdminUser"] & {
@@ -3001,6 +3003,8 @@ export interface components {
         };
         /** @enum {string} */
         Escalation: "price" | "legal" | "complaint" | "unsubscribe" | "human" | "instruction" | "review";
+        /** @enum {string} */
+        EventKind: "open" | "click" | "unsubscribe" | "delivered" | "reply" | "bounce" | "spam";
         /** @description What a batch of SendGrid events did. */
         EventsReceived: {
             /** @description Events that named one of our messages. */
@@ -3107,8 +3111,10 @@ export interface components {
             /** Format: int64 */
             generationId: number;
             /** @description Always `pending`. */
-            status: string;
+            status: components["schemas"]["GenerationStatus"];
         };
+        /** @enum {string} */
+        GenerationStatus: "pending" | "done" | "failed";
         /** @description What a grant did: the toast's message and the user as they now are. */
         Granted: {
             /** @description 'User {email} has been set to free trial status', or '... granted premium access with {n} emails for 30 days'. */
@@ -3564,8 +3570,7 @@ export interface components {
             /** @description Run Now rather than the daily schedule. */
             manual: boolean;
             runDate: components["schemas"]["Timestamp"];
-            /** @description running, completed, ended, failed or skipped. */
-            status: string;
+            status: components["schemas"]["RunStatus"];
         };
         /** @description B §3 Automation run result, with the run to poll while it is still running. */
         RunResult: {
@@ -3585,9 +3590,10 @@ export interface components {
             message?: string | null;
             /** Format: int64 */
             runId: number;
-            /** @description running, completed, ended, failed or skipped. */
-            status: string;
+            status: components["schemas"]["RunStatus"];
         };
+        /** @enum {string} */
+        RunStatus: "running" | "completed" | "ended" | "failed" | "skipped";
         /** @enum {string} */
         SalesAggressiveness: "soft" | "moderate" | "assertive" | "aggressive";
         /** @description A saved sender. */
@@ -3726,7 +3732,7 @@ export interface components {
          *     `spam`, `unsubscribe`.
          */
         SentEvent: {
-            eventType: string;
+            eventType: components["schemas"]["EventKind"];
             machine: boolean;
             manual: boolean;
             occurredAt: components["schemas"]["Timestamp"];
@@ -3780,6 +3786,8 @@ export interface components {
             /** @description `free_trial` or `premium`. */
             status?: string | null;
         };
+        /** @enum {string} */
+        SubscriptionStatus: "active" | "trial" | "expired" | "none";
         /** @description The answer of an action that has nothing more to say: `{"success": true}`. */
         Success: {
             success: boolean;
@@ -4000,7 +4008,7 @@ export interface components {
         };
         /** @description The user as the API returns it (camelCase, B §3 User admin view). */
         UserView: {
-            accountStatus: string;
+            accountStatus: components["schemas"]["AccountStatus"];
             email: string;
             /** Format: int64 */
             emailLimit: number;
@@ -4011,7 +4019,7 @@ export interface components {
             lastName?: string | null;
             subscriptionEndsAt?: string | null;
             subscriptionPlan?: string | null;
-            subscriptionStatus: string;
+            subscriptionStatus: components["schemas"]["SubscriptionStatus"];
         };
         /** @enum {string} */
         Verdict: "deliverable" | "no_mx" | "unknown";
