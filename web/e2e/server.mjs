@@ -29,7 +29,8 @@ export async function startOutreach(env, { osmExtract } = {}) {
     OUTREACH_DATABASE__URL: `sqlite://${dir}/outreach.db`,
     OUTREACH_HTTP__LISTEN: `127.0.0.1:${port}`,
     OUTREACH_METRICS__LISTEN: "",
-    OUTREACH_LOG__LEVEL: "warn",
+    // E2E_LOG_LEVEL=info shows what the server did around a failure.
+    OUTREACH_LOG__LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     // The tests run at any hour: campaigns send at any time, senders as fast as their servers take messages (a test
     // that checks the window or the pace sets its own).
     OUTREACH_SENDING__DEFAULT_WINDOW: "mon-sun 00:00-24:00",
