@@ -433,3 +433,21 @@ async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun
     }
     Ok(run)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_address_of_a_to_value_is_the_receiving_one() {
+        assert_eq!(
+            first_address("\"Ada\" <Ada@Bakery.Example>, b@y.example").as_deref(),
+            Some("ada@bakery.example")
+        );
+        assert_eq!(
+            first_address(" reply@x.example ").as_deref(),
+            Some("reply@x.example")
+        );
+        assert_eq!(first_address("undisclosed-recipients:;"), None);
+    }
+}

@@ -41,7 +41,7 @@ pub fn own_text(body: &str) -> String {
             continue;
         }
         let folded = fold(trimmed);
-        if !kept.is_empty() && ends_the_reply(line, &folded) {
+        if !kept.is_empty() && ends_the_reply(&folded) {
             break;
         }
         if QUOTE_HEADERS.iter().any(|header| {
@@ -54,12 +54,11 @@ pub fn own_text(body: &str) -> String {
     kept.join("\n")
 }
 
-/// A signature delimiter ("-- "), a rule ("-----", "_____"), or a mail app's tag line ("Sent from my iPhone").
-fn ends_the_reply(line: &str, folded: &str) -> bool {
-    let rule = |mark: char| folded.len() >= 3 && folded.chars().all(|ch| ch == mark);
-    line.trim_end_matches(['\r', '\n']) == "-- "
-        || folded == "--"
-        || rule('-')
+/// A signature delimiter ("-- ", trimmed to "--"), a rule ("-----", "_____"), or a mail app's tag line ("Sent from
+/// my iPhone"), of a trimmed and folded line.
+fn ends_the_reply(folded: &str) -> bool {
+    let rule = |mark: char| folded.len() >= 2 && folded.chars().all(|ch| ch == mark);
+    rule('-')
         || rule('_')
         || SIGNATURE_STARTS
             .iter()
