@@ -114,7 +114,9 @@ impl Runs for GenerateEmail {
 
 impl Runs for RunSearchChunk {
     async fn run(job: &Self, ctx: &Context, _: &Env) -> anyhow::Result<()> {
-        handlers::run_search_chunk(ctx, job).await
+        handlers::run_search_chunk(ctx, job).await?;
+        // An automation's run waiting for this search goes on when it ends.
+        Ok(outreach_core::automations::search_ended(ctx, job.search_id).await?)
     }
 }
 

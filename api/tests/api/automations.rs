@@ -299,6 +299,39 @@ async fn the_daily_number_holds_across_the_days_runs() {
     .await;
 }
 
+/// Issue 31.6: a run whose search is still running ends its job at once and holds no worker (it used to sleep in a
+/// loop for up to two minutes); the search's end queues it again, and it emails what the search found.
+#[tokio::test]
+async fn a_run_waits_for_its_search_without_holding_a_worker() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Waits", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 2, "emailTemplateId": template, "isActive": false
+        })).await;
+        let run_id = outreach_core::automations::run_now(&app.ctx, automation["id"].as_i64().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        // No chunk has run: the job ends with its run waiting for the search it started.
+        let job = outreach_core::platform::jobs::RunAutomation { run_id };
+        outreach_worker::handlers::run_automation(&app.ctx, &job).await.unwrap();
+        let run = format!("/api/automation-runs/{run_id}");
+        let (_, waiting) = ada.get_json(&run).await;
+        assert_eq!(waiting["status"], "running", "{waiting}");
+        let chunks = app.ctx.queue.unfinished_ids::<outreach_core::platform::jobs::RunSearchChunk>("search_id");
+        assert_eq!(chunks.await.unwrap().len(), 1, "its search's first chunk is queued");
+        // The chunks run, the search ends, and the run goes on by itself.
+        idle(&app).await;
+        let (_, done) = ada.get_json(&run).await;
+        assert_eq!((done["status"].as_str(), done["emailsSent"].as_i64()), (Some("completed"), Some(2)), "{done}");
+        app.stop().await;
+    })
+    .await;
+}
+
 /// Issue 29.9: Run Now pressed three times at once: each run reports only the emails it wrote.
 #[tokio::test]
 async fn concurrent_runs_report_only_their_own_emails() {

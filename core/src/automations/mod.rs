@@ -9,7 +9,6 @@ pub mod settings;
 pub mod store;
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -28,8 +27,8 @@ use crate::sending::launch::{launch_campaign, valid_address};
 /// How often automations run (B §9).
 pub const SCHEDULE: &str = "Daily";
 
-/// How long a run waits for its search before it emails what was found so far.
-const SEARCH_WAIT: Duration = Duration::from_secs(120);
+/// How long a run waits for its search before it emails what was found so far (milliseconds).
+const SEARCH_WAIT_MS: i64 = 120_000;
 
 /// An automation as the API answers (B §3 Automation, with its campaign, the emails it sent and why it ended).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -267,7 +266,14 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
         None => skipped("The automation was deleted"),
         Some(id) => match ctx.db.find_automation(id, None).await? {
             None => skipped("The automation was deleted"),
-            Some(automation) => run_automation(ctx, &record, &automation).await?,
+            Some(automation) => match run_automation(ctx, &record, &automation).await? {
+                Some(outcome) => outcome,
+                // Its search runs: the search's end queues this run again (`search_ended`), and the turn is free.
+                None => {
+                    ctx.db.end_automation_turn(id, run_id).await?;
+                    return Ok(());
+                }
+            },
         },
     };
     let report = serde_json::to_string(&outcome.report).expect("plain values serialise");
@@ -309,33 +315,36 @@ fn skipped(why: &str) -> Outcome {
     }
 }
 
+/// What the run did; None while its search runs.
 async fn run_automation(
     ctx: &Context,
     record: &RunRow,
     automation: &AutomationRow,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<Option<Outcome>> {
     if !record.manual && !automation.is_active {
-        return Ok(skipped("Paused"));
+        return Ok(Some(skipped("Paused")));
     }
     if let Some(reason) = automation
         .ended_reason
         .clone()
         .or_else(|| automation.end(ctx.now_ms()))
     {
-        return Ok(Outcome {
+        return Ok(Some(Outcome {
             status: RunStatus::Ended,
             error: Some(reason.clone()),
             ended: Some(reason),
             ..skipped("")
-        });
+        }));
     }
     let Some(template_id) = automation.email_template_id else {
-        return Ok(Outcome {
+        return Ok(Some(Outcome {
             status: RunStatus::Failed,
             ..skipped("Its email template was deleted: choose another one")
-        });
+        }));
     };
-    let found = search(ctx, record, automation).await?;
+    let Some(found) = search(ctx, record, automation).await? else {
+        return Ok(None);
+    };
     let now = ctx.now_ms();
     let emailed_today = ctx
         .db
@@ -404,7 +413,7 @@ async fn run_automation(
         .max_total_emails
         .filter(|total| automation.emails_written + queued >= i64::from(*total))
         .map(|total| format!("Ended: its {total} emails are sent"));
-    Ok(Outcome {
+    Ok(Some(Outcome {
         status: RunStatus::Completed,
         found,
         targeted: report.len() as i64,
@@ -412,47 +421,66 @@ async fn run_automation(
         report,
         error: None,
         ended: reached,
+    }))
+}
+
+/// The run's local search, through the builder's providers and chunks (the campaign remembers it): how many
+/// businesses it found once it has ended, or once it has run for `SEARCH_WAIT_MS` (the run emails what was found so
+/// far). None while it runs: no worker waits for it, as its end queues the run again (`search_ended`), and a run
+/// whose search never says so is resumed by the scheduler (`resume_runs`).
+async fn search(
+    ctx: &Context,
+    record: &RunRow,
+    automation: &AutomationRow,
+) -> anyhow::Result<Option<i64>> {
+    let Some(search_id) = record.search_id else {
+        let params = SearchParams {
+            search_type: "local".into(),
+            business_type: Some(automation.business_type.clone()),
+            geographic_area: Some(automation.geographic_area.clone()),
+            radius: Some(automation.radius),
+            max_results: search_size(automation.max_businesses_per_day),
+            online_business_type: None,
+            topics: None,
+            campaign_id: Some(automation.campaign_id),
+        };
+        let id = ctx
+            .db
+            .insert_search(automation.user_id, &params, ctx.now_ms())
+            .await?;
+        ctx.db.set_run_search(record.id, id).await?;
+        queue_chunk(ctx, id, 1).await?;
+        return Ok(None);
+    };
+    Ok(match ctx.db.load_search(search_id).await? {
+        Some(search)
+            if search.status == SearchStatus::Running
+                && ctx.now_ms() - record.started_at < SEARCH_WAIT_MS =>
+        {
+            None
+        }
+        Some(search) => Some(i64::from(search.businesses_found)),
+        None => Some(0),
     })
 }
 
-/// The run's local search, through the builder's providers and chunks (the campaign remembers it); waits for it to
-/// end (chunks are their own jobs) and answers how many businesses it found.
-async fn search(ctx: &Context, record: &RunRow, automation: &AutomationRow) -> anyhow::Result<i64> {
-    let search_id = match record.search_id {
-        Some(id) => id,
-        None => {
-            let params = SearchParams {
-                search_type: "local".into(),
-                business_type: Some(automation.business_type.clone()),
-                geographic_area: Some(automation.geographic_area.clone()),
-                radius: Some(automation.radius),
-                max_results: search_size(automation.max_businesses_per_day),
-                online_business_type: None,
-                topics: None,
-                campaign_id: Some(automation.campaign_id),
-            };
-            let id = ctx
-                .db
-                .insert_search(automation.user_id, &params, ctx.now_ms())
-                .await?;
-            ctx.db.set_run_search(record.id, id).await?;
-            queue_chunk(ctx, id, 1).await?;
-            id
-        }
-    };
-    let started = Instant::now();
-    loop {
-        let search = ctx.db.load_search(search_id).await?;
-        match search {
-            Some(search)
-                if search.status == SearchStatus::Running && started.elapsed() < SEARCH_WAIT =>
-            {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Some(search) => return Ok(i64::from(search.businesses_found)),
-            None => return Ok(0),
-        }
+/// A chunk of search `search_id` ran: once the search has ended, the runs waiting for it go on.
+pub async fn search_ended(ctx: &Context, search_id: i64) -> Result<(), QueueError> {
+    let ended = ctx
+        .db
+        .load_search(search_id)
+        .await?
+        .is_some_and(|search| search.status != SearchStatus::Running);
+    if !ended {
+        return Ok(());
     }
+    for run_id in ctx.db.runs_waiting_for(search_id).await? {
+        let key = format!("automation-run:{run_id}:search:{search_id}");
+        ctx.queue
+            .enqueue(RunAutomation { run_id }, Some(&key))
+            .await?;
+    }
+    Ok(())
 }
 
 /// Analytics of an automation's campaign (B §3 Automation analytics).

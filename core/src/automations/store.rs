@@ -100,6 +100,12 @@ impl Db {
         on_db!(self, pool => sqlx::query_scalar(sql).bind(before).fetch_all(pool).await)
     }
 
+    /// Runs waiting for search `search_id` to end.
+    pub async fn runs_waiting_for(&self, search_id: i64) -> StoreResult<Vec<i64>> {
+        let sql = AUTOMATION_RUNS_WAITING_FOR.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(search_id).fetch_all(pool).await)
+    }
+
     pub async fn insert_automation(&self, new: &NewAutomation<'_>, now: i64) -> StoreResult<i64> {
         let sql = AUTOMATION_INSERT.sql(self);
         let settings = new.settings;

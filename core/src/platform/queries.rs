@@ -123,6 +123,7 @@ queries! {
     SEARCH_RUNNING = query!("searches/running");
     BUSINESS_PENDING_ENRICHMENT = query!("businesses/pending_enrichment");
     AUTOMATION_RUNNING_RUNS = query!("automations/running_runs");
+    AUTOMATION_RUNS_WAITING_FOR = query!("automations/runs_waiting_for");
     AUTOMATION_EMAILED_SINCE = query!("automations/emailed_since");
     RESPONSE_UNREAD = query!("responses/unread");
     EMAIL_CONFIG_INSERT = query!("email_configs/insert");
