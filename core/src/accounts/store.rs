@@ -3,11 +3,11 @@
 
 use serde::Serialize;
 
-use super::{Subscription, User};
-use crate::on_db;
+use super::{AccountStatus, Subscription, User};
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::queries::*;
+use crate::{on_db, on_tx};
 
 /// An invite code as the admin API lists it.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -55,19 +55,6 @@ pub enum Redemption {
     UnknownOrUsed,
 }
 
-/// Binds `users/set_subscription.sql`'s parameters: the email, the subscription columns and the time.
-macro_rules! bind_subscription {
-    ($query:expr, $email:expr, $subscription:expr, $now:expr) => {
-        $query
-            .bind($email)
-            .bind($subscription.status)
-            .bind($subscription.plan)
-            .bind($subscription.email_limit)
-            .bind($subscription.ends_at)
-            .bind($now)
-    };
-}
-
 impl Db {
     pub async fn upsert_user_on_sign_in(
         &self,
@@ -98,9 +85,10 @@ impl Db {
         subscription: &Subscription,
         now: i64,
     ) -> StoreResult<User> {
-        let sql = USER_SET_SUBSCRIPTION.sql(self);
-        on_db!(self, pool => bind_subscription!(sqlx::query_as(sql), email, subscription, now)
-            .fetch_one(pool).await)
+        let mut tx = self.begin_write().await?;
+        let user = set_subscription(&mut tx, email, subscription, now).await?;
+        tx.commit().await?;
+        Ok(user)
     }
 
     /// Marks every subscription whose period ended as expired; returns how many.
@@ -182,9 +170,9 @@ impl Db {
         created_by: i64,
         now: i64,
     ) -> StoreResult<InviteRow> {
-        let sql = INVITE_INSERT.sql(self);
-        let id: i64 = on_db!(self, pool => sqlx::query_scalar::<_, i64>(sql)
-            .bind(code).bind(note).bind(created_by).bind(now).fetch_one(pool).await)?;
+        let mut tx = self.begin_write().await?;
+        let id = insert_invite(&mut tx, code, note, Some(created_by), now).await?;
+        tx.commit().await?;
         Ok(InviteRow {
             id,
             code: code.to_string(),
@@ -205,19 +193,16 @@ impl Db {
         subscription: &Subscription,
         now: i64,
     ) -> StoreResult<Redemption> {
-        let (redeem, activate) = (INVITE_REDEEM.sql(self), USER_SET_SUBSCRIPTION.sql(self));
-        on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let claimed: Option<i64> = sqlx::query_scalar(redeem)
-                .bind(code).bind(user_id).bind(now).fetch_optional(&mut *tx).await?;
-            if claimed.is_none() {
-                return Ok(Redemption::UnknownOrUsed);
-            }
-            let user: User = bind_subscription!(sqlx::query_as(activate), email, subscription, now)
-                .fetch_one(&mut *tx).await?;
-            tx.commit().await?;
-            Ok(Redemption::Redeemed(Box::new(user)))
-        })
+        let mut tx = self.begin_write().await?;
+        let redeem = tx.sql(&INVITE_REDEEM);
+        let claimed: Option<i64> = on_tx!(&mut tx, conn => sqlx::query_scalar(redeem)
+            .bind(code).bind(user_id).bind(now).fetch_optional(conn).await)?;
+        if claimed.is_none() {
+            return Ok(Redemption::UnknownOrUsed);
+        }
+        let user = set_subscription(&mut tx, email, subscription, now).await?;
+        tx.commit().await?;
+        Ok(Redemption::Redeemed(Box::new(user)))
     }
 
     /// Emails a user sent since `since` (the quota window).
@@ -235,4 +220,70 @@ impl Db {
         let sql = USER_SET_POSTAL_ADDRESS.sql(self);
         on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(address).bind(now).execute(pool).await.map(|_| ()))
     }
+}
+
+// An account's writes that an administrator's change makes in its audited transaction (`admin::audit`); the
+// sign-in and invite paths above make them in their own.
+
+/// Activates the account of `email` with a subscription, creating the account if needed.
+pub async fn set_subscription(
+    tx: &mut Tx,
+    email: &str,
+    subscription: &Subscription,
+    now: i64,
+) -> StoreResult<User> {
+    let sql = tx.sql(&USER_SET_SUBSCRIPTION);
+    on_tx!(tx, conn => sqlx::query_as(sql).bind(email).bind(subscription.status).bind(subscription.plan)
+        .bind(subscription.email_limit).bind(subscription.ends_at).bind(now).fetch_one(conn).await)
+}
+
+/// Activates or deactivates an account; false when it already was.
+pub async fn set_account_status(
+    tx: &mut Tx,
+    user_id: i64,
+    status: AccountStatus,
+    now: i64,
+) -> StoreResult<bool> {
+    let sql = tx.sql(&USER_SET_ACCOUNT_STATUS);
+    on_tx!(tx, conn => sqlx::query(sql).bind(user_id).bind(status).bind(now).execute(conn).await
+        .map(|done| done.rows_affected() > 0))
+}
+
+/// A new monthly email limit; false when it already was.
+pub async fn set_email_limit(tx: &mut Tx, user_id: i64, limit: i64, now: i64) -> StoreResult<bool> {
+    let sql = tx.sql(&USER_SET_EMAIL_LIMIT);
+    on_tx!(tx, conn => sqlx::query(sql).bind(user_id).bind(limit).bind(now).execute(conn).await
+        .map(|done| done.rows_affected() > 0))
+}
+
+/// `by_ms` more on the subscription, from its end or from now when it ended; false when there is none.
+pub async fn extend_subscription(
+    tx: &mut Tx,
+    user_id: i64,
+    by_ms: i64,
+    now: i64,
+) -> StoreResult<bool> {
+    let sql = tx.sql(&USER_EXTEND_SUBSCRIPTION);
+    on_tx!(tx, conn => sqlx::query(sql).bind(user_id).bind(by_ms).bind(now).execute(conn).await
+        .map(|done| done.rows_affected() > 0))
+}
+
+/// A new single-use invite code; returns its id.
+pub async fn insert_invite(
+    tx: &mut Tx,
+    code: &str,
+    note: Option<&str>,
+    created_by: Option<i64>,
+    now: i64,
+) -> StoreResult<i64> {
+    let sql = tx.sql(&INVITE_INSERT);
+    on_tx!(tx, conn => sqlx::query_scalar(sql).bind(code).bind(note).bind(created_by).bind(now)
+        .fetch_one(conn).await)
+}
+
+/// Revokes a code neither redeemed nor revoked; false otherwise.
+pub async fn revoke_invite(tx: &mut Tx, code: &str, now: i64) -> StoreResult<bool> {
+    let sql = tx.sql(&INVITE_REVOKE);
+    on_tx!(tx, conn => sqlx::query(sql).bind(code).bind(now).execute(conn).await
+        .map(|done| done.rows_affected() > 0))
 }

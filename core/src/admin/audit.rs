@@ -1,17 +1,19 @@
 //! The audit log: every administrator action (console or command line) is written with the record as it was before
-//! and after, in the same transaction as the change, and a change that changed nothing writes no entry.
+//! and after, in the same transaction as the change, and a change that changed nothing writes no entry. The change
+//! itself is made by the owning capability's own writes, on the transaction an `Audit` opens.
 
 use serde::Serialize;
 
-use crate::on_writer;
+use crate::on_tx;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::queries::*;
 
 /// The actor of command-line actions.
 pub const CLI_ACTOR: &str = "cli";
 
-/// One value bound to a statement of a change (PostgreSQL wants each parameter's own type, even when it is null).
+/// One value bound to a snapshot or a listing's filter (PostgreSQL wants each parameter's own type, even when it is
+/// null).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
     Int(Option<i64>),
@@ -45,18 +47,16 @@ macro_rules! bind_args {
     }};
 }
 
-/// An administrator's change: who, what, on which record (and how to read that record for the log), why, and the
-/// statements that make it.
+/// An administrator's change: who, what, on which record (and how to read that record for the log), and why.
 #[derive(Debug, Clone)]
 pub struct Change {
     pub actor: String,
     pub action: &'static str,
     pub target_type: &'static str,
     pub target_id: String,
-    /// Reads the record as JSON text, before and after the statements (none: the entry keeps what `after` says).
+    /// Reads the record as JSON text, before and after the change (none: the entry keeps what `after` says).
     pub snapshot: Option<(&'static Query, Arg)>,
     pub reason: Option<String>,
-    pub statements: Vec<(&'static Query, Vec<Arg>)>,
     /// What the entry keeps as `after` when there is no snapshot (what an enqueueing action did).
     pub after: Option<serde_json::Value>,
 }
@@ -75,18 +75,12 @@ impl Change {
             target_id: target_id.to_string(),
             snapshot: None,
             reason: None,
-            statements: Vec::new(),
             after: None,
         }
     }
 
     pub fn snapshot(mut self, query: &'static Query, key: Arg) -> Self {
         self.snapshot = Some((query, key));
-        self
-    }
-
-    pub fn statement(mut self, query: &'static Query, args: Vec<Arg>) -> Self {
-        self.statements.push((query, args));
         self
     }
 
@@ -118,54 +112,77 @@ pub struct AuditEntry {
     pub created_at: Timestamp,
 }
 
+/// A change under way: its entry is written and the record read as it was, on the transaction the capabilities'
+/// writes take (`tx`); `finish` records it as it is after them and commits.
+pub struct Audit<'c> {
+    change: &'c Change,
+    tx: Tx,
+    id: i64,
+    before: Option<String>,
+    now: i64,
+}
+
 impl Db {
-    /// Makes a change and writes its audit entry in one transaction. None, with nothing written, when the
-    /// statements changed no row (the record is missing or already as asked).
-    pub async fn apply_audited(
-        &self,
-        change: &Change,
-        now: i64,
-    ) -> StoreResult<Option<AuditEntry>> {
-        let (insert, update) = (ADMIN_AUDIT_INSERT.sql(self), ADMIN_AUDIT_UPDATE.sql(self));
-        let snapshot = change
-            .snapshot
-            .as_ref()
-            .map(|(query, key)| (query.sql(self), key));
-        on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let id: i64 = sqlx::query_scalar(insert).bind(&change.actor).bind(change.action)
-                .bind(change.target_type).bind(&change.target_id).bind(change.reason.as_deref()).bind(now)
-                .fetch_one(&mut *tx).await?;
-            let mut before: Option<String> = None;
-            if let Some((sql, key)) = snapshot {
-                before = bind_args!(sqlx::query_scalar(sql), [key]).fetch_optional(&mut *tx).await?;
-            }
-            let mut changed = change.statements.is_empty();
-            for (query, args) in &change.statements {
-                let done = bind_args!(sqlx::query(query.sql(self)), args).execute(&mut *tx).await?;
-                changed |= done.rows_affected() > 0;
-            }
-            if !changed {
-                tx.rollback().await?;
-                return Ok(None);
-            }
-            let after: Option<String> = match snapshot {
-                Some((sql, key)) => bind_args!(sqlx::query_scalar(sql), [key]).fetch_optional(&mut *tx).await?,
-                None => change.after.as_ref().map(|after| after.to_string()),
-            };
-            sqlx::query(update).bind(id).bind(before.as_deref()).bind(after.as_deref()).execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok(Some(AuditEntry {
-                id,
-                actor: change.actor.clone(),
-                action: change.action.to_string(),
-                target_type: change.target_type.to_string(),
-                target_id: change.target_id.clone(),
-                before,
-                after,
-                reason: change.reason.clone(),
-                created_at: Timestamp(now),
-            }))
-        })
+    /// Opens a change's transaction with its audit entry and the record as it was.
+    pub async fn audit<'c>(&self, change: &'c Change, now: i64) -> StoreResult<Audit<'c>> {
+        let mut tx = self.begin_write().await?;
+        let insert = tx.sql(&ADMIN_AUDIT_INSERT);
+        let id: i64 = on_tx!(&mut tx, conn => sqlx::query_scalar(insert).bind(&change.actor).bind(change.action)
+            .bind(change.target_type).bind(&change.target_id).bind(change.reason.as_deref()).bind(now)
+            .fetch_one(conn).await)?;
+        let mut audit = Audit {
+            change,
+            tx,
+            id,
+            before: None,
+            now,
+        };
+        audit.before = audit.snapshot().await?;
+        Ok(audit)
+    }
+}
+
+impl Audit<'_> {
+    /// The transaction the change's writes take.
+    pub fn tx(&mut self) -> &mut Tx {
+        &mut self.tx
+    }
+
+    /// The record as JSON text, read by the change's snapshot query.
+    async fn snapshot(&mut self) -> StoreResult<Option<String>> {
+        let Some((query, key)) = &self.change.snapshot else {
+            return Ok(None);
+        };
+        let sql = self.tx.sql(query);
+        on_tx!(&mut self.tx, conn => bind_args!(sqlx::query_scalar(sql), [key]).fetch_optional(conn).await)
+    }
+
+    /// Writes the entry with the record as it is now and commits; when the writes `changed` nothing (the record is
+    /// missing or already as asked), rolls back and answers None.
+    pub async fn finish(mut self, changed: bool) -> StoreResult<Option<AuditEntry>> {
+        if !changed {
+            self.tx.rollback().await?;
+            return Ok(None);
+        }
+        let after = match self.change.snapshot {
+            Some(_) => self.snapshot().await?,
+            None => self.change.after.as_ref().map(|after| after.to_string()),
+        };
+        let update = self.tx.sql(&ADMIN_AUDIT_UPDATE);
+        on_tx!(&mut self.tx, conn => sqlx::query(update).bind(self.id).bind(self.before.as_deref())
+            .bind(after.as_deref()).execute(conn).await.map(drop))?;
+        self.tx.commit().await?;
+        let change = self.change;
+        Ok(Some(AuditEntry {
+            id: self.id,
+            actor: change.actor.clone(),
+            action: change.action.to_string(),
+            target_type: change.target_type.to_string(),
+            target_id: change.target_id.clone(),
+            before: self.before,
+            after,
+            reason: change.reason.clone(),
+            created_at: Timestamp(self.now),
+        }))
     }
 }

@@ -1,6 +1,7 @@
 //! The operator's work, shared by the console (`/api/admin/*`) and the command line (`outreach users|campaigns|
 //! reprocess ...`): account changes, invites, the suppression list, queue jobs, campaign pauses and reprocessing.
-//! Each action writes its audit entry (`audit`) in the transaction of its change; the listings are in `listing`.
+//! Each action makes its change through the owning capability's own writes, in one transaction with its audit entry
+//! (`audit`); the listings are in `listing`.
 
 pub mod audit;
 pub mod gauges;
@@ -9,17 +10,18 @@ pub mod listing;
 use serde_json::json;
 
 use crate::Context;
-use crate::accounts::store::InviteRow;
+use crate::accounts::store::{self as accounts, InviteRow};
 use crate::accounts::{AccountStatus, Grant, normalize_email};
-use crate::campaigns::CampaignStatus;
-use crate::platform::clock::{DAY_MS, SECOND_MS};
+use crate::discovery::search;
+use crate::platform::clock::DAY_MS;
 use crate::platform::db::StoreError;
 use crate::platform::jobs::{ClassifyReply, RunSearchChunk};
 use crate::platform::queries::*;
-use crate::platform::queue::QueueError;
+use crate::platform::queue::{self, QueueError};
 use crate::platform::security::invite_code;
 use crate::platform::telemetry::{self, PauseReason};
-use crate::sending::launch::enqueue_sends;
+use crate::sending::control::{self, ControlError, PausedBy};
+use crate::sending::suppression;
 use crate::{on_db, platform};
 use audit::{Arg, AuditEntry, Change};
 use listing::{AdminCampaign, Filter};
@@ -35,6 +37,16 @@ pub enum AdminError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Queue(#[from] QueueError),
+}
+
+impl From<ControlError> for AdminError {
+    fn from(error: ControlError) -> Self {
+        match error {
+            ControlError::Store(error) => AdminError::Store(error),
+            ControlError::Queue(error) => AdminError::Queue(error),
+            refused => AdminError::Invalid(refused.to_string()),
+        }
+    }
 }
 
 pub type AdminResult<T> = Result<T, AdminError>;
@@ -81,78 +93,65 @@ pub async fn change_user(
     let email = normalize_email(email);
     let now = ctx.now_ms();
     let user = ctx.db.find_user_by_email(&email).await?;
-    let change = Change::new(actor, action.name(), "user", &email)
-        .snapshot(&ADMIN_USER_SNAPSHOT, Arg::text(&email));
-    let change = match (action, user) {
-        (UserAction::Grant(grant), _) => granting(change, &email, grant, ctx, now),
+    // What is asked is checked before the change opens: a refused action writes nothing.
+    match (action, &user) {
+        (UserAction::Grant(_), _) => {}
         (_, None) => {
             return Err(AdminError::NotFound(format!(
                 "No user found with email {email}"
             )));
         }
-        (UserAction::Activate | UserAction::Deactivate, Some(user)) => {
-            let status = if action == UserAction::Activate {
-                AccountStatus::Active
-            } else {
-                AccountStatus::Inactive
-            };
-            let change = change.statement(
-                &ADMIN_USER_SET_ACCOUNT,
-                vec![Arg::int(user.id), Arg::text(status.as_str()), Arg::int(now)],
-            );
+        (UserAction::SetLimit(limit), _) if limit < 1 => {
+            return Err(AdminError::Invalid(
+                "Email limit must be a positive number".into(),
+            ));
+        }
+        (UserAction::Extend { days }, _) if !(1..=MAX_EXTEND_DAYS).contains(&days) => {
+            return Err(AdminError::Invalid(format!(
+                "Days must be a whole number from 1 to {MAX_EXTEND_DAYS}"
+            )));
+        }
+        (UserAction::Extend { .. }, Some(user)) if user.subscription_plan.is_none() => {
+            return Err(AdminError::Invalid(format!(
+                "User {email} has no trial or premium grant to extend"
+            )));
+        }
+        _ => {}
+    }
+    let change = Change::new(actor, action.name(), "user", &email)
+        .snapshot(&ADMIN_USER_SNAPSHOT, Arg::text(&email));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let tx = audit.tx();
+    let grant = |grant: Grant| grant.subscription(now, &ctx.settings.accounts);
+    let changed = match (action, user) {
+        (UserAction::Grant(granted), _) => {
+            accounts::set_subscription(tx, &email, &grant(granted), now).await?;
+            true
+        }
+        (UserAction::Activate, Some(user)) => {
+            let activated =
+                accounts::set_account_status(tx, user.id, AccountStatus::Active, now).await?;
             // Activating lets the user in: an account with no live trial or subscription (a new sign-up, an
             // expired trial) gets the free trial, as `set-user-status free_trial` gives it.
             let live = user.subscription_status.runs()
                 && user.subscription_ends_at.is_none_or(|ends| ends > now);
-            if action == UserAction::Activate && !live {
-                granting(change, &email, Grant::FreeTrial, ctx, now)
-            } else {
-                change
+            if !live {
+                accounts::set_subscription(tx, &email, &grant(Grant::FreeTrial), now).await?;
             }
+            activated || !live
+        }
+        (UserAction::Deactivate, Some(user)) => {
+            accounts::set_account_status(tx, user.id, AccountStatus::Inactive, now).await?
         }
         (UserAction::SetLimit(limit), Some(user)) => {
-            if limit < 1 {
-                return Err(AdminError::Invalid(
-                    "Email limit must be a positive number".into(),
-                ));
-            }
-            change.statement(
-                &ADMIN_USER_SET_LIMIT,
-                vec![Arg::int(user.id), Arg::int(limit), Arg::int(now)],
-            )
+            accounts::set_email_limit(tx, user.id, limit, now).await?
         }
         (UserAction::Extend { days }, Some(user)) => {
-            if !(1..=MAX_EXTEND_DAYS).contains(&days) {
-                return Err(AdminError::Invalid(format!(
-                    "Days must be a whole number from 1 to {MAX_EXTEND_DAYS}"
-                )));
-            }
-            if user.subscription_plan.is_none() {
-                return Err(AdminError::Invalid(format!(
-                    "User {email} has no trial or premium grant to extend"
-                )));
-            }
-            change.statement(
-                &ADMIN_USER_EXTEND,
-                vec![Arg::int(user.id), Arg::int(days * DAY_MS), Arg::int(now)],
-            )
+            accounts::extend_subscription(tx, user.id, days * DAY_MS, now).await?
         }
+        (_, None) => false,
     };
-    Ok(ctx.db.apply_audited(&change, now).await?)
-}
-
-/// A change that gives an account a trial, premium or administrator's subscription.
-fn granting(change: Change, email: &str, grant: Grant, ctx: &Context, now: i64) -> Change {
-    let subscription = grant.subscription(now, &ctx.settings.accounts);
-    let args = vec![
-        Arg::text(email),
-        Arg::text(subscription.status),
-        Arg::Text(subscription.plan.map(str::to_string)),
-        Arg::int(subscription.email_limit),
-        Arg::Int(subscription.ends_at),
-        Arg::int(now),
-    ];
-    change.statement(&USER_SET_SUBSCRIPTION, args)
+    Ok(audit.finish(changed).await?)
 }
 
 /// Creates a single-use invite code with an optional note (at most 200 characters); returns the code.
@@ -171,17 +170,10 @@ pub async fn create_invite(
     let code = invite_code();
     let now = ctx.now_ms();
     let change = Change::new(actor, "invite.create", "invite", &code)
-        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(&code))
-        .statement(
-            &INVITE_INSERT,
-            vec![
-                Arg::text(&code),
-                Arg::Text(note.map(str::to_string)),
-                Arg::Int(created_by),
-                Arg::int(now),
-            ],
-        );
-    ctx.db.apply_audited(&change, now).await?;
+        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(&code));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    accounts::insert_invite(audit.tx(), &code, note, created_by, now).await?;
+    audit.finish(true).await?;
     let page = listing::INVITES
         .page(None, true, 10, 0)
         .expect("default order");
@@ -212,9 +204,10 @@ pub async fn find_invite(ctx: &Context, id: i64) -> AdminResult<InviteRow> {
 pub async fn revoke_invite(ctx: &Context, actor: &str, code: &str) -> AdminResult<AuditEntry> {
     let now = ctx.now_ms();
     let change = Change::new(actor, "invite.revoke", "invite", code)
-        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(code))
-        .statement(&ADMIN_INVITE_REVOKE, vec![Arg::text(code), Arg::int(now)]);
-    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+        .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(code));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let revoked = accounts::revoke_invite(audit.tx(), code, now).await?;
+    audit.finish(revoked).await?.ok_or_else(|| {
         AdminError::Invalid(
             "Only an invite that was neither redeemed nor revoked can be revoked".into(),
         )
@@ -242,13 +235,11 @@ pub async fn suppress(
                 .map(str::trim)
                 .filter(|r| !r.is_empty())
                 .map(str::to_string),
-        )
-        .statement(
-            &UNSUBSCRIBE_INSERT,
-            vec![Arg::text(&email), Arg::text("admin"), Arg::int(now)],
         );
-    ctx.db
-        .apply_audited(&change, now)
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let added = suppression::suppress(audit.tx(), &email, "admin", now).await?;
+    audit
+        .finish(added)
         .await?
         .ok_or_else(|| AdminError::Invalid(format!("{email} is already on the suppression list")))
 }
@@ -270,10 +261,11 @@ pub async fn unsuppress(
     let now = ctx.now_ms();
     let change = Change::new(actor, "unsubscribe.remove", "unsubscribe", &email)
         .snapshot(&ADMIN_UNSUBSCRIBE_SNAPSHOT, Arg::text(&email))
-        .reason(Some(reason.to_string()))
-        .statement(&ADMIN_UNSUBSCRIBE_REMOVE, vec![Arg::text(&email)]);
-    ctx.db
-        .apply_audited(&change, now)
+        .reason(Some(reason.to_string()));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let removed = suppression::unsuppress(audit.tx(), &email).await?;
+    audit
+        .finish(removed)
         .await?
         .ok_or_else(|| AdminError::NotFound(format!("{email} is not on the suppression list")))
 }
@@ -281,13 +273,11 @@ pub async fn unsuppress(
 /// Puts one failed (or killed) job back in the queue with a fresh attempt count.
 pub async fn retry_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<AuditEntry> {
     let now = ctx.now_ms();
-    let change = Change::new(actor, "job.retry", "job", id)
-        .snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id))
-        .statement(
-            &JOB_RETRY,
-            vec![Arg::text(id), Arg::Text(None), Arg::int(now / SECOND_MS)],
-        );
-    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+    let change =
+        Change::new(actor, "job.retry", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let retried = queue::retry_jobs(audit.tx(), Some(id), None, now).await?;
+    audit.finish(!retried.is_empty()).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Job {id} is not failed (or does not exist); only failed or cancelled jobs are retried"
         ))
@@ -304,29 +294,25 @@ pub async fn retry_failed(
         return Err(AdminError::Invalid(format!("Unknown job kind {kind}")));
     }
     let now = ctx.now_ms();
-    let change = Change::new(actor, "job.retry_failed", "job_kind", kind).statement(
-        &JOB_RETRY,
-        vec![Arg::Text(None), Arg::text(kind), Arg::int(now / SECOND_MS)],
-    );
-    Ok(ctx.db.apply_audited(&change, now).await?)
+    let change = Change::new(actor, "job.retry_failed", "job_kind", kind);
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let retried = queue::retry_jobs(audit.tx(), None, Some(kind), now).await?;
+    Ok(audit.finish(!retried.is_empty()).await?)
 }
 
 /// Cancels a job that has not started: it is never run.
 pub async fn cancel_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<AuditEntry> {
     let now = ctx.now_ms();
-    let change = Change::new(actor, "job.cancel", "job", id)
-        .snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id))
-        .statement(&ADMIN_JOB_CANCEL, vec![Arg::text(id)]);
-    ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+    let change =
+        Change::new(actor, "job.cancel", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let cancelled = queue::cancel_job(audit.tx(), id).await?;
+    audit.finish(cancelled).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Job {id} is not waiting in the queue; only a queued job can be cancelled"
         ))
     })
 }
-
-/// What the campaign's owner reads after an administrator's pause.
-pub const PAUSED_BY_OPERATOR: &str =
-    "Paused by the operator of this instance. Nothing more is sent until the campaign is resumed.";
 
 /// One campaign across users.
 pub async fn find_campaign(ctx: &Context, id: i64) -> AdminResult<AdminCampaign> {
@@ -343,26 +329,13 @@ pub async fn find_campaign(ctx: &Context, id: i64) -> AdminResult<AdminCampaign>
 
 /// Pauses a sending campaign of any user; it waits for a resume (by its owner or an administrator).
 pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
-    let campaign = find_campaign(ctx, id).await?;
-    if !matches!(campaign.status.as_str(), "active" | "paused") {
-        return Err(AdminError::Invalid(
-            "Only a campaign that is sending can be paused".into(),
-        ));
-    }
+    let campaign = owned_campaign(ctx, id).await?;
     let now = ctx.now_ms();
-    let change = campaign_control(actor, "campaign.pause", id).statement(
-        &CAMPAIGN_CONTROL,
-        vec![
-            Arg::int(id),
-            Arg::text(CampaignStatus::Paused.as_str()),
-            Arg::text(PAUSED_BY_OPERATOR),
-            Arg::Bool(true),
-            Arg::int(now),
-        ],
-    );
-    let entry = ctx
-        .db
-        .apply_audited(&change, now)
+    let change = campaign_control(actor, "campaign.pause", id);
+    let mut audit = ctx.db.audit(&change, now).await?;
+    control::pause_in(audit.tx(), &campaign, PausedBy::Operator, now).await?;
+    let entry = audit
+        .finish(true)
         .await?
         .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
     telemetry::campaign_paused(PauseReason::Operator);
@@ -371,31 +344,24 @@ pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<
 
 /// Resumes a paused campaign: its queued messages get sending jobs again, within the limits as always.
 pub async fn resume_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
-    let campaign = find_campaign(ctx, id).await?;
-    if campaign.status != "paused" {
-        return Err(AdminError::Invalid(
-            "Only a paused campaign can be resumed".into(),
-        ));
-    }
+    let campaign = owned_campaign(ctx, id).await?;
     let now = ctx.now_ms();
-    let change = campaign_control(actor, "campaign.resume", id).statement(
-        &CAMPAIGN_CONTROL,
-        vec![
-            Arg::int(id),
-            Arg::text(CampaignStatus::Active.as_str()),
-            Arg::Text(None),
-            Arg::Bool(false),
-            Arg::int(now),
-        ],
-    );
-    let entry = ctx
-        .db
-        .apply_audited(&change, now)
+    let change = campaign_control(actor, "campaign.resume", id);
+    let mut audit = ctx.db.audit(&change, now).await?;
+    control::resume_in(audit.tx(), &campaign, now).await?;
+    let entry = audit
+        .finish(true)
         .await?
         .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
-    enqueue_sends(ctx, id, &format!("resumed:{now}")).await?;
-    ctx.db.complete_campaign_if_done(id, now).await?;
+    control::resumed(ctx, id, now).await?;
     Ok(entry)
+}
+
+/// A campaign as its owner's controls read it, whoever owns it.
+async fn owned_campaign(ctx: &Context, id: i64) -> AdminResult<crate::campaigns::CampaignRow> {
+    let missing = || AdminError::NotFound(format!("No campaign with id {id}"));
+    let owner = ctx.db.campaign_owner(id).await?.ok_or_else(missing)?;
+    ctx.db.find_campaign(id, owner).await?.ok_or_else(missing)
 }
 
 fn campaign_control(actor: &str, action: &'static str, id: i64) -> Change {
@@ -412,12 +378,12 @@ pub async fn reprocess_search(ctx: &Context, actor: &str, id: i64) -> AdminResul
         .ok_or_else(|| AdminError::NotFound(format!("No search with id {id}")))?;
     let next = search.chunks_done + 1;
     let now = ctx.now_ms();
-    let change = Change::new(actor, "search.reprocess", "search", id)
-        .statement(&ADMIN_SEARCH_REOPEN, vec![Arg::int(id)])
-        .after(
-            json!({ "status": "running", "fromChunk": next, "chunksTotal": search.chunks_total }),
-        );
-    let entry = ctx.db.apply_audited(&change, now).await?.ok_or_else(|| {
+    let change = Change::new(actor, "search.reprocess", "search", id).after(
+        json!({ "status": "running", "fromChunk": next, "chunksTotal": search.chunks_total }),
+    );
+    let mut audit = ctx.db.audit(&change, now).await?;
+    let reopened = search::reopen(audit.tx(), id).await?;
+    let entry = audit.finish(reopened).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Search {id} is {}: only a failed or unfinished search has chunks to run again",
             search.status.as_str()
@@ -470,7 +436,7 @@ pub async fn reprocess_enrichment(
     }
     let change = Change::new(actor, "enrichment.reprocess", "enrichment", target)
         .after(json!({ "businesses": ids }));
-    Ok(ctx.db.apply_audited(&change, now).await?)
+    Ok(ctx.db.audit(&change, now).await?.finish(true).await?)
 }
 
 /// Reads the prospects' replies received since `since_ms` again (a second reading replaces the first; an answer
@@ -504,5 +470,5 @@ pub async fn reprocess_replies(
         platform::clock::iso(since_ms),
     )
     .after(json!({ "replies": ids }));
-    Ok(ctx.db.apply_audited(&change, now).await?)
+    Ok(ctx.db.audit(&change, now).await?.finish(true).await?)
 }

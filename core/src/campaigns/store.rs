@@ -43,6 +43,12 @@ impl Db {
     }
 
     /// The campaign if `user_id` owns it.
+    /// Who owns a campaign, for an administrator's action on it.
+    pub async fn campaign_owner(&self, id: i64) -> StoreResult<Option<i64>> {
+        let sql = CAMPAIGN_OWNER.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(id).fetch_optional(pool).await)
+    }
+
     pub async fn find_campaign(&self, id: i64, user_id: i64) -> StoreResult<Option<CampaignRow>> {
         let sql = CAMPAIGN_FIND.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)

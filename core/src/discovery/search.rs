@@ -4,11 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::on_db;
 use crate::platform::clock::Timestamp;
+use crate::{on_db, on_tx};
 
-use crate::platform::db::Db;
-use crate::platform::db::StoreResult;
+use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::queries::*;
 
 /// Results per `RunSearchChunk` job.
@@ -268,4 +267,13 @@ impl Db {
         let sql = SEARCH_LOGS.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(limit).fetch_all(pool).await)
     }
+}
+
+/// Reopens a search whose chunks failed or are missing: it runs again from the chunk after the last one done. False
+/// for a cancelled or complete search.
+pub async fn reopen(tx: &mut Tx, id: i64) -> StoreResult<bool> {
+    let sql = tx.sql(&SEARCH_REOPEN);
+    let done: Option<i32> =
+        on_tx!(tx, conn => sqlx::query_scalar(sql).bind(id).fetch_optional(conn).await)?;
+    Ok(done.is_some())
 }

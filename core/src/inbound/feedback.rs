@@ -5,12 +5,12 @@
 //! 0.3% spam reports pauses itself with the reason.
 
 use crate::campaigns::CampaignStatus;
-use crate::platform::db::Db;
-use crate::platform::db::StoreResult;
+use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::MessageStatus;
-use crate::{on_db, on_writer};
+use crate::sending::suppression;
+use crate::{on_db, on_tx, on_writer};
 
 /// A sent message, as events find it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -126,35 +126,42 @@ impl Db {
         });
         let event = FEEDBACK_EVENT.sql(self);
         let email = crate::accounts::normalize_email(&message.to_email);
-        on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
-            if let Some(update) = update {
+        let mut tx = self.begin_write().await?;
+        if let Some(update) = update {
+            on_tx!(&mut tx, conn => {
                 let query = sqlx::query(update).bind(message.id).bind(at);
                 let query = if matches!(outcome, Outcome::Bounced { .. }) { query.bind(detail) } else { query };
-                query.execute(&mut *tx).await?;
+                query.execute(conn).await.map(drop)
+            })?;
+        }
+        on_tx!(&mut tx, conn => sqlx::query(event).bind(&token).bind(kind).bind(detail).bind(at).execute(conn)
+            .await.map(drop))?;
+        match outcome {
+            Outcome::Bounced { hard: true, .. } | Outcome::Spam => {
+                let reason = if matches!(outcome, Outcome::Spam) {
+                    "spam"
+                } else {
+                    "bounce"
+                };
+                let sql = tx.sql(&FEEDBACK_SUPPRESS);
+                on_tx!(&mut tx, conn => sqlx::query(sql).bind(message.user_id).bind(&email).bind(reason).bind(at)
+                    .execute(conn).await.map(drop))?;
             }
-            sqlx::query(event).bind(&token).bind(kind).bind(detail).bind(at).execute(&mut *tx).await?;
-            match outcome {
-                Outcome::Bounced { hard: true, .. } | Outcome::Spam => {
-                    let reason = if matches!(outcome, Outcome::Spam) { "spam" } else { "bounce" };
-                    sqlx::query(FEEDBACK_SUPPRESS.sql(self)).bind(message.user_id).bind(&email).bind(reason).bind(at)
-                        .execute(&mut *tx).await?;
-                }
-                Outcome::Unsubscribed => {
-                    sqlx::query(UNSUBSCRIBE_INSERT.sql(self)).bind(&email).bind("provider").bind(at)
-                        .execute(&mut *tx).await?;
-                }
-                Outcome::Replied => {
-                    if let (Some(campaign_id), Some(business_id)) = (message.campaign_id, message.business_id) {
-                        sqlx::query(FEEDBACK_STOP_FOLLOW_UPS.sql(self)).bind(campaign_id).bind(business_id)
-                            .execute(&mut *tx).await?;
-                    }
-                }
-                _ => {}
+            Outcome::Unsubscribed => {
+                suppression::suppress(&mut tx, &email, "provider", at).await?;
             }
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(())
-        })?;
+            Outcome::Replied => {
+                if let (Some(campaign_id), Some(business_id)) =
+                    (message.campaign_id, message.business_id)
+                {
+                    let sql = tx.sql(&FEEDBACK_STOP_FOLLOW_UPS);
+                    on_tx!(&mut tx, conn => sqlx::query(sql).bind(campaign_id).bind(business_id).execute(conn)
+                        .await.map(drop))?;
+                }
+            }
+            _ => {}
+        }
+        tx.commit().await?;
         match (outcome, message.campaign_id) {
             (Outcome::Bounced { hard: true, .. } | Outcome::Spam, Some(campaign_id)) => {
                 self.pause_if_unhealthy(campaign_id, at).await

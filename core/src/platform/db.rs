@@ -50,6 +50,55 @@ macro_rules! on_writer {
     };
 }
 
+/// Expands `$body` once per backend with `$conn` bound to the transaction's connection (see `Tx`).
+#[macro_export]
+macro_rules! on_tx {
+    ($tx:expr, $conn:ident => $body:expr) => {
+        match $tx {
+            $crate::platform::db::Tx::Postgres(transaction) => {
+                let $conn = &mut **transaction;
+                $body
+            }
+            $crate::platform::db::Tx::Sqlite(transaction) => {
+                let $conn = &mut **transaction;
+                $body
+            }
+        }
+    };
+}
+
+/// A write transaction of either backend, for one change made of several capabilities' writes (an administrator's
+/// action with its audit entry): each capability's write takes it, so the statements stay with their owner. On
+/// SQLite it runs on the writer connection.
+pub enum Tx {
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+}
+
+impl Tx {
+    /// The statement's text for the transaction's backend.
+    pub fn sql(&self, query: &Query) -> &'static str {
+        match self {
+            Tx::Postgres(_) => query.postgres,
+            Tx::Sqlite(_) => query.sqlite,
+        }
+    }
+
+    pub async fn commit(self) -> StoreResult<()> {
+        match self {
+            Tx::Postgres(transaction) => transaction.commit().await,
+            Tx::Sqlite(transaction) => transaction.commit().await,
+        }
+    }
+
+    pub async fn rollback(self) -> StoreResult<()> {
+        match self {
+            Tx::Postgres(transaction) => transaction.rollback().await,
+            Tx::Sqlite(transaction) => transaction.rollback().await,
+        }
+    }
+}
+
 /// What every read and write of the application returns.
 pub type StoreError = sqlx::Error;
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -246,6 +295,14 @@ impl Db {
         let applied: Result<i64, sqlx::Error> =
             on_db!(self, pool => sqlx::query_scalar(sql).bind(latest).fetch_one(pool).await);
         matches!(applied, Ok(count) if count > 0)
+    }
+
+    /// Starts a write transaction (see `Tx`).
+    pub async fn begin_write(&self) -> StoreResult<Tx> {
+        Ok(match self {
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+            Db::Sqlite { writer, .. } => Tx::Sqlite(writer.begin().await?),
+        })
     }
 
     /// Prepares a query without running it (used by the guard test that every query is valid on both backends).

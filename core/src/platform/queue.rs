@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use crate::platform::clock::{SECOND_MS, iso};
 use crate::platform::config::QueueSettings;
-use crate::platform::db::Db;
+use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::jobs::Job;
 use crate::platform::queries::*;
-use crate::{on_db, on_writer};
+use crate::{on_db, on_tx, on_writer};
 
 #[derive(Debug, thiserror::Error)]
 pub enum QueueError {
@@ -303,11 +303,10 @@ impl Queue {
         kind: Option<&str>,
         now_ms: i64,
     ) -> Result<Vec<String>, QueueError> {
-        let sql = JOB_RETRY.sql(&self.db);
-        let now = now_ms / SECOND_MS;
-        Ok(
-            on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(id).bind(kind).bind(now).fetch_all(pool).await)?,
-        )
+        let mut tx = self.db.begin_write().await?;
+        let ids = retry_jobs(&mut tx, id, kind, now_ms).await?;
+        tx.commit().await?;
+        Ok(ids)
     }
 
     /// Keeps a failing job out of the fetch until `run_at_ms`; apalis then marks it failed and refetches it later.
@@ -373,6 +372,24 @@ impl Queue {
         }
         Ok(unreadable)
     }
+}
+
+/// [`Queue::retry`] in a change of several writes.
+pub async fn retry_jobs(
+    tx: &mut Tx,
+    id: Option<&str>,
+    kind: Option<&str>,
+    now_ms: i64,
+) -> StoreResult<Vec<String>> {
+    let sql = tx.sql(&JOB_RETRY);
+    let now = now_ms / SECOND_MS;
+    on_tx!(tx, conn => sqlx::query_scalar(sql).bind(id).bind(kind).bind(now).fetch_all(conn).await)
+}
+
+/// Cancels a job that has not started: it is never run. False when it is not waiting.
+pub async fn cancel_job(tx: &mut Tx, id: &str) -> StoreResult<bool> {
+    let sql = tx.sql(&JOB_CANCEL);
+    on_tx!(tx, conn => sqlx::query(sql).bind(id).execute(conn).await.map(|done| done.rows_affected() > 0))
 }
 
 /// Whether `id` has the shape of the ULIDs apalis gives jobs (26 Crockford base-32 characters).

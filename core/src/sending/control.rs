@@ -1,18 +1,29 @@
 //! The user's control over a launched campaign: pause (its messages stay queued and its sending batches leave them
 //! alone until the user resumes), resume (sending jobs for what is still queued), and stop (what is still queued is
-//! skipped with the reason, and the campaign completes). A pause for a limit resumes by itself; a user's waits.
+//! skipped with the reason, and the campaign completes). A pause for a limit resumes by itself; a user's waits, and
+//! so does an operator's (the console makes the same writes in its audited transaction: `pause_in`, `resume_in`).
 
 use crate::campaigns::{CampaignRow, CampaignStatus};
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::platform::window::WindowColumns;
 use crate::sending::launch::enqueue_sends;
-use crate::{Context, on_db, on_writer};
+use crate::{Context, on_db, on_tx};
 
 pub const PAUSED_BY_USER: &str =
     "Paused by you. Nothing more is sent until you resume the campaign.";
 pub const STOPPED_BY_USER: &str = "Stopped by you";
+/// What the campaign's owner reads after an administrator's pause.
+pub const PAUSED_BY_OPERATOR: &str =
+    "Paused by the operator of this instance. Nothing more is sent until the campaign is resumed.";
+
+/// Who paused a campaign; either way it waits for a resume (by its owner or an administrator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PausedBy {
+    User,
+    Operator,
+}
 
 /// What a sending batch reads of its campaign: the user's pause, the sender name and reply-to address chosen in the
 /// builder (none: the sender's own), and when it may send (a test send, with no campaign, sends at once).
@@ -44,37 +55,65 @@ pub enum ControlError {
 
 /// Pauses an active campaign, or one paused for a limit: it now waits for the user.
 pub async fn pause(ctx: &Context, campaign: &CampaignRow) -> Result<(), ControlError> {
+    let mut tx = ctx.db.begin_write().await?;
+    pause_in(&mut tx, campaign, PausedBy::User, ctx.now_ms()).await?;
+    tx.commit().await?;
+    telemetry::campaign_paused(PauseReason::User);
+    Ok(())
+}
+
+/// The writes of a pause, in `tx`.
+pub async fn pause_in(
+    tx: &mut Tx,
+    campaign: &CampaignRow,
+    by: PausedBy,
+    now: i64,
+) -> Result<(), ControlError> {
     if !matches!(
         campaign.status,
         CampaignStatus::Active | CampaignStatus::Paused
     ) {
         return Err(ControlError::NotSending);
     }
-    ctx.db
-        .control_campaign(
-            campaign.id,
-            CampaignStatus::Paused,
-            Some(PAUSED_BY_USER),
-            true,
-            ctx.now_ms(),
-        )
-        .await?;
-    telemetry::campaign_paused(PauseReason::User);
+    let reason = match by {
+        PausedBy::User => PAUSED_BY_USER,
+        PausedBy::Operator => PAUSED_BY_OPERATOR,
+    };
+    control_campaign(
+        tx,
+        campaign.id,
+        CampaignStatus::Paused,
+        Some(reason),
+        true,
+        now,
+    )
+    .await?;
     Ok(())
 }
 
 /// Resumes a paused campaign: its queued messages get sending jobs again, within the limits as always.
 pub async fn resume(ctx: &Context, campaign: &CampaignRow) -> Result<(), ControlError> {
+    let now = ctx.now_ms();
+    let mut tx = ctx.db.begin_write().await?;
+    resume_in(&mut tx, campaign, now).await?;
+    tx.commit().await?;
+    resumed(ctx, campaign.id, now).await
+}
+
+/// The writes of a resume, in `tx`; `resumed` follows its commit.
+pub async fn resume_in(tx: &mut Tx, campaign: &CampaignRow, now: i64) -> Result<(), ControlError> {
     if campaign.status != CampaignStatus::Paused {
         return Err(ControlError::NotPaused);
     }
-    let now = ctx.now_ms();
-    ctx.db
-        .control_campaign(campaign.id, CampaignStatus::Active, None, false, now)
-        .await?;
+    control_campaign(tx, campaign.id, CampaignStatus::Active, None, false, now).await?;
+    Ok(())
+}
+
+/// After a resume: sending jobs for what is still queued, and the campaign completes when nothing is.
+pub async fn resumed(ctx: &Context, campaign_id: i64, now: i64) -> Result<(), ControlError> {
     // Keyed by the moment of resuming: a job of an earlier run of the same messages may still be in the queue.
-    enqueue_sends(ctx, campaign.id, &format!("resumed:{now}")).await?;
-    ctx.db.complete_campaign_if_done(campaign.id, now).await?;
+    enqueue_sends(ctx, campaign_id, &format!("resumed:{now}")).await?;
+    ctx.db.complete_campaign_if_done(campaign_id, now).await?;
     Ok(())
 }
 
@@ -87,34 +126,26 @@ pub async fn stop(ctx: &Context, campaign: &CampaignRow) -> Result<u64, ControlE
         return Err(ControlError::Finished);
     }
     let now = ctx.now_ms();
-    let skipped = ctx.db.skip_queued(campaign.id, STOPPED_BY_USER).await?;
+    // The skips and the status in one transaction: a stop is whole or not at all.
+    let mut tx = ctx.db.begin_write().await?;
+    let skip = tx.sql(&OUTGOING_STOP);
+    let skipped = on_tx!(&mut tx, conn => sqlx::query(skip).bind(campaign.id).bind(STOPPED_BY_USER)
+        .execute(conn).await.map(|done| done.rows_affected()))?;
     let reason = format!("{STOPPED_BY_USER}: {skipped} emails were not sent.");
-    ctx.db
-        .control_campaign(
-            campaign.id,
-            CampaignStatus::Completed,
-            Some(&reason),
-            false,
-            now,
-        )
-        .await?;
+    control_campaign(
+        &mut tx,
+        campaign.id,
+        CampaignStatus::Completed,
+        Some(&reason),
+        false,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
     Ok(skipped)
 }
 
 impl Db {
-    async fn control_campaign(
-        &self,
-        campaign_id: i64,
-        status: CampaignStatus,
-        reason: Option<&str>,
-        by_user: bool,
-        now: i64,
-    ) -> StoreResult<()> {
-        let sql = CAMPAIGN_CONTROL.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(by_user)
-            .bind(now).execute(pool).await.map(|_| ()))
-    }
-
     /// What a sending batch needs of its campaign (a deleted campaign has the defaults).
     pub async fn campaign_sending_settings(
         &self,
@@ -125,10 +156,18 @@ impl Db {
             .bind(campaign_id).fetch_optional(pool).await)?;
         Ok(settings.unwrap_or_default())
     }
+}
 
-    async fn skip_queued(&self, campaign_id: i64, reason: &str) -> StoreResult<u64> {
-        let sql = OUTGOING_STOP.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(reason).execute(pool).await
-            .map(|done| done.rows_affected()))
-    }
+/// A campaign's status, the reason shown, and whether it waits for a resume.
+async fn control_campaign(
+    tx: &mut Tx,
+    campaign_id: i64,
+    status: CampaignStatus,
+    reason: Option<&str>,
+    waits: bool,
+    now: i64,
+) -> StoreResult<()> {
+    let sql = tx.sql(&CAMPAIGN_CONTROL);
+    on_tx!(tx, conn => sqlx::query(sql).bind(campaign_id).bind(status).bind(reason).bind(waits).bind(now)
+        .execute(conn).await.map(drop))
 }

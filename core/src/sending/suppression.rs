@@ -6,10 +6,10 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::on_db;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::db::{Db, StoreResult, Tx, json_list};
 use crate::platform::queries::*;
+use crate::{on_db, on_tx};
 
 /// A suppressed address.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -28,9 +28,10 @@ impl Db {
         source: &str,
         now: i64,
     ) -> StoreResult<bool> {
-        let sql = UNSUBSCRIBE_INSERT.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(email).bind(source).bind(now).execute(pool).await
-            .map(|done| done.rows_affected() == 1))
+        let mut tx = self.begin_write().await?;
+        let added = suppress(&mut tx, email, source, now).await?;
+        tx.commit().await?;
+        Ok(added)
     }
 
     pub async fn find_unsubscribe(&self, email: &str) -> StoreResult<Option<Unsubscribe>> {
@@ -64,4 +65,17 @@ impl Db {
         let found: Vec<String> = on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(&list).fetch_all(pool).await)?;
         Ok(found.into_iter().collect())
     }
+}
+
+/// Suppresses an address in a change of several writes; false when it already was.
+pub async fn suppress(tx: &mut Tx, email: &str, source: &str, now: i64) -> StoreResult<bool> {
+    let sql = tx.sql(&UNSUBSCRIBE_INSERT);
+    on_tx!(tx, conn => sqlx::query(sql).bind(email).bind(source).bind(now).execute(conn).await
+        .map(|done| done.rows_affected() == 1))
+}
+
+/// Takes an address off the list; false when it was not on it.
+pub async fn unsuppress(tx: &mut Tx, email: &str) -> StoreResult<bool> {
+    let sql = tx.sql(&UNSUBSCRIBE_REMOVE);
+    on_tx!(tx, conn => sqlx::query(sql).bind(email).execute(conn).await.map(|done| done.rows_affected() > 0))
 }
