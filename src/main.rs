@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::config::EXAMPLE_CONFIG;
 use outreach_core::platform::jobs::KINDS;
-use outreach_core::platform::queue::{STATUSES, parse_status};
+use outreach_core::platform::queue::{JobStatus, parse_status};
 use outreach_core::{Context, Db, Settings};
 use tokio::sync::watch;
 
@@ -397,7 +397,11 @@ async fn jobs(settings: Settings, command: JobsCommand) -> anyhow::Result<()> {
                     parse_status(&text).ok_or_else(|| {
                         anyhow::anyhow!(
                             "unknown status {text}; use one of {}",
-                            STATUSES.join(", ").to_lowercase()
+                            JobStatus::ALL
+                                .iter()
+                                .map(|status| status.as_str().to_lowercase())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         )
                     })
                 })

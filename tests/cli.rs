@@ -137,7 +137,15 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
             .await
             .unwrap();
         assert_eq!(
-            ctx.queue.list(Some("Done"), None, 10).await.unwrap().len(),
+            ctx.queue
+                .list(
+                    Some(outreach_core::platform::queue::JobStatus::Done),
+                    None,
+                    10
+                )
+                .await
+                .unwrap()
+                .len(),
             3
         );
         // Each retry is in the audit log as the console's are, and the refused one is not.

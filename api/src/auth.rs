@@ -224,15 +224,27 @@ async fn fetch_profile(state: &AppState, access_token: &str) -> Result<Profile, 
     Ok(profile)
 }
 
-/// Exchanges an authorization code (with its PKCE verifier) at Google's token endpoint; the error is the
-/// provider's own code when it answered, for the log.
+/// Why Google's token endpoint gave no token, for the log.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ExchangeError {
+    #[error("google_not_configured")]
+    NotConfigured,
+    /// Google answered with its own error code (`invalid_grant`...).
+    #[error("{0}")]
+    Refused(String),
+    /// No answer Google's protocol knows (the network, a body that is not one).
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Exchanges an authorization code (with its PKCE verifier) at Google's token endpoint.
 pub(crate) async fn exchange_code(
     state: &AppState,
     callback_path: &str,
     code: String,
     verifier: String,
-) -> Result<oauth2::basic::BasicTokenResponse, String> {
-    let client = google_client(state, callback_path).ok_or("google_not_configured")?;
+) -> Result<oauth2::basic::BasicTokenResponse, ExchangeError> {
+    let client = google_client(state, callback_path).ok_or(ExchangeError::NotConfigured)?;
     let http = state.http.clone();
     let send = move |request: oauth2::HttpRequest| {
         let http = http.clone();
@@ -244,8 +256,10 @@ pub(crate) async fn exchange_code(
         .request_async(&send)
         .await
         .map_err(|error| match error {
-            RequestTokenError::ServerResponse(answer) => answer.error().to_string(),
-            other => other.to_string(),
+            RequestTokenError::ServerResponse(answer) => {
+                ExchangeError::Refused(answer.error().to_string())
+            }
+            other => ExchangeError::Failed(other.to_string()),
         })
 }
 

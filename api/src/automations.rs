@@ -27,6 +27,7 @@ use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
 use crate::session::SignedIn;
 use crate::test_sends::{TestResult, send_tests};
+use outreach_core::platform::invalid::Invalid;
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -265,7 +266,7 @@ pub struct AutomationTest {
 
 impl AutomationTest {
     /// B §5's limits, first failure first.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), Invalid> {
         if !is_valid_email(&normalize_email(&self.test_email)) {
             return Err("Please enter a valid email address".into());
         }

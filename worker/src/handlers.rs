@@ -154,7 +154,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         Err(reason) => {
             telemetry::search_chunk("none", "failure");
             ctx.db
-                .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
+                .stop_search(search.id, SearchStatus::Failed, Some(&reason.0), now)
                 .await?;
             return Ok(());
         }

@@ -167,7 +167,7 @@ impl Runs for RunAutomation {
 struct Kind {
     name: &'static str,
     register: fn(Monitor, &Context, &Env) -> Monitor,
-    readable: fn(&[u8]) -> Result<(), String>,
+    readable: fn(&[u8]) -> Result<(), serde_json::Error>,
 }
 
 impl Kind {
@@ -193,10 +193,8 @@ const RUNS: [Kind; 9] = [
     Kind::of::<RunAutomation>(),
 ];
 
-fn readable<J: Job>(payload: &[u8]) -> Result<(), String> {
-    serde_json::from_slice::<J>(payload)
-        .map(drop)
-        .map_err(|error| error.to_string())
+fn readable<J: Job>(payload: &[u8]) -> Result<(), serde_json::Error> {
+    serde_json::from_slice::<J>(payload).map(drop)
 }
 
 /// Registers the apalis worker of one job kind on the context's backend.

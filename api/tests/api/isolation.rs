@@ -136,7 +136,11 @@ async fn concurrent_replies_send_no_more_automatic_answers_than_the_days_cap() {
         for job in app
             .ctx
             .queue
-            .list(Some("Pending"), Some("ClassifyReply"), 10)
+            .list(
+                Some(outreach_core::platform::queue::JobStatus::Pending),
+                Some("ClassifyReply"),
+                10,
+            )
             .await
             .unwrap()
         {

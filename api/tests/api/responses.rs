@@ -168,7 +168,7 @@ async fn automatic_answers_go_only_past_every_guard() {
         let before = app.clock.now_ms();
         let clear = reply(&app, &ada, &outbox, 4, "Sounds great, let's do it.").await;
         assert_eq!((clear["answer"]["automatic"].as_bool(), clear["answer"]["status"].as_str()), (Some(true), Some("queued")), "{clear}");
-        let jobs = app.ctx.queue.list(Some("Pending"), Some("SendCampaignEmail"), 10).await.unwrap();
+        let jobs = app.ctx.queue.list(Some(outreach_core::platform::queue::JobStatus::Pending), Some("SendCampaignEmail"), 10).await.unwrap();
         let at = jobs.iter().map(|job| job.run_at.unwrap() * 1000).max().unwrap();
         assert!((before + 60_000..=before + 300_000 + 1_000).contains(&at), "{at} vs {before}");
         app.clock.advance(at - app.clock.now_ms());

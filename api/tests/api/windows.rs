@@ -15,7 +15,11 @@ async fn waiting_sends(app: &TestApp) -> Vec<(i64, Vec<i64>)> {
     let jobs = app
         .ctx
         .queue
-        .list(Some("Pending"), Some("SendCampaignEmail"), 100)
+        .list(
+            Some(outreach_core::platform::queue::JobStatus::Pending),
+            Some("SendCampaignEmail"),
+            100,
+        )
         .await
         .unwrap();
     let mut waiting = Vec::new();
@@ -43,7 +47,11 @@ async fn run_due_jobs(app: &TestApp, at: i64) {
     let jobs = app
         .ctx
         .queue
-        .list(Some("Pending"), Some("SendCampaignEmail"), 100)
+        .list(
+            Some(outreach_core::platform::queue::JobStatus::Pending),
+            Some("SendCampaignEmail"),
+            100,
+        )
         .await
         .unwrap();
     let real_now = outreach_core::platform::clock::SystemClock.now_ms();

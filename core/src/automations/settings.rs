@@ -1,6 +1,7 @@
 //! An automation's form and its settings after the rules of A §5 (B §9's defaults), apart from the runs so that
 //! the store and the runs both build on them.
 
+use crate::platform::invalid::Invalid;
 use serde::Deserialize;
 
 /// New automations (B §9): 25 miles, 10 a day, active.
@@ -54,7 +55,7 @@ pub struct Settings {
 impl AutomationForm {
     /// The form over `base` (a stored automation when editing, else the defaults), first failure first, in A §5's
     /// words.
-    pub fn apply(&self, base: Option<&Settings>) -> Result<Settings, String> {
+    pub fn apply(&self, base: Option<&Settings>) -> Result<Settings, Invalid> {
         let text = |value: &Option<String>, stored: Option<&String>, message: &str| {
             value
                 .as_ref()

@@ -1,6 +1,7 @@
 //! A campaign's AI settings (A §4 step 6, A §9): how the AI answers replies and times follow-ups for this
 //! campaign. Stored per campaign so that reply handling and the follow-up schedule read them from the campaign.
 
+use crate::platform::invalid::Invalid;
 use serde::{Deserialize, Serialize};
 
 crate::text_enum! {
@@ -121,7 +122,7 @@ fn twenty() -> i32 {
 
 impl AiSettings {
     /// The settings' own limits (B §5: at most 1 to 100 automatic answers a day).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         if !(1..=100).contains(&self.auto_reply_max_per_day) {
             return Err("Automatic answers a day must be between 1 and 100".into());
         }

@@ -9,6 +9,7 @@ use std::io::{Cursor, Read};
 use std::sync::LazyLock;
 
 use crate::platform::faults;
+use crate::platform::invalid::Invalid;
 use crate::platform::shares::SlotTable;
 
 /// At most 10 MB per file (A §9).
@@ -70,12 +71,12 @@ pub fn extract_text(name: &str, bytes: &[u8]) -> Result<String, EducationError> 
     if bytes.len() > MAX_FILE_BYTES {
         return Err(EducationError::TooLarge(name.to_string()));
     }
-    let unreadable = |error: String| EducationError::Unreadable(name.to_string(), error);
+    let unreadable = |error: Invalid| EducationError::Unreadable(name.to_string(), error.0);
     let text = match kind {
         Kind::Text => String::from_utf8_lossy(bytes).into_owned(),
         Kind::Pdf => pdf_text(bytes).map_err(|refusal| match refusal {
             PdfRefusal::TooComplex => EducationError::TooComplex(name.to_string()),
-            PdfRefusal::Unreadable(reason) => unreadable(reason),
+            PdfRefusal::Unreadable(reason) => unreadable(reason.into()),
         })?,
         Kind::Docx => docx_text(bytes).map_err(unreadable)?,
         Kind::Doc => return Err(EducationError::LegacyDoc(name.to_string())),
@@ -368,7 +369,7 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 }
 
 /// The paragraphs of `word/document.xml` inside a .docx archive.
-fn docx_text(bytes: &[u8]) -> Result<String, String> {
+fn docx_text(bytes: &[u8]) -> Result<String, Invalid> {
     let mut archive =
         zip::ZipArchive::new(Cursor::new(bytes)).map_err(|error| error.to_string())?;
     let mut xml = String::new();

@@ -310,7 +310,9 @@ impl CampaignPatch {
             row.reply_to = valid_optional_email(address)?;
         }
         if let Some(settings) = self.ai_settings {
-            settings.validate().map_err(CampaignError::AiSettings)?;
+            settings
+                .validate()
+                .map_err(|invalid| CampaignError::AiSettings(invalid.0))?;
             row.ai_settings = settings;
         }
         if let Some(window) = &self.sending_window {

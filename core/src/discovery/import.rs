@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::businesses::Candidate;
+use crate::platform::invalid::Invalid;
 use crate::platform::limits::{CSV_CELL_LIMIT, CSV_ROW_LIMIT};
 
 /// The columns a lead CSV may name (any subset, any order; `name` is required).
@@ -35,7 +36,7 @@ pub struct ImportFile {
 }
 
 /// Reads a lead CSV (header row first). An unreadable file is refused whole; bad rows are reported with their line.
-pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
+pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, Invalid> {
     let text = std::str::from_utf8(bytes).map_err(|_| {
         "The file is not UTF-8 text. Save it as CSV (UTF-8) and try again.".to_string()
     })?;
@@ -50,10 +51,10 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
         .map(|header| header.trim().trim_start_matches('\u{feff}').to_lowercase())
         .collect();
     if !headers.iter().any(|header| header == "name") {
-        return Err(format!(
+        return Err(Invalid(format!(
             "The header row must name a name column (and any of {})",
             IMPORT_COLUMNS.join(", ")
-        ));
+        )));
     }
     let column = |name: &str| headers.iter().position(|header| header == name);
     let mut file = ImportFile::default();
@@ -79,9 +80,9 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, String> {
             None => index + 2,
         };
         if index >= CSV_ROW_LIMIT {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "The file has more than {CSV_ROW_LIMIT} rows; split it and import the parts"
-            ));
+            )));
         }
         let record = match record {
             Ok(record) => record,

@@ -8,6 +8,7 @@ use crate::platform::clock::Timestamp;
 use crate::{on_db, on_tx};
 
 use crate::platform::db::{Db, StoreResult, Tx};
+use crate::platform::invalid::Invalid;
 use crate::platform::queries::*;
 
 /// Results per `RunSearchChunk` job.
@@ -53,7 +54,7 @@ pub struct SearchRequest {
 
 impl SearchRequest {
     /// A §5, first failure first.
-    pub fn validate(self) -> Result<SearchParams, String> {
+    pub fn validate(self) -> Result<SearchParams, Invalid> {
         let text = |value: &Option<String>| {
             value
                 .as_deref()
@@ -101,10 +102,10 @@ impl SearchRequest {
                 let kind =
                     text(&self.online_business_type).ok_or("Online business type is required")?;
                 if !ONLINE_TYPES.contains(&kind.as_str()) {
-                    return Err(format!(
+                    return Err(Invalid(format!(
                         "Online business type must be one of {}",
                         ONLINE_TYPES.join(", ")
-                    ));
+                    )));
                 }
                 let topics = topics.ok_or("Topics are required")?;
                 Ok(SearchParams {

@@ -2,6 +2,7 @@
 //! limit in every request), a default for any other text, and one for lists. The API checks every JSON body against
 //! them before a handler sees it, so no endpoint can forget a limit; the README lists them.
 
+use crate::platform::invalid::Invalid;
 use serde_json::Value;
 
 /// Characters allowed in a text field with this JSON name, and the field's name in messages.
@@ -65,11 +66,11 @@ pub const CSV_CELL_LIMIT: usize = 1_000;
 pub const CSV_ROW_LIMIT: usize = 10_000;
 
 /// The first field of `body` over its limit, as a message for the user.
-pub fn check(body: &Value) -> Result<(), String> {
+pub fn check(body: &Value) -> Result<(), Invalid> {
     check_value(None, body)
 }
 
-fn check_value(key: Option<&str>, value: &Value) -> Result<(), String> {
+fn check_value(key: Option<&str>, value: &Value) -> Result<(), Invalid> {
     match value {
         Value::String(text) => {
             let (limit, label) = key
@@ -80,16 +81,18 @@ fn check_value(key: Option<&str>, value: &Value) -> Result<(), String> {
                 );
             // Bytes bound characters from above: count only when it could matter.
             if text.len() > limit && text.chars().count() > limit {
-                return Err(format!("{label} must be at most {limit} characters"));
+                return Err(Invalid(format!(
+                    "{label} must be at most {limit} characters"
+                )));
             }
             Ok(())
         }
         Value::Array(items) => {
             if items.len() > LIST_LIMIT {
-                return Err(format!(
+                return Err(Invalid(format!(
                     "{} may have at most {LIST_LIMIT} items",
                     key.unwrap_or("A list")
-                ));
+                )));
             }
             items.iter().try_for_each(|item| check_value(key, item))
         }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod dns;
 pub mod faults;
+pub mod invalid;
 pub mod jobs;
 pub mod limits;
 pub mod net;

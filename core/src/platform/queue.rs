@@ -35,7 +35,7 @@ pub struct Queue {
 pub struct JobRow {
     pub id: String,
     pub job_type: String,
-    pub status: String,
+    pub status: JobStatus,
     pub attempts: i32,
     pub max_attempts: i32,
     pub run_at: Option<i64>,
@@ -60,7 +60,7 @@ impl JobRow {
         let error = self
             .last_result
             .as_deref()
-            .filter(|_| self.status == "Failed")
+            .filter(|_| self.status == JobStatus::Failed)
             .unwrap_or("");
         format!(
             "{}  {:<22} {:<8} {}/{}  {}  {}",
@@ -69,14 +69,24 @@ impl JobRow {
     }
 }
 
-/// The apalis status names, accepted case-insensitively on the command line.
-pub const STATUSES: &[&str] = &["Pending", "Queued", "Running", "Done", "Failed", "Killed"];
+crate::text_enum! {
+    /// A job's state as apalis writes it.
+    pub enum JobStatus ("job status") {
+        Pending = "Pending",
+        Queued = "Queued",
+        Running = "Running",
+        Done = "Done",
+        Failed = "Failed",
+        Killed = "Killed",
+    }
+}
 
-pub fn parse_status(text: &str) -> Option<&'static str> {
-    STATUSES
+/// A status named on the command line or in the console's filter, in any case.
+pub fn parse_status(text: &str) -> Option<JobStatus> {
+    JobStatus::ALL
         .iter()
         .copied()
-        .find(|status| status.eq_ignore_ascii_case(text))
+        .find(|status| status.as_str().eq_ignore_ascii_case(text))
 }
 
 impl Queue {
@@ -280,7 +290,7 @@ impl Queue {
 
     pub async fn list(
         &self,
-        status: Option<&str>,
+        status: Option<JobStatus>,
         kind: Option<&str>,
         limit: i64,
     ) -> Result<Vec<JobRow>, QueueError> {
@@ -341,7 +351,7 @@ impl Queue {
     pub async fn set_aside_unreadable(
         &self,
         worker: &str,
-        readable: impl Fn(&[u8]) -> Result<(), String>,
+        readable: impl Fn(&[u8]) -> Result<(), serde_json::Error>,
         now_ms: i64,
     ) -> Result<usize, QueueError> {
         let (held, set_aside, release) = (
@@ -354,7 +364,7 @@ impl Queue {
         let mut unreadable = 0;
         for (id, payload) in rows {
             let problem = match ulid_like(&id) {
-                true => readable(&payload).err(),
+                true => readable(&payload).err().map(|error| error.to_string()),
                 false => Some(format!("the job id {id:?} is not one the queue writes")),
             };
             match problem {
@@ -433,8 +443,8 @@ mod tests {
 
     #[test]
     fn statuses_parse_case_insensitively() {
-        assert_eq!(parse_status("failed"), Some("Failed"));
-        assert_eq!(parse_status("DONE"), Some("Done"));
+        assert_eq!(parse_status("failed"), Some(JobStatus::Failed));
+        assert_eq!(parse_status("DONE"), Some(JobStatus::Done));
         assert_eq!(parse_status("broken"), None);
     }
 }

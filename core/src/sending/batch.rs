@@ -17,7 +17,9 @@ use crate::Context;
 use crate::accounts::{User, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
+use crate::platform::db::StoreError;
 use crate::platform::faults::{self, panic_message};
+use crate::platform::invalid::Invalid;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::platform::telemetry::{self, PauseReason};
@@ -420,17 +422,17 @@ impl Batch<'_> {
             .catch_unwind()
             .await
             .unwrap_or_else(|panic| {
-                Ok(Err(format!(
+                Ok(Err(Invalid(format!(
                     "The message could not be written: {}",
                     panic_message(&*panic)
-                )))
+                ))))
             });
             match written? {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
                     self.finished(row.id);
                     ctx.db
-                        .mark_unsent(row.id, MessageStatus::Failed, &reason, None)
+                        .mark_unsent(row.id, MessageStatus::Failed, &reason.0, None)
                         .await?;
                 }
             }
@@ -632,7 +634,7 @@ impl Handoff for Recorder<'_> {
         index: usize,
         connection: u64,
         refused_before: Option<usize>,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
         static SEQ: AtomicI64 = AtomicI64::new(1);
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
@@ -644,8 +646,7 @@ impl Handoff for Recorder<'_> {
                 seq,
                 &self.message_ids[index],
             )
-            .await
-            .map_err(|error| error.to_string())?;
+            .await?;
         faults::point_with("handed", || self.ids[index].to_string());
         Ok(())
     }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::Context;
 use crate::accounts::User;
 use crate::campaigns::personalise::Recipient;
+use crate::platform::invalid::Invalid;
 use crate::sending::compose::{Composed, Envelope, compose};
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{MessageKind, MessageRow};
@@ -76,7 +77,7 @@ pub(super) async fn compose_message(
     recipient: &Recipient,
     follow_up: Option<Thread>,
     templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
-) -> anyhow::Result<Result<Composed, String>> {
+) -> anyhow::Result<Result<Composed, Invalid>> {
     let user = sender.user;
     // A test email may bring its own subject and body instead of a template.
     let (subject, body) = match (message.template_id, &message.html_body) {

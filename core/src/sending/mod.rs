@@ -25,6 +25,8 @@ pub mod smtp;
 pub mod suppression;
 pub mod window;
 
+use crate::platform::db::StoreError;
+
 /// What a sender said about a message it did not accept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
@@ -71,14 +73,14 @@ pub trait Handoff: Send {
         index: usize,
         connection: u64,
         refused_before: Option<usize>,
-    ) -> impl std::future::Future<Output = Result<(), String>> + Send;
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// Records nothing: the sender check, and tests of the wire.
 pub struct NoRecord;
 
 impl Handoff for NoRecord {
-    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), String> {
+    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), StoreError> {
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! The queue end to end on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: scheduled jobs fire once per tick and
 //! run, failing jobs keep their error and back off, and two workers share a queue without running a job twice.
 
+use outreach_core::platform::queue::JobStatus;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -98,7 +99,11 @@ async fn a_failing_job_keeps_its_error_and_waits_before_a_retry() {
             stopped.await.ok();
         }));
         let failed = loop {
-            let jobs = ctx.queue.list(Some("Failed"), None, 10).await.unwrap();
+            let jobs = ctx
+                .queue
+                .list(Some(JobStatus::Failed), None, 10)
+                .await
+                .unwrap();
             if let Some(job) = jobs.into_iter().next() {
                 break job;
             }
@@ -193,7 +198,7 @@ async fn two_workers_share_the_queue_and_run_each_job_once() {
         assert_eq!(jobs.len(), 300);
         let odd: Vec<_> = jobs
             .iter()
-            .filter(|job| job.status != "Done" || job.attempts != 1)
+            .filter(|job| job.status != JobStatus::Done || job.attempts != 1)
             .collect();
         assert!(
             odd.is_empty(),
@@ -209,7 +214,7 @@ async fn two_workers_share_the_queue_and_run_each_job_once() {
 async fn job_of(
     ctx: &Context,
     tick: &str,
-    status: &str,
+    status: JobStatus,
 ) -> outreach_core::platform::queue::JobDetail {
     let deadline = std::time::Instant::now() + LIMIT;
     loop {
@@ -244,7 +249,7 @@ async fn a_job_that_panics_fails_with_its_message_and_the_worker_goes_on() {
         }));
         let expire = |tick: &str| ExpireSubscriptions { tick: tick.into() };
         ctx.queue.enqueue(expire("panics"), None).await.unwrap();
-        let panicked = job_of(&ctx, "panics", "Failed").await;
+        let panicked = job_of(&ctx, "panics", JobStatus::Failed).await;
         let error = panicked.row.last_result.unwrap_or_default();
         assert!(
             error.contains("the job panicked") && error.contains("fault injected at job"),
@@ -252,7 +257,7 @@ async fn a_job_that_panics_fails_with_its_message_and_the_worker_goes_on() {
         );
         // The same worker takes the next job of that kind.
         ctx.queue.enqueue(expire("after"), None).await.unwrap();
-        job_of(&ctx, "after", "Done").await;
+        job_of(&ctx, "after", JobStatus::Done).await;
         stop.send(()).ok();
         worker.await.unwrap().unwrap();
         test_db.cleanup().await;
@@ -292,8 +297,8 @@ async fn a_job_row_that_cannot_be_read_is_set_aside_and_the_rest_run() {
         let mut statuses: Vec<(String, String)> = Vec::new();
         for row in jobs {
             let job = ctx.queue.show(&row.id).await.unwrap().unwrap();
-            statuses.push((job.payload.unwrap_or_default(), row.status.clone()));
-            if row.status == "Failed" {
+            statuses.push((job.payload.unwrap_or_default(), row.status.to_string()));
+            if row.status == JobStatus::Failed {
                 let error = row.last_result.unwrap_or_default();
                 assert!(error.contains("cannot be read"), "{backend}: {error}");
             }

@@ -13,6 +13,7 @@ use crate::discovery::gazetteer;
 use crate::discovery::search::SearchParams;
 use crate::platform::config::{SearchProvider, Settings};
 use crate::platform::db::Db;
+use crate::platform::invalid::Invalid;
 
 /// A provider chosen for a search.
 #[derive(Debug, Clone)]
@@ -151,13 +152,13 @@ pub async fn choose(
     db: &Db,
     settings: &Settings,
     params: &SearchParams,
-) -> anyhow::Result<Result<(Source, Target), String>> {
+) -> anyhow::Result<Result<(Source, Target), Invalid>> {
     if params.search_type != "local" {
         let Some(web) = WebSearch::from_settings(&settings.ai) else {
             return Ok(Err(
                 "Online searches need the AI web search, which needs an OpenAI API key \
                 (ai.provider = \"openai\"); it is not configured on this instance"
-                    .to_string(),
+                    .into(),
             ));
         };
         let target = Target::Online {
@@ -226,8 +227,8 @@ pub async fn choose(
     }
     Ok(match locate_offline(db, &area).await? {
         Some(centre) => Ok((Source::Directory, local(Some(centre)))),
-        None => Err(format!(
+        None => Err(Invalid(format!(
             "{area} was not found in the offline directory. Import an OpenStreetMap extract that covers it."
-        )),
+        ))),
     })
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use crate::platform::invalid::Invalid;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -585,7 +586,7 @@ where
 
 impl Settings {
     /// Loads defaults, then the TOML file if it exists, then the process environment.
-    pub fn load(file: &Path) -> Result<Self, String> {
+    pub fn load(file: &Path) -> Result<Self, Invalid> {
         let settings: Self = Self::figment(file)
             .extract()
             .map_err(|error| format!("configuration error: {error}"))?;
@@ -594,19 +595,19 @@ impl Settings {
             .default_window
             .parse::<crate::platform::window::SendingWindow>()
         {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "configuration error: sending.default_window \"{}\": {error}",
                 settings.sending.default_window
-            ));
+            )));
         }
         // The server answers only to its public host and its listen address (DNS rebinding): on every interface,
         // the address is no name a browser uses.
         if settings.http.listen.ip().is_unspecified() && settings.http.public_url.is_empty() {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "configuration error: http.listen is {} (every interface): set http.public_url \
                  (OUTREACH_HTTP__PUBLIC_URL) to the address people use, the only host name the server answers to",
                 settings.http.listen
-            ));
+            )));
         }
         Ok(settings)
     }

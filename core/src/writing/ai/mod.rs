@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::campaigns::templates::TONES;
 
 use crate::platform::config::AiSettings;
+use crate::platform::invalid::Invalid;
 
 /// What the composer form sends (A §7 `POST /api/emails/generate`), plus the campaign whose education to use
 /// and, for adjustments, the draft being revised.
@@ -64,7 +65,7 @@ pub struct BusinessFacts {
 
 impl Brief {
     /// The composer's rules (A §5), first failure first.
-    pub fn validate(&mut self) -> Result<(), String> {
+    pub fn validate(&mut self) -> Result<(), Invalid> {
         let required = [
             (&self.template_name, "Template name is required"),
             (&self.objective, "Objective is required"),
@@ -75,18 +76,18 @@ impl Brief {
         ];
         for (value, message) in required {
             if value.trim().is_empty() {
-                return Err(message.to_string());
+                return Err(message.into());
             }
         }
         let url = self.promotional_url.trim();
         if !url.is_empty() && !is_web_url(url) {
-            return Err("Please enter a valid URL".to_string());
+            return Err("Please enter a valid URL".into());
         }
         if self.tone.trim().is_empty() {
             self.tone = "professional".to_string();
         }
         if !TONES.contains(&self.tone.as_str()) {
-            return Err("Tone must be professional, friendly or casual".to_string());
+            return Err("Tone must be professional, friendly or casual".into());
         }
         Ok(())
     }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use super::{AiError, Brief, Draft, Material, Written, anthropic, offline, openai};
 use crate::campaigns::personalise::sanitize_html;
 use crate::platform::config::{AiProvider, AiSettings};
+use crate::platform::invalid::Invalid;
 use crate::platform::telemetry;
 
 /// The configured writer.
@@ -17,7 +18,7 @@ pub enum Writer {
 }
 
 impl Writer {
-    pub fn from_settings(settings: &AiSettings) -> Result<Self, String> {
+    pub fn from_settings(settings: &AiSettings) -> Result<Self, Invalid> {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(settings.timeout_seconds.max(1)))
             .build()

@@ -3218,8 +3218,10 @@ export interface components {
             maxAttempts: number;
             /** Format: int64 */
             runAt?: number | null;
-            status: string;
+            status: components["schemas"]["JobStatus"];
         };
+        /** @enum {string} */
+        JobStatus: "Pending" | "Queued" | "Running" | "Done" | "Failed" | "Killed";
         /** @description What a launch queued. */
         LaunchAnswer: {
             /** @description Messages queued (they go out as the limits allow). */
