@@ -6,17 +6,14 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::automations::figures::{self, RunRecord, RunResult};
 use outreach_core::automations::store::AutomationRow;
+use outreach_core::automations::test::{AutomationTest, TestError, test_address, test_emails};
 use outreach_core::automations::{
     AutomationAnalytics, AutomationForm, AutomationView, analytics as automation_analytics, create,
     run_now,
 };
-use outreach_core::campaigns::ai_settings::{CertaintyThreshold, HumanApproval, ReplyTiming};
-use outreach_core::campaigns::personalise::{Recipient, render, render_html};
-use outreach_core::sending::launch::TestMessage;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,7 +24,6 @@ use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
 use crate::session::SignedIn;
 use crate::test_sends::{TestResult, send_tests};
-use outreach_core::platform::invalid::Invalid;
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -236,93 +232,6 @@ pub async fn runs(
     ))
 }
 
-/// B §3 Automation test form.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct AutomationTest {
-    test_email: String,
-    /// 1 to 5 (default 1).
-    quantity: Option<i32>,
-    automation_id: Option<i64>,
-    email_template_id: Option<i64>,
-    /// Saved as the automation's campaign AI settings (with an automation).
-    auto_reply_enabled: Option<bool>,
-    /// 0 to 1 (default 0.85).
-    confidence_threshold: Option<f64>,
-    /// 0 to 1440.
-    auto_reply_delay_minutes: Option<i32>,
-    require_human_approval: Option<bool>,
-    /// 1 to 100 (default 20).
-    auto_reply_max_per_day: Option<i32>,
-    /// Branding of the automation's emails (saved with its campaign): the sender name and where replies go.
-    from_name: Option<String>,
-    from_email: Option<String>,
-    reply_to_email: Option<String>,
-    /// A signature added below the test emails.
-    signature_name: Option<String>,
-    signature_title: Option<String>,
-    signature_company: Option<String>,
-}
-
-impl AutomationTest {
-    /// B §5's limits, first failure first.
-    fn validate(&self) -> Result<(), Invalid> {
-        if !is_valid_email(&normalize_email(&self.test_email)) {
-            return Err("Please enter a valid email address".into());
-        }
-        if !(1..=5).contains(&self.quantity.unwrap_or(1)) {
-            return Err("Quantity must be between 1 and 5".into());
-        }
-        if self
-            .confidence_threshold
-            .is_some_and(|value| !(0.0..=1.0).contains(&value))
-        {
-            return Err("Confidence threshold must be between 0 and 1".into());
-        }
-        if self
-            .auto_reply_delay_minutes
-            .is_some_and(|value| !(0..=1440).contains(&value))
-        {
-            return Err("Reply delay must be between 0 and 1440 minutes".into());
-        }
-        if self
-            .auto_reply_max_per_day
-            .is_some_and(|value| !(1..=100).contains(&value))
-        {
-            return Err("Automatic answers a day must be between 1 and 100".into());
-        }
-        for address in [&self.from_email, &self.reply_to_email]
-            .into_iter()
-            .flatten()
-        {
-            if !address.trim().is_empty() && !is_valid_email(address.trim()) {
-                return Err("Please enter a valid email address".into());
-            }
-        }
-        Ok(())
-    }
-
-    /// The signature block, when any of its fields is filled.
-    fn signature(&self) -> Option<String> {
-        let lines: Vec<String> = [
-            &self.signature_name,
-            &self.signature_title,
-            &self.signature_company,
-        ]
-        .into_iter()
-        .flatten()
-        .map(|line| line.trim())
-        .filter(|line| !line.is_empty())
-        .map(|line| {
-            line.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        })
-        .collect();
-        (!lines.is_empty()).then(|| format!("<p>{}</p>", lines.join("<br>")))
-    }
-}
-
 /// What the test did (B §7: sent count).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -346,132 +255,22 @@ pub async fn test(
     JsonBody(request): JsonBody<AutomationTest>,
 ) -> ApiResult<Json<AutomationTestResult>> {
     request.validate().map_err(ApiError::validation)?;
-    let db = &state.ctx.db;
     let automation = match request.automation_id {
         Some(id) => Some(owned(&state, id, user.id).await?),
         None => None,
     };
-    let template_id = request
-        .email_template_id
-        .or(automation.as_ref().and_then(|row| row.email_template_id))
-        .ok_or_else(|| ApiError::validation("Please select an email template"))?;
-    let template = db
-        .template_content(template_id, user.id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Template not found"))?;
-    if let Some(automation) = &automation {
-        save_campaign_settings(&state, automation, &request).await?;
-    }
-    let quantity = i64::from(request.quantity.unwrap_or(1));
-    let ids = match &automation {
-        Some(row) => {
-            db.automation_candidates(user.id, row.campaign_id, quantity)
-                .await?
-        }
-        None => Vec::new(),
-    };
-    let found = db.recipients(&ids, user.id).await?;
-    let mut recipients: Vec<Recipient> =
-        ids.iter().filter_map(|id| found.get(id).cloned()).collect();
-    for sample in recipients.len() as i64..quantity {
-        recipients.push(Recipient {
-            business_name: Some(format!(
-                "Sample Business {} (made up for this test)",
-                sample + 1
-            )),
-            city: automation.as_ref().map(|row| row.geographic_area.clone()),
-            ..Recipient::default()
-        });
-    }
-    let signature = request.signature().unwrap_or_default();
-    let messages: Vec<TestMessage> = recipients
-        .iter()
-        .enumerate()
-        .map(|(index, recipient)| {
-            let seed = format!("automation-test-{index}");
-            TestMessage {
-                template_id: None,
-                business_id: None,
-                subject: render(&template.0, recipient, &seed).text,
-                body: Some(format!(
-                    "{}{signature}",
-                    render_html(&template.1, recipient, &seed).text
-                )),
-            }
-        })
-        .collect();
-    let to = normalize_email(&request.test_email);
+    let emails = test_emails(&state.ctx, user.id, automation.as_ref(), &request)
+        .await
+        .map_err(|error| match error {
+            TestError::Invalid(invalid) => ApiError::validation(invalid),
+            TestError::TemplateNotFound => ApiError::not_found(error.to_string()),
+            TestError::Store(error) => error.into(),
+        })?;
+    let to = test_address(&request);
     let sender = default_sender(&state, user.id).await?;
-    let outcome = send_tests(&state, &user, sender, &to, messages).await?;
+    let outcome = send_tests(&state, &user, sender, &to, emails.messages).await?;
     Ok(Json(AutomationTestResult {
         result: outcome.answer(&to),
-        businesses: recipients
-            .into_iter()
-            .filter_map(|recipient| recipient.business_name)
-            .collect(),
+        businesses: emails.businesses,
     }))
-}
-
-/// The test form's auto-reply and branding fields, saved as the automation's campaign settings (the same the
-/// builder's step 6 edits): off is manual; a confidence maps to the nearest certainty (90% high, 75% medium, else
-/// low); the delay to the reply timing that contains it; approval required means every answer, else the first ten.
-async fn save_campaign_settings(
-    state: &AppState,
-    automation: &AutomationRow,
-    request: &AutomationTest,
-) -> ApiResult<()> {
-    let db = &state.ctx.db;
-    let Some(mut campaign) = db
-        .find_campaign(automation.campaign_id, automation.user_id)
-        .await?
-    else {
-        return Ok(());
-    };
-    let settings = &mut campaign.ai_settings;
-    let confidence = request.confidence_threshold.unwrap_or(0.85);
-    // Kept as given (a whole percent); the certainty shown in step 6 is the nearest one below it.
-    settings.min_confidence_percent = Some((confidence * 100.0).round() as i32);
-    settings.certainty_threshold = match request.auto_reply_enabled.unwrap_or(true) {
-        false => CertaintyThreshold::Manual,
-        true if confidence >= 0.9 => CertaintyThreshold::High,
-        true if confidence >= 0.75 => CertaintyThreshold::Medium,
-        true => CertaintyThreshold::Low,
-    };
-    if let Some(minutes) = request.auto_reply_delay_minutes {
-        settings.reply_timing = match minutes {
-            0..=5 => ReplyTiming::Immediate,
-            6..=120 => ReplyTiming::Quick,
-            121..=480 => ReplyTiming::Business,
-            _ => ReplyTiming::Delayed,
-        };
-    }
-    if let Some(required) = request.require_human_approval {
-        // Off holds nothing back (B §9: human approval off by default).
-        settings.human_approval = if required {
-            HumanApproval::Always
-        } else {
-            HumanApproval::Never
-        };
-    }
-    settings.auto_reply_max_per_day = request
-        .auto_reply_max_per_day
-        .unwrap_or(settings.auto_reply_max_per_day);
-    let text = |value: &Option<String>| {
-        value
-            .as_deref()
-            .map(str::trim)
-            .filter(|text| !text.is_empty())
-            .map(str::to_string)
-    };
-    if let Some(name) = text(&request.from_name) {
-        campaign.email_from_name = Some(name);
-    }
-    if let Some(address) = text(&request.from_email) {
-        campaign.email_from_address = Some(address);
-    }
-    if let Some(address) = text(&request.reply_to_email) {
-        campaign.reply_to = Some(address);
-    }
-    db.update_campaign(&campaign, state.ctx.now_ms()).await?;
-    Ok(())
 }

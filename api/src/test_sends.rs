@@ -325,13 +325,7 @@ pub(crate) async fn send_tests(
     let db = &state.ctx.db;
     let config_id = config.as_ref().map(|config| config.id);
     let ids = queue_tests(&state.ctx, user.id, config_id, to, &items).await?;
-    let load = || async {
-        let mut rows = Vec::new();
-        for id in &ids {
-            rows.extend(db.load_message(*id).await?);
-        }
-        Ok::<_, ApiError>(rows)
-    };
+    let load = || async { Ok::<_, ApiError>(db.load_messages(&ids).await?) };
     let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
         rows.iter()
             .all(|row| !matches!(row.status, MessageStatus::Queued | MessageStatus::Sending))

@@ -7,6 +7,7 @@
 pub mod figures;
 pub mod settings;
 pub mod store;
+pub mod test;
 
 use std::collections::HashSet;
 

@@ -10,6 +10,7 @@ use crate::{on_db, on_tx};
 use crate::platform::db::{Db, StoreResult, Tx};
 use crate::platform::invalid::Invalid;
 use crate::platform::queries::*;
+use crate::platform::text::filled;
 
 /// Results per `RunSearchChunk` job.
 pub const CHUNK_SIZE: i32 = 25;
@@ -55,13 +56,7 @@ pub struct SearchRequest {
 impl SearchRequest {
     /// A §5, first failure first.
     pub fn validate(self) -> Result<SearchParams, Invalid> {
-        let text = |value: &Option<String>| {
-            value
-                .as_deref()
-                .map(str::trim)
-                .filter(|text| !text.is_empty())
-                .map(str::to_string)
-        };
+        let text = filled;
         let search_type = text(&self.search_type).ok_or("Search type is required")?;
         let max_results = self.max_results.unwrap_or(50);
         if !(1..=200).contains(&max_results) {

@@ -43,6 +43,15 @@ pub fn replace_ignore_ascii_case(text: &str, needle: &str, replacement: &str) ->
     output
 }
 
+/// A form field's text without its surrounding spaces; None when it is missing or blank.
+pub fn filled(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +79,12 @@ mod tests {
             ),
             "İ Cafe \u{212a} Cafe"
         );
+    }
+
+    #[test]
+    fn filled_trims_and_drops_blank_text() {
+        assert_eq!(filled(&Some("  Ada ".into())), Some("Ada".into()));
+        assert_eq!(filled(&Some("   ".into())), None);
+        assert_eq!(filled(&None), None);
     }
 }
