@@ -176,6 +176,7 @@ async fn a_kill_in_the_middle_of_a_batch_loses_and_doubles_nothing() {
             campaign_id: Some(campaign),
             message_ids: ids.clone(),
             at_once: false,
+            branding: None,
         };
         context(db)
             .queue

@@ -238,13 +238,15 @@ pub async fn runs(
 pub struct AutomationTestResult {
     #[serde(flatten)]
     pub result: TestResult,
-    /// Businesses the emails were written for; made-up samples, named as such, when the automation finds none.
+    /// The made-up businesses the emails were written for, named as such.
     pub businesses: Vec<String>,
+    /// What the form's automatic-answer settings would do with a reply, in words (nothing is saved).
+    pub answers: String,
 }
 
-/// The automation test (B §2.6): 1 to 5 emails of the template, personalised for businesses the automation would
-/// pick (or made-up samples named as such when it has none), sent to the test address only, never to a prospect.
-/// With an automation, its auto-reply and branding fields are saved as its campaign's settings.
+/// The automation test (B §2.6, §9): 1 to 5 emails of the template, personalised for made-up businesses of the
+/// automation's kind and area, sent to the test address only (with the form's from name and reply-to), never to a
+/// prospect. It saves nothing to the automation; its answer says what the automatic-answer settings would do.
 #[utoipa::path(post, path = "/api/automations/test", tag = "automations", request_body = AutomationTest, responses(
     (status = 200, body = AutomationTestResult),
     (status = 404, description = "Automation or template not found", body = ErrorBody),
@@ -268,9 +270,18 @@ pub async fn test(
         })?;
     let to = test_address(&request);
     let sender = default_sender(&state, user.id).await?;
-    let outcome = send_tests(&state, &user, sender, &to, emails.messages).await?;
+    let outcome = send_tests(
+        &state,
+        &user,
+        sender,
+        &to,
+        emails.messages,
+        Some(&request.branding()),
+    )
+    .await?;
     Ok(Json(AutomationTestResult {
         result: outcome.answer(&to),
         businesses: emails.businesses,
+        answers: emails.answers,
     }))
 }

@@ -275,7 +275,7 @@ pub async fn test(
         subject: follow_up.subject,
         body: Some(follow_up.body),
     };
-    let outcome = send_tests(&state, &user, sender, &to, vec![message]).await?;
+    let outcome = send_tests(&state, &user, sender, &to, vec![message], None).await?;
     Ok(Json(outcome.answer(&to)))
 }
 

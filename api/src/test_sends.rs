@@ -6,6 +6,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use outreach_core::accounts::{is_valid_email, normalize_email};
+use outreach_core::platform::jobs::Branding;
 use outreach_core::sending::launch::{TestMessage, queue_tests};
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::sending::senders::{EmailConfig, Provider};
@@ -127,6 +128,7 @@ pub async fn send_test_email(
             subject,
             body,
         }],
+        None,
     )
     .await?;
     Ok(Json(outcome.answer(&to)))
@@ -163,6 +165,7 @@ pub async fn test_copies(
         test_sender(&state, user.id).await?,
         &to,
         messages,
+        None,
     )
     .await?;
     Ok(Json(outcome.answer(&to)))
@@ -243,7 +246,7 @@ pub async fn test_campaign(
             body: None,
         })
         .collect();
-    let outcome = send_tests(&state, &user, sender, &to, messages).await?;
+    let outcome = send_tests(&state, &user, sender, &to, messages, None).await?;
     Ok(Json(outcome.answer(&to)))
 }
 
@@ -314,17 +317,19 @@ impl TestOutcome {
     }
 }
 
-/// Queues test messages through `config` (None: the outbox), then waits for their outcome.
+/// Queues test messages through `config` (None: the outbox), with `branding`'s from name and reply-to where given,
+/// then waits for their outcome.
 pub(crate) async fn send_tests(
     state: &AppState,
     user: &outreach_core::accounts::User,
     config: Option<EmailConfig>,
     to: &str,
     items: Vec<TestMessage>,
+    branding: Option<&Branding>,
 ) -> ApiResult<TestOutcome> {
     let db = &state.ctx.db;
     let config_id = config.as_ref().map(|config| config.id);
-    let ids = queue_tests(&state.ctx, user.id, config_id, to, &items).await?;
+    let ids = queue_tests(&state.ctx, user.id, config_id, to, &items, branding).await?;
     let load = || async { Ok::<_, ApiError>(db.load_messages(&ids).await?) };
     let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
         rows.iter()

@@ -129,6 +129,7 @@ test("the Test Automation tab sends the template to the test address only", asyn
   await form.getByRole("button", { name: "Send Test Emails" }).click();
   await page.getByTestId("toast").getByText("Test emails sent").waitFor();
   await form.getByRole("status").getByText("Sample Business 1 (made up for this test)", { exact: false }).waitFor();
+  await form.getByRole("status").getByText("a reply read with 85% certainty or more is answered at once", { exact: false }).waitFor();
   const after = await sinkMessages();
   assert.equal(after.length, before + 1);
   assert.equal(after.filter((message) => message.includes("<me@test.example>")).length, 1, "to the test address only");

@@ -104,6 +104,7 @@ async fn main() {
             campaign_id: Some(campaign),
             message_ids: batch.to_vec(),
             at_once: false,
+            branding: None,
         };
         ctx.queue.enqueue(job, None).await.unwrap();
     }

@@ -91,6 +91,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
                     campaign_id: Some(campaign),
                     message_ids: batch.to_vec(),
                     at_once: false,
+                    branding: None,
                 },
                 None,
             )

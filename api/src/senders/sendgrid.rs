@@ -223,7 +223,7 @@ pub async fn send_basic_test(
              your campaigns can use it.</p>"
         )),
     };
-    let outcome = send_tests(&state, &user, Some(config), &user.email, vec![test]).await?;
+    let outcome = send_tests(&state, &user, Some(config), &user.email, vec![test], None).await?;
     Ok(Json(TestResult {
         from_email: Some(address),
         ..outcome.answer(&user.email)

@@ -370,12 +370,17 @@ async fn concurrent_runs_report_only_their_own_emails() {
 }
 
 #[tokio::test]
-async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_reply_settings() {
+async fn the_automation_test_writes_for_made_up_businesses_to_the_test_address_and_saves_nothing() {
     each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
         let app = TestApp::start(test_db).await;
         let ada = active(&app, "ada").await;
         let template = template(&ada).await;
         let _workers = start_workers(&app);
+        ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
         let (_, automation) = ada.post_json("/api/automations", json!({
             "campaignName": "Tested", "businessType": "cafe", "geographicArea": "Oulu", "emailTemplateId": template
         })).await;
@@ -390,6 +395,9 @@ async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_
             let (status, refused) = ada.post_json("/api/automations/test", body).await;
             assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
         }
+        assert!(sink.messages().is_empty(), "nothing sent for bad requests");
+        let campaign_path = format!("/api/campaigns/{}", automation["campaignId"]);
+        let (_, before) = ada.get_json(&campaign_path).await;
         let (status, sent) = ada.post_json("/api/automations/test", json!({
             "testEmail": "me@test.example", "quantity": 2, "automationId": automation["id"], "confidenceThreshold": 0.8,
             "autoReplyDelayMinutes": 30, "requireHumanApproval": true, "autoReplyMaxPerDay": 5,
@@ -398,30 +406,34 @@ async fn the_automation_test_writes_only_to_the_test_address_and_saves_the_auto_
         })).await;
         assert_eq!(status, StatusCode::OK, "{sent}");
         assert_eq!(sent["sent"], 2);
-        assert_eq!(sent["businesses"], json!(["Sample Business 1 (made up for this test)", "Sample Business 2 (made up for this test)"]));
-        let (_, outbox) = ada.get_json("/api/outbox").await;
-        let outbox = outbox.as_array().unwrap();
-        assert_eq!(outbox.len(), 2);
-        assert!(outbox.iter().all(|m| m["toEmail"] == "me@test.example" && m["isTest"] == true), "{outbox:?}");
-        assert!(outbox.iter().any(|m| m["subject"] == "Bread for Sample Business 1 (made up for this test)"));
-        assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("Ada Baker<br>Owner<br>Nordic &lt;Bakery&gt;"), "{}", outbox[0]["htmlBody"]);
-        let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", automation["campaignId"])).await;
+        // B §9: mock businesses, of the automation's kind and area, never the businesses it would email.
+        assert_eq!(sent["businesses"], json!(["Sample cafe 1 (made up for this test)", "Sample cafe 2 (made up for this test)"]));
         assert_eq!(
-            (&campaign["aiSettings"]["certaintyThreshold"], &campaign["aiSettings"]["replyTiming"], &campaign["aiSettings"]["humanApproval"], &campaign["aiSettings"]["autoReplyMaxPerDay"]),
-            (&json!("medium"), &json!("quick"), &json!("always"), &json!(5))
+            sent["answers"],
+            "With these settings, a reply read with 80% certainty or more is answered 30 minutes after it arrives, \
+             each waits for your approval, at most 5 a day; a request to stop is never answered, and a reply from \
+             anyone but the prospect waits for your approval."
         );
-        assert_eq!((campaign["emailFromName"].as_str(), campaign["replyTo"].as_str()), (Some("Nordic Bakery"), Some("sales@bakery.example")));
-        // Issue 30.3: the threshold is kept as given (0.8 is 80%, not medium's 75%), and approval off holds nothing.
-        assert_eq!(campaign["aiSettings"]["minConfidencePercent"], 80);
-        let (status, _) = ada.post_json("/api/automations/test", json!({
-            "testEmail": "me@test.example", "automationId": automation["id"], "confidenceThreshold": 0.85,
-            "requireHumanApproval": false
+        let received: Vec<String> = sink.messages().iter().map(|m| m.replace("=\r\n", "")).collect();
+        assert_eq!(received.len(), 2);
+        for message in &received {
+            assert!(message.contains("X-Rcpt-Args: <me@test.example>"), "{message}");
+            assert!(message.contains("From: \"Nordic Bakery\" <ada@bakery.example>") || message.contains("From: Nordic Bakery <ada@bakery.example>"), "{message}");
+            assert!(message.contains("Reply-To: sales@bakery.example"), "{message}");
+            assert!(message.contains("Ada Baker<br>Owner<br>Nordic &lt;Bakery&gt;"), "{message}");
+        }
+        assert!(received.iter().any(|m| m.contains("Subject: Bread for Sample cafe 1 (made up for this test)")));
+        // Issue 30.3: the test saves nothing to the live automation or its campaign.
+        let (_, after) = ada.get_json(&campaign_path).await;
+        assert_eq!(before, after);
+        let (_, unchanged) = ada.get_json("/api/automations").await;
+        assert_eq!(unchanged[0]["emailTemplateId"], template, "{unchanged}");
+        let (_, settings_off) = ada.post_json("/api/automations/test", json!({
+            "testEmail": "me@test.example", "automationId": automation["id"], "autoReplyEnabled": false
         })).await;
-        assert_eq!(status, StatusCode::OK);
-        let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", automation["campaignId"])).await;
         assert_eq!(
-            (&campaign["aiSettings"]["minConfidencePercent"], &campaign["aiSettings"]["humanApproval"]),
-            (&json!(85), &json!("never"))
+            settings_off["answers"],
+            "With these settings, replies are read and shown, and none is answered automatically."
         );
         app.stop().await;
     })

@@ -1,16 +1,17 @@
-//! The automation test (B §2.6, §5, §9): 1 to 5 emails of the automation's template, personalised for businesses it
-//! would pick (or made-up samples named as such when it has none), for the test address only, never a prospect.
-//! With an automation, the form's auto-reply and branding fields are saved as its campaign's settings.
+//! The automation test (B §2.6, §5, §9): 1 to 5 emails of the automation's template, personalised for made-up
+//! businesses of its kind and area (named as such), for the test address only, never a prospect.
+//! The test saves nothing: its automatic-answer settings are described in its answer, its from name and reply-to are
+//! the test emails' own.
 
 use serde::Deserialize;
 
 use super::store::AutomationRow;
 use crate::Context;
 use crate::accounts::{is_valid_email, normalize_email};
-use crate::campaigns::ai_settings::{CertaintyThreshold, HumanApproval, ReplyTiming};
 use crate::campaigns::personalise::{Recipient, render, render_html};
-use crate::platform::db::{StoreError, StoreResult};
+use crate::platform::db::StoreError;
 use crate::platform::invalid::Invalid;
+use crate::platform::jobs::Branding;
 use crate::platform::text::filled;
 use crate::sending::launch::TestMessage;
 
@@ -23,7 +24,7 @@ pub struct AutomationTest {
     pub quantity: Option<i32>,
     pub automation_id: Option<i64>,
     pub email_template_id: Option<i64>,
-    /// Saved as the automation's campaign AI settings (with an automation).
+    /// What automatic answers would do, described in the result (the test saves nothing).
     pub auto_reply_enabled: Option<bool>,
     /// 0 to 1 (default 0.85).
     pub confidence_threshold: Option<f64>,
@@ -32,7 +33,7 @@ pub struct AutomationTest {
     pub require_human_approval: Option<bool>,
     /// 1 to 100 (default 20).
     pub auto_reply_max_per_day: Option<i32>,
-    /// Branding of the automation's emails (saved with its campaign): the sender name and where replies go.
+    /// The test emails' from name and reply-to (over the sender's own); the from address is the sender's.
     pub from_name: Option<String>,
     pub from_email: Option<String>,
     pub reply_to_email: Option<String>,
@@ -80,6 +81,38 @@ impl AutomationTest {
         Ok(())
     }
 
+    /// The test emails' from name and reply-to address, where the form gives them.
+    pub fn branding(&self) -> Branding {
+        Branding {
+            from_name: filled(&self.from_name),
+            reply_to: filled(&self.reply_to_email),
+        }
+    }
+
+    /// What the form's automatic-answer settings would do with a reply, in words (B §9's defaults where unset).
+    fn answers(&self) -> String {
+        if !self.auto_reply_enabled.unwrap_or(true) {
+            return "With these settings, replies are read and shown, and none is answered automatically.".into();
+        }
+        let percent = (self.confidence_threshold.unwrap_or(0.85) * 100.0).round();
+        let when = match self.auto_reply_delay_minutes.unwrap_or(0) {
+            0 => "at once".to_string(),
+            1 => "1 minute after it arrives".to_string(),
+            minutes => format!("{minutes} minutes after it arrives"),
+        };
+        let cap = self.auto_reply_max_per_day.unwrap_or(20);
+        let approval = if self.require_human_approval.unwrap_or(false) {
+            "each waits for your approval"
+        } else {
+            "without waiting for approval"
+        };
+        format!(
+            "With these settings, a reply read with {percent}% certainty or more is answered {when}, \
+             {approval}, at most {cap} a day; a request to stop is never answered, and a reply from anyone but the prospect \
+             waits for your approval."
+        )
+    }
+
     /// The signature block, when any of its fields is filled.
     fn signature(&self) -> Option<String> {
         let lines: Vec<String> = [
@@ -112,14 +145,17 @@ pub enum TestError {
     Store(#[from] StoreError),
 }
 
-/// The test's emails, and the businesses they were written for.
+/// The test's emails, the made-up businesses they were written for, and what its automatic-answer settings mean.
 pub struct TestEmails {
     pub messages: Vec<TestMessage>,
     pub businesses: Vec<String>,
+    pub answers: String,
 }
 
-/// Writes the test's emails for `user_id` (with `automation`, already checked to be the user's); saves the form's
-/// settings to the automation's campaign first. Sending them is the caller's (to the test address only).
+/// Writes the test's emails for `user_id` (with `automation`, already checked to be the user's) for 1 to 5 made-up
+/// businesses of the automation's kind and area (B §9: mock businesses). Saves nothing: the live automation keeps
+/// its settings (its campaign's AI settings, step 6 of the builder). Sending them is the caller's, to the test
+/// address only, with [`AutomationTest::branding`].
 pub async fn test_emails(
     ctx: &Context,
     user_id: i64,
@@ -127,39 +163,18 @@ pub async fn test_emails(
     request: &AutomationTest,
 ) -> Result<TestEmails, TestError> {
     request.validate()?;
-    let db = &ctx.db;
     let template_id = request
         .email_template_id
         .or(automation.and_then(|row| row.email_template_id))
         .ok_or_else(|| Invalid::from("Please select an email template"))?;
-    let template = db
+    let template = ctx
+        .db
         .template_content(template_id, user_id)
         .await?
         .ok_or(TestError::TemplateNotFound)?;
-    if let Some(automation) = automation {
-        save_campaign_settings(ctx, automation, request).await?;
-    }
-    let quantity = i64::from(request.quantity.unwrap_or(1));
-    let ids = match automation {
-        Some(row) => {
-            db.automation_candidates(user_id, row.campaign_id, quantity)
-                .await?
-        }
-        None => Vec::new(),
-    };
-    let found = db.recipients(&ids, user_id).await?;
-    let mut recipients: Vec<Recipient> =
-        ids.iter().filter_map(|id| found.get(id).cloned()).collect();
-    for sample in recipients.len() as i64..quantity {
-        recipients.push(Recipient {
-            business_name: Some(format!(
-                "Sample Business {} (made up for this test)",
-                sample + 1
-            )),
-            city: automation.map(|row| row.geographic_area.clone()),
-            ..Recipient::default()
-        });
-    }
+    let recipients: Vec<Recipient> = (1..=request.quantity.unwrap_or(1))
+        .map(|number| mock_business(automation, number))
+        .collect();
     let signature = request.signature().unwrap_or_default();
     let messages = recipients
         .iter()
@@ -183,68 +198,25 @@ pub async fn test_emails(
             .into_iter()
             .filter_map(|recipient| recipient.business_name)
             .collect(),
+        answers: request.answers(),
     })
+}
+
+/// A made-up business of the automation's kind in its area, named as such.
+fn mock_business(automation: Option<&AutomationRow>, number: i32) -> Recipient {
+    let kind = automation
+        .map(|row| row.business_type.trim())
+        .filter(|kind| !kind.is_empty())
+        .unwrap_or("Business");
+    Recipient {
+        business_name: Some(format!("Sample {kind} {number} (made up for this test)")),
+        city: automation.map(|row| row.geographic_area.clone()),
+        category: automation.map(|row| row.business_type.clone()),
+        website: None,
+    }
 }
 
 /// The test address, as the emails are sent to it.
 pub fn test_address(request: &AutomationTest) -> String {
     normalize_email(&request.test_email)
-}
-
-/// The test form's auto-reply and branding fields, saved as the automation's campaign settings (the same the
-/// builder's step 6 edits): off is manual; a confidence maps to the nearest certainty (90% high, 75% medium, else
-/// low); the delay to the reply timing that contains it; approval required means every answer, else the first ten.
-async fn save_campaign_settings(
-    ctx: &Context,
-    automation: &AutomationRow,
-    request: &AutomationTest,
-) -> StoreResult<()> {
-    let db = &ctx.db;
-    let Some(mut campaign) = db
-        .find_campaign(automation.campaign_id, automation.user_id)
-        .await?
-    else {
-        return Ok(());
-    };
-    let settings = &mut campaign.ai_settings;
-    let confidence = request.confidence_threshold.unwrap_or(0.85);
-    // Kept as given (a whole percent); the certainty shown in step 6 is the nearest one below it.
-    settings.min_confidence_percent = Some((confidence * 100.0).round() as i32);
-    settings.certainty_threshold = match request.auto_reply_enabled.unwrap_or(true) {
-        false => CertaintyThreshold::Manual,
-        true if confidence >= 0.9 => CertaintyThreshold::High,
-        true if confidence >= 0.75 => CertaintyThreshold::Medium,
-        true => CertaintyThreshold::Low,
-    };
-    if let Some(minutes) = request.auto_reply_delay_minutes {
-        settings.reply_timing = match minutes {
-            0..=5 => ReplyTiming::Immediate,
-            6..=120 => ReplyTiming::Quick,
-            121..=480 => ReplyTiming::Business,
-            _ => ReplyTiming::Delayed,
-        };
-    }
-    if let Some(required) = request.require_human_approval {
-        // Off holds nothing back (B §9: human approval off by default).
-        settings.human_approval = if required {
-            HumanApproval::Always
-        } else {
-            HumanApproval::Never
-        };
-    }
-    settings.auto_reply_max_per_day = request
-        .auto_reply_max_per_day
-        .unwrap_or(settings.auto_reply_max_per_day);
-    let text = filled;
-    if let Some(name) = text(&request.from_name) {
-        campaign.email_from_name = Some(name);
-    }
-    if let Some(address) = text(&request.from_email) {
-        campaign.email_from_address = Some(address);
-    }
-    if let Some(address) = text(&request.reply_to_email) {
-        campaign.reply_to = Some(address);
-    }
-    db.update_campaign(&campaign, ctx.now_ms()).await?;
-    Ok(())
 }

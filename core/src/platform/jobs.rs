@@ -59,6 +59,16 @@ pub struct SendCampaignEmail {
     /// Sent at once, whatever the campaign's sending window: an automation's Run Now "executes immediately" (B §7).
     #[serde(default)]
     pub at_once: bool,
+    /// A test's own from name and reply-to (a test send has no campaign whose settings say them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branding: Option<Branding>,
+}
+
+/// The from name and reply-to address of a test send, over the sender's own.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Branding {
+    pub from_name: Option<String>,
+    pub reply_to: Option<String>,
 }
 
 impl SendCampaignEmail {

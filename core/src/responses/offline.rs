@@ -146,18 +146,23 @@ pub fn classify_with(model: &Model, subject: &str, body: &str, today: NaiveDate)
             escalations.push(topic);
         }
     }
+    if bounce {
+        // A delivery notice is a machine's, and it carries the returned mail: its price, law or complaint words are
+        // ours or the mail server's, not a person's. A request to stop in it is still honoured (the address is dead
+        // anyway), and an instruction to the AI is still shown.
+        escalations
+            .retain(|topic| matches!(topic, Escalation::Unsubscribe | Escalation::Instruction));
+    }
     let complaint = escalations.contains(&Escalation::Complaint);
     let legal = escalations.contains(&Escalation::Legal);
 
     let guess = model.guess(subject, body);
-    let ruled = bounce && escalations.is_empty()
-        || escalations.contains(&Escalation::Instruction)
-        || !stop.is_empty()
-        || complaint;
-    let by_rules = if bounce && escalations.is_empty() {
+    let instruction = escalations.contains(&Escalation::Instruction);
+    let ruled = bounce || instruction || !stop.is_empty() || complaint;
+    let by_rules = if bounce && !instruction {
         // A delivery system saying the address does not work: nobody to write to.
         (Sentiment::Neutral, Action::MarkNotInterested, 0.9)
-    } else if escalations.contains(&Escalation::Instruction) {
+    } else if instruction {
         // Text written to steer an AI says nothing reliable about the prospect: a person reads it.
         (Sentiment::Neutral, Action::Reply, 0.5)
     } else if !stop.is_empty() || complaint {
@@ -581,5 +586,23 @@ mod tests {
     fn an_unclear_reply_is_not_sure_of_itself() {
         assert!(read("Ok.").confidence < 0.6);
         assert!(read("Interested, but not now and not at that price. No thanks?").confidence < 0.9);
+    }
+
+    /// A delivery notice carries the returned mail and the server's apologies: none of its words is a person's
+    /// complaint or question, so it reads as a bounce (neutral, not interested) with no topic for a person.
+    #[test]
+    fn a_delivery_notice_is_a_bounce_whatever_the_returned_mail_says() {
+        let notice = "This is the mail system at host mail.kanzlei-berg.de. I'm sorry to have to inform you that \
+            your message could not be delivered to one or more recipients. For further assistance, please send mail \
+            to postmaster. If you do so, please include this problem report.\n\n\
+            <kontakt@kanzlei-berg.de>: 550 5.1.1 Recipient address rejected: User unknown\n\n\
+            Subject: Fresh bread\nOur price is 40 EUR a week. This is unacceptable if you are not the owner.";
+        let reading = read(notice);
+        assert_eq!(
+            (reading.sentiment, reading.action),
+            (Sentiment::Neutral, Action::MarkNotInterested),
+            "{reading:?}"
+        );
+        assert!(reading.escalations.is_empty(), "{reading:?}");
     }
 }

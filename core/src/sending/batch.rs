@@ -97,7 +97,14 @@ pub async fn send_campaign_email(
 ) -> anyhow::Result<()> {
     let settings = match job.campaign_id {
         Some(campaign_id) => ctx.db.campaign_sending_settings(campaign_id).await?,
-        None => CampaignSendingSettings::default(),
+        None => {
+            let branding = job.branding.clone().unwrap_or_default();
+            CampaignSendingSettings {
+                email_from_name: branding.from_name,
+                reply_to: branding.reply_to,
+                ..CampaignSendingSettings::default()
+            }
+        }
     };
     // A campaign the user paused keeps its messages queued; resuming gives them new jobs.
     if settings.paused_by_user {
@@ -142,6 +149,7 @@ pub async fn send_campaign_email(
                 tag: &tag,
                 at_once: job.at_once,
                 not_before: matches!(stop, Stop::SenderBusy).then_some(now + SENDER_BUSY_RETRY_MS),
+                branding: job.branding.as_ref(),
             };
             queue_sending(&ctx.queue, job.campaign_id, &batch.rest(), dispatch).await?;
             return Ok(());
@@ -375,6 +383,7 @@ impl Batch<'_> {
             tag: &format!("{why}:{at}"),
             at_once: false,
             not_before: Some(at),
+            branding: None,
         };
         queue_sending(&self.ctx.queue, Some(campaign_id), &ids, dispatch).await?;
         Ok(())
@@ -684,6 +693,7 @@ async fn pause_for_room(
         tag: &format!("at:{resume_at}"),
         at_once: job.at_once,
         not_before: Some(resume_at),
+        branding: None,
     };
     queue_sending(&ctx.queue, Some(campaign_id), remaining, dispatch).await?;
     Ok(())

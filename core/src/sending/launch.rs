@@ -7,6 +7,7 @@ use crate::accounts::{is_valid_email, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::discovery::businesses::BusinessRow;
 use crate::platform::faults;
+use crate::platform::jobs::Branding;
 use crate::platform::queue::QueueError;
 use crate::sending::messages::{MessageKind, MessageStatus};
 use crate::sending::outgoing::{Dispatch, Letter, Outgoing, queue_sending};
@@ -113,13 +114,15 @@ pub async fn enqueue_sends(
     Ok(queued.len())
 }
 
-/// Queues test messages to `to` through `config_id` (None: the outbox) in one job; returns their ids.
+/// Queues test messages to `to` through `config_id` (None: the outbox) in one job, from `branding`'s name and reply-to
+/// where it gives them; returns their ids.
 pub async fn queue_tests(
     ctx: &Context,
     user_id: i64,
     config_id: Option<i64>,
     to: &str,
     items: &[TestMessage],
+    branding: Option<&Branding>,
 ) -> Result<Vec<i64>, QueueError> {
     let letters: Vec<Letter> = items
         .iter()
@@ -142,7 +145,14 @@ pub async fn queue_tests(
     };
     let ids = outgoing.write(&ctx.db, &letters, ctx.now_ms()).await?;
     outgoing
-        .queue(&ctx.queue, &ids, Dispatch::default())
+        .queue(
+            &ctx.queue,
+            &ids,
+            Dispatch {
+                branding,
+                ..Dispatch::default()
+            },
+        )
         .await?;
     Ok(ids)
 }

@@ -8,7 +8,7 @@
 //! within one lease (`recovery::requeue_waiting_messages`).
 
 use crate::platform::db::{Db, StoreResult};
-use crate::platform::jobs::SendCampaignEmail;
+use crate::platform::jobs::{Branding, SendCampaignEmail};
 use crate::platform::queue::{Queue, QueueError};
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageKind, MessageStatus, NewMessage};
@@ -49,6 +49,8 @@ pub struct Dispatch<'a> {
     pub at_once: bool,
     /// Not to run before this time (epoch milliseconds).
     pub not_before: Option<i64>,
+    /// A test send's from name and reply-to.
+    pub branding: Option<&'a Branding>,
 }
 
 impl Outgoing {
@@ -114,6 +116,7 @@ pub async fn queue_sending(
                 campaign_id,
                 message_ids: batch.to_vec(),
                 at_once: dispatch.at_once,
+                branding: dispatch.branding.cloned(),
             };
             (job, key)
         })

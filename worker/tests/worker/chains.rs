@@ -38,7 +38,7 @@ async fn each_chain_cut_between_its_steps_is_resumed_once() {
             on_db!(db, pool => sqlx::query("update campaigns set status = $1 where id = $2").bind(status)
                 .bind(campaign).execute(pool).await.map(|_| ())).unwrap();
         }
-        let job = SendCampaignEmail { campaign_id: Some(whole), message_ids: whole_ids, at_once: false };
+        let job = SendCampaignEmail { campaign_id: Some(whole), message_ids: whole_ids, at_once: false, branding: None };
         ctx.queue.enqueue(job, Some("send:whole")).await.unwrap();
 
         // A search whose first chunk was recorded and whose process died before queueing the second.

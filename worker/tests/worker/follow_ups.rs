@@ -200,6 +200,7 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
                         campaign_id: Some(campaign),
                         message_ids: ids,
                         at_once: false,
+                        branding: None,
                     },
                     None,
                 )

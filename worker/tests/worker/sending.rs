@@ -64,6 +64,7 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
                         campaign_id: Some(campaign_id),
                         message_ids: batch,
                         at_once: false,
+                        branding: None,
                     },
                     Some(&format!("race:{worker}")),
                 )
@@ -148,6 +149,7 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
                     campaign_id: Some(campaign_id),
                     message_ids: ids.clone(),
                     at_once: false,
+                    branding: None,
                 },
                 Some("first"),
             )
@@ -239,6 +241,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
                         campaign_id: Some(campaign_id),
                         message_ids: ids,
                         at_once: false,
+                        branding: None,
                     },
                     Some(&format!("eve-{n}")),
                 )
@@ -255,6 +258,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
                     campaign_id: Some(ada_campaign),
                     message_ids: ids,
                     at_once: false,
+                    branding: None,
                 },
                 Some("ada"),
             )
@@ -318,6 +322,7 @@ async fn one_users_slow_senders_never_hold_up_another_users_mail() {
                 campaign_id: Some(campaign_id),
                 message_ids: ids,
                 at_once: false,
+                branding: None,
             };
             ctx.queue
                 .enqueue(job, Some(&format!("eve-{n}")))
@@ -331,6 +336,7 @@ async fn one_users_slow_senders_never_hold_up_another_users_mail() {
             campaign_id: Some(ada_campaign),
             message_ids: ids,
             at_once: false,
+            branding: None,
         };
         ctx.queue.enqueue(job, Some("ada")).await.unwrap();
 

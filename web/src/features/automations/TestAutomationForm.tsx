@@ -1,7 +1,7 @@
-/** The automation test (B §2.6, §3 Automation test form, §5, §8): 1 to 5 emails of the template, written for
- * businesses the automation would pick (or made-up samples named as such), sent to the test address only. Its
- * auto-reply and branding fields are saved as the automation's campaign settings. Used by the Test Automation tab
- * and by each automation card's Test dialog. */
+/** The automation test (B §2.6, §3 Automation test form, §5, §8, §9): 1 to 5 emails of the template, written for
+ * made-up businesses of the automation's kind and area, sent to the test address only with the form's from name and
+ * reply-to. It saves nothing to the automation; the answer says what the automatic-answer settings would do. Used by
+ * the Test Automation tab and by each automation card's Test dialog. */
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ButtonLink, Button } from "../../components/ui/button";
@@ -111,7 +111,7 @@ export function TestAutomationForm({ automationId }: { automationId?: number }) 
         />
       </div>
       <fieldset className="rounded-md border border-slate-200 p-3" aria-label="Automatic answers">
-        <legend className="px-1 text-sm font-semibold">Automatic answers{form.automationId ? " (saved for this automation)" : ""}</legend>
+        <legend className="px-1 text-sm font-semibold">Automatic answers (tried in this test, not saved)</legend>
         <div className="grid gap-3 md:grid-cols-2">
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" checked={form.autoReplyEnabled} onChange={(event) => change({ autoReplyEnabled: event.target.checked })} />
@@ -136,7 +136,7 @@ export function TestAutomationForm({ automationId }: { automationId?: number }) 
           <TextField label="Signature title" value={form.signatureTitle} onChange={(event) => change({ signatureTitle: event.target.value })} />
           <TextField label="Signature company" value={form.signatureCompany} onChange={(event) => change({ signatureCompany: event.target.value })} />
         </div>
-        <p className="mt-2 text-xs text-slate-500">The from name and reply-to address are saved for the automation's emails; the test emails come from your sender.</p>
+        <p className="mt-2 text-xs text-slate-500">The test emails carry this from name and reply-to address and come from your sender's address. Nothing is saved to the automation: its own settings are in its campaign (step 6).</p>
       </details>
       {problem ? (
         <p role="alert" className="text-sm text-red-600">
@@ -148,9 +148,10 @@ export function TestAutomationForm({ automationId }: { automationId?: number }) 
       </Button>
       <p className="text-xs text-slate-500">The emails go to the test address only, never to a business.</p>
       {result ? (
-        <p role="status" className="text-sm text-green-700">
-          Sent to {form.testEmail}, written for: {result.businesses.join(", ")}
-        </p>
+        <div role="status" className="space-y-1 text-sm">
+          <p className="text-green-700">Sent to {form.testEmail}, written for: {result.businesses.join(", ")}</p>
+          <p className="text-slate-600">{result.answers}</p>
+        </div>
       ) : null}
     </div>
   );

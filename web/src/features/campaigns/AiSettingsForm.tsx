@@ -60,13 +60,13 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
           options={CERTAINTY}
           value={settings.certaintyThreshold}
           onChange={(event) =>
-            // A certainty chosen here replaces an automation's exact threshold.
+            // A certainty chosen here replaces an exact threshold.
             change({ certaintyThreshold: event.target.value as AiSettings["certaintyThreshold"], minConfidencePercent: null })
           }
         />
         {settings.minConfidencePercent != null && settings.certaintyThreshold !== "manual" ? (
           <p className="text-sm text-slate-600">
-            Answers by itself from {settings.minConfidencePercent}% (its automation&apos;s threshold); choosing a certainty replaces it.
+            Answers by itself from {settings.minConfidencePercent}% (an exact threshold set for this campaign); choosing a certainty replaces it.
           </p>
         ) : null}
         <SelectField

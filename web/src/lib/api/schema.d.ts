@@ -603,9 +603,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The automation test (B §2.6): 1 to 5 emails of the template, personalised for businesses the automation would
-         *     pick (or made-up samples named as such when it has none), sent to the test address only, never to a prospect.
-         *     With an automation, its auto-reply and branding fields are saved as its campaign's settings.
+         * The automation test (B §2.6, §9): 1 to 5 emails of the template, personalised for made-up businesses of the
+         *     automation's kind and area, sent to the test address only (with the form's from name and reply-to), never to a
+         *     prospect. It saves nothing to the automation; its answer says what the automatic-answer settings would do.
          */
         post: operations["postApiAutomationsTest"];
         delete?: never;
@@ -2328,7 +2328,7 @@ export interface components {
              */
             autoReplyDelayMinutes: number | null;
             /**
-             * @description Saved as the automation's campaign AI settings (with an automation).
+             * @description What automatic answers would do, described in the result (the test saves nothing).
              * @default null
              */
             autoReplyEnabled: boolean | null;
@@ -2352,7 +2352,7 @@ export interface components {
             /** @default null */
             fromEmail: string | null;
             /**
-             * @description Branding of the automation's emails (saved with its campaign): the sender name and where replies go.
+             * @description The test emails' from name and reply-to (over the sender's own); the from address is the sender's.
              * @default null
              */
             fromName: string | null;
@@ -2380,7 +2380,9 @@ export interface components {
         };
         /** @description What the test did (B §7: sent count). */
         AutomationTestResult: components["schemas"]["TestResult"] & {
-            /** @description Businesses the emails were written for; made-up samples, named as such, when the automation finds none. */
+            /** @description What the form's automatic-answer settings would do with a reply, in words (nothing is saved). */
+            answers: string;
+            /** @description The made-up businesses the emails were written for, named as such. */
             businesses: string[];
         };
         /** @description An automation as the API answers (B §3 Automation, with its campaign, the emails it sent and why it ended). */
