@@ -4,9 +4,11 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 COPY web/package.json web/
 COPY console/package.json console/
+COPY client/package.json client/
 RUN npm ci
 COPY web web
 COPY console console
+COPY client client
 RUN npm run build -w web
 
 FROM rust:1.95-bookworm AS build

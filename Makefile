@@ -44,7 +44,7 @@ lint: deps
 	cargo clippy --workspace --all-targets -- -D warnings
 	python3 scripts/import-cycles.py
 	npm run typecheck
-	npx eslint web console
+	npx eslint client web console
 
 # TEST_DATABASE_URL is set when PostgreSQL answers locally, so every database test runs on both backends.
 test-rust: web
@@ -78,11 +78,11 @@ monitoring-check:
 	cd grafana && promtool test rules alerts.test.yml
 	python3 scripts/dashboards.py && git diff --exit-code -- grafana/dashboards
 
-## The API description (web/src/lib/api/openapi.json) and the TypeScript types generated from it, after a change
+## The API description (client/src/api/openapi.json) and the TypeScript types generated from it, after a change
 ## to a server type; the tests fail until both are current.
 openapi: deps
 	UPDATE_OPENAPI=1 cargo test -p outreach-api --test api contract::the_committed_description_is_current
-	node web/scripts/api-types.mjs
+	node client/scripts/api-types.mjs
 
 ## Queue drain rate on PostgreSQL for several fetch batch sizes; enrichment over a fixture web of 500 sites.
 bench:

@@ -5,9 +5,9 @@
 import { createContext, useContext, useState, type FormEvent, type ReactNode } from "react";
 // The web app's data layer and the server's types generated from its OpenAPI description (`make openapi`): the
 // console writes and reads the way every screen does.
-import type { Granted, UserStatus } from "../../web/src/lib/api/types";
-import { useApiMutation } from "../../web/src/lib/mutation";
-import { requestJson } from "../../web/src/lib/request";
+import type { Granted, UserStatus } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 
 const input = "w-full rounded-md border border-slate-300 px-3 py-2";
 const button = "rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-900 disabled:opacity-50";

@@ -3,8 +3,8 @@
  * then the console's lists and records are read again.
  */
 import { useRefresh } from "react-admin";
-import { useApiMutation } from "../../web/src/lib/mutation";
-import { requestJson } from "../../web/src/lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 
 export interface AdminAction {
   method?: "POST" | "DELETE";

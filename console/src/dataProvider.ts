@@ -5,7 +5,7 @@
  */
 import simpleRestProvider from "ra-data-simple-rest";
 import { fetchUtils } from "react-admin";
-import { apiUrl } from "../../web/src/lib/request";
+import { apiUrl } from "@outreach/client/request";
 
 export const dataProvider = simpleRestProvider(apiUrl("/api/admin"), (url, options = {}) =>
   fetchUtils.fetchJson(url, { ...options, credentials: "same-origin" }),

@@ -4,10 +4,10 @@
 
 use super::*;
 
-/// The copy of the description the web app generates its TypeScript types from (`make openapi` writes it).
+/// The copy of the description the frontends generate their TypeScript types from (`make openapi` writes it).
 const COMMITTED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../web/src/lib/api/openapi.json"
+    "/../client/src/api/openapi.json"
 );
 
 const INBOUND_SECRET: &str = "inbound-secret-for-tests";
@@ -164,6 +164,6 @@ fn the_committed_description_is_current() {
     let committed = std::fs::read_to_string(COMMITTED).unwrap_or_default();
     assert!(
         committed == current,
-        "web/src/lib/api/openapi.json is out of date: run `make openapi` and commit it with the types it generates"
+        "client/src/api/openapi.json is out of date: run `make openapi` and commit it with the types it generates"
     );
 }

@@ -12,7 +12,7 @@ import {
   TextField,
   TextInput,
 } from "react-admin";
-import type { AdminSearch, AdminSender, AuditEntry } from "../../../web/src/lib/api/types";
+import type { AdminSearch, AdminSender, AuditEntry } from "@outreach/client/api/types";
 
 const PROVIDERS = ["outbox", "smtp", "gmail", "sendgrid-basic", "sendgrid-custom"].map((id) => ({ id, name: id }));
 

@@ -12,7 +12,7 @@ import {
   TextField,
   useRecordContext,
 } from "react-admin";
-import type { AdminCampaign } from "../../../web/src/lib/api/types";
+import type { AdminCampaign } from "@outreach/client/api/types";
 import { useAdminAction } from "../actions";
 
 const STATUSES = ["draft", "searching", "businesses_selected", "template_selected", "active", "paused", "completed", "archived"].map(

@@ -12,7 +12,7 @@ import {
   Toolbar,
   useRecordContext,
 } from "react-admin";
-import type { InviteRow } from "../../../web/src/lib/api/types";
+import type { InviteRow } from "@outreach/client/api/types";
 import { useAdminAction } from "../actions";
 
 export function InviteList() {

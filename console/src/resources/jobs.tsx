@@ -16,7 +16,7 @@ import {
   useListContext,
   useRecordContext,
 } from "react-admin";
-import type { Done, JobDetail, JobRow } from "../../../web/src/lib/api/types";
+import type { Done, JobDetail, JobRow } from "@outreach/client/api/types";
 import { fromSeconds, useAdminAction } from "../actions";
 
 const STATUSES = ["Pending", "Queued", "Running", "Done", "Failed", "Killed"].map((status) => ({ id: status, name: status }));

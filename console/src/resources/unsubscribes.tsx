@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { Create, Datagrid, DateField, List, SearchInput, SimpleForm, TextField, TextInput, required, useRecordContext } from "react-admin";
-import type { Done, SuppressedAddress } from "../../../web/src/lib/api/types";
+import type { Done, SuppressedAddress } from "@outreach/client/api/types";
 import { useAdminAction } from "../actions";
 
 export function UnsubscribeList() {

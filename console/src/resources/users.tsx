@@ -20,7 +20,7 @@ import {
   TextField,
   useRecordContext,
 } from "react-admin";
-import type { AdminUser, AdminUserDetail, UserChanged } from "../../../web/src/lib/api/types";
+import type { AdminUser, AdminUserDetail, UserChanged } from "@outreach/client/api/types";
 import { useAdminAction } from "../actions";
 
 const GROUPS = [

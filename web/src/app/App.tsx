@@ -6,7 +6,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { AppShell } from "../components/app-shell";
 import { Spinner } from "../components/ui/spinner";
 import { Toaster } from "../components/ui/toaster";
-import { createQueryClient } from "../lib/queryClient";
+import { createQueryClient } from "@outreach/client/queryClient";
 import { AccountGate } from "../features/auth/AccountGate";
 import { LoginPage } from "../features/auth/LoginPage";
 import { ProtectedRoute } from "../features/auth/ProtectedRoute";

@@ -1,9 +1,9 @@
 /** Pause, Resume and Stop for a launched campaign (step 6 of the builder and the campaign's analytics page): the
  * buttons its status allows, Stop after a confirmation, and every campaign read refreshed after a change. */
 import { useState } from "react";
-import type { CampaignProgress } from "../lib/api/types";
-import { useApiMutation } from "../lib/mutation";
-import { requestJson } from "../lib/request";
+import type { CampaignProgress } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { Button } from "./ui/button";
 import { ConfirmDialog } from "./ui/confirm-dialog";
 

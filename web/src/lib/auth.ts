@@ -1,7 +1,7 @@
 /** The signed-in user and the sign-in options, from the server. */
 import { useQuery } from "@tanstack/react-query";
-import { getQueryFn } from "./request";
-import type { AuthOptions, User } from "./api/types";
+import { getQueryFn } from "@outreach/client/request";
+import type { AuthOptions, User } from "@outreach/client/api/types";
 
 export const USER_QUERY_KEY = ["/api/auth/user"];
 

@@ -1,6 +1,6 @@
 /** What the server says about this instance: operator, addresses, sending domain, invite-only mode and senders. */
 import { useQuery } from "@tanstack/react-query";
-import type { Instance } from "./api/types";
+import type { Instance } from "@outreach/client/api/types";
 
 export function useInstance() {
   return useQuery<Instance | null>({ queryKey: ["/api/instance"] });

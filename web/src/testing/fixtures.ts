@@ -1,5 +1,5 @@
 /** Server data for unit tests: a complete record with the fields a test cares about overridden. */
-import type { SentEmail } from "../lib/api/types";
+import type { SentEmail } from "@outreach/client/api/types";
 
 export const sentEmail = (overrides: Partial<SentEmail>): SentEmail => ({
   id: 1, campaignId: 1, businessId: 1, kind: "first", step: 0, toEmail: "a@b.example", subject: "Hi", body: "<p>Hi</p>", status: "sent",

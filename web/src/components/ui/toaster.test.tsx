@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { toast } from "./toast-store";
+import { toast } from "@outreach/client/toast-store";
 import { Toaster } from "./toaster";
 
 // jsdom has no PointerEvent; without one, fired pointer events lose their coordinates.

@@ -3,7 +3,7 @@
  * button, or when swiped right 50 px; F8 moves focus to it.
  */
 import { useEffect, useRef, useState } from "react";
-import { dismissToast, TOAST_DURATION_MS, useToasts, type Toast } from "./toast-store";
+import { dismissToast, TOAST_DURATION_MS, useToasts, type Toast } from "@outreach/client/toast-store";
 
 export const SWIPE_THRESHOLD_PX = 50;
 

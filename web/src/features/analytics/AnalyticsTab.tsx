@@ -7,9 +7,9 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
-import { switchTab } from "../../lib/events";
+import { switchTab } from "@outreach/client/events";
 import { formatDate, formatDateTime, sentText } from "../../lib/format";
-import type { Automation, AutomationAnalytics, RunRecord, SentEmail, SentFollowUp } from "../../lib/api/types";
+import type { Automation, AutomationAnalytics, RunRecord, SentEmail, SentFollowUp } from "@outreach/client/api/types";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,

@@ -10,9 +10,9 @@ import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDate, formatDateTime } from "../../lib/format";
-import { useApiMutation } from "../../lib/mutation";
-import { apiRequest } from "../../lib/request";
-import type { SentEmail } from "../../lib/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { apiRequest } from "@outreach/client/request";
+import type { SentEmail } from "@outreach/client/api/types";
 import {
   PAGE_SIZE,
   campaignDaysKey,

@@ -1,5 +1,5 @@
 /** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
-import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary } from "../../lib/api/types";
+import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary } from "@outreach/client/api/types";
 
 export const ANALYTICS_KEY = "/api/analytics/campaigns";
 export const SENT_KEY = "/api/emails/sent?limit=200";

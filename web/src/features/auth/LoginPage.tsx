@@ -5,8 +5,8 @@ import { Navigate, useSearchParams } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
-import { useApiMutation } from "../../lib/mutation";
-import { apiRequest, serverMessage } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { apiRequest, serverMessage } from "@outreach/client/request";
 import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
 import { usePageTitle } from "../../lib/title";
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/spinner";
-import { apiRequest } from "../../lib/request";
+import { apiRequest } from "@outreach/client/request";
 import { usePageTitle } from "../../lib/title";
 
 export function LogoutPage() {

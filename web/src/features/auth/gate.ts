@@ -3,7 +3,7 @@
  * ends without one, when the user's account has no access, or when an account-status-error event with status
  * 403 arrives. Nothing leaves inactive except signing out.
  */
-import { DEFAULT_INACTIVE_MESSAGE } from "../../lib/request";
+import { DEFAULT_INACTIVE_MESSAGE } from "@outreach/client/request";
 
 export type GateState =
   | { kind: "checking" }

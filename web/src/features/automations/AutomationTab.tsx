@@ -10,10 +10,10 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { Tile } from "../../components/ui/tile";
-import type { Automation, AutomationAnalytics, RunResult, Template } from "../../lib/api/types";
+import type { Automation, AutomationAnalytics, RunResult, Template } from "@outreach/client/api/types";
 import { formatDateTime, sentText } from "../../lib/format";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { NEW_FORM, openRateText, readForm, runToast, type FormState } from "./rules";
 import { TestAutomationForm } from "./TestAutomationForm";
 

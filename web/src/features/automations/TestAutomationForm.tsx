@@ -9,9 +9,9 @@ import { Card } from "../../components/ui/card";
 import { SelectField, TextField } from "../../components/ui/field";
 import { Spinner } from "../../components/ui/spinner";
 import { useAuth } from "../../lib/auth";
-import type { Automation, AutomationTestResult, Template } from "../../lib/api/types";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import type { Automation, AutomationTestResult, Template } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { testError } from "./rules";
 
 /** The Test Automation tab: a loading state while the session is checked, 'Please Log In' without one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../lib/api/types";
+import type { RunResult } from "@outreach/client/api/types";
 import { sentText } from "../../lib/format";
 import { NEW_FORM, openRateText, readForm, runToast, testError } from "./rules";
 

@@ -1,6 +1,6 @@
 /** Rules of the automation screens (A §5, B §3, §5, §9): the create form's checks in the spec's words, the test
  * form's limits, the run-result toast and the open rate as shown. */
-import type { AutomationForm, RunResult } from "../../lib/api/types";
+import type { AutomationForm, RunResult } from "@outreach/client/api/types";
 import { sentText } from "../../lib/format";
 
 /** The create/edit form as typed (numbers as text, optional ones empty). */

@@ -5,9 +5,9 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
-import type { AiSettings, Campaign } from "../../lib/api/types";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import type { AiSettings, Campaign } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { CAMPAIGNS_KEY } from "./api";
 
 const AGGRESSIVENESS: { value: AiSettings["salesAggressiveness"]; label: string }[] = [

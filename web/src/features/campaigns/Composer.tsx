@@ -9,9 +9,9 @@ import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { TEMPLATES_KEY, type Template } from "./api";
 import { generationError, templateSaveError } from "./messages";
 import { OBJECTIVES, TONES } from "./TemplateDialogs";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
-import type { Business, GeneratedEmail, Preview } from "../../lib/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
+import type { Business, GeneratedEmail, Preview } from "@outreach/client/api/types";
 import { BodyEditor } from "./BodyEditor";
 import { TemplateBody } from "./TemplateDialogs";
 

@@ -6,13 +6,13 @@ import { FileButton } from "../../components/ui/file-button";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import { CLEAR_SEARCH_DATA } from "../../lib/events";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson, serverMessage } from "../../lib/request";
+import { toast } from "@outreach/client/toast-store";
+import { CLEAR_SEARCH_DATA } from "@outreach/client/events";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson, serverMessage } from "@outreach/client/request";
 import { readSelection, writeSelection } from "../../lib/storage";
 import { type Campaign } from "./api";
-import type { Business, ImportReport, SearchAnswer, SocialLookup } from "../../lib/api/types";
+import type { Business, ImportReport, SearchAnswer, SocialLookup } from "@outreach/client/api/types";
 import { count } from "../../lib/format";
 import { NO_FILTERS, SORTS, VERDICTS, categoriesOf, emailLabel, filterBusinesses, readableCategory, sortBusinesses, websiteHost, type Sort } from "./results";
 

@@ -3,11 +3,11 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { FileButton } from "../../components/ui/file-button";
 import { TextArea } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
+import { toast } from "@outreach/client/toast-store";
 import { aiEducationKeys } from "../../lib/storage";
 import { CAMPAIGNS_KEY, uploadEducationFile, type Campaign } from "./api";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 
 export const MAX_EDUCATION_BYTES = 10 * 1024 * 1024;
 const ACCEPTED = [".pdf", ".txt", ".doc", ".docx"];

@@ -1,9 +1,9 @@
 /** Whether the campaign's emails carry the open pixel (issue 33.12), with what it costs either way. Kept with the
  * campaign (PUT /api/campaigns/{id} trackOpens). */
 import { useState } from "react";
-import type { Campaign } from "../../lib/api/types";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import type { Campaign } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { CAMPAIGNS_KEY } from "./api";
 
 export function OpenTrackingForm({ campaign }: { campaign: Campaign }) {

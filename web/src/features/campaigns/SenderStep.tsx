@@ -5,10 +5,10 @@ import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import type { Campaign, EmailConfig, Profile } from "../../lib/api/types";
-import { switchTab } from "../../lib/events";
-import { requestJson } from "../../lib/request";
+import { toast } from "@outreach/client/toast-store";
+import type { Campaign, EmailConfig, Profile } from "@outreach/client/api/types";
+import { switchTab } from "@outreach/client/events";
+import { requestJson } from "@outreach/client/request";
 
 export const OUTBOX = "outbox";
 const PROFILE_KEY = ["/api/user/profile"];

@@ -5,9 +5,9 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
-import type { Campaign, SendingWindow } from "../../lib/api/types";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import type { Campaign, SendingWindow } from "@outreach/client/api/types";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { CAMPAIGNS_KEY } from "./api";
 import { DAYS, fromTimeInput, timeZones, toTimeInput, windowSummary } from "./window";
 

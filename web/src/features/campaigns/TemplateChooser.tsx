@@ -4,9 +4,9 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson, serverMessage } from "../../lib/request";
-import { switchTab } from "../../lib/events";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson, serverMessage } from "@outreach/client/request";
+import { switchTab } from "@outreach/client/events";
 import { TEMPLATES_KEY, useTemplates, type Template } from "./api";
 import { EditTemplateDialog, FollowUpDialog, PreviewDialog, TemplateBody } from "./TemplateDialogs";
 import { TestEmailDialog } from "./TestEmailDialog";

@@ -4,12 +4,12 @@ import { Button } from "../../components/ui/button";
 import { HtmlFrame } from "../../components/ui/html-frame";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson, serverMessage } from "../../lib/request";
+import { toast } from "@outreach/client/toast-store";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson, serverMessage } from "@outreach/client/request";
 import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
 import { BodyEditor as RichTextEditor } from "./BodyEditor";
-import type { FollowUpTiming, Preview } from "../../lib/api/types";
+import type { FollowUpTiming, Preview } from "@outreach/client/api/types";
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
 export const TONES = ["professional", "friendly", "casual"];

@@ -6,11 +6,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import type { Business, TestResult } from "../../lib/api/types";
+import { toast } from "@outreach/client/toast-store";
+import type { Business, TestResult } from "@outreach/client/api/types";
 import { useAuth } from "../../lib/auth";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { LAUNCH_CHECK_KEY } from "./api";
 
 export const MAX_TEST_BUSINESSES = 5;

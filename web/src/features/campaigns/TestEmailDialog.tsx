@@ -4,11 +4,11 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
-import type { Template, TestResult } from "../../lib/api/types";
+import { toast } from "@outreach/client/toast-store";
+import type { Template, TestResult } from "@outreach/client/api/types";
 import { useAuth } from "../../lib/auth";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { textToHtml } from "../../lib/format";
 import { DEFAULT_TEST_QUANTITY, testEmailAnswer, testEmailError, testEmailFailure, type TestEmailForm } from "./testEmail";
 

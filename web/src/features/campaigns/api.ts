@@ -1,7 +1,7 @@
 /** Campaigns, templates and follow-ups from the API, and the labels of campaign statuses (A §4, B §3). */
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../lib/request";
-import type { Campaign, FollowUpRow, Template } from "../../lib/api/types";
+import { apiRequest } from "@outreach/client/request";
+import type { Campaign, FollowUpRow, Template } from "@outreach/client/api/types";
 
 /** A follow-up as the sequence dialog edits it: a saved one has its id. */
 export type FollowUp = Pick<FollowUpRow, "subject" | "body" | "delayDays"> & { id?: number };

@@ -1,5 +1,5 @@
 /** The composer's and template saving's toasts (A §8), chosen from an error's message. */
-import { serverMessage } from "../../lib/request";
+import { serverMessage } from "@outreach/client/request";
 
 export interface ToastText {
   title: string;

@@ -1,6 +1,6 @@
 /** The discovered businesses as step 2 lists them: readable categories, what became of each address lookup, and
  * the filters and sort orders of the list. */
-import type { Business } from "../../lib/api/types";
+import type { Business } from "@outreach/client/api/types";
 
 /** What an address's MX verdict means for the user; an address is never hidden for its verdict. */
 export const VERDICTS = {

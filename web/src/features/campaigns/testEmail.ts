@@ -1,6 +1,6 @@
 /** The standalone test-email form (A §5 Standalone test-email form, §8 Test email): its limits, and how each answer
  * of `POST /api/campaigns/test` reads, in the spec's words. */
-import type { TestResult } from "../../lib/api/types";
+import type { TestResult } from "@outreach/client/api/types";
 
 export const DEFAULT_TEST_QUANTITY = 3;
 

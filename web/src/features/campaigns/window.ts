@@ -1,6 +1,6 @@
 /** Rules of the sending window form: the days in the server's words, HH:MM between the time input (which has no
  * 24:00) and the server (where 24:00 is the end of the day), the list of time zones, and a one-line summary. */
-import type { SendingWindow } from "../../lib/api/types";
+import type { SendingWindow } from "@outreach/client/api/types";
 
 export const DAYS = [
   { value: "mon", label: "Mon" },

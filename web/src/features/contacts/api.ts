@@ -1,5 +1,5 @@
 /** Shapes and rules of the contacts screen (B §2.7, §3 Contact stats, §4 badge precedence). */
-import type { Contact, ContactHistory, ContactStats, Note, Received } from "../../lib/api/types";
+import type { Contact, ContactHistory, ContactStats, Note, Received } from "@outreach/client/api/types";
 
 export const CONTACTS_KEY = "/api/contacts/all";
 export const STATS_KEY = "/api/contacts/stats";

@@ -2,8 +2,8 @@
  * for parameters a Google redirect leaves behind. */
 import { useCallback, useEffect, useState } from "react";
 import { moveByArrowKeys } from "../../components/ui/roving";
-import { toast } from "../../components/ui/toast-store";
-import { SWITCH_TAB } from "../../lib/events";
+import { toast } from "@outreach/client/toast-store";
+import { SWITCH_TAB } from "@outreach/client/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
 import { TABS, initialTab, normalizeTab, tabTitle, type TabId } from "../../lib/tabs";
 import { useAuth } from "../../lib/auth";

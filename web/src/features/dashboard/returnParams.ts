@@ -2,7 +2,7 @@
  * Query parameters a redirect back from Google leaves on the dashboard (A §2, §8): `gmail`, `error` and `email`.
  * Each becomes a toast, then all three are removed from the URL.
  */
-import type { ToastVariant } from "../../components/ui/toast-store";
+import type { ToastVariant } from "@outreach/client/toast-store";
 
 export const RETURN_PARAMS = ["gmail", "error", "email"] as const;
 

@@ -1,4 +1,4 @@
-import type { EmailUsage } from "../../lib/api/types";
+import type { EmailUsage } from "@outreach/client/api/types";
 export type UsageLevel = "ok" | "warning" | "exceeded";
 
 export function usageLevel({ count, limit }: Pick<EmailUsage, "count" | "limit">) {

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Tile } from "../../components/ui/tile";
-import type { SentFollowUp } from "../../lib/api/types";
+import type { SentFollowUp } from "@outreach/client/api/types";
 import { formatDateTime } from "../../lib/format";
 import { usePageTitle } from "../../lib/title";
 

@@ -10,11 +10,11 @@ import { Dialog } from "../../components/ui/dialog";
 import { TextField } from "../../components/ui/field";
 import { HtmlFrame } from "../../components/ui/html-frame";
 import { Spinner } from "../../components/ui/spinner";
-import type { ManagerPending, SendAllResult, TestResult } from "../../lib/api/types";
+import type { ManagerPending, SendAllResult, TestResult } from "@outreach/client/api/types";
 import { useAuth } from "../../lib/auth";
 import { count, formatDate, formatDateTime } from "../../lib/format";
-import { useApiMutation } from "../../lib/mutation";
-import { httpStatusText, requestJson, serverMessage } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { httpStatusText, requestJson, serverMessage } from "@outreach/client/request";
 import { usePageTitle } from "../../lib/title";
 
 export const PENDING_KEY = ["/api/followup-cronjob/pending"];

@@ -3,10 +3,10 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
-import { useApiMutation } from "../../lib/mutation";
-import { apiRequest, requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { apiRequest, requestJson } from "@outreach/client/request";
 import { PublicPage } from "./PublicLayout";
-import type { LinkAddress } from "../../lib/api/types";
+import type { LinkAddress } from "@outreach/client/api/types";
 import { usePageTitle } from "../../lib/title";
 
 const VALID_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

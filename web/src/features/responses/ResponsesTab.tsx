@@ -11,10 +11,10 @@ import { TextArea, TextField } from "../../components/ui/field";
 import { HtmlFrame } from "../../components/ui/html-frame";
 import { Tile } from "../../components/ui/tile";
 import { useAuth } from "../../lib/auth";
-import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "../../lib/api/types";
+import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "@outreach/client/api/types";
 import { count, formatDateTime, textToHtml } from "../../lib/format";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, sentimentShares, testFormError } from "./rules";
 
 const ANALYTICS_KEY = "/api/email-responses/analytics";

@@ -1,6 +1,6 @@
 /** B §2.14, §9: the most recent search is the log rows with the latest row's search term created within 30 minutes
  * of it, sorted by chunk number. */
-import type { SearchLog } from "../../lib/api/types";
+import type { SearchLog } from "@outreach/client/api/types";
 
 export type SearchLogRow = SearchLog;
 export const GROUP_WINDOW_MS = 30 * 60 * 1000;

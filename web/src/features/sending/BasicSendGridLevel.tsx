@@ -4,13 +4,13 @@
 import { useEffect, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
+import { toast } from "@outreach/client/toast-store";
 import { useAuth } from "../../lib/auth";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { CONFIGS_KEY, type EmailConfig } from "./api";
 import { isBasicAddress, USERNAME_CHECK_DELAY_MS, USERNAME_CHECK_MIN, USERNAME_RULE, validUsername } from "./rules";
-import type { BasicAddressCreated, SuggestedUsername, TestResult, UsernameCheck } from "../../lib/api/types";
+import type { BasicAddressCreated, SuggestedUsername, TestResult, UsernameCheck } from "@outreach/client/api/types";
 
 type Availability = "idle" | "checking" | "available" | "unavailable";
 

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { TextField } from "../../components/ui/field";
 import { useAuth } from "../../lib/auth";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson, serverMessage } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson, serverMessage } from "@outreach/client/request";
 import { CONFIGS_KEY } from "./api";
 
 export const SENDGRID_GUIDE = [

@@ -10,16 +10,16 @@ import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Dialog } from "../../components/ui/dialog";
 import { TextArea, TextField } from "../../components/ui/field";
 import { useInstance } from "../../lib/instance";
-import { useApiMutation } from "../../lib/mutation";
+import { useApiMutation } from "@outreach/client/mutation";
 import { HtmlFrame } from "../../components/ui/html-frame";
-import { requestJson, serverMessage } from "../../lib/request";
+import { requestJson, serverMessage } from "@outreach/client/request";
 import { CONFIGS_KEY, type EmailConfig, PROVIDER_LABELS, REMOVE_CONFIRM, STATUS_KEY, type Verification } from "./api";
 import { BasicSendGridLevel } from "./BasicSendGridLevel";
 import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
 import { GmailLevel } from "./GmailLevel";
 import { SmtpLevel } from "./SmtpLevel";
 import { repliesNote } from "./rules";
-import type { ConsentUrl, OutboxMessage, Profile } from "../../lib/api/types";
+import type { ConsentUrl, OutboxMessage, Profile } from "@outreach/client/api/types";
 
 const OUTBOX_KEY = ["/api/outbox"];
 

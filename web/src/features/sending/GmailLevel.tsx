@@ -4,13 +4,13 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { TextField } from "../../components/ui/field";
-import { toast } from "../../components/ui/toast-store";
+import { toast } from "@outreach/client/toast-store";
 import { useAuth } from "../../lib/auth";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson } from "@outreach/client/request";
 import { goToGoogle } from "./api";
 import { differentEmailProblem, gmailAddressProblem, gmailSetupFailure, googleAccountKind } from "./rules";
-import type { ConsentUrl, SenderSetup } from "../../lib/api/types";
+import type { ConsentUrl, SenderSetup } from "@outreach/client/api/types";
 
 type Step = "provider-check" | "email-choice" | "identity" | "complete";
 

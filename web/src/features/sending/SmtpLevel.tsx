@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
-import { useApiMutation } from "../../lib/mutation";
-import { requestJson, serverMessage } from "../../lib/request";
+import { useApiMutation } from "@outreach/client/mutation";
+import { requestJson, serverMessage } from "@outreach/client/request";
 import { CONFIGS_KEY } from "./api";
 import { EMPTY_SMTP, type SmtpForm, smtpFormErrors, smtpPayload } from "./rules";
 

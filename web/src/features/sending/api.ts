@@ -1,5 +1,5 @@
 /** Calls and shapes of the email settings (A §3 Email config, §7 Email setup). */
-import type { DomainCheck, EmailConfig, Verification } from "../../lib/api/types";
+import type { DomainCheck, EmailConfig, Verification } from "@outreach/client/api/types";
 
 export const CONFIGS_KEY = ["/api/user/email-configs"];
 export const STATUS_KEY = ["/api/user/email-config"];

@@ -1,5 +1,5 @@
 /** Rules of the sender forms (A §5 Sender identity, Different Gmail address form, Different-email choice step). */
-import { serverMessage } from "../../lib/request";
+import { serverMessage } from "@outreach/client/request";
 
 export const USERNAME_RULE = "Username must be 3-30 characters and contain only letters, numbers, hyphens, and underscores";
 

@@ -5,7 +5,7 @@
  * request helper (A §3), so the gate shows the paywall whichever screen wrote.
  */
 import { useMutation, useQueryClient, type Query, type QueryKey } from "@tanstack/react-query";
-import { toast, type Toast } from "../components/ui/toast-store";
+import { toast, type Toast } from "./toast-store";
 import { serverMessage } from "./request";
 
 type ToastText = Pick<Toast, "title" | "description" | "variant" | "duration">;

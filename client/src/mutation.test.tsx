@@ -2,13 +2,13 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { toast } from "../components/ui/toast-store";
+import { toast } from "./toast-store";
 import { ACCOUNT_STATUS_ERROR } from "./events";
 import { useApiMutation } from "./mutation";
 import { createQueryClient } from "./queryClient";
 import { requestJson } from "./request";
 
-vi.mock("../components/ui/toast-store", () => ({ toast: vi.fn() }));
+vi.mock("./toast-store", () => ({ toast: vi.fn() }));
 const fetchMock = vi.fn<typeof fetch>();
 
 beforeEach(() => {
