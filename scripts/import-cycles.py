@@ -6,7 +6,8 @@ A file's references are its `crate::`, `super::` and `self::` paths and the path
 to the file they come from (exported macros to the file that defines them). `mod` declarations are not references.
 
 It also checks the order of core's capability folders that the README declares (the line starting "Capabilities, in
-order:"): a folder may use the folders before it, never one after it. Exits 1 when there is a cycle or an upward
+order:"): a folder may use the folders before it, never one after it, by import or through their stores
+(`db.<capability>()`). Exits 1 when there is a cycle or an upward
 import.
 """
 import os
@@ -150,6 +151,13 @@ def upward_imports(graph, known, order):
     return sorted(found)
 
 
+def store_calls(module, text, order):
+    """The capabilities whose store `text` calls (`db.sending()`, `self.ctx.db.campaigns()`): a use like an import."""
+    code = re.sub(r"//.*", "", text)
+    called = set(re.findall(r"\bdb\(?\)?\.(\w+)\(\)", code)) | set(re.findall(r"\.0\.(\w+)\(\)", code))
+    return {name for name in called if name in order and name != module[0]}
+
+
 def main():
     found = False
     order = declared_order()
@@ -172,6 +180,16 @@ def main():
             for importing, imported in upward_imports(graph, known, order):
                 found = True
                 print(f"core: {importing} imports {imported}, a capability declared after it")
+            rank = {folder: index for index, folder in enumerate(order)}
+            for module, path in sorted(known.items()):
+                if not module or module[0] not in rank:
+                    continue
+                with open(path, encoding="utf-8") as file:
+                    called = store_calls(module, strip_tests(file.read()), order)
+                for capability in sorted(called):
+                    if rank[capability] > rank[module[0]]:
+                        found = True
+                        print(f"core: {path} calls db.{capability}(), a capability declared after it")
     if not found:
         print("no import cycles between files, and no capability folder imports one declared after it")
     return 1 if found else 0

@@ -137,6 +137,7 @@ pub async fn users(ctx: &Context, command: UsersCommand, json: bool) -> anyhow::
                 .expect("default order");
             let (users, total) = ctx
                 .db
+                .admin()
                 .admin_users(&filter, administrators, &page, ctx.now_ms())
                 .await?;
             report(json, &users, || {
@@ -147,11 +148,11 @@ pub async fn users(ctx: &Context, command: UsersCommand, json: bool) -> anyhow::
         }
         UsersCommand::Show { email } => {
             let email = outreach_core::accounts::normalize_email(&email);
-            let found = ctx.db.find_user_by_email(&email).await?;
+            let found = ctx.db.accounts().find_user_by_email(&email).await?;
             let Some(found) = found else {
                 anyhow::bail!("No user found with email {email}");
             };
-            let user = ctx.db.admin_user(found.id, ctx.now_ms()).await?;
+            let user = ctx.db.admin().admin_user(found.id, ctx.now_ms()).await?;
             let user = user.ok_or_else(|| anyhow::anyhow!("No user found with email {email}"))?;
             report(json, &user, || user_line(&user))
         }

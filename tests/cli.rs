@@ -150,7 +150,12 @@ async fn a_failed_job_is_listed_shown_and_retried_from_the_command_line() {
         );
         // Each retry is in the audit log as the console's are, and the refused one is not.
         let page = AUDIT.page(None, true, 50, 0).unwrap();
-        let (entries, _) = ctx.db.admin_audit("cli", "", "", &page).await.unwrap();
+        let (entries, _) = ctx
+            .db
+            .admin()
+            .admin_audit("cli", "", "", &page)
+            .await
+            .unwrap();
         let actions: Vec<(&str, &str)> = entries
             .iter()
             .map(|entry| (entry.action.as_str(), entry.target_id.as_str()))
@@ -334,7 +339,7 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
     each_backend(|test_db| async move {
         let (db, url) = (test_db.db.clone(), test_db.url.clone());
         let ctx = Context::new(db.clone(), Settings::default(), Arc::new(SystemClock));
-        db.upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), 1).await.unwrap();
+        db.accounts().upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), 1).await.unwrap();
 
         // Users: listed (waiting for access), granted, set to a trial, activated, shown.
         let (ok, listed) = outreach(&url, &["users", "list", "--group", "waiting", "--json"]);
@@ -360,10 +365,10 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
         assert!(ok && listed.contains("2 of 2 user(s)"), "{listed}");
 
         // Campaigns: paused and resumed across users.
-        let ada = db.find_user_by_email("ada@example.org").await.unwrap().unwrap();
+        let ada = db.accounts().find_user_by_email("ada@example.org").await.unwrap().unwrap();
         let campaign = NewCampaign { name: "Cafés", status: CampaignStatus::Active, business_type: None,
             geographic_area: None, radius: 25, max_results: 50, window: &SendingWindow::always() };
-        let campaign = db.insert_campaign(ada.id, &campaign, 1).await.unwrap();
+        let campaign = db.campaigns().insert_campaign(ada.id, &campaign, 1).await.unwrap();
         let id = campaign.to_string();
         let (ok, paused) = outreach(&url, &["campaigns", "pause", &id]);
         assert!(ok && paused.contains(&format!("Campaign {id} is paused")), "{paused}");
@@ -387,7 +392,7 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
         let (ok, reopened) = outreach(&url, &["reprocess", "search", &search_id.to_string(), "--json"]);
         assert!(ok, "{reopened}");
         assert!(json_of(&reopened)["after"].as_str().unwrap().contains("\"fromChunk\":2"), "{reopened}");
-        let search = db.load_search(search_id).await.unwrap().unwrap();
+        let search = db.discovery().load_search(search_id).await.unwrap().unwrap();
         assert_eq!(search.status.as_str(), "running");
         let (ok, enriched) = outreach(&url, &["reprocess", "enrichment", "--failed"]);
         assert!(ok && enriched.contains("Queued the website lookup of 1 business(es) again"), "{enriched}");
@@ -406,7 +411,7 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
             assert_eq!(ctx.queue.list(None, Some(kind), 10).await.unwrap().len(), 1, "{kind}");
         }
         let page = AUDIT.page(None, true, 50, 0).unwrap();
-        let (entries, _) = db.admin_audit("cli", "", "", &page).await.unwrap();
+        let (entries, _) = db.admin().admin_audit("cli", "", "", &page).await.unwrap();
         let actions: Vec<&str> = entries.iter().map(|entry| entry.action.as_str()).collect();
         assert_eq!(actions, ["replies.reprocess", "enrichment.reprocess", "search.reprocess", "campaign.resume",
             "campaign.pause", "user.free_trial", "user.premium"], "one entry a change, none for refusals");

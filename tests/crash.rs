@@ -134,7 +134,7 @@ async fn tally(db: &Db, sink: &SmtpSink, ids: &[i64]) -> (usize, usize, usize, V
     let (mut lost, mut doubled, mut uncertain) = (0, 0, 0);
     let mut notes = Vec::new();
     for id in ids {
-        let message = db.load_message(*id).await.unwrap().unwrap();
+        let message = db.sending().load_message(*id).await.unwrap().unwrap();
         let is_uncertain: bool = on_db!(db, pool => sqlx::query_scalar(
             "select uncertain from sent_emails where id = $1").bind(id).fetch_one(pool).await)
         .unwrap();
@@ -192,6 +192,7 @@ async fn a_kill_in_the_middle_of_a_batch_loses_and_doubles_nothing() {
         let child = serve(&test_db, dir.path(), None);
         settles("send", || async {
             let progress = db
+                .sending()
                 .campaign_progress(campaign)
                 .await
                 .map_err(|error| error.to_string())?;
@@ -272,13 +273,18 @@ async fn a_kill_after_a_search_chunk_is_recorded_loses_no_chunk_and_no_lookup() 
             .unwrap();
         let now = SystemClock.now_ms();
         let user = db
+            .accounts()
             .upsert_user_on_sign_in("ada@example.org", None, None, now)
             .await
             .unwrap();
         let params = serde_json::json!({ "searchType": "local", "businessType": "restaurant",
             "geographicArea": "Helsinki", "radius": 5, "maxResults": 50 });
         let params = serde_json::from_value(params).unwrap();
-        let search = db.insert_search(user.id, &params, now).await.unwrap();
+        let search = db
+            .discovery()
+            .insert_search(user.id, &params, now)
+            .await
+            .unwrap();
         let ctx = context(db);
         queue_chunk(&ctx, search, 1).await.unwrap();
 
@@ -290,6 +296,7 @@ async fn a_kill_after_a_search_chunk_is_recorded_loses_no_chunk_and_no_lookup() 
         let child = serve(&test_db, dir.path(), None);
         settles("search", || async {
             let row = db
+                .discovery()
                 .load_search(search)
                 .await
                 .map_err(|error| error.to_string())?
@@ -302,9 +309,10 @@ async fn a_kill_after_a_search_chunk_is_recorded_loses_no_chunk_and_no_lookup() 
         })
         .await;
         // Every business waiting for its website lookup has one coming (or had it).
-        let businesses = db.businesses_of_search(search).await.unwrap();
+        let businesses = db.discovery().businesses_of_search(search).await.unwrap();
         settles("lookups", || async {
             let waiting = db
+                .discovery()
                 .businesses_pending_enrichment()
                 .await
                 .map_err(|error| error.to_string())?;
@@ -322,7 +330,7 @@ async fn a_kill_after_a_search_chunk_is_recorded_loses_no_chunk_and_no_lookup() 
         })
         .await;
         stop(child);
-        let row = db.load_search(search).await.unwrap().unwrap();
+        let row = db.discovery().load_search(search).await.unwrap().unwrap();
         assert_eq!(
             row.businesses_found as usize,
             businesses.len(),

@@ -35,6 +35,7 @@ async fn main() {
     let now = SystemClock.now_ms();
     let user = test_db
         .db
+        .accounts()
         .set_subscription(
             "bench@bakery.example",
             &outreach_core::accounts::Grant::Premium {
@@ -48,6 +49,7 @@ async fn main() {
     let session = "bench-session-token";
     test_db
         .db
+        .accounts()
         .insert_session(
             &outreach_core::platform::security::hash_token(session),
             user.id,

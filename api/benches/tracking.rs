@@ -47,6 +47,7 @@ async fn main() {
     recorder.finish().await;
     let stored = test_db
         .db
+        .tracking()
         .events_of("benchtoken0000000000")
         .await
         .unwrap()

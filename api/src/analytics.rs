@@ -38,7 +38,7 @@ pub async fn campaigns(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<CampaignAnalytics>>> {
-    let campaigns = state.ctx.db.campaigns_analytics(user.id).await?;
+    let campaigns = state.ctx.db.tracking().campaigns_analytics(user.id).await?;
     Ok(Json(campaigns))
 }
 
@@ -73,6 +73,7 @@ pub async fn daily(
     let days = state
         .ctx
         .db
+        .tracking()
         .daily_activity(user.id, None, range.days(), state.ctx.now_ms())
         .await?;
     Ok(Json(DailySeries { days }))
@@ -89,10 +90,16 @@ pub async fn campaign_daily(
     Query(range): Query<Range>,
 ) -> ApiResult<Json<DailySeries>> {
     let db = &state.ctx.db;
-    if db.campaign_totals(user.id, Some(id)).await?.is_empty() {
+    if db
+        .tracking()
+        .campaign_totals(user.id, Some(id))
+        .await?
+        .is_empty()
+    {
         return Err(ApiError::not_found(NOT_FOUND));
     }
     let days = db
+        .tracking()
         .daily_activity(user.id, Some(id), range.days(), state.ctx.now_ms())
         .await?;
     Ok(Json(DailySeries { days }))
@@ -113,6 +120,7 @@ pub async fn details(
     let details = state
         .ctx
         .db
+        .tracking()
         .campaign_details(user.id, id, limit, offset)
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;

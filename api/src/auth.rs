@@ -82,11 +82,13 @@ pub async fn start_google(
         state
             .ctx
             .db
+            .accounts()
             .delete_stale_oauth_flows(now - FLOW_TTL_MS)
             .await?;
         state
             .ctx
             .db
+            .accounts()
             .insert_oauth_flow(csrf.secret(), verifier.secret(), invite.as_deref(), now)
             .await
     };
@@ -155,6 +157,7 @@ async fn finish_google(
     let flow = state
         .ctx
         .db
+        .accounts()
         .take_oauth_flow(&returned_state, now - FLOW_TTL_MS)
         .await
         .map_err(|error| log_failure("flow lookup", error))?
@@ -334,6 +337,7 @@ async fn sign_in(
     let user = state
         .ctx
         .db
+        .accounts()
         .upsert_user_on_sign_in(&email, first, last, now)
         .await?;
     let grant = if settings.auth.is_admin(&email) && user.account_status != AccountStatus::Active {
@@ -347,6 +351,7 @@ async fn sign_in(
         Some(grant) => Ok(state
             .ctx
             .db
+            .accounts()
             .set_subscription(&email, &grant.subscription(now, &settings.accounts), now)
             .await?),
         None => Ok(user),
@@ -372,6 +377,7 @@ async fn redeem(state: &AppState, user: &User, code: &str) -> ApiResult<User> {
     match state
         .ctx
         .db
+        .accounts()
         .redeem_invite(&code, &user.email, user.id, &subscription, now)
         .await?
     {

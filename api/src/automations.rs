@@ -47,6 +47,7 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<AutomationR
     state
         .ctx
         .db
+        .automations()
         .find_automation(id, Some(user_id))
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
@@ -56,6 +57,7 @@ async fn check_template(state: &AppState, template_id: i64, user_id: i64) -> Api
     state
         .ctx
         .db
+        .campaigns()
         .template_content(template_id, user_id)
         .await?
         .map(|_| ())
@@ -69,7 +71,7 @@ pub async fn list(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<AutomationView>>> {
     let now = state.ctx.now_ms();
-    let rows = state.ctx.db.list_automations(user.id).await?;
+    let rows = state.ctx.db.automations().list_automations(user.id).await?;
     Ok(Json(rows.iter().map(|row| row.view(now)).collect()))
 }
 
@@ -135,6 +137,7 @@ pub async fn update(
     state
         .ctx
         .db
+        .automations()
         .update_automation(id, user.id, &settings, ended.as_deref(), now)
         .await?;
     Ok(Json(owned(&state, id, user.id).await?.view(now)))
@@ -149,7 +152,13 @@ pub async fn delete(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Done>> {
-    if !state.ctx.db.delete_automation(id, user.id).await? {
+    if !state
+        .ctx
+        .db
+        .automations()
+        .delete_automation(id, user.id)
+        .await?
+    {
         return Err(ApiError::not_found(NOT_FOUND));
     }
     Ok(Json(Done {
@@ -176,6 +185,7 @@ pub async fn run(
     let db = &state.ctx.db;
     let load = || async {
         let run = db
+            .automations()
             .find_run(run_id, Some(user.id))
             .await?
             .ok_or_else(|| ApiError::not_found("Run not found"))?;
@@ -202,6 +212,7 @@ pub async fn run_result(
     let run = state
         .ctx
         .db
+        .automations()
         .find_run(id, Some(user.id))
         .await?
         .ok_or_else(|| ApiError::not_found("Run not found"))?;

@@ -76,6 +76,7 @@ pub async fn search(
         let mut row = state
             .ctx
             .db
+            .campaigns()
             .find_campaign(campaign_id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
@@ -96,22 +97,38 @@ pub async fn search(
             status: Some("searching".to_string()),
             ..Default::default()
         };
-        let progress = state.ctx.db.campaign_progress(campaign_id).await?;
+        let progress = state
+            .ctx
+            .db
+            .sending()
+            .campaign_progress(campaign_id)
+            .await?;
         patch
             .apply(&mut row, progress.waiting())
             .map_err(|error| ApiError::validation(error.to_string()))?;
         campaign = Some(row);
     }
-    let id = state.ctx.db.insert_search(user.id, &params, now).await?;
+    let id = state
+        .ctx
+        .db
+        .discovery()
+        .insert_search(user.id, &params, now)
+        .await?;
     if let Some(mut campaign) = campaign {
         campaign.search_id = Some(id);
-        state.ctx.db.update_campaign(&campaign, now).await?;
+        state
+            .ctx
+            .db
+            .campaigns()
+            .update_campaign(&campaign, now)
+            .await?;
     }
     queue_chunk(&state.ctx, id, 1).await?;
     let find = || async {
         state
             .ctx
             .db
+            .discovery()
             .find_search(id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Search not found"))
@@ -139,6 +156,7 @@ pub async fn progress(
     let row = state
         .ctx
         .db
+        .discovery()
         .find_search(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Search not found"))?;
@@ -157,17 +175,20 @@ pub async fn cancel(
     state
         .ctx
         .db
+        .discovery()
         .find_search(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Search not found"))?;
     state
         .ctx
         .db
+        .discovery()
         .stop_search(id, SearchStatus::Cancelled, None, state.ctx.now_ms())
         .await?;
     let row = state
         .ctx
         .db
+        .discovery()
         .find_search(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Search not found"))?;
@@ -188,7 +209,12 @@ async fn answer(state: &AppState, row: &SearchRow) -> ApiResult<Response> {
             message,
         ));
     }
-    let rows = state.ctx.db.businesses_of_search(row.id).await?;
+    let rows = state
+        .ctx
+        .db
+        .discovery()
+        .businesses_of_search(row.id)
+        .await?;
     let attribution = attributions(rows.iter().map(|business| business.provider.as_str()));
     let businesses: Vec<BusinessView> = rows.iter().map(|business| business.view()).collect();
     let body = SearchAnswer {
@@ -215,7 +241,12 @@ pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<BusinessView>>> {
-    let rows = state.ctx.db.list_businesses(user.id, 1000).await?;
+    let rows = state
+        .ctx
+        .db
+        .discovery()
+        .list_businesses(user.id, 1000)
+        .await?;
     Ok(Json(rows.iter().map(|row| row.view()).collect()))
 }
 
@@ -225,7 +256,12 @@ pub async fn recent(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<BusinessView>>> {
-    let rows = state.ctx.db.list_businesses(user.id, 50).await?;
+    let rows = state
+        .ctx
+        .db
+        .discovery()
+        .list_businesses(user.id, 50)
+        .await?;
     Ok(Json(rows.iter().map(|row| row.view()).collect()))
 }
 
@@ -235,7 +271,9 @@ pub async fn logs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<SearchLog>>> {
-    Ok(Json(state.ctx.db.search_logs(user.id, 500).await?))
+    Ok(Json(
+        state.ctx.db.discovery().search_logs(user.id, 500).await?,
+    ))
 }
 
 /// What a lead import did.
@@ -269,7 +307,12 @@ pub async fn import(
     let now = state.ctx.now_ms();
     let (mut businesses, mut duplicates) = (Vec::new(), Vec::new());
     for (line, candidate) in &parsed.rows {
-        let (id, new) = state.ctx.db.add_business(user.id, candidate, now).await?;
+        let (id, new) = state
+            .ctx
+            .db
+            .discovery()
+            .add_business(user.id, candidate, now)
+            .await?;
         if new {
             if candidate.email.is_none() && candidate.website.is_some() {
                 state
@@ -279,7 +322,7 @@ pub async fn import(
             }
             businesses.push(id);
         } else {
-            let existing = state.ctx.db.find_business(id, user.id).await?;
+            let existing = state.ctx.db.discovery().find_business(id, user.id).await?;
             let name = existing.map_or_else(|| candidate.name.clone(), |business| business.name);
             duplicates.push(RowError {
                 line: *line,
@@ -292,6 +335,7 @@ pub async fn import(
     let views: Vec<BusinessView> = state
         .ctx
         .db
+        .discovery()
         .find_businesses(&businesses, user.id)
         .await?
         .iter()
@@ -328,6 +372,7 @@ pub async fn social_media(
     let business = state
         .ctx
         .db
+        .discovery()
         .find_business(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Business not found"))?;
@@ -345,6 +390,7 @@ pub async fn social_media(
         state
             .ctx
             .db
+            .discovery()
             .find_business(id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Business not found"))

@@ -38,7 +38,12 @@ const NOT_FOUND: &str = "Campaign not found";
 pub const UPLOAD_BODY_LIMIT: usize = MAX_FILE_BYTES + 1024 * 1024;
 
 async fn view(state: &AppState, row: &CampaignRow) -> ApiResult<CampaignView> {
-    let files = state.ctx.db.list_education_files(row.id).await?;
+    let files = state
+        .ctx
+        .db
+        .campaigns()
+        .list_education_files(row.id)
+        .await?;
     Ok(row.view(&files))
 }
 
@@ -46,6 +51,7 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<CampaignRow
     state
         .ctx
         .db
+        .campaigns()
         .find_campaign(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
@@ -58,7 +64,7 @@ pub async fn list(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<CampaignView>>> {
     let mut views = Vec::new();
-    for row in state.ctx.db.list_campaigns(user.id).await? {
+    for row in state.ctx.db.campaigns().list_campaigns(user.id).await? {
         views.push(view(&state, &row).await?);
     }
     Ok(Json(views))
@@ -135,6 +141,7 @@ pub async fn create(
     let id = state
         .ctx
         .db
+        .campaigns()
         .insert_campaign(user.id, &campaign, state.ctx.now_ms())
         .await?;
     let row = owned(&state, id, user.id).await?;
@@ -157,6 +164,7 @@ pub(crate) async fn draft_named(state: &AppState, user_id: i64, name: &str) -> A
     Ok(state
         .ctx
         .db
+        .campaigns()
         .insert_campaign(user_id, &campaign, state.ctx.now_ms())
         .await?)
 }
@@ -175,7 +183,7 @@ pub async fn update(
 ) -> ApiResult<Json<CampaignView>> {
     let mut row = owned(&state, id, user.id).await?;
     check_owned_choices(&state, &patch, user.id).await?;
-    let progress = state.ctx.db.campaign_progress(id).await?;
+    let progress = state.ctx.db.sending().campaign_progress(id).await?;
     patch
         .apply(&mut row, progress.waiting())
         .map_err(|error| ApiError::validation(error.to_string()))?;
@@ -183,7 +191,7 @@ pub async fn update(
     // a refused or failed update leaves the uploads as they were.
     let uploaded = match &patch.ai_education_files {
         Some(keep) => {
-            let uploaded = state.ctx.db.list_education_files(id).await?;
+            let uploaded = state.ctx.db.campaigns().list_education_files(id).await?;
             if let Some(missing) = keep
                 .iter()
                 .find(|name| !uploaded.iter().any(|file| &file.name == *name))
@@ -199,6 +207,7 @@ pub async fn update(
     if !state
         .ctx
         .db
+        .campaigns()
         .update_campaign(&row, state.ctx.now_ms())
         .await?
     {
@@ -206,7 +215,12 @@ pub async fn update(
     }
     if let Some(keep) = &patch.ai_education_files {
         for file in uploaded.iter().filter(|file| !keep.contains(&file.name)) {
-            state.ctx.db.delete_education_file(id, &file.name).await?;
+            state
+                .ctx
+                .db
+                .campaigns()
+                .delete_education_file(id, &file.name)
+                .await?;
         }
     }
     let row = owned(&state, id, user.id).await?;
@@ -221,17 +235,20 @@ async fn check_owned_choices(
 ) -> ApiResult<()> {
     let db = &state.ctx.db;
     if let Some(Some(search_id)) = patch.search_id {
-        db.find_search(search_id, user_id)
+        db.discovery()
+            .find_search(search_id, user_id)
             .await?
             .ok_or_else(|| ApiError::not_found("Search not found"))?;
     }
     if let Some(Some(template_id)) = patch.template_id {
-        db.find_template(template_id, user_id)
+        db.campaigns()
+            .find_template(template_id, user_id)
             .await?
             .ok_or_else(|| ApiError::not_found("Template not found"))?;
     }
     if let Some(Some(config_id)) = patch.email_config_id {
-        db.find_email_config(config_id, user_id)
+        db.sending()
+            .find_email_config(config_id, user_id)
             .await?
             .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
     }
@@ -247,7 +264,13 @@ pub async fn delete(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Done>> {
-    if !state.ctx.db.delete_campaign(id, user.id).await? {
+    if !state
+        .ctx
+        .db
+        .campaigns()
+        .delete_campaign(id, user.id)
+        .await?
+    {
         return Err(ApiError::not_found(NOT_FOUND));
     }
     Ok(Json(Done {
@@ -295,6 +318,7 @@ pub async fn upload_education_file(
     state
         .ctx
         .db
+        .campaigns()
         .upsert_education_file(id, &file, state.ctx.now_ms())
         .await?;
     Ok(Json(UploadedFile {

@@ -36,7 +36,7 @@ pub async fn all(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<Contact>>> {
-    let contacts = state.ctx.db.contacts(user.id).await?;
+    let contacts = state.ctx.db.tracking().contacts(user.id).await?;
     Ok(Json(contacts))
 }
 
@@ -46,7 +46,7 @@ pub async fn stats(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<ContactStats>> {
-    let stats = state.ctx.db.contact_stats(user.id).await?;
+    let stats = state.ctx.db.tracking().contact_stats(user.id).await?;
     Ok(Json(stats))
 }
 
@@ -73,6 +73,7 @@ pub async fn history(
     let history = state
         .ctx
         .db
+        .tracking()
         .contact_history(user.id, &query.email)
         .await?
         .ok_or_else(|| ApiError::not_found(CONTACT_NOT_FOUND))?;
@@ -99,6 +100,7 @@ pub async fn add_note(
     let saved = state
         .ctx
         .db
+        .tracking()
         .add_note(user.id, &note.email, &body, state.ctx.now_ms())
         .await?
         .ok_or_else(|| ApiError::not_found(CONTACT_NOT_FOUND))?;
@@ -124,6 +126,7 @@ pub async fn update_note(
     let saved = state
         .ctx
         .db
+        .tracking()
         .update_note(id, user.id, &body, state.ctx.now_ms())
         .await?
         .ok_or_else(|| ApiError::not_found(NOTE_NOT_FOUND))?;
@@ -138,7 +141,7 @@ pub async fn delete_note(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Success>> {
-    if !state.ctx.db.delete_note(id, user.id).await? {
+    if !state.ctx.db.tracking().delete_note(id, user.id).await? {
         return Err(ApiError::not_found(NOTE_NOT_FOUND));
     }
     Ok(Json(DONE))

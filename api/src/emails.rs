@@ -44,7 +44,12 @@ pub async fn sent(
 ) -> ApiResult<Json<Vec<SentEmail>>> {
     let limit = page.limit.unwrap_or(100).clamp(1, PAGE_MAX);
     let offset = page.offset.unwrap_or(0).max(0);
-    let emails = state.ctx.db.sent_emails(user.id, limit, offset).await?;
+    let emails = state
+        .ctx
+        .db
+        .tracking()
+        .sent_emails(user.id, limit, offset)
+        .await?;
     Ok(Json(emails))
 }
 
@@ -60,6 +65,7 @@ pub async fn email(
     let email = state
         .ctx
         .db
+        .tracking()
         .sent_email(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Email not found"))?;
@@ -87,6 +93,7 @@ pub async fn mark_opened(
     let already_opened = match state
         .ctx
         .db
+        .tracking()
         .mark_opened_manually(id, user.id, state.ctx.now_ms())
         .await?
     {

@@ -203,7 +203,7 @@ pub async fn send_all(
     let load = || async {
         let mut rows = Vec::new();
         for id in &ids {
-            rows.extend(db.load_message(*id).await?);
+            rows.extend(db.sending().load_message(*id).await?);
         }
         Ok::<_, ApiError>(rows)
     };
@@ -257,6 +257,7 @@ pub async fn test(
     let original = state
         .ctx
         .db
+        .sending()
         .load_message(request.original_email_id)
         .await?
         .filter(|message| message.user_id == user.id && message.kind != MessageKind::Test)
@@ -264,6 +265,7 @@ pub async fn test(
     let follow_up = state
         .ctx
         .db
+        .campaigns()
         .find_follow_up(request.follow_up_template_id, user.id)
         .await?
         .filter(|follow_up| Some(follow_up.main_template_id) == original.template_id)
@@ -285,7 +287,14 @@ pub async fn analytics(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<SentFollowUp>>> {
-    Ok(Json(state.ctx.db.sent_follow_ups(user.id, LISTED).await?))
+    Ok(Json(
+        state
+            .ctx
+            .db
+            .followups()
+            .sent_follow_ups(user.id, LISTED)
+            .await?,
+    ))
 }
 
 /// Stops the follow-ups of the prospect of one of the user's campaign emails (Stop Follow-ups on the contact in
@@ -301,6 +310,7 @@ pub async fn stop(
     if !state
         .ctx
         .db
+        .followups()
         .stop_follow_ups(id, user.id, STOPPED_BY_HAND, state.ctx.now_ms())
         .await?
     {

@@ -64,6 +64,7 @@ pub async fn generate(
         && state
             .ctx
             .db
+            .campaigns()
             .find_campaign(campaign_id, user.id)
             .await?
             .is_none()
@@ -74,6 +75,7 @@ pub async fn generate(
     let id = state
         .ctx
         .db
+        .writing()
         .insert_generation(user.id, &request, state.ctx.now_ms())
         .await?;
     state
@@ -86,6 +88,7 @@ pub async fn generate(
         state
             .ctx
             .db
+            .writing()
             .find_generation(id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Generation not found"))
@@ -110,6 +113,7 @@ pub async fn status(
     let row = state
         .ctx
         .db
+        .writing()
         .find_generation(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Generation not found"))?;

@@ -167,7 +167,7 @@ pub async fn analytics(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<ResponseAnalytics>> {
     let db = &state.ctx.db;
-    let totals = db.response_totals(user.id).await?;
+    let totals = db.responses().response_totals(user.id).await?;
     let mut sentiments = SentimentBreakdown::default();
     let mut actions: BTreeMap<String, i64> = [
         Action::MarkInterested,
@@ -179,7 +179,7 @@ pub async fn analytics(
     .map(|action| (action.as_str().to_string(), 0))
     .collect();
     let mut read = 0;
-    for (sentiment, action, count) in db.response_breakdown(user.id).await? {
+    for (sentiment, action, count) in db.responses().response_breakdown(user.id).await? {
         read += count;
         match sentiment {
             Sentiment::Positive => sentiments.positive += count,
@@ -189,6 +189,7 @@ pub async fn analytics(
         *actions.entry(action.as_str().to_string()).or_default() += count;
     }
     let recent = db
+        .responses()
         .recent_responses(user.id, RECENT)
         .await?
         .into_iter()
@@ -258,11 +259,17 @@ pub async fn process(
     let db = &state.ctx.db;
     let campaign = match request.campaign_id {
         Some(id) => Some(
-            db.find_campaign(id, user.id)
+            db.campaigns()
+                .find_campaign(id, user.id)
                 .await?
                 .ok_or_else(|| ApiError::not_found("Campaign not found"))?,
         ),
-        None => db.list_campaigns(user.id).await?.into_iter().next(),
+        None => db
+            .campaigns()
+            .list_campaigns(user.id)
+            .await?
+            .into_iter()
+            .next(),
     };
     let writer = Writer::from_settings(&state.ctx.settings.ai).map_err(ApiError::internal)?;
     let outcome = test_reply(
@@ -341,10 +348,12 @@ pub async fn edit_answer(
         return Err(answer_error(AnswerError::Empty));
     }
     let db = &state.ctx.db;
-    db.find_answer(id, user.id)
+    db.responses()
+        .find_answer(id, user.id)
         .await?
         .ok_or_else(|| answer_error(AnswerError::NotFound))?;
     if !db
+        .responses()
         .edit_answer(id, user.id, edit.subject.trim(), &body)
         .await?
     {

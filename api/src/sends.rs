@@ -173,7 +173,12 @@ pub async fn launch_alias(
     )
     .await;
     if let (Err(_), Some(id)) = (&answer, made) {
-        state.ctx.db.delete_campaign(id, user.id).await?;
+        state
+            .ctx
+            .db
+            .campaigns()
+            .delete_campaign(id, user.id)
+            .await?;
     }
     answer
 }
@@ -209,10 +214,11 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
     let campaign = state
         .ctx
         .db
+        .campaigns()
         .find_campaign(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
-    let progress = state.ctx.db.campaign_progress(id).await?;
+    let progress = state.ctx.db.sending().campaign_progress(id).await?;
     let next_send_at = if progress.queued > 0 && progress.sending == 0 {
         state
             .ctx
@@ -226,7 +232,7 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
     Ok(Json(CampaignProgress {
         campaign_id: id,
         status: campaign.status,
-        status_reason: state.ctx.db.campaign_status_reason(id).await?,
+        status_reason: state.ctx.db.campaigns().campaign_status_reason(id).await?,
         progress,
         next_send_at,
     }))
@@ -249,6 +255,7 @@ async fn control(
     let campaign = state
         .ctx
         .db
+        .campaigns()
         .find_campaign(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;

@@ -43,6 +43,7 @@ pub async fn start(state: &AppState, headers: &HeaderMap, user_id: i64) -> ApiRe
     state
         .ctx
         .db
+        .accounts()
         .insert_session(&hash_token(&token), user_id, now, now + days * DAY_MS)
         .await?;
     Ok(session_cookie(state, &token, days * 86_400))
@@ -51,7 +52,12 @@ pub async fn start(state: &AppState, headers: &HeaderMap, user_id: i64) -> ApiRe
 /// Ends the browser's session, if any, and returns the cookie that clears it.
 pub async fn end(state: &AppState, headers: &HeaderMap) -> ApiResult<HeaderValue> {
     if let Some(token) = cookie(headers, SESSION_COOKIE) {
-        state.ctx.db.delete_session(&hash_token(token)).await?;
+        state
+            .ctx
+            .db
+            .accounts()
+            .delete_session(&hash_token(token))
+            .await?;
     }
     Ok(session_cookie(state, "", 0))
 }
@@ -119,6 +125,7 @@ impl FromRequestParts<AppState> for SignedIn {
         let user = state
             .ctx
             .db
+            .accounts()
             .find_session_user(&hash_token(token), state.ctx.now_ms())
             .await?;
         let user = user.ok_or_else(ApiError::unauthorized)?;

@@ -39,6 +39,7 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<TemplateRow
     state
         .ctx
         .db
+        .campaigns()
         .find_template(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
@@ -48,6 +49,7 @@ async fn owned_follow_up(state: &AppState, id: i64, user_id: i64) -> ApiResult<F
     state
         .ctx
         .db
+        .campaigns()
         .find_follow_up(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found(FOLLOW_UP_NOT_FOUND))
@@ -74,7 +76,7 @@ pub async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<TemplateRow>>> {
-    let rows = state.ctx.db.list_templates(user.id).await?;
+    let rows = state.ctx.db.campaigns().list_templates(user.id).await?;
     Ok(Json(rows))
 }
 
@@ -91,6 +93,7 @@ pub async fn create(
     let id = state
         .ctx
         .db
+        .campaigns()
         .insert_template(user.id, &content, state.ctx.now_ms())
         .await?;
     let row = owned(&state, id, user.id).await?;
@@ -120,6 +123,7 @@ pub async fn update(
     state
         .ctx
         .db
+        .campaigns()
         .update_template(id, user.id, &content, state.ctx.now_ms())
         .await?;
     Ok(Json(owned(&state, id, user.id).await?))
@@ -134,7 +138,13 @@ pub async fn delete(
     SignedIn(user): SignedIn,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Done>> {
-    if !state.ctx.db.delete_template(id, user.id).await? {
+    if !state
+        .ctx
+        .db
+        .campaigns()
+        .delete_template(id, user.id)
+        .await?
+    {
         return Err(ApiError::not_found(NOT_FOUND));
     }
     Ok(Json(Done {
@@ -210,6 +220,7 @@ pub async fn preview_draft(
     let mut recipients = state
         .ctx
         .db
+        .discovery()
         .recipients(&[draft.business_id], user.id)
         .await?;
     let recipient = recipients
@@ -249,7 +260,12 @@ pub async fn list_follow_ups(
     Path(template_id): Path<i64>,
 ) -> ApiResult<Json<Vec<FollowUpRow>>> {
     owned(&state, template_id, user.id).await?;
-    let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
+    let rows = state
+        .ctx
+        .db
+        .campaigns()
+        .list_follow_ups(template_id, user.id)
+        .await?;
     Ok(Json(rows))
 }
 
@@ -268,7 +284,12 @@ pub async fn create_follow_up(
         .main_template_id
         .ok_or_else(|| ApiError::validation("mainTemplateId is required"))?;
     owned(&state, template_id, user.id).await?;
-    let existing = state.ctx.db.list_follow_ups(template_id, user.id).await?;
+    let existing = state
+        .ctx
+        .db
+        .campaigns()
+        .list_follow_ups(template_id, user.id)
+        .await?;
     if existing.len() >= MAX_FOLLOW_UPS {
         return Err(ApiError::validation("A template has at most 4 follow-ups"));
     }
@@ -276,10 +297,16 @@ pub async fn create_follow_up(
     let id = state
         .ctx
         .db
+        .campaigns()
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
-    state.ctx.db.reschedule_follow_ups(template_id).await?;
+    state
+        .ctx
+        .db
+        .followups()
+        .reschedule_follow_ups(template_id)
+        .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
@@ -301,12 +328,14 @@ pub async fn update_follow_up(
     state
         .ctx
         .db
+        .campaigns()
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
     state
         .ctx
         .db
+        .followups()
         .reschedule_follow_ups(existing.main_template_id)
         .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
@@ -323,12 +352,19 @@ pub async fn delete_follow_up(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Success>> {
     let existing = owned_follow_up(&state, id, user.id).await?;
-    if !state.ctx.db.delete_follow_up(id, user.id).await? {
+    if !state
+        .ctx
+        .db
+        .campaigns()
+        .delete_follow_up(id, user.id)
+        .await?
+    {
         return Err(ApiError::not_found(FOLLOW_UP_NOT_FOUND));
     }
     state
         .ctx
         .db
+        .followups()
         .reschedule_follow_ups(existing.main_template_id)
         .await?;
     Ok(Json(DONE))
@@ -368,13 +404,24 @@ pub async fn sync_follow_ups(
     if !state
         .ctx
         .db
+        .campaigns()
         .sync_follow_ups(template_id, user.id, &contents, state.ctx.now_ms())
         .await?
     {
         return Err(ApiError::not_found(NOT_FOUND));
     }
-    state.ctx.db.reschedule_follow_ups(template_id).await?;
-    let rows = state.ctx.db.list_follow_ups(template_id, user.id).await?;
+    state
+        .ctx
+        .db
+        .followups()
+        .reschedule_follow_ups(template_id)
+        .await?;
+    let rows = state
+        .ctx
+        .db
+        .campaigns()
+        .list_follow_ups(template_id, user.id)
+        .await?;
     Ok(Json(rows))
 }
 
@@ -399,11 +446,12 @@ pub async fn set_follow_up_timing(
     if !state
         .ctx
         .db
+        .campaigns()
         .set_follow_up_timing(id, user.id, request.follow_up_timing, state.ctx.now_ms())
         .await?
     {
         return Err(ApiError::not_found(NOT_FOUND));
     }
-    state.ctx.db.reschedule_follow_ups(id).await?;
+    state.ctx.db.followups().reschedule_follow_ups(id).await?;
     Ok(Json(owned(&state, id, user.id).await?))
 }

@@ -72,6 +72,7 @@ impl TestSendRequest {
             state
                 .ctx
                 .db
+                .campaigns()
                 .template_content(template_id, user_id)
                 .await?
                 .ok_or_else(|| ApiError::not_found("Template not found"))?;
@@ -94,7 +95,15 @@ impl TestSendRequest {
 /// whose every sender is turned off, the spec's 'Email service not configured' (they meant to test a real sender).
 async fn test_sender(state: &AppState, user_id: i64) -> ApiResult<Option<EmailConfig>> {
     let sender = default_sender(state, user_id).await?;
-    if sender.is_none() && !state.ctx.db.list_email_configs(user_id).await?.is_empty() {
+    if sender.is_none()
+        && !state
+            .ctx
+            .db
+            .sending()
+            .list_email_configs(user_id)
+            .await?
+            .is_empty()
+    {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "email_service_not_configured",
@@ -198,23 +207,27 @@ pub async fn test_campaign(
     let chosen = match (request.template_id, request.campaign_id) {
         (Some(id), _) => Some(id),
         (None, Some(campaign)) => {
-            db.find_campaign(campaign, user.id)
+            db.campaigns()
+                .find_campaign(campaign, user.id)
                 .await?
                 .ok_or_else(|| ApiError::not_found("Campaign not found"))?
                 .template_id
         }
         (None, None) => db
+            .campaigns()
             .list_campaigns(user.id)
             .await?
             .into_iter()
             .find_map(|campaign| campaign.template_id),
     };
     let template_id = chosen.ok_or_else(|| ApiError::validation("Template Required"))?;
-    db.template_content(template_id, user.id)
+    db.campaigns()
+        .template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
     for id in &request.business_ids {
-        db.find_business(*id, user.id)
+        db.discovery()
+            .find_business(*id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Business not found"))?;
     }
@@ -222,6 +235,7 @@ pub async fn test_campaign(
     // A Gmail sender whose grant is gone: the user meant to test through Gmail, not the outbox.
     if sender.is_none()
         && let Some(revoked) = db
+            .sending()
             .list_email_configs(user.id)
             .await?
             .into_iter()
@@ -330,13 +344,13 @@ pub(crate) async fn send_tests(
     let db = &state.ctx.db;
     let config_id = config.as_ref().map(|config| config.id);
     let ids = queue_tests(&state.ctx, user.id, config_id, to, &items, branding).await?;
-    let load = || async { Ok::<_, ApiError>(db.load_messages(&ids).await?) };
+    let load = || async { Ok::<_, ApiError>(db.sending().load_messages(&ids).await?) };
     let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
         rows.iter()
             .all(|row| !matches!(row.status, MessageStatus::Queued | MessageStatus::Sending))
     })
     .await?;
-    let errors = db.message_errors(&ids).await?;
+    let errors = db.sending().message_errors(&ids).await?;
     Ok(TestOutcome {
         sent: rows
             .iter()

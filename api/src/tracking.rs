@@ -149,6 +149,7 @@ pub async fn one_click(
     match state
         .ctx
         .db
+        .sending()
         .insert_unsubscribe(&email, "one_click", state.ctx.now_ms())
         .await
     {

@@ -104,6 +104,7 @@ pub async fn unsubscribe(
     let added = state
         .ctx
         .db
+        .sending()
         .insert_unsubscribe(&email, source, state.ctx.now_ms())
         .await?;
     if added {

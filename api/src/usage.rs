@@ -36,6 +36,7 @@ pub async fn email_usage(
     let count = state
         .ctx
         .db
+        .accounts()
         .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
         .await?;
     Ok(Json(EmailUsage {

@@ -115,6 +115,7 @@ async fn receive_events(
     if !state
         .ctx
         .db
+        .inbound()
         .first_receipt(&payload, now, now - 2 * window_ms)
         .await?
     {
@@ -124,7 +125,7 @@ async fn receive_events(
         Ok(applied) => applied,
         Err(error) => {
             // Nothing is lost: the retry SendGrid makes after an error must not count as a replay.
-            state.ctx.db.forget_receipt(&payload).await.ok();
+            state.ctx.db.inbound().forget_receipt(&payload).await.ok();
             return Err(error);
         }
     };
@@ -242,11 +243,22 @@ async fn apply_events(state: &AppState, events: &[Event], now: i64) -> ApiResult
         let Some(message_id) = event.outreach_message.as_deref() else {
             continue;
         };
-        let Some(message) = state.ctx.db.find_sent_by_message_id(message_id).await? else {
+        let Some(message) = state
+            .ctx
+            .db
+            .inbound()
+            .find_sent_by_message_id(message_id)
+            .await?
+        else {
             continue;
         };
         let at = event.timestamp.map_or(now, |seconds| seconds * SECOND_MS);
-        state.ctx.db.apply_outcome(&message, &outcome, at).await?;
+        state
+            .ctx
+            .db
+            .inbound()
+            .apply_outcome(&message, &outcome, at)
+            .await?;
         applied += 1;
     }
     Ok(applied)

@@ -1,6 +1,6 @@
-//! Outreach core: every capability of the product, each in its own folder with its types, rules and its own
-//! `impl Db` block. Only this crate talks to the database and to providers; `api`, `worker` and `scheduler` build
-//! on it.
+//! Outreach core: every capability of the product, each in its own folder with its types, rules and its own store
+//! (`db.sending()`, `db.campaigns()`, ...: the capability's reads and writes, so a call names its owner). Only this
+//! crate talks to the database and to providers; `api`, `worker` and `scheduler` build on it.
 //!
 //! - `platform`: configuration, clock, secrets, size limits, network policy, DNS, the database, SQL and the queue;
 //! - `accounts`: users, sessions, invites, plans and the monthly quota;
@@ -67,7 +67,10 @@ impl Context {
         business_id: i64,
         key: &str,
     ) -> Result<(), platform::queue::QueueError> {
-        self.db.set_email_status(business_id, "pending").await?;
+        self.db
+            .discovery()
+            .set_email_status(business_id, "pending")
+            .await?;
         self.queue
             .enqueue(platform::jobs::EnrichBusiness { business_id }, Some(key))
             .await?;

@@ -76,7 +76,7 @@ impl Schedule {
             }
             "ingest-replies" => {
                 let mut any = false;
-                for config_id in ctx.db.imap_mailboxes().await? {
+                for config_id in ctx.db.inbound().imap_mailboxes().await? {
                     let job = IngestReplies {
                         config_id,
                         tick: tick.clone(),

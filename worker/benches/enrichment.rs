@@ -77,6 +77,7 @@ async fn run(
     settings.crawler.dns_servers = vec![dns.to_string()];
     let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
     let user = db
+        .accounts()
         .upsert_user_on_sign_in("bench@outreach.example", None, None, 0)
         .await
         .expect("a user");
@@ -89,7 +90,11 @@ async fn run(
             query: "bench".into(),
             ..Candidate::default()
         };
-        let (id, _) = db.add_business(user.id, &candidate, 0).await.expect("adds");
+        let (id, _) = db
+            .discovery()
+            .add_business(user.id, &candidate, 0)
+            .await
+            .expect("adds");
         ids.push((index, id));
     }
     let started = Instant::now();
@@ -102,7 +107,11 @@ async fn run(
         .await
         .expect("drains");
     let rate = hosts.len() as f64 / started.elapsed().as_secs_f64();
-    let businesses = db.list_businesses(user.id, 10_000).await.expect("lists");
+    let businesses = db
+        .discovery()
+        .list_businesses(user.id, 10_000)
+        .await
+        .expect("lists");
     let (mut with_email, mut planted) = (0, 0);
     for (index, id) in ids {
         let email = businesses

@@ -45,10 +45,12 @@ async fn main() {
     let sink = SmtpSink::start_counting();
     let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
     let user = db
+        .accounts()
         .upsert_user_on_sign_in("bench@example.org", None, None, now)
         .await
         .unwrap();
     let config_id = db
+        .sending()
         .insert_email_config(user.id, &loopback_smtp_sender(sink.port), now)
         .await
         .unwrap();
@@ -87,7 +89,11 @@ async fn main() {
         .await
         .unwrap();
     let follow_up_rate = due as f64 / started.elapsed().as_secs_f64();
-    let progress = db.campaign_progress(seeded.campaign_id).await.unwrap();
+    let progress = db
+        .sending()
+        .campaign_progress(seeded.campaign_id)
+        .await
+        .unwrap();
     assert_eq!(progress.sent as usize, messages + due, "{progress:?}");
 
     let (_, campaign, ids) = seed_campaign(

@@ -68,10 +68,12 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
     let now = SystemClock.now_ms();
     let user = db
+        .accounts()
         .upsert_user_on_sign_in("bench@example.org", None, None, now)
         .await
         .unwrap();
     let config_id = db
+        .sending()
         .insert_email_config(user.id, &loopback_smtp_sender(port), now)
         .await
         .unwrap();
@@ -104,7 +106,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
         .unwrap();
     let elapsed = started.elapsed().as_secs_f64();
     let cpu = cpu_time() - cpu_before;
-    let progress = db.campaign_progress(campaign).await.unwrap();
+    let progress = db.sending().campaign_progress(campaign).await.unwrap();
     assert_eq!(progress.sent as usize, count, "{progress:?}");
     db.close().await;
     (

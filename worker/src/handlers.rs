@@ -29,8 +29,12 @@ use serde_json::json;
 
 /// Trials and premium grants whose period ended become expired; returns how many.
 pub async fn expire_subscriptions(ctx: &Context, job: &ExpireSubscriptions) -> anyhow::Result<u64> {
-    let expired = ctx.db.expire_subscriptions(ctx.now_ms()).await?;
-    let sessions = ctx.db.delete_expired_sessions(ctx.now_ms()).await?;
+    let expired = ctx.db.accounts().expire_subscriptions(ctx.now_ms()).await?;
+    let sessions = ctx
+        .db
+        .accounts()
+        .delete_expired_sessions(ctx.now_ms())
+        .await?;
     tracing::info!(tick = %job.tick, expired, sessions, "subscriptions expired");
     Ok(expired)
 }
@@ -63,7 +67,7 @@ pub async fn classify_reply(ctx: &Context, job: &ClassifyReply) -> anyhow::Resul
 /// Writes the email a user asked for and records the draft (with estimated rates) or the provider's error.
 /// A provider failure is an answer for the user, not a reason to retry: the job succeeds either way.
 pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Result<()> {
-    let Some(row) = ctx.db.load_generation(job.generation_id).await? else {
+    let Some(row) = ctx.db.writing().load_generation(job.generation_id).await? else {
         return Ok(());
     };
     if row.status != GenerationStatus::Pending {
@@ -83,11 +87,12 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
     if let Some(campaign_id) = brief.campaign_id
         && ctx
             .db
+            .campaigns()
             .find_campaign(campaign_id, row.user_id)
             .await?
             .is_some()
     {
-        for file in ctx.db.list_education_files(campaign_id).await? {
+        for file in ctx.db.campaigns().list_education_files(campaign_id).await? {
             if brief.ai_education_files.is_empty() || brief.ai_education_files.contains(&file.name)
             {
                 material.education.push((file.name, file.extracted_text));
@@ -99,6 +104,7 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
         Ok(written) => {
             let own = ctx
                 .db
+                .writing()
                 .own_results(row.user_id, &brief.objective, &brief.tone)
                 .await?;
             let estimate = rates::estimate(&brief.objective, &brief.tone, own);
@@ -121,6 +127,7 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
         }
     };
     ctx.db
+        .writing()
         .finish_generation(
             row.id,
             status,
@@ -136,7 +143,7 @@ pub async fn generate_email(ctx: &Context, job: &GenerateEmail) -> anyhow::Resul
 /// asks for businesses that earlier chunks did not find, adds them to the user's businesses (de-duplicated), logs
 /// the chunk, then enqueues the next chunk or completes the search. A cancelled search stops at the next chunk.
 pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Result<()> {
-    let Some(search) = ctx.db.load_search(job.search_id).await? else {
+    let Some(search) = ctx.db.discovery().load_search(job.search_id).await? else {
         return Ok(());
     };
     if search.status != SearchStatus::Running || job.chunk_number < search.chunks_done {
@@ -154,12 +161,13 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         Err(reason) => {
             telemetry::search_chunk("none", "failure");
             ctx.db
+                .discovery()
                 .stop_search(search.id, SearchStatus::Failed, Some(&reason.0), now)
                 .await?;
             return Ok(());
         }
     };
-    let earlier = ctx.db.businesses_of_search(search.id).await?;
+    let earlier = ctx.db.discovery().businesses_of_search(search.id).await?;
     let exclude = Exclusions {
         ids: earlier
             .iter()
@@ -201,6 +209,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             seen.names.push(candidate.name.clone());
             let new_to_search = match ctx
                 .db
+                .discovery()
                 .find_duplicate_business(search.user_id, candidate)
                 .await?
             {
@@ -266,6 +275,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     // The provider may take seconds: a search cancelled meanwhile records nothing.
     let Some(recorded) = ctx
         .db
+        .discovery()
         .record_search_chunk(&log, &candidates, earlier.len() as i32, status, now)
         .await?
     else {
@@ -282,6 +292,7 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
         );
         ctx.db
+            .discovery()
             .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
             .await?;
         return Ok(());
@@ -295,11 +306,17 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
 /// Reads the business's website: the best address (own domain first) with the page it was on, and the social
 /// profiles. A site that cannot be read leaves "No email found" with the reason.
 pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Result<()> {
-    let Some(business) = ctx.db.load_enrich_target(job.business_id).await? else {
+    let Some(business) = ctx
+        .db
+        .discovery()
+        .load_enrich_target(job.business_id)
+        .await?
+    else {
         return Ok(());
     };
     let Some(website) = business.website.as_deref() else {
         ctx.db
+            .discovery()
             .record_enrichment(
                 business.id,
                 &Enrichment {
@@ -344,6 +361,7 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
         _ => status,
     });
     ctx.db
+        .discovery()
         .record_enrichment(
             business.id,
             &Enrichment {

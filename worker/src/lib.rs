@@ -313,6 +313,7 @@ pub async fn run(
     // workers left behind.
     let lease_ms = ctx.settings.queue.lease_seconds.max(1) as i64 * 1000;
     ctx.db
+        .sending()
         .renew_lease(slots.lease(), ctx.now_ms() + lease_ms)
         .await?;
     reconcile(&ctx).await?;
@@ -361,7 +362,12 @@ pub async fn run(
         }
     }
     // Every send settled: nothing is left under this lease.
-    if let Err(error) = ctx.db.release_lease(slots.lease(), ctx.now_ms()).await {
+    if let Err(error) = ctx
+        .db
+        .sending()
+        .release_lease(slots.lease(), ctx.now_ms())
+        .await
+    {
         tracing::warn!(%error, "the lease was not released; it expires by itself");
     }
     result.map_err(|error| anyhow::anyhow!("worker stopped: {error}"))
@@ -392,7 +398,12 @@ async fn keep_lease(
     let mut interval = tokio::time::interval(Duration::from_millis((lease_ms / 3).max(100) as u64));
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     while next_round(&mut interval, &mut ended).await {
-        if let Err(error) = ctx.db.renew_lease(&lease, ctx.now_ms() + lease_ms).await {
+        if let Err(error) = ctx
+            .db
+            .sending()
+            .renew_lease(&lease, ctx.now_ms() + lease_ms)
+            .await
+        {
             tracing::warn!(%error, "the worker's lease was not renewed");
         }
         if let Err(error) = reconcile(&ctx).await {
@@ -472,7 +483,7 @@ async fn report_queue_depth(ctx: Context, mut ended: tokio::sync::watch::Receive
             }
             Err(error) => tracing::warn!(%error, "could not read the queue depth"),
         }
-        if let Err(error) = ctx.db.report_quota_headroom(now).await {
+        if let Err(error) = ctx.db.admin().report_quota_headroom(now).await {
             tracing::warn!(%error, "could not read the quota headroom");
         }
     }

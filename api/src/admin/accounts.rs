@@ -70,12 +70,13 @@ pub async fn user_status(
         .map(normalize_email)
         .filter(|email| !email.is_empty());
     let email = email.ok_or_else(|| ApiError::validation(EMAIL_REQUIRED))?;
-    let user = state.ctx.db.find_user_by_email(&email).await?;
+    let user = state.ctx.db.accounts().find_user_by_email(&email).await?;
     let user =
         user.ok_or_else(|| ApiError::not_found(format!("No user found with email {email}")))?;
     let used = state
         .ctx
         .db
+        .accounts()
         .count_sent_emails_since(user.id, quota_window_start(state.ctx.now_ms()))
         .await?;
     Ok(Json(UserStatus {
@@ -151,7 +152,7 @@ pub async fn set_user_status(
         return Err(ApiError::validation("Please enter a valid email address"));
     }
     admin::change_user(&state.ctx, &admin.email, &email, UserAction::Grant(grant)).await?;
-    let user = state.ctx.db.find_user_by_email(&email).await?;
+    let user = state.ctx.db.accounts().find_user_by_email(&email).await?;
     let user = user.ok_or_else(|| ApiError::internal("the granted user is missing"))?;
     Ok(Json(Granted {
         success: true,
@@ -210,6 +211,7 @@ pub async fn list_invites(
     let (invites, total) = state
         .ctx
         .db
+        .admin()
         .admin_invites(&filter, None, &listing.page)
         .await?;
     Ok(listed("invites", listing.first, invites, total))
@@ -257,6 +259,7 @@ pub async fn list_users(
     let (users, total) = state
         .ctx
         .db
+        .admin()
         .admin_users(&filter, administrators, &listing.page, state.ctx.now_ms())
         .await?;
     Ok(listed("users", listing.first, users, total))
@@ -288,7 +291,7 @@ pub async fn show_user(
 
 async fn user_detail(state: &AppState, id: i64) -> ApiResult<AdminUserDetail> {
     let ctx = &state.ctx;
-    let user = ctx.db.admin_user(id, ctx.now_ms()).await?;
+    let user = ctx.db.admin().admin_user(id, ctx.now_ms()).await?;
     let user = user.ok_or_else(|| ApiError::not_found("No such user"))?;
     let filter = Filter {
         text: user.email.clone(),
@@ -298,10 +301,12 @@ async fn user_detail(state: &AppState, id: i64) -> ApiResult<AdminUserDetail> {
         |sortable: &listing::Sortable| sortable.page(None, true, 50, 0).expect("default order");
     let (campaigns, _) = ctx
         .db
+        .admin()
         .admin_campaigns(&filter, None, &newest(&listing::CAMPAIGNS))
         .await?;
     let (senders, _) = ctx
         .db
+        .admin()
         .admin_senders(&filter, &newest(&listing::SENDERS), ctx.now_ms())
         .await?;
     Ok(AdminUserDetail {

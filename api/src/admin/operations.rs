@@ -71,6 +71,7 @@ pub async fn list_unsubscribes(
     let (rows, total) = state
         .ctx
         .db
+        .sending()
         .list_unsubscribes(&text, listing.page.limit, listing.page.offset)
         .await?;
     let records: Vec<SuppressedAddress> = rows.into_iter().map(Into::into).collect();
@@ -97,7 +98,12 @@ pub async fn add_unsubscribe(
 ) -> ApiResult<Response> {
     let email = form.email.unwrap_or_default();
     let entry = admin::suppress(&state.ctx, &admin.email, &email, form.reason.as_deref()).await?;
-    let added = state.ctx.db.find_unsubscribe(&entry.target_id).await?;
+    let added = state
+        .ctx
+        .db
+        .sending()
+        .find_unsubscribe(&entry.target_id)
+        .await?;
     let added = added.ok_or_else(|| ApiError::internal("the suppressed address is missing"))?;
     Ok((StatusCode::CREATED, Json(SuppressedAddress::from(added))).into_response())
 }
@@ -150,7 +156,12 @@ pub async fn list_jobs(
         text: listing.text("jobType"),
         status,
     };
-    let (jobs, total) = state.ctx.db.admin_jobs(&filter, &listing.page).await?;
+    let (jobs, total) = state
+        .ctx
+        .db
+        .admin()
+        .admin_jobs(&filter, &listing.page)
+        .await?;
     Ok(listed("jobs", listing.first, jobs, total))
 }
 
@@ -238,6 +249,7 @@ pub async fn list_campaigns(
     let (campaigns, total) = state
         .ctx
         .db
+        .admin()
         .admin_campaigns(&filter, None, &listing.page)
         .await?;
     Ok(listed("campaigns", listing.first, campaigns, total))
@@ -301,6 +313,7 @@ pub async fn list_senders(
     let (senders, total) = state
         .ctx
         .db
+        .admin()
         .admin_senders(&filter, &listing.page, state.ctx.now_ms())
         .await?;
     Ok(listed("senders", listing.first, senders, total))
@@ -321,7 +334,12 @@ pub async fn list_searches(
         text: listing.text("q"),
         status: listing.text("status"),
     };
-    let (searches, total) = state.ctx.db.admin_searches(&filter, &listing.page).await?;
+    let (searches, total) = state
+        .ctx
+        .db
+        .admin()
+        .admin_searches(&filter, &listing.page)
+        .await?;
     Ok(listed("searches", listing.first, searches, total))
 }
 
@@ -338,6 +356,7 @@ pub async fn list_audit(
     let (entries, total) = state
         .ctx
         .db
+        .admin()
         .admin_audit(
             &listing.text("actor"),
             &listing.text("action"),

@@ -21,7 +21,7 @@ pub async fn list_configs(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<EmailConfigView>>> {
-    let configs = state.ctx.db.list_email_configs(user.id).await?;
+    let configs = state.ctx.db.sending().list_email_configs(user.id).await?;
     Ok(Json(configs.iter().map(EmailConfig::view).collect()))
 }
 
@@ -46,7 +46,7 @@ pub async fn config_status(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<SenderStatus>> {
-    let configs = state.ctx.db.list_email_configs(user.id).await?;
+    let configs = state.ctx.db.sending().list_email_configs(user.id).await?;
     let default = configs
         .iter()
         .find(|config| config.is_default && config.is_active);
@@ -85,6 +85,7 @@ pub async fn set_default(
     state
         .ctx
         .db
+        .sending()
         .set_default_email_config(user.id, id, state.ctx.now_ms())
         .await?;
     Ok(Json(DONE))
@@ -101,7 +102,13 @@ pub async fn delete_config(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Success>> {
     owned_config(&state, id, user.id).await?;
-    if !state.ctx.db.delete_email_config(user.id, id).await? {
+    if !state
+        .ctx
+        .db
+        .sending()
+        .delete_email_config(user.id, id)
+        .await?
+    {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "sender_in_use",
@@ -119,6 +126,7 @@ pub(crate) async fn owned_config(
     state
         .ctx
         .db
+        .sending()
         .find_email_config(id, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Email configuration not found"))
@@ -129,7 +137,7 @@ pub(crate) async fn default_sender(
     state: &AppState,
     user_id: i64,
 ) -> ApiResult<Option<EmailConfig>> {
-    Ok(state.ctx.db.default_sender(user_id).await?)
+    Ok(state.ctx.db.sending().default_sender(user_id).await?)
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -176,7 +184,7 @@ pub async fn update_config(
             ));
         }
         let wanted = basic_address(&state, &prefix);
-        if wanted != address && state.ctx.db.email_address_taken(&wanted).await? {
+        if wanted != address && state.ctx.db.sending().email_address_taken(&wanted).await? {
             return Err(ApiError::validation("This username is already taken"));
         }
         address = wanted;
@@ -185,6 +193,7 @@ pub async fn update_config(
     state
         .ctx
         .db
+        .sending()
         .update_email_identity(
             id,
             user.id,
@@ -256,6 +265,7 @@ pub async fn verify_config(
     state
         .ctx
         .db
+        .sending()
         .set_email_config_verified(config.id, verified, &message, state.ctx.now_ms())
         .await?;
     Ok(Json(Verification {

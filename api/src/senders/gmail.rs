@@ -110,7 +110,9 @@ pub async fn consent_url(
         .url();
     let now = state.ctx.now_ms();
     let db = &state.ctx.db;
-    db.delete_stale_oauth_flows(now - FLOW_TTL_MS).await?;
+    db.accounts()
+        .delete_stale_oauth_flows(now - FLOW_TTL_MS)
+        .await?;
     let flow = GmailFlow {
         user_id: user.id,
         gmail_address: &identity.address,
@@ -118,7 +120,8 @@ pub async fn consent_url(
         reply_to: &identity.reply_to,
         read,
     };
-    db.insert_gmail_flow(csrf.secret(), verifier.secret(), &flow, now)
+    db.accounts()
+        .insert_gmail_flow(csrf.secret(), verifier.secret(), &flow, now)
         .await?;
     Ok(Consent {
         url: url.to_string(),
@@ -183,6 +186,7 @@ pub async fn read_access(
     let config = state
         .ctx
         .db
+        .sending()
         .find_email_config(id, user.id)
         .await?
         .filter(|config| config.provider == Provider::Gmail)
@@ -275,6 +279,7 @@ async fn finish(
     let flow = state
         .ctx
         .db
+        .accounts()
         .take_oauth_flow(&returned_state, now - FLOW_TTL_MS)
         .await
         .map_err(|error| failed("flow lookup", &error))?
@@ -321,8 +326,14 @@ async fn finish(
     };
     let db = &state.ctx.db;
     let saved = async {
-        if !db.reconnect_gmail_config(user.id, &config, now).await? {
-            db.insert_email_config(user.id, &config, now).await?;
+        if !db
+            .sending()
+            .reconnect_gmail_config(user.id, &config, now)
+            .await?
+        {
+            db.sending()
+                .insert_email_config(user.id, &config, now)
+                .await?;
         }
         Ok::<_, outreach_core::platform::db::StoreError>(())
     };
@@ -335,7 +346,8 @@ async fn finish(
     } else {
         None
     };
-    db.set_gmail_access(user.id, &address, read, history.as_deref())
+    db.inbound()
+        .set_gmail_access(user.id, &address, read, history.as_deref())
         .await
         .map_err(|error| failed("save", &error))?;
     // Asked to read but the box was unticked: sending still works, and the result page says what was declined.

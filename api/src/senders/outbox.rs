@@ -17,7 +17,7 @@ pub async fn outbox(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<OutboxMessage>>> {
-    let messages = state.ctx.db.outbox(user.id, 200).await?;
+    let messages = state.ctx.db.sending().outbox(user.id, 200).await?;
     Ok(Json(messages))
 }
 
@@ -54,12 +54,14 @@ pub async fn outbox_reply(
     let message = state
         .ctx
         .db
+        .inbound()
         .find_outbox_sent(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Outbox message not found"))?;
     let subject = state
         .ctx
         .db
+        .sending()
         .load_message(id)
         .await?
         .map(|row| format!("Re: {}", row.subject))

@@ -68,6 +68,7 @@ pub async fn save_profile(
     state
         .ctx
         .db
+        .accounts()
         .set_postal_address(user.id, &address, state.ctx.now_ms())
         .await?;
     Ok(Json(ProfileSaved {

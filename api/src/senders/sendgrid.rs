@@ -61,6 +61,7 @@ pub async fn check_username(
     let taken = state
         .ctx
         .db
+        .sending()
         .email_address_taken(&basic_address(&state, &username))
         .await?;
     Ok(if taken {
@@ -110,6 +111,7 @@ pub async fn suggest_username(
         if !state
             .ctx
             .db
+            .sending()
             .email_address_taken(&basic_address(&state, &candidate))
             .await?
         {
@@ -166,7 +168,7 @@ pub async fn create_basic_address(
         ));
     }
     let address = basic_address(&state, &prefix);
-    if state.ctx.db.email_address_taken(&address).await? {
+    if state.ctx.db.sending().email_address_taken(&address).await? {
         return Err(ApiError::validation("This username is already taken"));
     }
     let reply_to = reply_to_address(&request.reply_to)?.unwrap_or_else(|| user.email.clone());
@@ -182,6 +184,7 @@ pub async fn create_basic_address(
     let id = state
         .ctx
         .db
+        .sending()
         .insert_email_config(user.id, &config, state.ctx.now_ms())
         .await?;
     Ok(Json(BasicAddressCreated {
@@ -207,6 +210,7 @@ pub async fn send_basic_test(
     let config = state
         .ctx
         .db
+        .sending()
         .list_email_configs(user.id)
         .await?
         .into_iter()

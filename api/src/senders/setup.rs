@@ -282,11 +282,13 @@ pub async fn save_config(
     let id = state
         .ctx
         .db
+        .sending()
         .insert_email_config(user.id, &config, state.ctx.now_ms())
         .await?;
     let saved = state
         .ctx
         .db
+        .sending()
         .find_email_config(id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;

@@ -475,12 +475,14 @@ async fn local_sign_in_only_on_loopback_without_google() {
         let admin = app
             .ctx
             .db
+            .accounts()
             .find_user_by_email("ada@example.org")
             .await
             .unwrap()
             .unwrap();
         app.ctx
             .db
+            .accounts()
             .insert_invite("LOCL-CODE-2345", None, admin.id, app.clock.now_ms())
             .await
             .unwrap();

@@ -305,6 +305,7 @@ async fn activate_lets_the_user_in_as_a_free_trial_grant_does() {
         let id = app
             .ctx
             .db
+            .accounts()
             .find_user_by_email("bea@example.org")
             .await
             .unwrap()
@@ -357,6 +358,7 @@ async fn account_actions_write_their_audit_entry_and_refusals_write_none() {
         let id = app
             .ctx
             .db
+            .accounts()
             .find_user_by_email("ada@example.org")
             .await
             .unwrap()
@@ -426,6 +428,7 @@ async fn account_actions_write_their_audit_entry_and_refusals_write_none() {
         let ends = || async {
             app.ctx
                 .db
+                .accounts()
                 .find_user(id)
                 .await
                 .unwrap()
@@ -547,7 +550,7 @@ async fn invites_suppressions_jobs_and_campaigns_are_managed_with_an_audit_entry
         assert_eq!((status, is_time(&revoked["revokedAt"])), (StatusCode::OK, true), "{revoked}");
         assert_eq!(admin.post_json(&revoke, json!({})).await.0, StatusCode::UNPROCESSABLE_ENTITY);
         let grant = outreach_core::accounts::Grant::FreeTrial.subscription(app.clock.now_ms(), &app.ctx.settings.accounts);
-        let redeemed = app.ctx.db.redeem_invite(invite["code"].as_str().unwrap(), "grace@example.org", 0, &grant, app.clock.now_ms()).await.unwrap();
+        let redeemed = app.ctx.db.accounts().redeem_invite(invite["code"].as_str().unwrap(), "grace@example.org", 0, &grant, app.clock.now_ms()).await.unwrap();
         assert_eq!(redeemed, outreach_core::accounts::store::Redemption::UnknownOrUsed, "a revoked code is refused");
         // Found by its note or its code, in pages, oldest first when asked.
         let (_, second) = admin.post_json("/api/admin/invites", json!({ "note": "for the bakery" })).await;
@@ -577,9 +580,9 @@ async fn invites_suppressions_jobs_and_campaigns_are_managed_with_an_audit_entry
         };
         let (status, refused) = remove(" ").await;
         assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("Please give a reason for removing this address")));
-        assert!(app.ctx.db.find_unsubscribe("spam@example.org").await.unwrap().is_some(), "a refusal removes nothing");
+        assert!(app.ctx.db.sending().find_unsubscribe("spam@example.org").await.unwrap().is_some(), "a refusal removes nothing");
         assert_eq!(remove("the owner asked again").await.0, StatusCode::OK);
-        assert!(app.ctx.db.find_unsubscribe("spam@example.org").await.unwrap().is_none());
+        assert!(app.ctx.db.sending().find_unsubscribe("spam@example.org").await.unwrap().is_none());
         assert_eq!(remove("again").await.0, StatusCode::NOT_FOUND);
 
         // Jobs: a failed one is shown and retried, a queued one cancelled, every failed one of a kind retried.

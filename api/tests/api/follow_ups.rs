@@ -105,11 +105,11 @@ async fn follow_ups_go_out_after_an_open_threaded_once_and_stop_at_a_reply_or_an
         let (status, _) = ada.post_json(&format!("/api/emails/{}/mark-opened", follow_ups[0]["id"]), json!({})).await;
         assert_eq!(status, StatusCode::OK);
         // (The campaign completed its sends; a pause is set directly, as the controls act on a sending campaign.)
-        app.ctx.db.set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Paused, Some("Paused by you"), app.clock.now_ms()).await.unwrap();
+        app.ctx.db.campaigns().set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Paused, Some("Paused by you"), app.clock.now_ms()).await.unwrap();
         app.clock.advance(3 * DAY_MS);
         follow_ups_run(&app).await;
         assert_eq!(outbox().await.len(), 5, "paused");
-        app.ctx.db.set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Active, None, app.clock.now_ms()).await.unwrap();
+        app.ctx.db.campaigns().set_campaign_status(campaign["id"].as_i64().unwrap(), outreach_core::campaigns::CampaignStatus::Active, None, app.clock.now_ms()).await.unwrap();
         follow_ups_run(&app).await;
         let last: Vec<Value> = outbox().await.into_iter().filter(|m| m["subject"] == "Last note").collect();
         assert_eq!(last.len(), 1, "the second follow-up once");
@@ -395,7 +395,7 @@ async fn machine_opens_and_automatic_answers_change_nothing_while_bounces_and_co
             ("From", "away@cafe.example"), ("Subject", "Automatic reply: Bread"), ("Auto-Submitted", "auto-replied"),
             ("In-Reply-To", message("away@cafe.example")["messageId"].as_str().unwrap()),
         ], "Back on Monday.\r\n").as_bytes()).unwrap();
-        let answered = app.ctx.db.find_sent_by_message_id(message("away@cafe.example")["messageId"].as_str().unwrap()).await.unwrap();
+        let answered = app.ctx.db.inbound().find_sent_by_message_id(message("away@cafe.example")["messageId"].as_str().unwrap()).await.unwrap();
         outreach_core::inbound::replies::receive(&app.ctx, answered.as_ref().unwrap().user_id, answered.as_ref(), away, "imap").await.unwrap();
         let now = app.clock.now_ms() / 1000;
         let events = json!([

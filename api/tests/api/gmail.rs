@@ -118,7 +118,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
         let stored = app
             .ctx
             .db
-            .load_email_config(configs[0]["id"].as_i64().unwrap())
+            .sending().load_email_config(configs[0]["id"].as_i64().unwrap())
             .await
             .unwrap()
             .unwrap()
@@ -224,7 +224,7 @@ async fn gmail_senders_connect_through_googles_consent_and_send_through_the_gmai
         let config_id = configs[0]["id"].as_i64().unwrap();
         app.ctx
             .db
-            .deactivate_email_config(
+            .sending().deactivate_email_config(
                 config_id,
                 outreach_core::sending::mail_apis::GMAIL_REVOKED,
                 app.clock.now_ms(),

@@ -754,6 +754,7 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
         .unwrap();
         let db = &app.ctx.db;
         let search = db
+            .discovery()
             .insert_search(user, &params, app.clock.now_ms())
             .await
             .unwrap();
@@ -774,7 +775,13 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
         app.test_db
             .execute("alter table search_logs_away rename to search_logs")
             .await;
-        assert!(db.businesses_of_search(search).await.unwrap().is_empty());
+        assert!(
+            db.discovery()
+                .businesses_of_search(search)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         // Its retry, and the next chunk.
         outreach_worker::handlers::run_search_chunk(&app.ctx, &chunk(1))
             .await
@@ -782,9 +789,14 @@ async fn a_search_chunk_cut_off_before_its_log_is_written_leaves_nothing_half_do
         outreach_worker::handlers::run_search_chunk(&app.ctx, &chunk(2))
             .await
             .unwrap();
-        let row = db.load_search(search).await.unwrap().unwrap();
-        let found = db.businesses_of_search(search).await.unwrap().len();
-        let logs = db.search_logs(user, 100).await.unwrap();
+        let row = db.discovery().load_search(search).await.unwrap().unwrap();
+        let found = db
+            .discovery()
+            .businesses_of_search(search)
+            .await
+            .unwrap()
+            .len();
+        let logs = db.discovery().search_logs(user, 100).await.unwrap();
         let logged: i32 = logs.iter().map(|log| log.businesses_found).sum();
         let mut chunks: Vec<i32> = logs.iter().map(|log| log.chunk_number).collect();
         chunks.sort();

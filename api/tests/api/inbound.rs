@@ -100,7 +100,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         let follow_ups = app
             .ctx
             .db
-            .enqueue_messages(
+            .sending().enqueue_messages(
                 &[follow_up(0, "follow-up-0"), follow_up(1, "follow-up-1")],
                 app.clock.now_ms(),
             )
@@ -246,7 +246,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         };
         let follow_up_status = |id: i64| {
             let db = app.ctx.db.clone();
-            async move { db.load_message(id).await.unwrap().unwrap().status }
+            async move { db.sending().load_message(id).await.unwrap().unwrap().status }
         };
         assert_eq!(
             follow_up_status(follow_ups[0]).await,

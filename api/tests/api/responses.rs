@@ -259,6 +259,7 @@ async fn a_stop_request_in_any_of_five_languages_suppresses_the_address_and_noth
             let suppressed = app
                 .ctx
                 .db
+                .sending()
                 .find_unsubscribe(&address)
                 .await
                 .unwrap()
@@ -278,6 +279,7 @@ async fn a_stop_request_in_any_of_five_languages_suppresses_the_address_and_noth
         assert!(
             app.ctx
                 .db
+                .sending()
                 .find_unsubscribe("owner5@cafe5.example")
                 .await
                 .unwrap()

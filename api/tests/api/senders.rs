@@ -340,7 +340,7 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
         // Issue 33.6: with every sender turned off, a test is refused in the spec's words, not left in the outbox.
         let (_, configs) = ada.get_json("/api/user/email-configs").await;
         let config = configs[0]["id"].as_i64().unwrap();
-        app.ctx.db.deactivate_email_config(config, "Turned off for the test", app.clock.now_ms()).await.unwrap();
+        app.ctx.db.sending().deactivate_email_config(config, "Turned off for the test", app.clock.now_ms()).await.unwrap();
         let (status, refused) = ada.post_json("/api/campaigns/test", json!({ "testEmail": "me@test.example", "quantity": 1, "templateId": template["id"] })).await;
         assert_eq!((status, refused["error"].as_str()), (StatusCode::CONFLICT, Some("email_service_not_configured")), "{refused}");
         assert!(refused["message"].as_str().unwrap().starts_with("Email service not configured"), "{refused}");

@@ -454,9 +454,9 @@ async fn the_pre_launch_check_blocks_and_warns_and_a_blocked_launch_changes_noth
             "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
         })).await;
         assert_eq!(status, StatusCode::OK, "{saved}");
-        let user = app.ctx.db.find_user_by_email("ada@example.org").await.unwrap().unwrap();
+        let user = app.ctx.db.accounts().find_user_by_email("ada@example.org").await.unwrap().unwrap();
         // A template saved before variables were checked, with one personalisation does not know.
-        let template_id = app.ctx.db.insert_template(user.id, &outreach_core::campaigns::templates::TemplateContent {
+        let template_id = app.ctx.db.campaigns().insert_template(user.id, &outreach_core::campaigns::templates::TemplateContent {
             name: "Old".into(), subject: "Hi {{firstName}}".into(), body: "<p>Hello</p>".into(),
             objective: "Custom".into(), tone: "friendly".into(), email_signature: None,
         }, app.clock.now_ms()).await.unwrap();
@@ -465,7 +465,7 @@ async fn the_pre_launch_check_blocks_and_warns_and_a_blocked_launch_changes_noth
             .upload("/api/businesses/import", "leads.csv", b"name,email\nCafe Aalto,owner@aalto.example\nCafe Kuu,kuu@kuu.example\nDeli,\n".to_vec())
             .await;
         let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
-        app.ctx.db.set_subscription("ada@example.org", &outreach_core::accounts::Grant::Premium { email_limit: 1 }
+        app.ctx.db.accounts().set_subscription("ada@example.org", &outreach_core::accounts::Grant::Premium { email_limit: 1 }
             .subscription(app.clock.now_ms(), &Default::default()), app.clock.now_ms()).await.unwrap();
         let request = json!({ "campaignId": campaign["id"], "templateId": template_id, "businessIds": ids });
 

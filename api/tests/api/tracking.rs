@@ -94,7 +94,7 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
         }
         let mut events = Vec::new();
         for _ in 0..50 {
-            events = app.ctx.db.events_of(&token).await.unwrap();
+            events = app.ctx.db.tracking().events_of(&token).await.unwrap();
             if events.len() == 3 {
                 break;
             }
@@ -129,7 +129,7 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
         assert!(
             app.ctx
                 .db
-                .find_unsubscribe("info@sauna.example")
+                .sending().find_unsubscribe("info@sauna.example")
                 .await
                 .unwrap()
                 .is_none()
@@ -145,7 +145,7 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
         assert_eq!(
             app.ctx
                 .db
-                .find_unsubscribe("info@sauna.example")
+                .sending().find_unsubscribe("info@sauna.example")
                 .await
                 .unwrap()
                 .unwrap()
@@ -252,7 +252,7 @@ async fn a_burst_of_opens_of_the_same_messages_is_counted_whole() {
                 .split('.')
                 .next()
                 .unwrap();
-            let events = app.ctx.db.events_of(token).await.unwrap();
+            let events = app.ctx.db.tracking().events_of(token).await.unwrap();
             assert_eq!(events.len(), OPENS / 3, "{pixel}");
         }
     })

@@ -96,7 +96,16 @@ async fn template(browser: &Browser) -> i64 {
 async fn statuses(app: &TestApp, ids: &[i64]) -> Vec<MessageStatus> {
     let mut statuses = Vec::new();
     for id in ids {
-        statuses.push(app.ctx.db.load_message(*id).await.unwrap().unwrap().status);
+        statuses.push(
+            app.ctx
+                .db
+                .sending()
+                .load_message(*id)
+                .await
+                .unwrap()
+                .unwrap()
+                .status,
+        );
     }
     statuses
 }

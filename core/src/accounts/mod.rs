@@ -7,6 +7,12 @@ use serde::Serialize;
 use crate::platform::clock::{DAY_MS, iso};
 use crate::platform::config::{AccountSettings, AuthSettings};
 
+crate::capability_store!(
+    /// The accounts capability's reads and writes: `db.accounts()`.
+    AccountsStore,
+    accounts
+);
+
 /// A premium grant lasts 30 days (B §9); the quota window is the last 30 days (A §7).
 pub const PREMIUM_DAYS: i64 = 30;
 pub const QUOTA_WINDOW_DAYS: i64 = 30;

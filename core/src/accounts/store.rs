@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use super::{AccountStatus, Subscription, User};
+use crate::accounts::AccountsStore;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult, Tx};
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::queries::*;
 use crate::{on_db, on_tx};
 
@@ -55,7 +56,7 @@ pub enum Redemption {
     UnknownOrUsed,
 }
 
-impl Db {
+impl AccountsStore<'_> {
     pub async fn upsert_user_on_sign_in(
         &self,
         email: &str,

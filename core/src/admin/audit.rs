@@ -6,8 +6,14 @@ use serde::Serialize;
 
 use crate::on_tx;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult, Tx};
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::queries::*;
+
+crate::capability_store!(
+    /// The admin capability's reads and writes: `db.admin()`.
+    AdminStore,
+    admin
+);
 
 /// The actor of command-line actions.
 pub const CLI_ACTOR: &str = "cli";
@@ -122,7 +128,7 @@ pub struct Audit<'c> {
     now: i64,
 }
 
-impl Db {
+impl AdminStore<'_> {
     /// Opens a change's transaction with its audit entry and the record as it was.
     pub async fn audit<'c>(&self, change: &'c Change, now: i64) -> StoreResult<Audit<'c>> {
         let mut tx = self.begin_write().await?;

@@ -5,13 +5,14 @@
 use metrics::gauge;
 
 use crate::accounts::QUOTA_WINDOW_DAYS;
+use crate::admin::audit::AdminStore;
 use crate::on_db;
 use crate::platform::clock::DAY_MS;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::queries::{TELEMETRY_QUOTA_EXHAUSTED, TELEMETRY_SENDER_HEADROOM};
 use crate::platform::telemetry::{PROVIDERS, SENDER_HEADROOM, USERS_OUT_OF_QUOTA};
 
-impl Db {
+impl AdminStore<'_> {
     /// Publishes the quota gauges: active users out of monthly quota, and each provider's daily headroom.
     pub async fn report_quota_headroom(&self, now: i64) -> StoreResult<()> {
         let today = now.div_euclid(DAY_MS);

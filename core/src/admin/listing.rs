@@ -4,8 +4,9 @@
 use super::audit::{Arg, AuditEntry};
 use crate::accounts::store::InviteRow;
 use crate::accounts::{AccountStatus, SubscriptionStatus};
+use crate::admin::audit::AdminStore;
 use crate::platform::clock::{DAY_MS, Timestamp};
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::queue::JobRow;
 use crate::{bind_args, on_db};
@@ -254,7 +255,7 @@ fn quota_first_day(now: i64) -> i64 {
     now.div_euclid(DAY_MS) - crate::accounts::QUOTA_WINDOW_DAYS
 }
 
-impl Db {
+impl AdminStore<'_> {
     /// Users, `filter.status` one of `USER_GROUPS` ('' for all); `administrators` are the configured emails.
     pub async fn admin_users(
         &self,

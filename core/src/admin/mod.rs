@@ -92,7 +92,7 @@ pub async fn change_user(
 ) -> AdminResult<Option<AuditEntry>> {
     let email = normalize_email(email);
     let now = ctx.now_ms();
-    let user = ctx.db.find_user_by_email(&email).await?;
+    let user = ctx.db.accounts().find_user_by_email(&email).await?;
     // What is asked is checked before the change opens: a refused action writes nothing.
     match (action, &user) {
         (UserAction::Grant(_), _) => {}
@@ -120,7 +120,7 @@ pub async fn change_user(
     }
     let change = Change::new(actor, action.name(), "user", &email)
         .snapshot(&ADMIN_USER_SNAPSHOT, Arg::text(&email));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let tx = audit.tx();
     let grant = |grant: Grant| grant.subscription(now, &ctx.settings.accounts);
     let changed = match (action, user) {
@@ -171,7 +171,7 @@ pub async fn create_invite(
     let now = ctx.now_ms();
     let change = Change::new(actor, "invite.create", "invite", &code)
         .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(&code));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     accounts::insert_invite(audit.tx(), &code, note, created_by, now).await?;
     audit.finish(true).await?;
     let page = listing::INVITES
@@ -181,7 +181,7 @@ pub async fn create_invite(
         text: code.clone(),
         ..Filter::default()
     };
-    let (rows, _) = ctx.db.admin_invites(&filter, None, &page).await?;
+    let (rows, _) = ctx.db.admin().admin_invites(&filter, None, &page).await?;
     rows.into_iter()
         .find(|invite| invite.code == code)
         .ok_or_else(|| AdminError::NotFound(format!("The invite {code} was not written")))
@@ -194,6 +194,7 @@ pub async fn find_invite(ctx: &Context, id: i64) -> AdminResult<InviteRow> {
         .expect("default order");
     let (mut rows, _) = ctx
         .db
+        .admin()
         .admin_invites(&Filter::default(), Some(id), &page)
         .await?;
     rows.pop()
@@ -205,7 +206,7 @@ pub async fn revoke_invite(ctx: &Context, actor: &str, code: &str) -> AdminResul
     let now = ctx.now_ms();
     let change = Change::new(actor, "invite.revoke", "invite", code)
         .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(code));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let revoked = accounts::revoke_invite(audit.tx(), code, now).await?;
     audit.finish(revoked).await?.ok_or_else(|| {
         AdminError::Invalid(
@@ -236,7 +237,7 @@ pub async fn suppress(
                 .filter(|r| !r.is_empty())
                 .map(str::to_string),
         );
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let added = suppression::suppress(audit.tx(), &email, "admin", now).await?;
     audit
         .finish(added)
@@ -262,7 +263,7 @@ pub async fn unsuppress(
     let change = Change::new(actor, "unsubscribe.remove", "unsubscribe", &email)
         .snapshot(&ADMIN_UNSUBSCRIBE_SNAPSHOT, Arg::text(&email))
         .reason(Some(reason.to_string()));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let removed = suppression::unsuppress(audit.tx(), &email).await?;
     audit
         .finish(removed)
@@ -275,7 +276,7 @@ pub async fn retry_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<Audi
     let now = ctx.now_ms();
     let change =
         Change::new(actor, "job.retry", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let retried = queue::retry_jobs(audit.tx(), Some(id), None, now).await?;
     audit.finish(!retried.is_empty()).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
@@ -295,7 +296,7 @@ pub async fn retry_failed(
     }
     let now = ctx.now_ms();
     let change = Change::new(actor, "job.retry_failed", "job_kind", kind);
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let retried = queue::retry_jobs(audit.tx(), None, Some(kind), now).await?;
     Ok(audit.finish(!retried.is_empty()).await?)
 }
@@ -305,7 +306,7 @@ pub async fn cancel_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<Aud
     let now = ctx.now_ms();
     let change =
         Change::new(actor, "job.cancel", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let cancelled = queue::cancel_job(audit.tx(), id).await?;
     audit.finish(cancelled).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
@@ -321,6 +322,7 @@ pub async fn find_campaign(ctx: &Context, id: i64) -> AdminResult<AdminCampaign>
         .expect("default order");
     let (mut rows, _) = ctx
         .db
+        .admin()
         .admin_campaigns(&Filter::default(), Some(id), &page)
         .await?;
     rows.pop()
@@ -332,7 +334,7 @@ pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<
     let campaign = owned_campaign(ctx, id).await?;
     let now = ctx.now_ms();
     let change = campaign_control(actor, "campaign.pause", id);
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     control::pause_in(audit.tx(), &campaign, PausedBy::Operator, now).await?;
     let entry = audit
         .finish(true)
@@ -347,7 +349,7 @@ pub async fn resume_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult
     let campaign = owned_campaign(ctx, id).await?;
     let now = ctx.now_ms();
     let change = campaign_control(actor, "campaign.resume", id);
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     control::resume_in(audit.tx(), &campaign, now).await?;
     let entry = audit
         .finish(true)
@@ -360,8 +362,17 @@ pub async fn resume_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult
 /// A campaign as its owner's controls read it, whoever owns it.
 async fn owned_campaign(ctx: &Context, id: i64) -> AdminResult<crate::campaigns::CampaignRow> {
     let missing = || AdminError::NotFound(format!("No campaign with id {id}"));
-    let owner = ctx.db.campaign_owner(id).await?.ok_or_else(missing)?;
-    ctx.db.find_campaign(id, owner).await?.ok_or_else(missing)
+    let owner = ctx
+        .db
+        .campaigns()
+        .campaign_owner(id)
+        .await?
+        .ok_or_else(missing)?;
+    ctx.db
+        .campaigns()
+        .find_campaign(id, owner)
+        .await?
+        .ok_or_else(missing)
 }
 
 fn campaign_control(actor: &str, action: &'static str, id: i64) -> Change {
@@ -373,6 +384,7 @@ fn campaign_control(actor: &str, action: &'static str, id: i64) -> Change {
 pub async fn reprocess_search(ctx: &Context, actor: &str, id: i64) -> AdminResult<AuditEntry> {
     let search = ctx
         .db
+        .discovery()
         .load_search(id)
         .await?
         .ok_or_else(|| AdminError::NotFound(format!("No search with id {id}")))?;
@@ -381,7 +393,7 @@ pub async fn reprocess_search(ctx: &Context, actor: &str, id: i64) -> AdminResul
     let change = Change::new(actor, "search.reprocess", "search", id).after(
         json!({ "status": "running", "fromChunk": next, "chunksTotal": search.chunks_total }),
     );
-    let mut audit = ctx.db.audit(&change, now).await?;
+    let mut audit = ctx.db.admin().audit(&change, now).await?;
     let reopened = search::reopen(audit.tx(), id).await?;
     let entry = audit.finish(reopened).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
@@ -420,7 +432,7 @@ pub async fn reprocess_enrichment(
             (ids, "failed".to_string())
         }
         EnrichmentScope::Business(id) => {
-            if ctx.db.load_enrich_target(id).await?.is_none() {
+            if ctx.db.discovery().load_enrich_target(id).await?.is_none() {
                 return Err(AdminError::NotFound(format!("No business with id {id}")));
             }
             (vec![id], id.to_string())
@@ -436,7 +448,13 @@ pub async fn reprocess_enrichment(
     }
     let change = Change::new(actor, "enrichment.reprocess", "enrichment", target)
         .after(json!({ "businesses": ids }));
-    Ok(ctx.db.audit(&change, now).await?.finish(true).await?)
+    Ok(ctx
+        .db
+        .admin()
+        .audit(&change, now)
+        .await?
+        .finish(true)
+        .await?)
 }
 
 /// Reads the prospects' replies received since `since_ms` again (a second reading replaces the first; an answer
@@ -470,5 +488,11 @@ pub async fn reprocess_replies(
         platform::clock::iso(since_ms),
     )
     .after(json!({ "replies": ids }));
-    Ok(ctx.db.audit(&change, now).await?.finish(true).await?)
+    Ok(ctx
+        .db
+        .admin()
+        .audit(&change, now)
+        .await?
+        .finish(true)
+        .await?)
 }

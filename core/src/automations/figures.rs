@@ -104,6 +104,7 @@ async fn states(db: &Db, reports: &[&[ReportLine]]) -> StoreResult<HashMap<i64, 
         .flat_map(|lines| lines.iter().filter_map(|line| line.message_id))
         .collect();
     Ok(db
+        .sending()
         .load_messages(&ids)
         .await?
         .into_iter()
@@ -145,7 +146,7 @@ pub async fn run_result(db: &Db, run: &RunRow) -> StoreResult<RunResult> {
 
 /// A user's latest runs, newest first, each with its own emails' figures now.
 pub async fn run_records(db: &Db, user_id: i64, limit: i64) -> StoreResult<Vec<RunRecord>> {
-    let rows: Vec<RunListRow> = db.automation_runs(user_id, limit).await?;
+    let rows: Vec<RunListRow> = db.automations().automation_runs(user_id, limit).await?;
     let reports: Vec<Vec<ReportLine>> = rows.iter().map(|row| report_lines(&row.report)).collect();
     let borrowed: Vec<&[ReportLine]> = reports.iter().map(Vec::as_slice).collect();
     let states = states(db, &borrowed).await?;

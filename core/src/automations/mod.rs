@@ -141,9 +141,14 @@ pub async fn create(ctx: &Context, user_id: i64, settings: &Settings) -> Result<
         max_results: search_size(settings.max_businesses_per_day),
         window: &window,
     };
-    let campaign_id = ctx.db.insert_campaign(user_id, &campaign, now).await?;
+    let campaign_id = ctx
+        .db
+        .campaigns()
+        .insert_campaign(user_id, &campaign, now)
+        .await?;
     let id = ctx
         .db
+        .automations()
         .insert_automation(
             &NewAutomation {
                 user_id,
@@ -166,9 +171,10 @@ fn search_size(per_day: i32) -> i32 {
 /// two schedulers or a restart never run one twice; returns how many were started.
 pub async fn start_daily_runs(ctx: &Context, day: &str) -> Result<usize, QueueError> {
     let mut started = 0;
-    for automation_id in ctx.db.active_automations().await? {
+    for automation_id in ctx.db.automations().active_automations().await? {
         if let Some(run_id) = ctx
             .db
+            .automations()
             .insert_run(automation_id, Some(day), false, ctx.now_ms())
             .await?
         {
@@ -190,7 +196,7 @@ const TURN_RETRY_MS: i64 = 1_000;
 /// the process died before its job was, or a turn's retry was lost); returns how many. A run's job that died with
 /// its process is run again by the queue and finds its record running.
 pub async fn resume_runs(ctx: &Context, before: i64) -> Result<usize, QueueError> {
-    let running = ctx.db.running_automation_runs(before).await?;
+    let running = ctx.db.automations().running_automation_runs(before).await?;
     ctx.queue
         .enqueue_missing(
             running,
@@ -206,6 +212,7 @@ pub async fn resume_runs(ctx: &Context, before: i64) -> Result<usize, QueueError
 pub async fn run_now(ctx: &Context, automation_id: i64) -> Result<Option<i64>, QueueError> {
     let Some(run_id) = ctx
         .db
+        .automations()
         .insert_run(automation_id, None, true, ctx.now_ms())
         .await?
     else {
@@ -244,7 +251,7 @@ pub struct ReportLine {
 /// The `RunAutomation` job: searches, picks and sends, and records what it did. A scheduled run of an automation
 /// paused since is skipped; any run of an automation that ended (or ends now) sends nothing and says why.
 pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
-    let Some(record) = ctx.db.find_run(run_id, None).await? else {
+    let Some(record) = ctx.db.automations().find_run(run_id, None).await? else {
         return Ok(());
     };
     if record.status != RunStatus::Running {
@@ -253,7 +260,11 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     // Runs of one automation take turns: this one runs again a moment later, when the other has launched (and
     // reads the automation then, with what the other sent).
     if let Some(id) = record.automation_id
-        && !ctx.db.take_automation_turn(id, run_id).await?
+        && !ctx
+            .db
+            .automations()
+            .take_automation_turn(id, run_id)
+            .await?
     {
         // The queue keeps real time, whatever clock the context reads.
         let at = SystemClock.now_ms() + TURN_RETRY_MS;
@@ -265,13 +276,13 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     }
     let outcome = match record.automation_id {
         None => skipped("The automation was deleted"),
-        Some(id) => match ctx.db.find_automation(id, None).await? {
+        Some(id) => match ctx.db.automations().find_automation(id, None).await? {
             None => skipped("The automation was deleted"),
             Some(automation) => match run_automation(ctx, &record, &automation).await? {
                 Some(outcome) => outcome,
                 // Its search runs: the search's end queues this run again (`search_ended`), and the turn is free.
                 None => {
-                    ctx.db.end_automation_turn(id, run_id).await?;
+                    ctx.db.automations().end_automation_turn(id, run_id).await?;
                     return Ok(());
                 }
             },
@@ -280,6 +291,7 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     let report = serde_json::to_string(&outcome.report).expect("plain values serialise");
     let now = ctx.now_ms();
     ctx.db
+        .automations()
         .finish_run(
             run_id,
             outcome.status,
@@ -293,9 +305,10 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
         .await?;
     if let Some(id) = record.automation_id {
         ctx.db
+            .automations()
             .automation_ran(id, now, outcome.ended.as_deref())
             .await?;
-        ctx.db.end_automation_turn(id, run_id).await?;
+        ctx.db.automations().end_automation_turn(id, run_id).await?;
     }
     metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status.as_str())
         .increment(1);
@@ -349,18 +362,24 @@ async fn run_automation(
     let now = ctx.now_ms();
     let emailed_today = ctx
         .db
+        .automations()
         .automation_emailed_since(automation.campaign_id, now - now.rem_euclid(DAY_MS))
         .await?;
     let ids = ctx
         .db
+        .automations()
         .automation_candidates(
             automation.user_id,
             automation.campaign_id,
             automation.room(emailed_today),
         )
         .await?;
-    let businesses = ctx.db.find_businesses(&ids, automation.user_id).await?;
-    let config = ctx.db.default_sender(automation.user_id).await?;
+    let businesses = ctx
+        .db
+        .discovery()
+        .find_businesses(&ids, automation.user_id)
+        .await?;
+    let config = ctx.db.sending().default_sender(automation.user_id).await?;
     let launched = if businesses.is_empty() {
         None
     } else {
@@ -384,6 +403,7 @@ async fn run_automation(
         .unwrap_or_default();
     let messages = ctx
         .db
+        .sending()
         .first_messages_to(automation.campaign_id, &ids)
         .await?;
     let report: Vec<ReportLine> = businesses
@@ -447,13 +467,14 @@ async fn search(
         };
         let id = ctx
             .db
+            .discovery()
             .insert_search(automation.user_id, &params, ctx.now_ms())
             .await?;
-        ctx.db.set_run_search(record.id, id).await?;
+        ctx.db.automations().set_run_search(record.id, id).await?;
         queue_chunk(ctx, id, 1).await?;
         return Ok(None);
     };
-    Ok(match ctx.db.load_search(search_id).await? {
+    Ok(match ctx.db.discovery().load_search(search_id).await? {
         Some(search)
             if search.status == SearchStatus::Running
                 && ctx.now_ms() - record.started_at < SEARCH_WAIT_MS =>
@@ -469,13 +490,14 @@ async fn search(
 pub async fn search_ended(ctx: &Context, search_id: i64) -> Result<(), QueueError> {
     let ended = ctx
         .db
+        .discovery()
         .load_search(search_id)
         .await?
         .is_some_and(|search| search.status != SearchStatus::Running);
     if !ended {
         return Ok(());
     }
-    for run_id in ctx.db.runs_waiting_for(search_id).await? {
+    for run_id in ctx.db.automations().runs_waiting_for(search_id).await? {
         let key = format!("automation-run:{run_id}:search:{search_id}");
         ctx.queue
             .enqueue(RunAutomation { run_id }, Some(&key))
@@ -499,7 +521,11 @@ pub async fn analytics(
     ctx: &Context,
     automation: &AutomationRow,
 ) -> Result<AutomationAnalytics, sqlx::Error> {
-    let (sent, opened, replied) = ctx.db.automation_counts(automation.campaign_id).await?;
+    let (sent, opened, replied) = ctx
+        .db
+        .automations()
+        .automation_counts(automation.campaign_id)
+        .await?;
     Ok(AutomationAnalytics {
         emails_sent: sent,
         emails_opened: opened,

@@ -1,9 +1,15 @@
 //! Automations and their runs as stored.
 
 use super::settings::Settings;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
+
+crate::capability_store!(
+    /// The automations capability's reads and writes: `db.automations()`.
+    AutomationsStore,
+    automations
+);
 
 /// An automation as stored, with its campaign's emails so far (see `figures`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -87,7 +93,7 @@ pub struct RunListRow {
     pub report: String,
 }
 
-impl Db {
+impl AutomationsStore<'_> {
     /// First emails of an automation's campaign written since `since` (and not given up).
     pub async fn automation_emailed_since(&self, campaign_id: i64, since: i64) -> StoreResult<i64> {
         let sql = AUTOMATION_EMAILED_SINCE.sql(self);

@@ -169,6 +169,7 @@ pub async fn test_emails(
         .ok_or_else(|| Invalid::from("Please select an email template"))?;
     let template = ctx
         .db
+        .campaigns()
         .template_content(template_id, user_id)
         .await?
         .ok_or(TestError::TemplateNotFound)?;

@@ -13,6 +13,12 @@ use self::ai_settings::AiSettings;
 use crate::platform::clock::Timestamp;
 use crate::platform::window::{SendingWindowView, WindowColumns, WindowError};
 
+crate::capability_store!(
+    /// The campaigns capability's reads and writes: `db.campaigns()`.
+    CampaignsStore,
+    campaigns
+);
+
 crate::text_enum! {
     /// Every status a campaign can have, in the builder's order (A §4; B §3 adds archived).
     pub enum CampaignStatus ("campaign status") {

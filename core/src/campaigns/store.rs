@@ -2,7 +2,8 @@
 
 use super::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRow};
 use super::{CampaignRow, CampaignStatus, EducationFile};
-use crate::platform::db::{Db, StoreResult};
+use crate::campaigns::CampaignsStore;
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::window::SendingWindow;
 use crate::{on_db, on_writer};
@@ -36,7 +37,7 @@ macro_rules! bind_follow_up {
     };
 }
 
-impl Db {
+impl CampaignsStore<'_> {
     pub async fn list_campaigns(&self, user_id: i64) -> StoreResult<Vec<CampaignRow>> {
         let sql = CAMPAIGN_LIST.sql(self);
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)

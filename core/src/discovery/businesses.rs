@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::campaigns::personalise::Recipient;
+use crate::discovery::DiscoveryStore;
 use crate::discovery::enrich::SocialProfile;
 use crate::discovery::search::{LoggedBusiness, NewSearchLog, RecordedChunk, SearchStatus};
 use crate::platform::clock::Timestamp;
 use crate::platform::db::StoreResult;
-use crate::platform::db::{Db, json_list};
+use crate::platform::db::json_list;
 use crate::platform::dns::Verdict;
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
@@ -307,7 +308,7 @@ macro_rules! add_business {
     };
 }
 
-impl Db {
+impl DiscoveryStore<'_> {
     /// Stores a candidate for the user unless it duplicates one of their businesses; returns the business id either
     /// way and whether it is new.
     pub async fn add_business(

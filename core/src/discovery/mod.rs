@@ -10,3 +10,9 @@ pub mod import;
 pub mod resume;
 pub mod search;
 pub mod sources;
+
+crate::capability_store!(
+    /// The discovery capability's reads and writes: `db.discovery()`.
+    DiscoveryStore,
+    discovery
+);

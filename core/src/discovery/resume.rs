@@ -4,8 +4,9 @@
 //! waiting for its lookup with no lookup job left is given one.
 
 use crate::Context;
+use crate::discovery::DiscoveryStore;
 use crate::on_db;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::jobs::{EnrichBusiness, RunSearchChunk};
 use crate::platform::queries::*;
 use crate::platform::queue::QueueError;
@@ -28,7 +29,7 @@ pub async fn queue_chunk(
 /// returns how many were.
 pub async fn resume_searches(ctx: &Context, before: i64) -> Result<usize, QueueError> {
     let mut resumed = 0;
-    for (search_id, chunks_done) in ctx.db.running_searches(before).await? {
+    for (search_id, chunks_done) in ctx.db.discovery().running_searches(before).await? {
         resumed += usize::from(queue_chunk(ctx, search_id, chunks_done + 1).await?);
     }
     Ok(resumed)
@@ -37,7 +38,7 @@ pub async fn resume_searches(ctx: &Context, before: i64) -> Result<usize, QueueE
 /// Gives a lookup job to every business waiting for one that has none left (its request was written and the
 /// process died before its job was); returns how many.
 pub async fn resume_enrichment(ctx: &Context) -> Result<usize, QueueError> {
-    let waiting = ctx.db.businesses_pending_enrichment().await?;
+    let waiting = ctx.db.discovery().businesses_pending_enrichment().await?;
     ctx.queue
         .enqueue_missing(
             waiting,
@@ -49,7 +50,7 @@ pub async fn resume_enrichment(ctx: &Context) -> Result<usize, QueueError> {
         .await
 }
 
-impl Db {
+impl DiscoveryStore<'_> {
     /// Searches running since before `before`: (id, chunks done).
     pub async fn running_searches(&self, before: i64) -> StoreResult<Vec<(i64, i32)>> {
         let sql = SEARCH_RUNNING.sql(self);

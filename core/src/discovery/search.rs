@@ -7,7 +7,8 @@ use serde_json::Value;
 use crate::platform::clock::Timestamp;
 use crate::{on_db, on_tx};
 
-use crate::platform::db::{Db, StoreResult, Tx};
+use crate::discovery::DiscoveryStore;
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::invalid::Invalid;
 use crate::platform::queries::*;
 use crate::platform::text::filled;
@@ -221,7 +222,7 @@ pub struct RecordedChunk {
     pub to_enrich: Vec<i64>,
 }
 
-impl Db {
+impl DiscoveryStore<'_> {
     pub async fn insert_search(
         &self,
         user_id: i64,

@@ -20,6 +20,12 @@ use crate::sending::outgoing::{Dispatch, Letter, Outgoing};
 use crate::sending::sequence::{PendingFollowUp, Scope};
 use crate::{on_db, on_writer};
 
+crate::capability_store!(
+    /// The followups capability's reads and writes: `db.followups()`.
+    FollowupsStore,
+    followups
+);
+
 /// Why a prospect's follow-ups stopped when the user stopped them.
 pub const STOPPED_BY_HAND: &str = "Stopped by you";
 
@@ -40,7 +46,7 @@ pub struct SentFollowUp {
     pub original_subject: Option<String>,
 }
 
-impl Db {
+impl FollowupsStore<'_> {
     /// The next follow-up of a message's sequence is due at `at` (a reply asked to be written to then).
     pub async fn schedule_follow_up(
         &self,
@@ -128,12 +134,15 @@ pub async fn pending_as_written(
         user_id: Some(user_id),
         campaign_id: None,
     };
-    let mut pending = db.pending_follow_ups(scope, i64::MAX, limit).await?;
+    let mut pending = db
+        .sending()
+        .pending_follow_ups(scope, i64::MAX, limit)
+        .await?;
     let businesses: Vec<i64> = pending
         .iter()
         .map(|follow_up| follow_up.business_id)
         .collect();
-    let recipients = db.recipients(&businesses, user_id).await?;
+    let recipients = db.discovery().recipients(&businesses, user_id).await?;
     for follow_up in &mut pending {
         let recipient = recipients
             .get(&follow_up.business_id)
@@ -158,7 +167,11 @@ pub async fn queue_due_follow_ups(
         user_id,
         campaign_id: None,
     };
-    let mut due = ctx.db.pending_follow_ups(scope, now, DUE_PER_RUN).await?;
+    let mut due = ctx
+        .db
+        .sending()
+        .pending_follow_ups(scope, now, DUE_PER_RUN)
+        .await?;
     // Each campaign's follow-ups are written together (by sender) and go out in its own batches.
     due.sort_by_key(|follow_up| (follow_up.campaign_id, follow_up.config_id));
     let mut queued = Vec::new();
@@ -196,11 +209,11 @@ pub async fn queue_due_follow_ups(
             .iter()
             .map(|follow_up| follow_up.original_id)
             .collect();
-        ctx.db.clear_follow_up_due(&originals).await?;
+        ctx.db.sending().clear_follow_up_due(&originals).await?;
         if ids.is_empty() {
             continue;
         }
-        ctx.db.reopen_campaign(campaign_id, now).await?;
+        ctx.db.followups().reopen_campaign(campaign_id, now).await?;
         let dispatch = Dispatch {
             tag: "follow-up",
             ..Dispatch::default()

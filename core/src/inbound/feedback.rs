@@ -5,7 +5,8 @@
 //! 0.3% spam reports pauses itself with the reason.
 
 use crate::campaigns::CampaignStatus;
-use crate::platform::db::{Db, StoreResult};
+use crate::inbound::InboundStore;
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::MessageStatus;
@@ -64,7 +65,7 @@ pub struct NewInbound<'a> {
     pub header_message_id: Option<&'a str>,
 }
 
-impl Db {
+impl InboundStore<'_> {
     pub async fn find_sent_by_message_id(&self, message_id: &str) -> StoreResult<Option<SentRef>> {
         let sql = FEEDBACK_FIND_BY_MESSAGE_ID.sql(self);
         let id = message_id.trim().trim_matches(['<', '>']);
@@ -198,7 +199,8 @@ impl Db {
         } else {
             return Ok(None);
         };
-        self.set_campaign_status(campaign_id, CampaignStatus::Paused, Some(&reason), at)
+        self.campaigns()
+            .set_campaign_status(campaign_id, CampaignStatus::Paused, Some(&reason), at)
             .await?;
         telemetry::campaign_paused(why);
         Ok(Some(reason))

@@ -6,3 +6,9 @@ pub mod imap;
 pub mod mail;
 pub mod replies;
 pub mod sendgrid_webhook;
+
+crate::capability_store!(
+    /// The inbound capability's reads and writes: `db.inbound()`.
+    InboundStore,
+    inbound
+);

@@ -6,12 +6,12 @@
 //! Google's read permission) remembers the mailbox history id.
 
 use crate::Context;
+use crate::inbound::InboundStore;
 use crate::inbound::feedback::{NewInbound, Outcome, SentRef};
 use crate::inbound::imap::ImapServer;
 use crate::inbound::mail::{Inbound, Kind};
 use crate::on_db;
 use crate::platform::clock::DAY_MS;
-use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::faults;
 use crate::platform::net::Security;
@@ -61,7 +61,7 @@ pub struct MailboxRun {
     pub matched: usize,
 }
 
-impl Db {
+impl InboundStore<'_> {
     /// The user's message an inbound mail answers.
     pub async fn message_answered(
         &self,
@@ -209,6 +209,7 @@ pub async fn receive(
     }
     let id = ctx
         .db
+        .inbound()
         .record_inbound(user_id, message, &inbound, source, ctx.now_ms())
         .await?;
     faults::point_with("reply-kept", || id.to_string());
@@ -229,7 +230,7 @@ pub async fn receive_addressed(
 ) -> Result<bool, crate::platform::queue::QueueError> {
     let db = &ctx.db;
     let mut owner = match to.and_then(first_address) {
-        Some(address) => db.sender_owner(&address).await?,
+        Some(address) => db.inbound().sender_owner(&address).await?,
         None => None,
     };
     for id in &inbound.refers_to {
@@ -237,6 +238,7 @@ pub async fn receive_addressed(
             break;
         }
         owner = db
+            .inbound()
             .find_sent_by_message_id(id)
             .await?
             .map(|message| message.user_id);
@@ -244,7 +246,7 @@ pub async fn receive_addressed(
     let Some(owner) = owner else {
         return Ok(false);
     };
-    let message = db.message_answered(owner, &inbound).await?;
+    let message = db.inbound().message_answered(owner, &inbound).await?;
     receive(ctx, owner, message.as_ref(), inbound, source).await?;
     Ok(true)
 }
@@ -278,7 +280,7 @@ pub async fn resume_classification(
     before: i64,
 ) -> Result<usize, crate::platform::queue::QueueError> {
     let mut resumed = 0;
-    for inbound_id in ctx.db.unread_replies(before).await? {
+    for inbound_id in ctx.db.responses().unread_replies(before).await? {
         resumed += usize::from(queue_classification(ctx, inbound_id).await?);
     }
     Ok(resumed)
@@ -286,7 +288,7 @@ pub async fn resume_classification(
 
 /// A mailbox that cannot be read keeps the reason, shown with the sender, and is tried again at the next run.
 pub async fn ingest_mailbox(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
-    let (source, run) = if ctx.db.imap_mailbox(config_id).await?.is_some() {
+    let (source, run) = if ctx.db.inbound().imap_mailbox(config_id).await?.is_some() {
         ("imap", ingest_imap(ctx, config_id).await)
     } else {
         ("gmail", ingest_gmail(ctx, config_id).await)
@@ -301,7 +303,7 @@ async fn apply_read(ctx: &Context, user_id: i64, raw: &[u8], source: &str) -> an
     let Some(inbound) = crate::inbound::mail::read(raw) else {
         return Ok(false);
     };
-    let Some(message) = db.message_answered(user_id, &inbound).await? else {
+    let Some(message) = db.inbound().message_answered(user_id, &inbound).await? else {
         return Ok(false);
     };
     receive(ctx, user_id, Some(&message), inbound, source).await?;
@@ -310,7 +312,7 @@ async fn apply_read(ctx: &Context, user_id: i64, raw: &[u8], source: &str) -> an
 
 async fn ingest_gmail(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
     let db = &ctx.db;
-    let Some(mailbox) = db.gmail_mailbox(config_id).await? else {
+    let Some(mailbox) = db.inbound().gmail_mailbox(config_id).await? else {
         return Ok(MailboxRun::default());
     };
     let Some(refresh) = decrypt_secret(&ctx.settings.security.secret_key, &mailbox.secret) else {
@@ -340,7 +342,8 @@ async fn ingest_gmail(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRu
         Ok(found) => found,
         Err(error) => {
             tracing::warn!(config_id, %error, "Gmail mailbox not read");
-            db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+            db.inbound()
+                .set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
                 .await?;
             return Ok(MailboxRun::default());
         }
@@ -355,29 +358,33 @@ async fn ingest_gmail(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRu
             Ok(None) => {}
             Err(error) => {
                 // The history id stays where it was: the next run reads these messages again.
-                db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+                db.inbound()
+                    .set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
                     .await?;
                 return Ok(run);
             }
         }
     }
-    db.set_gmail_mark(config_id, &latest, ctx.now_ms()).await?;
+    db.inbound()
+        .set_gmail_mark(config_id, &latest, ctx.now_ms())
+        .await?;
     Ok(run)
 }
 
 async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun> {
     let db = &ctx.db;
-    let Some(mailbox) = db.imap_mailbox(config_id).await? else {
+    let Some(mailbox) = db.inbound().imap_mailbox(config_id).await? else {
         return Ok(MailboxRun::default());
     };
     let Some(password) = decrypt_secret(&ctx.settings.security.secret_key, &mailbox.imap_secret)
     else {
-        db.set_replies_checked(
-            config_id,
-            Some("The IMAP password cannot be read: save the sender again"),
-            ctx.now_ms(),
-        )
-        .await?;
+        db.inbound()
+            .set_replies_checked(
+                config_id,
+                Some("The IMAP password cannot be read: save the sender again"),
+                ctx.now_ms(),
+            )
+            .await?;
         return Ok(MailboxRun::default());
     };
     let server = ImapServer {
@@ -405,7 +412,8 @@ async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun
         Ok(read) => read,
         Err(error) => {
             tracing::warn!(config_id, %error, "IMAP mailbox not read");
-            db.set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
+            db.inbound()
+                .set_replies_checked(config_id, Some(&error.to_string()), ctx.now_ms())
                 .await?;
             return Ok(MailboxRun::default());
         }
@@ -414,21 +422,23 @@ async fn ingest_imap(ctx: &Context, config_id: i64) -> anyhow::Result<MailboxRun
     for fetched in &messages {
         run.matched += usize::from(apply_read(ctx, mailbox.user_id, &fetched.raw, "imap").await?);
         let now = ctx.now_ms();
-        db.set_imap_mark(
-            config_id,
-            Mark {
-                uid_validity,
-                last_uid: fetched.uid,
-            },
-            now,
-        )
-        .await?;
+        db.inbound()
+            .set_imap_mark(
+                config_id,
+                Mark {
+                    uid_validity,
+                    last_uid: fetched.uid,
+                },
+                now,
+            )
+            .await?;
         run.read += 1;
     }
     if messages.is_empty() {
         // Nothing new: the mark stays, the time of the check is kept (a changed UIDVALIDITY is taken at the next
         // message).
-        db.set_replies_checked(config_id, None, ctx.now_ms())
+        db.inbound()
+            .set_replies_checked(config_id, None, ctx.now_ms())
             .await?;
     }
     Ok(run)

@@ -28,11 +28,59 @@ pub enum Db {
     },
 }
 
+/// What `on_db!` and `on_writer!` run on: the database, or a capability's store over it.
+pub trait AsDb {
+    fn as_db(&self) -> &Db;
+}
+
+impl AsDb for Db {
+    fn as_db(&self) -> &Db {
+        self
+    }
+}
+
+impl<T: AsDb + ?Sized> AsDb for &T {
+    fn as_db(&self) -> &Db {
+        (**self).as_db()
+    }
+}
+
+/// A capability's store: its reads and writes over the database, reached as `db.<capability>()` (as in
+/// `ctx.db.sending().claim(...)`) so that every call says whose data it touches. Declared once in each capability's
+/// `mod.rs`; the platform's own methods (connections, transactions, migrations) stay on `Db`.
+#[macro_export]
+macro_rules! capability_store {
+    ($(#[$doc:meta])* $store:ident, $accessor:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $store<'a>(&'a $crate::platform::db::Db);
+
+        impl std::ops::Deref for $store<'_> {
+            type Target = $crate::platform::db::Db;
+            fn deref(&self) -> &Self::Target {
+                self.0
+            }
+        }
+
+        impl $crate::platform::db::AsDb for $store<'_> {
+            fn as_db(&self) -> &$crate::platform::db::Db {
+                self.0
+            }
+        }
+
+        impl $crate::platform::db::Db {
+            pub fn $accessor(&self) -> $store<'_> {
+                $store(self)
+            }
+        }
+    };
+}
+
 /// Expands `$body` once per backend with `$pool` bound to the concrete pool, so both arms are type-checked.
 #[macro_export]
 macro_rules! on_db {
     ($db:expr, $pool:ident => $body:expr) => {
-        match $db {
+        match $crate::platform::db::AsDb::as_db(&$db) {
             $crate::platform::db::Db::Postgres($pool) => $body,
             $crate::platform::db::Db::Sqlite { readers: $pool, .. } => $body,
         }
@@ -43,7 +91,7 @@ macro_rules! on_db {
 #[macro_export]
 macro_rules! on_writer {
     ($db:expr, $pool:ident => $body:expr) => {
-        match $db {
+        match $crate::platform::db::AsDb::as_db(&$db) {
             $crate::platform::db::Db::Postgres($pool) => $body,
             $crate::platform::db::Db::Sqlite { writer: $pool, .. } => $body,
         }

@@ -112,13 +112,14 @@ pub async fn read_reply(writer: &Writer, subject: &str, body: &str, today: Naive
 /// then), and for a reply that calls for an answer drafts one: queued by itself when every guard allows it, else
 /// waiting for the user's approval.
 pub async fn classify_reply(ctx: &Context, writer: &Writer, inbound_id: i64) -> anyhow::Result<()> {
-    let Some(reply) = ctx.db.reply_context(inbound_id).await? else {
+    let Some(reply) = ctx.db.responses().reply_context(inbound_id).await? else {
         return Ok(());
     };
     let now = ctx.now_ms();
     let today = crate::platform::clock::date_of(now);
     let reading = read_reply(writer, &reply.subject, &reply.body, today).await;
     ctx.db
+        .responses()
         .save_reading(reply.id, reply.user_id, &reading, now)
         .await?;
     apply_reading(ctx, &reply, &reading.classification).await?;
@@ -145,20 +146,24 @@ async fn apply_reading(
         .unwrap_or_else(|| reply.to_email.clone());
     if found.escalations.contains(&Escalation::Unsubscribe) {
         ctx.db
+            .sending()
             .insert_unsubscribe(&crate::accounts::normalize_email(&address), "reply", now)
             .await?;
     }
     match found.action {
         Action::MarkInterested => {
             ctx.db
+                .responses()
                 .set_contact_interest(reply.user_id, &reply.to_email, "interested")
                 .await?
         }
         Action::MarkNotInterested => {
             ctx.db
+                .responses()
                 .set_contact_interest(reply.user_id, &reply.to_email, "not_interested")
                 .await?;
             ctx.db
+                .followups()
                 .stop_follow_ups(reply.message_id, reply.user_id, NOT_INTERESTED, now)
                 .await?;
         }
@@ -176,6 +181,7 @@ async fn apply_reading(
                     .earliest()
                     .map_or(now, |time| time.timestamp_millis());
                 ctx.db
+                    .followups()
                     .schedule_follow_up(reply.message_id, campaign_id, at.max(now))
                     .await?;
             }
@@ -201,13 +207,19 @@ async fn answer_reply(
     let day_start = now - now.rem_euclid(DAY_MS);
     let counts = ctx
         .db
+        .responses()
         .answer_counts(campaign_id, day_start, reply.business_id)
         .await?;
     let mut why = guard(reply, found, counts);
     // The day's cap holds in the database: replies read at the same moment take its answers one at a time.
     let day = now.div_euclid(DAY_MS);
     let cap = i64::from(reply.auto_reply_max_per_day.unwrap_or(DEFAULT_DAILY_CAP));
-    let took = why.is_none() && ctx.db.take_automatic_answer(campaign_id, day, cap).await?;
+    let took = why.is_none()
+        && ctx
+            .db
+            .responses()
+            .take_automatic_answer(campaign_id, day, cap)
+            .await?;
     if why.is_none() && !took {
         why = Some(cap_reached(cap));
     }
@@ -220,9 +232,12 @@ async fn answer_reply(
         why: why.as_deref(),
         writer: &written_by,
     };
-    let Some(answer_id) = ctx.db.insert_answer(&answer, now).await? else {
+    let Some(answer_id) = ctx.db.responses().insert_answer(&answer, now).await? else {
         if took {
-            ctx.db.give_back_automatic_answer(campaign_id, day).await?;
+            ctx.db
+                .responses()
+                .give_back_automatic_answer(campaign_id, day)
+                .await?;
         }
         return Ok(());
     };
@@ -323,14 +338,19 @@ async fn draft_answer(
     {
         education.push(("notes".to_string(), notes.to_string()));
     }
-    for file in ctx.db.list_education_files(campaign_id).await? {
+    for file in ctx.db.campaigns().list_education_files(campaign_id).await? {
         education.push((file.name, file.extracted_text));
     }
     let thread = match reply.business_id {
-        Some(business_id) => ctx.db.thread_texts(campaign_id, business_id).await?,
+        Some(business_id) => {
+            ctx.db
+                .responses()
+                .thread_texts(campaign_id, business_id)
+                .await?
+        }
         None => Vec::new(),
     };
-    let user = ctx.db.find_user(reply.user_id).await?;
+    let user = ctx.db.accounts().find_user(reply.user_id).await?;
     let sender_name = reply
         .email_from_name
         .clone()
@@ -426,6 +446,7 @@ async fn queue_answer(
         .ok_or(AnswerError::NotWaiting)?;
     if !ctx
         .db
+        .responses()
         .queue_answer(
             answer_id,
             reply.user_id,
@@ -458,6 +479,7 @@ pub async fn approve(
 ) -> Result<i64, AnswerError> {
     let answer = ctx
         .db
+        .responses()
         .find_answer(answer_id, user_id)
         .await?
         .ok_or(AnswerError::NotFound)?;
@@ -481,6 +503,7 @@ pub async fn approve(
     }
     let reply = ctx
         .db
+        .responses()
         .reply_context(answer.inbound_id)
         .await?
         .ok_or(AnswerError::ReplyGone)?;
@@ -488,6 +511,7 @@ pub async fn approve(
     let now = ctx.now_ms();
     let counts = ctx
         .db
+        .responses()
         .answer_counts(campaign_id, now, reply.business_id)
         .await?;
     let message_id = queue_answer(ctx, &reply, answer_id, &draft, counts.in_thread, now).await?;
@@ -499,11 +523,13 @@ pub async fn approve(
 /// The user discards a draft: nothing is sent.
 pub async fn discard(ctx: &Context, user_id: i64, answer_id: i64) -> Result<(), AnswerError> {
     ctx.db
+        .responses()
         .find_answer(answer_id, user_id)
         .await?
         .ok_or(AnswerError::NotFound)?;
     if !ctx
         .db
+        .responses()
         .discard_answer(answer_id, user_id, ctx.now_ms())
         .await?
     {
@@ -584,7 +610,11 @@ pub async fn test_reply(
         (true, Some(row)) => {
             let drafted = draft_answer(ctx, writer, &reply, found).await?;
             let day_start = now - now.rem_euclid(DAY_MS);
-            let counts = ctx.db.answer_counts(row.id, day_start, None).await?;
+            let counts = ctx
+                .db
+                .responses()
+                .answer_counts(row.id, day_start, None)
+                .await?;
             let decision = match guard(&reply, found, counts) {
                 Some(why) => format!("Waits for your approval: {why}"),
                 None => format!(
@@ -604,7 +634,7 @@ pub async fn test_reply(
 
 /// The approvals gauge, after a change (a failed count leaves the last value).
 async fn record_awaiting(ctx: &Context) {
-    if let Ok(waiting) = ctx.db.answers_awaiting().await {
+    if let Ok(waiting) = ctx.db.responses().answers_awaiting().await {
         metrics::gauge!("outreach_reply_approvals_waiting").set(waiting as f64);
     }
 }

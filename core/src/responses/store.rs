@@ -4,12 +4,18 @@ use crate::campaigns::ai_settings::{
     CertaintyThreshold, HumanApproval, ReplyTiming, SalesAggressiveness,
 };
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::window::WindowColumns;
 use crate::{on_db, on_writer};
 
 use super::classification::{Action, Classification, Escalation, Sentiment};
+
+crate::capability_store!(
+    /// The responses capability's reads and writes: `db.responses()`.
+    ResponsesStore,
+    responses
+);
 
 /// A reply with what reading and answering it needs: the message it answers and that message's campaign.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -144,7 +150,7 @@ pub struct Totals {
     pub awaiting: i64,
 }
 
-impl Db {
+impl ResponsesStore<'_> {
     /// Prospects' replies received before `before` that no classifier has read.
     pub async fn unread_replies(&self, before: i64) -> StoreResult<Vec<i64>> {
         let sql = RESPONSE_UNREAD.sql(self);

@@ -96,7 +96,12 @@ pub async fn send_campaign_email(
     slots: &SenderSlots,
 ) -> anyhow::Result<()> {
     let settings = match job.campaign_id {
-        Some(campaign_id) => ctx.db.campaign_sending_settings(campaign_id).await?,
+        Some(campaign_id) => {
+            ctx.db
+                .sending()
+                .campaign_sending_settings(campaign_id)
+                .await?
+        }
         None => {
             let branding = job.branding.clone().unwrap_or_default();
             CampaignSendingSettings {
@@ -164,6 +169,7 @@ pub async fn send_campaign_email(
         Some(Stop::SenderRefused(reason)) => {
             if let Some(campaign_id) = job.campaign_id {
                 ctx.db
+                    .campaigns()
                     .set_campaign_status(
                         campaign_id,
                         CampaignStatus::Paused,
@@ -177,7 +183,10 @@ pub async fn send_campaign_email(
         }
     }
     if let Some(campaign_id) = job.campaign_id {
-        ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+        ctx.db
+            .sending()
+            .complete_campaign_if_done(campaign_id, now)
+            .await?;
     }
     Ok(())
 }
@@ -193,7 +202,11 @@ impl Batch<'_> {
         if stopping() {
             return Ok(Some(Stop::HandOver));
         }
-        let rows = ctx.db.load_messages(&self.job.message_ids).await?;
+        let rows = ctx
+            .db
+            .sending()
+            .load_messages(&self.job.message_ids)
+            .await?;
         let mut rows: Vec<MessageRow> = rows
             .into_iter()
             .filter(|row| row.status == MessageStatus::Queued)
@@ -202,13 +215,14 @@ impl Batch<'_> {
             .iter()
             .map(|row| normalize_email(&row.to_email))
             .collect();
-        let suppressed = ctx.db.suppressed_among(&emails).await?;
+        let suppressed = ctx.db.sending().suppressed_among(&emails).await?;
         if !suppressed.is_empty() {
             let (skip, keep): (Vec<_>, Vec<_>) = rows
                 .into_iter()
                 .partition(|row| suppressed.contains(&normalize_email(&row.to_email)));
             for row in skip {
                 ctx.db
+                    .sending()
                     .mark_unsent(
                         row.id,
                         MessageStatus::Skipped,
@@ -243,11 +257,11 @@ impl Batch<'_> {
                 },
                 None => None,
             };
-            let Some(user) = ctx.db.find_user(first.user_id).await? else {
+            let Some(user) = ctx.db.accounts().find_user(first.user_id).await? else {
                 continue;
             };
             let config = match first.config_id {
-                Some(config_id) => ctx.db.load_email_config(config_id).await?,
+                Some(config_id) => ctx.db.sending().load_email_config(config_id).await?,
                 None => None,
             };
             let limits = Limits {
@@ -261,11 +275,16 @@ impl Batch<'_> {
                 .iter()
                 .map(|row| normalize_email(&row.to_email))
                 .collect();
-            let blocked = ctx.db.suppressed_for_user(user.id, &emails).await?;
+            let blocked = ctx
+                .db
+                .sending()
+                .suppressed_for_user(user.id, &emails)
+                .await?;
             let mut ids = Vec::with_capacity(group.len());
             for row in group {
                 if blocked.contains(&normalize_email(&row.to_email)) {
                     ctx.db
+                        .sending()
                         .mark_unsent(row.id, MessageStatus::Skipped, SUPPRESSED_FOR_USER, None)
                         .await?;
                     self.done.push(row.id);
@@ -288,6 +307,7 @@ impl Batch<'_> {
             }
             let claim = ctx
                 .db
+                .sending()
                 .claim_messages(
                     user.id,
                     first.config_id,
@@ -303,12 +323,17 @@ impl Batch<'_> {
                 && !claim.claimed.is_empty()
             {
                 ctx.db
+                    .campaigns()
                     .resume_campaign_if_paused(campaign_id, ctx.now_ms())
                     .await?;
                 resumed = true;
             }
             let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
-            let recipients = ctx.db.recipients(&business_ids, user.id).await?;
+            let recipients = ctx
+                .db
+                .discovery()
+                .recipients(&business_ids, user.id)
+                .await?;
             let claimed: Vec<&MessageRow> = group
                 .iter()
                 .filter(|row| claim.claimed.contains(&row.id))
@@ -347,6 +372,7 @@ impl Batch<'_> {
         let zones = self
             .ctx
             .db
+            .sending()
             .recipient_zones(&business_ids, window.time_zone)
             .await?;
         let now = self.ctx.now_ms();
@@ -407,7 +433,7 @@ impl Batch<'_> {
             .filter_map(|row| row.business_id)
             .collect();
         let threads = match self.job.campaign_id {
-            Some(campaign_id) => ctx.db.threads_of(campaign_id, &answering).await?,
+            Some(campaign_id) => ctx.db.sending().threads_of(campaign_id, &answering).await?,
             None => HashMap::new(),
         };
         let mut ready = Vec::with_capacity(rows.len());
@@ -441,6 +467,7 @@ impl Batch<'_> {
                 Err(reason) => {
                     self.finished(row.id);
                     ctx.db
+                        .sending()
                         .mark_unsent(row.id, MessageStatus::Failed, &reason.0, None)
                         .await?;
                 }
@@ -528,7 +555,7 @@ impl Batch<'_> {
             }
             // Not handed over: back to the queue, and the job retries with backoff (sent ones are passed over).
             Err(SendError::Unreachable(reason)) => {
-                ctx.db.requeue_message(id, &reason).await?;
+                ctx.db.sending().requeue_message(id, &reason).await?;
                 anyhow::bail!("message {id}: {reason}");
             }
             // The sender itself stopped working: it is turned off with the reason, the message waits, and the
@@ -536,29 +563,35 @@ impl Batch<'_> {
             Err(SendError::Revoked(reason)) => {
                 if let Some(config) = config {
                     ctx.db
+                        .sending()
                         .deactivate_email_config(config.id, &reason, ctx.now_ms())
                         .await?;
                 }
                 if self.job.campaign_id.is_none() {
                     // A test send has no campaign to wait in: it fails with the reason.
                     ctx.db
+                        .sending()
                         .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
                         .await?;
                     return Ok(None);
                 }
-                ctx.db.requeue_message(id, &reason).await?;
+                ctx.db.sending().requeue_message(id, &reason).await?;
                 Ok(Some(Stop::SenderRefused(reason)))
             }
             // Handed over with no answer: it may have arrived, so it is never sent again, and shows as uncertain.
             Err(SendError::Uncertain(reason)) => {
                 tracing::info!(message = id, %reason, "message in doubt");
-                ctx.db.mark_uncertain(id, &reason, Some(provider)).await?;
+                ctx.db
+                    .sending()
+                    .mark_uncertain(id, &reason, Some(provider))
+                    .await?;
                 Ok(None)
             }
             // Refused or unbuildable: never sent again.
             Err(SendError::Refused(reason) | SendError::Invalid(reason)) => {
                 tracing::info!(message = id, %reason, "message refused");
                 ctx.db
+                    .sending()
                     .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
                     .await?;
                 Ok(None)
@@ -579,6 +612,7 @@ impl Batch<'_> {
         for id in std::mem::take(&mut self.claimed) {
             self.ctx
                 .db
+                .sending()
                 .release_claim(id, HANDED_BACK, recovery::UNDER_WAY)
                 .await?;
         }
@@ -610,6 +644,7 @@ impl Batch<'_> {
             .collect();
         self.ctx
             .db
+            .sending()
             .mark_sent_batch(&delivered, self.ctx.now_ms())
             .await?;
         self.accepted.clear();
@@ -648,6 +683,7 @@ impl Handoff for Recorder<'_> {
         static SEQ: AtomicI64 = AtomicI64::new(1);
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
         self.db
+            .sending()
             .hand_over(
                 self.ids[index],
                 refused_before.map(|at| self.ids[at]),
@@ -674,6 +710,7 @@ async fn pause_for_room(
         // A test send is not kept waiting: the user hears that the limit is reached.
         for &id in remaining {
             ctx.db
+                .sending()
                 .mark_unsent(
                     id,
                     MessageStatus::Failed,
@@ -685,6 +722,7 @@ async fn pause_for_room(
         return Ok(());
     };
     ctx.db
+        .campaigns()
         .set_campaign_status(campaign_id, CampaignStatus::Paused, Some(reason), now)
         .await?;
     telemetry::campaign_paused(PauseReason::Limit);

@@ -90,9 +90,15 @@ pub(super) async fn compose_message(
                 templates.entry((template_id, step))
             {
                 entry.insert(if step > 0 {
-                    ctx.db.follow_up_content(template_id, step, user.id).await?
+                    ctx.db
+                        .followups()
+                        .follow_up_content(template_id, step, user.id)
+                        .await?
                 } else {
-                    ctx.db.template_content(template_id, user.id).await?
+                    ctx.db
+                        .campaigns()
+                        .template_content(template_id, user.id)
+                        .await?
                 });
             }
             match templates[&(template_id, step)].clone() {

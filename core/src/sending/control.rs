@@ -4,10 +4,11 @@
 //! so does an operator's (the console makes the same writes in its audited transaction: `pause_in`, `resume_in`).
 
 use crate::campaigns::{CampaignRow, CampaignStatus};
-use crate::platform::db::{Db, StoreResult, Tx};
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::platform::window::WindowColumns;
+use crate::sending::SendingStore;
 use crate::sending::launch::enqueue_sends;
 use crate::{Context, on_db, on_tx};
 
@@ -113,7 +114,10 @@ pub async fn resume_in(tx: &mut Tx, campaign: &CampaignRow, now: i64) -> Result<
 pub async fn resumed(ctx: &Context, campaign_id: i64, now: i64) -> Result<(), ControlError> {
     // Keyed by the moment of resuming: a job of an earlier run of the same messages may still be in the queue.
     enqueue_sends(ctx, campaign_id, &format!("resumed:{now}")).await?;
-    ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+    ctx.db
+        .sending()
+        .complete_campaign_if_done(campaign_id, now)
+        .await?;
     Ok(())
 }
 
@@ -145,7 +149,7 @@ pub async fn stop(ctx: &Context, campaign: &CampaignRow) -> Result<u64, ControlE
     Ok(skipped)
 }
 
-impl Db {
+impl SendingStore<'_> {
     /// What a sending batch needs of its campaign (a deleted campaign has the defaults).
     pub async fn campaign_sending_settings(
         &self,

@@ -74,10 +74,12 @@ pub async fn launch_campaign(
     let now = ctx.now_ms();
     let written = outgoing.write(db, &letters, now).await?;
     faults::point_with("launch-written", || campaign_id.to_string());
-    db.set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
+    db.campaigns()
+        .set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
         .await?;
     // Jobs for the messages this launch wrote: another launch of the campaign at the same moment queues its own.
     let queued: Vec<i64> = db
+        .sending()
         .load_messages(&written)
         .await?
         .into_iter()
@@ -89,7 +91,9 @@ pub async fn launch_campaign(
         ..Dispatch::default()
     };
     outgoing.queue(&ctx.queue, &queued, dispatch).await?;
-    db.complete_campaign_if_done(campaign_id, now).await?;
+    db.sending()
+        .complete_campaign_if_done(campaign_id, now)
+        .await?;
     Ok(Launched {
         queued: queued.len(),
         // Of the rows this launch wrote: a business written before (a relaunch) is not skipped again.
@@ -105,7 +109,7 @@ pub async fn enqueue_sends(
     campaign_id: i64,
     run: &str,
 ) -> Result<usize, QueueError> {
-    let queued = ctx.db.queued_message_ids(campaign_id).await?;
+    let queued = ctx.db.sending().queued_message_ids(campaign_id).await?;
     let dispatch = Dispatch {
         tag: run,
         ..Dispatch::default()

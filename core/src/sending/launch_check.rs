@@ -127,20 +127,23 @@ pub async fn plan_launch(
         .campaign_id
         .ok_or(PlanError::Invalid("Campaign Required"))?;
     let campaign = db
+        .campaigns()
         .find_campaign(campaign_id, user.id)
         .await?
         .ok_or(PlanError::NotFound("Campaign not found"))?;
     let (subject, body) = db
+        .campaigns()
         .template_content(template_id, user.id)
         .await?
         .ok_or(PlanError::NotFound("Template not found"))?;
     let config = match request.email_config_id {
         Some(id) => Some(
-            db.find_email_config(id, user.id)
+            db.sending()
+                .find_email_config(id, user.id)
                 .await?
                 .ok_or(PlanError::NotFound("Email configuration not found"))?,
         ),
-        None => db.default_sender(user.id).await?,
+        None => db.sending().default_sender(user.id).await?,
     };
     if config.as_ref().is_some_and(|config| !config.is_active) {
         return Err(PlanError::Invalid(
@@ -149,16 +152,17 @@ pub async fn plan_launch(
     }
     // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
     let ids = distinct(request.business_ids);
-    let businesses = db.find_businesses(&ids, user.id).await?;
+    let businesses = db.discovery().find_businesses(&ids, user.id).await?;
     if businesses.len() != ids.len() {
         return Err(PlanError::NotFound("Business not found"));
     }
     let now = ctx.now_ms();
     let sent_this_month = db
+        .accounts()
         .count_sent_emails_since(user.id, quota_window_start(now))
         .await?;
     // A business this campaign has emailed already (a relaunch after a stop) is not written again.
-    let emailed = db.first_messages_to(campaign_id, &ids).await?;
+    let emailed = db.sending().first_messages_to(campaign_id, &ids).await?;
     let fresh: Vec<&BusinessRow> = businesses
         .iter()
         .filter(|business| !emailed.contains_key(&business.id))

@@ -11,6 +11,7 @@ use crate::platform::clock::DAY_MS;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
+use crate::sending::SendingStore;
 use crate::sending::senders::Provider;
 use crate::{on_db, on_writer};
 
@@ -181,7 +182,7 @@ type Claim = (i64, Option<i64>, Option<i64>);
 /// A claim given back with the message's campaign (first).
 type CampaignClaim = (Option<i64>, i64, Option<i64>, Option<i64>);
 
-impl Db {
+impl SendingStore<'_> {
     /// Messages waiting to be sent, queued before `before`, of active campaigns or of none: (id, campaign).
     pub async fn waiting_messages(&self, before: i64) -> StoreResult<Vec<(i64, Option<i64>)>> {
         let sql = OUTGOING_WAITING.sql(self);
@@ -251,7 +252,7 @@ impl Db {
             let mut tx = pool.begin().await?;
             // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
             // statement and a write, so it never has to upgrade from a read lock.
-            if matches!(self, Db::Postgres(_)) {
+            if matches!(&**self, Db::Postgres(_)) {
                 sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
             }
             let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)

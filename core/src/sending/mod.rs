@@ -27,6 +27,12 @@ pub mod window;
 
 use crate::platform::db::StoreError;
 
+crate::capability_store!(
+    /// The sending capability's reads and writes: `db.sending()`.
+    SendingStore,
+    sending
+);
+
 /// What a sender said about a message it did not accept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
@@ -64,7 +70,7 @@ impl SendError {
 
 /// Told, before each message's content goes to its sender, which message of the run it is and on which connection,
 /// and which message before it on that connection the server refused after its content. The batch records it
-/// (`messages::Db::hand_over`), so that after a crash a message never tried is told apart from one under way; a
+/// (`SendingStore::hand_over`), so that after a crash a message never tried is told apart from one under way; a
 /// connection hands one message at a time, so at most one per connection is ever in doubt. An error keeps the
 /// content back: the message was not handed over.
 pub trait Handoff: Send {

@@ -81,7 +81,7 @@ impl Outgoing {
                 in_reply_to: letter.in_reply_to,
             })
             .collect();
-        db.enqueue_messages(&messages, now).await
+        db.sending().enqueue_messages(&messages, now).await
     }
 
     /// Queues the sending jobs of these messages of the campaign (see [`queue_sending`]).

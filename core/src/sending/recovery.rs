@@ -1,6 +1,6 @@
 //! What a crashed worker left behind. Each worker process claims messages under a lease it renews while it lives;
 //! when a lease expires, any worker (on its lease timer) settles the messages still in sending under it by how far
-//! each got (see `Db::hand_over`): one never handed over goes back to the queue with a new job, so nobody is lost;
+//! each got (see `SendingStore::hand_over`): one never handed over goes back to the queue with a new job, so nobody is lost;
 //! one handed over before the last hand-over on its connection was taken by the server (a refusal would have
 //! unmarked it), so it is sent; and the last one handed over on each connection, whose content was under way, may
 //! have arrived: it is never sent again and shows as uncertain. At most one message per open connection is in doubt.
@@ -45,6 +45,7 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
     let now = ctx.now_ms();
     let interrupted = ctx
         .db
+        .sending()
         .interrupted_sends(now - PRE_LEASE_AFTER_MS, now)
         .await?;
     let mut recovered = Recovered::default();
@@ -61,15 +62,23 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
                 last_on_connection.get(connection.as_str()) == Some(&message.id)
             });
         let settled = if under_way {
-            let campaign = ctx.db.mark_uncertain(message.id, UNDER_WAY, None).await?;
+            let campaign = ctx
+                .db
+                .sending()
+                .mark_uncertain(message.id, UNDER_WAY, None)
+                .await?;
             recovered.uncertain += usize::from(campaign.is_some());
             campaign
         } else if message.handed_by.is_some() {
-            let campaign = ctx.db.recover_as_sent(message.id, now).await?;
+            let campaign = ctx.db.sending().recover_as_sent(message.id, now).await?;
             recovered.sent += usize::from(campaign.is_some());
             campaign
         } else {
-            let campaign = ctx.db.recover_to_queue(message.id, NEVER_TRIED).await?;
+            let campaign = ctx
+                .db
+                .sending()
+                .recover_to_queue(message.id, NEVER_TRIED)
+                .await?;
             if let Some(campaign) = campaign {
                 requeued.entry(campaign).or_default().push(message.id);
                 recovered.requeued += 1;
@@ -87,7 +96,10 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
         queue_sending(&ctx.queue, campaign_id, &ids, dispatch).await?;
     }
     for campaign_id in campaigns {
-        ctx.db.complete_campaign_if_done(campaign_id, now).await?;
+        ctx.db
+            .sending()
+            .complete_campaign_if_done(campaign_id, now)
+            .await?;
     }
     Ok(recovered)
 }
@@ -97,7 +109,7 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
 /// producer that is between its two steps right now is left to finish; a paused campaign's messages wait for its
 /// resume. Returns how many messages got a job.
 pub async fn requeue_waiting_messages(ctx: &Context, before: i64) -> Result<usize, QueueError> {
-    let waiting = ctx.db.waiting_messages(before).await?;
+    let waiting = ctx.db.sending().waiting_messages(before).await?;
     if waiting.is_empty() {
         return Ok(0);
     }

@@ -3,9 +3,10 @@
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
+use crate::sending::SendingStore;
 
 /// A §5 Sender identity: the rule for the username of a basic address.
 pub const USERNAME_RULE: &str =
@@ -190,7 +191,7 @@ pub struct NewEmailConfig {
     pub status_message: Option<String>,
 }
 
-impl Db {
+impl SendingStore<'_> {
     pub async fn insert_email_config(
         &self,
         user_id: i64,

@@ -9,6 +9,7 @@ use crate::campaigns::templates::FollowUpTiming;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::platform::window::WindowColumns;
+use crate::sending::SendingStore;
 use crate::sending::sequence_timing::{Due, OpenHours, send_time};
 use crate::sending::window::recipient_zone;
 use crate::{on_db, on_writer};
@@ -65,7 +66,7 @@ pub struct Thread {
 /// Due follow-ups read from the database at a time while looking for those scheduled by a moment.
 const PAGE: i64 = 20_000;
 
-impl Db {
+impl SendingStore<'_> {
     /// Follow-ups scheduled to go out at or before `until` (in their window, at the hour AI timing picks), of one
     /// user or everyone's, of one campaign or any, at most `limit`, the soonest first.
     pub async fn pending_follow_ups(

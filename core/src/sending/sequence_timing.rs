@@ -10,6 +10,7 @@ use crate::on_db;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::FOLLOW_UP_CAMPAIGN_OPENS;
 use crate::platform::window::{SendingWindow, local_hour};
+use crate::sending::SendingStore;
 use crate::sending::window::recipient_zone;
 
 /// What timing one follow-up needs to know.
@@ -55,7 +56,7 @@ pub fn busiest_hour(opens: impl IntoIterator<Item = (i64, Tz)>) -> Option<u32> {
     })
 }
 
-impl Db {
+impl SendingStore<'_> {
     /// The hour a campaign's prospects open mail most, in each one's local time (its latest 500 opens).
     pub async fn campaign_open_hour(
         &self,
@@ -91,7 +92,10 @@ impl OpenHours {
         if let Some(hour) = self.0.get(&campaign_id) {
             return Ok(*hour);
         }
-        let hour = db.campaign_open_hour(campaign_id, fallback).await?;
+        let hour = db
+            .sending()
+            .campaign_open_hour(campaign_id, fallback)
+            .await?;
         self.0.insert(campaign_id, hour);
         Ok(hour)
     }

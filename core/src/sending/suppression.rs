@@ -7,8 +7,9 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult, Tx, json_list};
+use crate::platform::db::{StoreResult, Tx, json_list};
 use crate::platform::queries::*;
+use crate::sending::SendingStore;
 use crate::{on_db, on_tx};
 
 /// A suppressed address.
@@ -20,7 +21,7 @@ pub struct Unsubscribe {
     pub created_at: Timestamp,
 }
 
-impl Db {
+impl SendingStore<'_> {
     /// Suppresses an address; returns false when it already was.
     pub async fn insert_unsubscribe(
         &self,

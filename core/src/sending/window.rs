@@ -8,9 +8,10 @@ use chrono_tz::Tz;
 
 use crate::discovery::gazetteer;
 use crate::on_db;
-use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::db::{StoreResult, json_list};
 use crate::platform::queries::BUSINESS_PLACES;
 use crate::platform::window::SendingWindow;
+use crate::sending::SendingStore;
 
 /// Where a recipient is, as far as known: latitude, longitude, city.
 pub type Place<'a> = (Option<f64>, Option<f64>, Option<&'a str>);
@@ -29,7 +30,7 @@ pub fn recipient_zone(
         .unwrap_or(fallback)
 }
 
-impl Db {
+impl SendingStore<'_> {
     /// Each business's time zone among `ids` (see `recipient_zone`); `fallback` for one whose place is unknown.
     pub async fn recipient_zones(
         &self,

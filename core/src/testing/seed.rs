@@ -23,6 +23,7 @@ async fn account_with_campaign(
     let grant =
         Grant::Premium { email_limit: limit }.subscription(now, &AccountSettings::default());
     let user = db
+        .accounts()
         .set_subscription(email, &grant, now)
         .await
         .expect("the account");
@@ -36,6 +37,7 @@ async fn account_with_campaign(
         window: &SendingWindow::always(),
     };
     let campaign = db
+        .campaigns()
         .insert_campaign(user.id, &campaign, now)
         .await
         .expect("the campaign");
@@ -48,6 +50,7 @@ async fn account_with_campaign(
         email_signature: None,
     };
     let template = db
+        .campaigns()
         .insert_template(user.id, &template, now)
         .await
         .expect("the template");
@@ -126,7 +129,8 @@ pub async fn seed_follow_ups(
         delay_days: 1,
         is_active: true,
     };
-    db.insert_follow_up(template_id, user_id, &follow_up, now)
+    db.campaigns()
+        .insert_follow_up(template_id, user_id, &follow_up, now)
         .await
         .expect("the follow-up");
     let (sent_at, opened_at) = (now - 3 * DAY_MS, now - 2 * DAY_MS);
@@ -147,7 +151,8 @@ pub async fn seed_follow_ups(
         .bind(template_id).bind(config_id).bind(opened_at).bind(opened as i64).bind(provider).execute(pool).await.map(|_| ()))
     .expect("seeded messages");
     // Their follow-ups' due times, as the open's trigger would have written them.
-    db.reschedule_follow_ups(template_id)
+    db.followups()
+        .reschedule_follow_ups(template_id)
         .await
         .expect("the follow-ups' due times");
     SeededFollowUps {
@@ -180,10 +185,12 @@ pub async fn seed_sender(
 ) -> (i64, i64) {
     let now = SystemClock.now_ms();
     let user = db
+        .accounts()
         .upsert_user_on_sign_in(email, None, None, now)
         .await
         .expect("the account");
     let config_id = db
+        .sending()
         .insert_email_config(user.id, config, now)
         .await
         .expect("the sender");

@@ -11,10 +11,10 @@ use crate::campaigns::CampaignStatus;
 use crate::on_db;
 use crate::platform::clock::Timestamp;
 use crate::platform::clock::iso;
-use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::sending::messages::MessageStatus;
+use crate::tracking::TrackingStore;
 use crate::tracking::events::EventKind;
 use crate::tracking::sent::SentEvent;
 
@@ -409,7 +409,7 @@ fn day_date(day: i64) -> String {
     iso(day * DAY_MS)[..10].to_string()
 }
 
-impl Db {
+impl TrackingStore<'_> {
     /// The user's campaigns with their counters (one campaign when `only` is given).
     pub async fn campaign_totals(
         &self,

@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
+use crate::tracking::TrackingStore;
 use crate::tracking::analytics::percent;
 use crate::tracking::sent::SentEmail;
 
@@ -139,7 +139,7 @@ pub fn contact_key(email: &str) -> String {
     email.trim().to_ascii_lowercase()
 }
 
-impl Db {
+impl TrackingStore<'_> {
     /// The user's contacts, most recently contacted first, each with its badge.
     pub async fn contacts(&self, user_id: i64) -> StoreResult<Vec<Contact>> {
         let sql = CONTACTS_LIST.sql(self);

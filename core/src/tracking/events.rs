@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::platform::db::Db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
+use crate::tracking::TrackingStore;
 use crate::{on_db, on_writer};
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
@@ -72,7 +73,7 @@ pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
     agent.trim().is_empty() || MACHINE_AGENTS.iter().any(|known| agent.contains(known))
 }
 
-impl Db {
+impl TrackingStore<'_> {
     /// Stores a batch of events (one statement on PostgreSQL, arrays; one transaction on SQLite), then moves their
     /// messages' first open and click times and state in one more statement.
     pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
@@ -87,7 +88,7 @@ impl Db {
 
     async fn insert_event_rows(&self, events: &[TrackingEvent]) -> StoreResult<()> {
         let sql = EVENT_INSERT_BATCH.sql(self);
-        match self {
+        match &**self {
             Db::Postgres(pool) => {
                 let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
                     events.iter().map(pick).collect()

@@ -6,3 +6,9 @@ pub mod contacts;
 pub mod events;
 pub mod recorder;
 pub mod sent;
+
+crate::capability_store!(
+    /// The tracking capability's reads and writes: `db.tracking()`.
+    TrackingStore,
+    tracking
+);

@@ -96,7 +96,7 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
     }
     // A failed write is tried again a few times: the events are only in memory.
     for attempt in 1..=5u64 {
-        match db.insert_events(batch).await {
+        match db.tracking().insert_events(batch).await {
             Ok(()) => {
                 for event in batch.iter() {
                     telemetry::tracking_event(

@@ -7,9 +7,10 @@ use serde::Serialize;
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
-use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::db::{StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::messages::{MessageKind, MessageStatus};
+use crate::tracking::TrackingStore;
 use crate::tracking::events::EventKind;
 
 /// A sent email as the user sees it (B §3 Sent email), with its events.
@@ -64,7 +65,7 @@ pub enum ManualOpen {
     NotFound,
 }
 
-impl Db {
+impl TrackingStore<'_> {
     /// A page of the user's sent emails, newest first, each with its events.
     pub async fn sent_emails(
         &self,

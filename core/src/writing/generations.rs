@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::campaigns::rates::RateSource;
 use crate::on_db;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
+use crate::writing::WritingStore;
 
 /// A finished generation's result as stored and answered: the draft, the rates it may expect and who wrote it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -47,7 +48,7 @@ pub struct GenerationRow {
     pub error: Option<String>,
 }
 
-impl Db {
+impl WritingStore<'_> {
     pub async fn insert_generation(
         &self,
         user_id: i64,

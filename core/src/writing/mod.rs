@@ -2,3 +2,9 @@
 
 pub mod ai;
 pub mod generations;
+
+crate::capability_store!(
+    /// The writing capability's reads and writes: `db.writing()`.
+    WritingStore,
+    writing
+);

@@ -66,6 +66,7 @@ async fn store_conformance() {
 
         // Sign-in creates an inactive account, and a later sign-in keeps names it does not replace.
         let user = db
+            .accounts()
             .upsert_user_on_sign_in("ada@example.org", Some("Ada"), Some("Lovelace"), now)
             .await
             .unwrap();
@@ -78,6 +79,7 @@ async fn store_conformance() {
             "{backend}"
         );
         let again = db
+            .accounts()
             .upsert_user_on_sign_in("ada@example.org", None, Some("King"), now + 1)
             .await
             .unwrap();
@@ -86,47 +88,77 @@ async fn store_conformance() {
             (again.first_name.as_deref(), again.last_name.as_deref()),
             (Some("Ada"), Some("King"))
         );
-        assert_eq!(db.find_user(user.id).await.unwrap().as_ref(), Some(&again));
         assert_eq!(
-            db.find_user_by_email("ada@example.org").await.unwrap(),
+            db.accounts().find_user(user.id).await.unwrap().as_ref(),
+            Some(&again)
+        );
+        assert_eq!(
+            db.accounts()
+                .find_user_by_email("ada@example.org")
+                .await
+                .unwrap(),
             Some(again.clone())
         );
         assert_eq!(
-            db.find_user_by_email("nobody@example.org").await.unwrap(),
+            db.accounts()
+                .find_user_by_email("nobody@example.org")
+                .await
+                .unwrap(),
             None
         );
 
         // Sessions: found while live, gone after sign-out or expiry.
-        db.insert_session("hash-1", user.id, now, now + DAY_MS)
+        db.accounts()
+            .insert_session("hash-1", user.id, now, now + DAY_MS)
             .await
             .unwrap();
-        db.insert_session("hash-2", user.id, now, now + 10)
+        db.accounts()
+            .insert_session("hash-2", user.id, now, now + 10)
             .await
             .unwrap();
         assert_eq!(
-            db.find_session_user("hash-1", now)
+            db.accounts()
+                .find_session_user("hash-1", now)
                 .await
                 .unwrap()
                 .map(|u| u.id),
             Some(user.id)
         );
         assert_eq!(
-            db.find_session_user("hash-2", now + 10).await.unwrap(),
+            db.accounts()
+                .find_session_user("hash-2", now + 10)
+                .await
+                .unwrap(),
             None,
             "{backend}: expired"
         );
-        assert_eq!(db.delete_expired_sessions(now + 10).await.unwrap(), 1);
-        db.delete_session("hash-1").await.unwrap();
-        assert_eq!(db.find_session_user("hash-1", now).await.unwrap(), None);
+        assert_eq!(
+            db.accounts()
+                .delete_expired_sessions(now + 10)
+                .await
+                .unwrap(),
+            1
+        );
+        db.accounts().delete_session("hash-1").await.unwrap();
+        assert_eq!(
+            db.accounts()
+                .find_session_user("hash-1", now)
+                .await
+                .unwrap(),
+            None
+        );
 
         // OAuth flows are consumed once and only while recent.
-        db.insert_oauth_flow("state-1", "verifier-1", Some("CODE"), now)
+        db.accounts()
+            .insert_oauth_flow("state-1", "verifier-1", Some("CODE"), now)
             .await
             .unwrap();
-        db.insert_oauth_flow("state-2", "verifier-2", None, now - 100)
+        db.accounts()
+            .insert_oauth_flow("state-2", "verifier-2", None, now - 100)
             .await
             .unwrap();
         let flow = db
+            .accounts()
             .take_oauth_flow("state-1", now - 50)
             .await
             .unwrap()
@@ -136,28 +168,35 @@ async fn store_conformance() {
             ("verifier-1", Some("CODE"))
         );
         assert!(
-            db.take_oauth_flow("state-1", now - 50)
+            db.accounts()
+                .take_oauth_flow("state-1", now - 50)
                 .await
                 .unwrap()
                 .is_none(),
             "{backend}: single use"
         );
         assert!(
-            db.take_oauth_flow("state-2", now - 50)
+            db.accounts()
+                .take_oauth_flow("state-2", now - 50)
                 .await
                 .unwrap()
                 .is_none(),
             "{backend}: stale"
         );
-        assert_eq!(db.delete_stale_oauth_flows(now).await.unwrap(), 1);
+        assert_eq!(
+            db.accounts().delete_stale_oauth_flows(now).await.unwrap(),
+            1
+        );
 
         // Invites: single use, and redemption activates a trial atomically.
         let invite = db
+            .accounts()
             .insert_invite("AAAA-BBBB-CCCC", Some("for Ada"), user.id, now)
             .await
             .unwrap();
         let trial = Grant::FreeTrial.subscription(now, &accounts);
         let redeemed = db
+            .accounts()
             .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
             .await
             .unwrap();
@@ -173,6 +212,7 @@ async fn store_conformance() {
         );
         assert_eq!(active.subscription_ends_at, trial.ends_at);
         let second = db
+            .accounts()
             .redeem_invite("AAAA-BBBB-CCCC", "ada@example.org", user.id, &trial, now)
             .await
             .unwrap();
@@ -181,6 +221,7 @@ async fn store_conformance() {
             .page(None, true, 10, 0)
             .unwrap();
         let (listed, _) = db
+            .admin()
             .admin_invites(&Default::default(), None, &page)
             .await
             .unwrap();
@@ -193,6 +234,7 @@ async fn store_conformance() {
         // Grants create accounts that do not exist yet, and expiry ends them.
         let premium = Grant::Premium { email_limit: 1000 }.subscription(now, &accounts);
         let grace: User = db
+            .accounts()
             .set_subscription("grace@example.org", &premium, now)
             .await
             .unwrap();
@@ -200,39 +242,59 @@ async fn store_conformance() {
             (grace.email_limit, grace.subscription_plan.as_deref()),
             (1000, Some("premium"))
         );
-        assert_eq!(db.expire_subscriptions(now + DAY_MS).await.unwrap(), 0);
         assert_eq!(
-            db.expire_subscriptions(now + 30 * DAY_MS).await.unwrap(),
+            db.accounts()
+                .expire_subscriptions(now + DAY_MS)
+                .await
+                .unwrap(),
+            0
+        );
+        assert_eq!(
+            db.accounts()
+                .expire_subscriptions(now + 30 * DAY_MS)
+                .await
+                .unwrap(),
             2,
             "{backend}: trial and premium"
         );
         let expired = db
+            .accounts()
             .find_user_by_email("grace@example.org")
             .await
             .unwrap()
             .unwrap();
         assert_eq!(expired.subscription_status, SubscriptionStatus::Expired);
 
-        assert_eq!(db.count_sent_emails_since(user.id, 0).await.unwrap(), 0);
+        assert_eq!(
+            db.accounts()
+                .count_sent_emails_since(user.id, 0)
+                .await
+                .unwrap(),
+            0
+        );
 
         // The suppression list: one row per address, newest first, filtered by substring.
         assert!(
-            db.insert_unsubscribe("a@example.org", "form", now)
+            db.sending()
+                .insert_unsubscribe("a@example.org", "form", now)
                 .await
                 .unwrap()
         );
         assert!(
-            !db.insert_unsubscribe("a@example.org", "link", now + 1)
+            !db.sending()
+                .insert_unsubscribe("a@example.org", "link", now + 1)
                 .await
                 .unwrap(),
             "{backend}: once"
         );
         assert!(
-            db.insert_unsubscribe("b@example.net", "link", now + 2)
+            db.sending()
+                .insert_unsubscribe("b@example.net", "link", now + 2)
                 .await
                 .unwrap()
         );
         let found = db
+            .sending()
             .find_unsubscribe("a@example.org")
             .await
             .unwrap()
@@ -242,260 +304,24 @@ async fn store_conformance() {
             ("form", Timestamp(now)),
             "{backend}: the first request stands"
         );
-        assert_eq!(db.find_unsubscribe("c@example.org").await.unwrap(), None);
-        let (page, total) = db.list_unsubscribes("", 1, 0).await.unwrap();
+        assert_eq!(
+            db.sending()
+                .find_unsubscribe("c@example.org")
+                .await
+                .unwrap(),
+            None
+        );
+        let (page, total) = db.sending().list_unsubscribes("", 1, 0).await.unwrap();
         assert_eq!(
             (page.len(), total, page[0].email.as_str()),
             (1, 2, "b@example.net")
         );
-        let (page, total) = db.list_unsubscribes("example.org", 10, 0).await.unwrap();
+        let (page, total) = db
+            .sending()
+            .list_unsubscribes("example.org", 10, 0)
+            .await
+            .unwrap();
         assert_eq!((page.len(), total), (1, 1));
-        test_db.cleanup().await;
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn campaign_and_template_store_conformance() {
-    use outreach_core::campaigns::store::NewCampaign;
-    use outreach_core::campaigns::templates::{FollowUpInput, TemplateInput};
-    use outreach_core::campaigns::{CampaignPatch, EducationFile};
-
-    each_backend(|test_db| async move {
-        let db = &test_db.db;
-        let backend = db.backend();
-        let now = 1_800_000_000_000;
-        let owner = db
-            .upsert_user_on_sign_in("ada@example.org", None, None, now)
-            .await
-            .unwrap()
-            .id;
-        let other = db
-            .upsert_user_on_sign_in("eve@example.org", None, None, now)
-            .await
-            .unwrap()
-            .id;
-
-        let new = NewCampaign {
-            name: "Cafés",
-            status: outreach_core::campaigns::CampaignStatus::Draft,
-            business_type: None,
-            geographic_area: Some("Helsinki"),
-            radius: 25,
-            max_results: 50,
-            window: &"mon-fri 08:00-18:00".parse().unwrap(),
-        };
-        let id = db.insert_campaign(owner, &new, now).await.unwrap();
-        let mut campaign = db
-            .find_campaign(id, owner)
-            .await
-            .unwrap()
-            .expect("own campaign");
-        assert_eq!(
-            (
-                campaign.geographic_area.as_deref(),
-                campaign.emails_sent,
-                campaign.business_ids.as_str()
-            ),
-            (Some("Helsinki"), 0, "[]")
-        );
-        assert_eq!(
-            db.find_campaign(id, other).await.unwrap(),
-            None,
-            "{backend}: owner only"
-        );
-        assert_eq!(
-            campaign.window.window().view().days,
-            ["mon", "tue", "wed", "thu", "fri"]
-        );
-        let window = outreach_core::platform::window::SendingWindowView {
-            days: vec!["sat".into()],
-            start: "09:30".into(),
-            end: "12:00".into(),
-            time_zone: "Europe/Helsinki".into(),
-        };
-        CampaignPatch {
-            business_ids: Some(vec![1, 2]),
-            status: Some("businesses_selected".into()),
-            sending_window: Some(window.clone()),
-            ..Default::default()
-        }
-        .apply(&mut campaign, false)
-        .unwrap();
-        assert!(db.update_campaign(&campaign, now + 1).await.unwrap());
-        let stored = db.list_campaigns(owner).await.unwrap().remove(0);
-        assert_eq!(stored.business_id_list(), vec![1, 2]);
-        assert_eq!(stored.window.window().view(), window, "{backend}");
-        let sending = db.campaign_sending_settings(id).await.unwrap();
-        assert_eq!(sending.window.window().view(), window, "{backend}");
-        assert!(db.list_campaigns(other).await.unwrap().is_empty());
-
-        let file = EducationFile {
-            name: "about.pdf".into(),
-            size_bytes: 10,
-            extracted_text: "Since 1989.".into(),
-        };
-        db.upsert_education_file(id, &file, now).await.unwrap();
-        db.upsert_education_file(
-            id,
-            &EducationFile {
-                extracted_text: "Replaced.".into(),
-                ..file.clone()
-            },
-            now,
-        )
-        .await
-        .unwrap();
-        assert_eq!(
-            db.list_education_files(id).await.unwrap()[0].extracted_text,
-            "Replaced.",
-            "{backend}: same name replaces"
-        );
-        db.delete_education_file(id, "about.pdf").await.unwrap();
-        assert!(db.list_education_files(id).await.unwrap().is_empty());
-
-        let content = TemplateInput {
-            name: Some("Intro".into()),
-            subject: Some("Hi".into()),
-            body: Some("<p>Hi</p>".into()),
-            ..Default::default()
-        }
-        .validate()
-        .unwrap();
-        let template = db.insert_template(owner, &content, now).await.unwrap();
-        assert_eq!(
-            db.find_template(template, owner)
-                .await
-                .unwrap()
-                .unwrap()
-                .tone,
-            "professional"
-        );
-        assert_eq!(db.find_template(template, other).await.unwrap(), None);
-        assert!(
-            !db.update_template(template, other, &content, now)
-                .await
-                .unwrap(),
-            "{backend}: not another user's"
-        );
-        assert!(
-            db.update_template(template, owner, &content, now)
-                .await
-                .unwrap()
-        );
-
-        let follow = |n: i32| {
-            FollowUpInput {
-                subject: Some(format!("F{n}")),
-                body: Some("<p>x</p>".into()),
-                ..Default::default()
-            }
-            .validate(n)
-            .unwrap()
-        };
-        let first = db
-            .insert_follow_up(template, owner, &follow(1), now)
-            .await
-            .unwrap()
-            .expect("position 1 is free");
-        assert_eq!(
-            db.insert_follow_up(template, owner, &follow(1), now)
-                .await
-                .unwrap(),
-            None,
-            "{backend}: a position is held once"
-        );
-        assert!(
-            db.sync_follow_ups(template, owner, &[follow(1), follow(2), follow(3)], now)
-                .await
-                .unwrap()
-        );
-        let listed = db.list_follow_ups(template, owner).await.unwrap();
-        assert_eq!(
-            (listed.len(), listed[0].id),
-            (3, first),
-            "{backend}: updated by position"
-        );
-        assert!(!db.sync_follow_ups(template, other, &[], now).await.unwrap());
-        assert_eq!(
-            db.update_follow_up(first, owner, &follow(1), now)
-                .await
-                .unwrap(),
-            Some(true)
-        );
-        assert_eq!(
-            db.update_follow_up(first, owner, &follow(2), now)
-                .await
-                .unwrap(),
-            None,
-            "{backend}: moving onto a taken position is refused"
-        );
-        assert!(db.find_follow_up(first, other).await.unwrap().is_none());
-        assert!(db.delete_follow_up(first, owner).await.unwrap());
-        assert_eq!(
-            db.own_results(owner, "Lead Generation", "professional")
-                .await
-                .unwrap(),
-            (0, 0, 0)
-        );
-
-        let generation = db.insert_generation(owner, "{}", now).await.unwrap();
-        assert_eq!(
-            db.load_generation(generation)
-                .await
-                .unwrap()
-                .unwrap()
-                .status,
-            GenerationStatus::Pending
-        );
-        assert!(
-            db.finish_generation(
-                generation,
-                GenerationStatus::Done,
-                Some("{\"subject\":\"x\"}"),
-                None,
-                now
-            )
-            .await
-            .unwrap()
-        );
-        assert!(
-            !db.finish_generation(
-                generation,
-                GenerationStatus::Failed,
-                None,
-                Some("late"),
-                now
-            )
-            .await
-            .unwrap(),
-            "{backend}: finished once"
-        );
-        assert_eq!(
-            db.find_generation(generation, owner)
-                .await
-                .unwrap()
-                .unwrap()
-                .status,
-            GenerationStatus::Done
-        );
-        assert!(
-            db.find_generation(generation, other)
-                .await
-                .unwrap()
-                .is_none()
-        );
-
-        assert!(db.delete_template(template, owner).await.unwrap());
-        assert!(
-            db.list_follow_ups(template, owner)
-                .await
-                .unwrap()
-                .is_empty(),
-            "{backend}: follow-ups go with the template"
-        );
-        assert!(!db.delete_campaign(id, other).await.unwrap());
-        assert!(db.delete_campaign(id, owner).await.unwrap());
         test_db.cleanup().await;
     })
     .await;
@@ -582,10 +408,14 @@ async fn the_duplicate_rule_in_memory_is_the_one_in_sql() {
         async move {
             let db = &test_db.db;
             let user = db
+                .accounts()
                 .upsert_user_on_sign_in("dedupe@example.org", None, None, 0)
                 .await
                 .unwrap();
-            db.add_business(user.id, &stored, 0).await.unwrap();
+            db.discovery()
+                .add_business(user.id, &stored, 0)
+                .await
+                .unwrap();
             for (other, same) in &others {
                 assert_eq!(
                     stored.same_business(other),
@@ -594,7 +424,8 @@ async fn the_duplicate_rule_in_memory_is_the_one_in_sql() {
                     other.name
                 );
                 assert_eq!(
-                    db.find_duplicate_business(user.id, other)
+                    db.discovery()
+                        .find_duplicate_business(user.id, other)
                         .await
                         .unwrap()
                         .is_some(),

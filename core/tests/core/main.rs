@@ -2,6 +2,7 @@
 //! outside, through the crate's public API, against local fake servers or real ones on loopback.
 
 mod ai;
+mod campaign_store;
 mod crawler;
 mod directory;
 mod fuzz;

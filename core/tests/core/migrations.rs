@@ -41,11 +41,13 @@ const HISTORY: &[&str] = &[
 /// What the analytics and contacts screens read for the history's user.
 async fn analytics_of(db: &outreach_core::Db) -> serde_json::Value {
     let user = db
+        .accounts()
         .find_user_by_email("history@bakery.example")
         .await
         .unwrap()
         .unwrap();
     let campaigns: Vec<_> = db
+        .tracking()
         .campaigns_analytics(user.id)
         .await
         .unwrap()
@@ -54,9 +56,9 @@ async fn analytics_of(db: &outreach_core::Db) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "campaigns": campaigns,
-        "daily": db.daily_activity(user.id, None, 30, 1_795_219_200_000).await.unwrap(),
-        "contacts": db.contacts(user.id).await.unwrap(),
-        "stats": db.contact_stats(user.id).await.unwrap(),
+        "daily": db.tracking().daily_activity(user.id, None, 30, 1_795_219_200_000).await.unwrap(),
+        "contacts": db.tracking().contacts(user.id).await.unwrap(),
+        "stats": db.tracking().contact_stats(user.id).await.unwrap(),
     })
 }
 
@@ -130,7 +132,12 @@ async fn follow_ups_written_before_unique_positions_keep_their_first_four_in_ord
         let (template, user): (i64, i64) = outreach_core::on_db!(&old.db, pool => sqlx::query_as(
             "select id, user_id from email_templates").fetch_one(pool).await)
         .unwrap();
-        let rows = old.db.list_follow_ups(template, user).await.unwrap();
+        let rows = old
+            .db
+            .campaigns()
+            .list_follow_ups(template, user)
+            .await
+            .unwrap();
         let kept: Vec<(i32, &str)> = rows
             .iter()
             .map(|row| (row.sequence_number, row.subject.as_str()))
@@ -189,11 +196,17 @@ async fn messages_written_before_kinds_get_theirs_and_answers_leave_the_campaign
         );
         let user = old
             .db
+            .accounts()
             .find_user_by_email("kinds@bakery.example")
             .await
             .unwrap()
             .unwrap();
-        let totals = old.db.campaign_totals(user.id, None).await.unwrap();
+        let totals = old
+            .db
+            .tracking()
+            .campaign_totals(user.id, None)
+            .await
+            .unwrap();
         assert_eq!(
             (totals[0].messages, totals[0].sent, totals[0].opened),
             (2, 2, 2),
@@ -201,7 +214,12 @@ async fn messages_written_before_kinds_get_theirs_and_answers_leave_the_campaign
             old.db.backend()
         );
         let day = 1_795_219_200_000 / DAY_MS * DAY_MS;
-        let daily = old.db.daily_activity(user.id, None, 1, day).await.unwrap();
+        let daily = old
+            .db
+            .tracking()
+            .daily_activity(user.id, None, 1, day)
+            .await
+            .unwrap();
         assert_eq!(
             (daily[0].sent, daily[0].opened),
             (2, 2),

@@ -45,7 +45,7 @@ async fn each_chain_cut_between_its_steps_is_resumed_once() {
         let params = serde_json::json!({ "searchType": "local", "businessType": "cafe", "geographicArea": "Helsinki",
             "radius": 1, "maxResults": 60 });
         let params = serde_json::from_value(params).unwrap();
-        let search = db.insert_search(user_id, &params, now).await.unwrap();
+        let search = db.discovery().insert_search(user_id, &params, now).await.unwrap();
         on_db!(db, pool => sqlx::query("update searches set chunks_done = 1 where id = $1").bind(search)
             .execute(pool).await.map(|_| ())).unwrap();
 

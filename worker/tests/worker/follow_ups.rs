@@ -54,7 +54,7 @@ fn follow_ups_received(sink: &SmtpSink) -> std::collections::BTreeMap<String, us
 async fn wait_until(db: &Db, campaign_id: i64, done: impl Fn(&Progress) -> bool) -> Progress {
     let deadline = std::time::Instant::now() + LIMIT;
     loop {
-        let progress = db.campaign_progress(campaign_id).await.unwrap();
+        let progress = db.sending().campaign_progress(campaign_id).await.unwrap();
         if done(&progress) {
             return progress;
         }
@@ -142,6 +142,7 @@ async fn a_worker_stopped_mid_follow_ups_and_started_again_sends_each_once() {
         worker.await.unwrap().unwrap();
         let halfway = test_db
             .db
+            .sending()
             .campaign_progress(seeded.campaign_id)
             .await
             .unwrap();
@@ -151,6 +152,7 @@ async fn a_worker_stopped_mid_follow_ups_and_started_again_sends_each_once() {
         outreach_worker::run_until_idle(ctx, LIMIT).await.unwrap();
         let done = test_db
             .db
+            .sending()
             .campaign_progress(seeded.campaign_id)
             .await
             .unwrap();
@@ -217,6 +219,7 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
         for seeded in [ada, bea] {
             let progress = test_db
                 .db
+                .sending()
                 .campaign_progress(seeded.campaign_id)
                 .await
                 .unwrap();
@@ -224,6 +227,7 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
             assert_eq!((progress.sent, progress.queued), (6, 2), "{progress:?}");
             let reason = test_db
                 .db
+                .campaigns()
                 .campaign_status_reason(seeded.campaign_id)
                 .await
                 .unwrap()

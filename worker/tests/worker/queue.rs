@@ -30,6 +30,7 @@ async fn the_daily_expiry_fires_once_per_tick_and_ends_subscriptions() {
             .subscription(clock.now_ms() - 15 * DAY_MS, &AccountSettings::default());
         test_db
             .db
+            .accounts()
             .set_subscription("ada@example.org", &trial, clock.now_ms())
             .await
             .unwrap();
@@ -55,6 +56,7 @@ async fn the_daily_expiry_fires_once_per_tick_and_ends_subscriptions() {
         assert_eq!((jobs[0].status.as_str(), jobs[0].attempts), ("Done", 1));
         let ada = test_db
             .db
+            .accounts()
             .find_user_by_email("ada@example.org")
             .await
             .unwrap()

@@ -80,9 +80,15 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
         }
         let deadline = std::time::Instant::now() + LIMIT;
         let progress = loop {
-            let progress = test_db.db.campaign_progress(campaign_id).await.unwrap();
+            let progress = test_db
+                .db
+                .sending()
+                .campaign_progress(campaign_id)
+                .await
+                .unwrap();
             let status = test_db
                 .db
+                .campaigns()
                 .find_campaign(campaign_id, user_id)
                 .await
                 .unwrap()
@@ -94,7 +100,12 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
             {
                 // Let any claim in flight finish before the count is read.
                 tokio::time::sleep(Duration::from_millis(300)).await;
-                break test_db.db.campaign_progress(campaign_id).await.unwrap();
+                break test_db
+                    .db
+                    .sending()
+                    .campaign_progress(campaign_id)
+                    .await
+                    .unwrap();
             }
             assert!(
                 std::time::Instant::now() < deadline,
@@ -114,6 +125,7 @@ async fn three_workers_racing_one_quota_never_send_over_it() {
         );
         let reason = test_db
             .db
+            .campaigns()
             .campaign_status_reason(campaign_id)
             .await
             .unwrap()
@@ -133,11 +145,13 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
         let now = outreach_core::platform::clock::Clock::now_ms(&SystemClock);
         let user = test_db
             .db
+            .accounts()
             .upsert_user_on_sign_in("ada@example.org", None, None, now)
             .await
             .unwrap();
         let config_id = test_db
             .db
+            .sending()
             .insert_email_config(user.id, &config, now)
             .await
             .unwrap();
@@ -163,6 +177,7 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
         let deadline = std::time::Instant::now() + LIMIT;
         while test_db
             .db
+            .sending()
             .campaign_progress(campaign_id)
             .await
             .unwrap()
@@ -174,7 +189,12 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
         }
         stop.send(()).ok();
         worker.await.unwrap().unwrap();
-        let halfway = test_db.db.campaign_progress(campaign_id).await.unwrap();
+        let halfway = test_db
+            .db
+            .sending()
+            .campaign_progress(campaign_id)
+            .await
+            .unwrap();
         assert_eq!(
             halfway.sending, 0,
             "the message in flight finished: {halfway:?}"
@@ -182,7 +202,12 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
         assert!(halfway.queued > 0, "stopped before the end: {halfway:?}");
 
         outreach_worker::run_until_idle(ctx, LIMIT).await.unwrap();
-        let done = test_db.db.campaign_progress(campaign_id).await.unwrap();
+        let done = test_db
+            .db
+            .sending()
+            .campaign_progress(campaign_id)
+            .await
+            .unwrap();
         assert_eq!(
             (done.sent, done.queued, done.sending, done.failed),
             (6, 0, 0, 0),
@@ -270,7 +295,14 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
             stopped.await.ok();
         }));
         let deadline = std::time::Instant::now() + LIMIT;
-        while db.campaign_progress(ada_campaign).await.unwrap().sent < 1 {
+        while db
+            .sending()
+            .campaign_progress(ada_campaign)
+            .await
+            .unwrap()
+            .sent
+            < 1
+        {
             assert!(
                 std::time::Instant::now() < deadline,
                 "Ada's campaign never went out"
@@ -280,7 +312,7 @@ async fn a_sender_whose_server_hangs_never_holds_every_worker() {
         // Ada's email went out while Eve's sends were still waiting for her server, not after they gave up.
         let mut waiting = 0;
         for id in &eves {
-            let message = db.load_message(*id).await.unwrap().unwrap();
+            let message = db.sending().load_message(*id).await.unwrap().unwrap();
             waiting += usize::from(message.status == MessageStatus::Sending);
         }
         let errors: i64 = outreach_core::on_db!(db, pool => sqlx::query_scalar(
@@ -345,7 +377,14 @@ async fn one_users_slow_senders_never_hold_up_another_users_mail() {
             stopped.await.ok();
         }));
         let deadline = std::time::Instant::now() + LIMIT;
-        while db.campaign_progress(ada_campaign).await.unwrap().sent < 1 {
+        while db
+            .sending()
+            .campaign_progress(ada_campaign)
+            .await
+            .unwrap()
+            .sent
+            < 1
+        {
             assert!(
                 std::time::Instant::now() < deadline,
                 "Ada's campaign never went out"
@@ -357,7 +396,7 @@ async fn one_users_slow_senders_never_hold_up_another_users_mail() {
         .unwrap();
         let mut waiting = 0;
         for id in &eves {
-            let message = db.load_message(*id).await.unwrap().unwrap();
+            let message = db.sending().load_message(*id).await.unwrap().unwrap();
             waiting += usize::from(message.status == MessageStatus::Sending);
         }
         assert_eq!(
@@ -392,6 +431,7 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
             daily_cap: 100,
         };
         let claim = db
+            .sending()
             .claim_messages(
                 user_id,
                 Some(config_id),
@@ -403,11 +443,15 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
             .await
             .unwrap();
         assert_eq!(claim.claimed.len(), 6);
-        db.renew_lease("crashed-worker", now + 1_500).await.unwrap();
+        db.sending()
+            .renew_lease("crashed-worker", now + 1_500)
+            .await
+            .unwrap();
         // On its first connection it handed over three messages: the first was refused after its content, the
         // second taken, the third under way. On its second, one under way. Two were never tried.
+        let sending = db.sending();
         let hand = |id: i64, refused: Option<i64>, connection: &'static str, seq: i64| {
-            db.hand_over(id, refused, connection, seq, "m@bakery.example")
+            sending.hand_over(id, refused, connection, seq, "m@bakery.example")
         };
         hand(ids[0], None, "crashed-worker/1", 1).await.unwrap();
         hand(ids[1], Some(ids[0]), "crashed-worker/1", 2)
@@ -429,7 +473,7 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
         // The reconciliation settles the sends and queues the untried ones, which go out; the campaign finishes.
         let deadline = std::time::Instant::now() + LIMIT;
         let progress = loop {
-            let progress = db.campaign_progress(campaign_id).await.unwrap();
+            let progress = db.sending().campaign_progress(campaign_id).await.unwrap();
             let (_, status) = test_db_status(db, campaign_id).await;
             if progress.sending + progress.queued == 0 && status == "completed" {
                 break progress;
@@ -460,7 +504,12 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
             })
             .collect();
         assert_eq!(delivered.len(), 3, "{delivered:?}");
-        assert!(db.delete_email_config(user_id, config_id).await.unwrap());
+        assert!(
+            db.sending()
+                .delete_email_config(user_id, config_id)
+                .await
+                .unwrap()
+        );
         stop.send(()).ok();
         worker.await.unwrap().unwrap();
         test_db.cleanup().await;

@@ -283,6 +283,7 @@ pub async fn active(app: &TestApp, person: &str) -> Browser {
     let email = format!("{person}@example.org");
     app.ctx
         .db
+        .accounts()
         .set_subscription(
             &email,
             &outreach_core::accounts::Grant::FreeTrial
