@@ -43,6 +43,7 @@ lint: deps
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	python3 scripts/import-cycles.py
+	python3 scripts/file-lengths.py
 	npm run typecheck
 	npx eslint client web console
 

@@ -267,7 +267,6 @@ pub async fn test(
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<AutomationTest>,
 ) -> ApiResult<Json<AutomationTestResult>> {
-    request.validate().map_err(ApiError::validation)?;
     let automation = match request.automation_id {
         Some(id) => Some(owned(&state, id, user.id).await?),
         None => None,

@@ -163,13 +163,19 @@ impl Audit<'_> {
         on_tx!(&mut self.tx, conn => bind_args!(sqlx::query_scalar(sql), [key]).fetch_optional(conn).await)
     }
 
-    /// Writes the entry with the record as it is now and commits; when the writes `changed` nothing (the record is
-    /// missing or already as asked), rolls back and answers None.
-    pub async fn finish(mut self, changed: bool) -> StoreResult<Option<AuditEntry>> {
+    /// `finish` when the writes `changed` something; when they changed nothing (the record is missing or already as
+    /// asked), rolls back and answers None.
+    pub async fn finish_if(self, changed: bool) -> StoreResult<Option<AuditEntry>> {
         if !changed {
             self.tx.rollback().await?;
             return Ok(None);
         }
+        self.finish().await.map(Some)
+    }
+
+    /// Writes the entry with the record as it is now and commits (for a change whose writes fail rather than do
+    /// nothing).
+    pub async fn finish(mut self) -> StoreResult<AuditEntry> {
         let after = match self.change.snapshot {
             Some(_) => self.snapshot().await?,
             None => self.change.after.as_ref().map(|after| after.to_string()),
@@ -179,7 +185,7 @@ impl Audit<'_> {
             .bind(after.as_deref()).execute(conn).await.map(drop))?;
         self.tx.commit().await?;
         let change = self.change;
-        Ok(Some(AuditEntry {
+        Ok(AuditEntry {
             id: self.id,
             actor: change.actor.clone(),
             action: change.action.to_string(),
@@ -189,6 +195,6 @@ impl Audit<'_> {
             after,
             reason: change.reason.clone(),
             created_at: Timestamp(self.now),
-        }))
+        })
     }
 }

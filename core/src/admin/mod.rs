@@ -151,7 +151,7 @@ pub async fn change_user(
         }
         (_, None) => false,
     };
-    Ok(audit.finish(changed).await?)
+    Ok(audit.finish_if(changed).await?)
 }
 
 /// Creates a single-use invite code with an optional note (at most 200 characters); returns the code.
@@ -173,7 +173,7 @@ pub async fn create_invite(
         .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(&code));
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     accounts::insert_invite(audit.tx(), &code, note, created_by, now).await?;
-    audit.finish(true).await?;
+    audit.finish().await?;
     let page = listing::INVITES
         .page(None, true, 10, 0)
         .expect("default order");
@@ -208,7 +208,7 @@ pub async fn revoke_invite(ctx: &Context, actor: &str, code: &str) -> AdminResul
         .snapshot(&ADMIN_INVITE_SNAPSHOT, Arg::text(code));
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let revoked = accounts::revoke_invite(audit.tx(), code, now).await?;
-    audit.finish(revoked).await?.ok_or_else(|| {
+    audit.finish_if(revoked).await?.ok_or_else(|| {
         AdminError::Invalid(
             "Only an invite that was neither redeemed nor revoked can be revoked".into(),
         )
@@ -240,7 +240,7 @@ pub async fn suppress(
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let added = suppression::suppress(audit.tx(), &email, "admin", now).await?;
     audit
-        .finish(added)
+        .finish_if(added)
         .await?
         .ok_or_else(|| AdminError::Invalid(format!("{email} is already on the suppression list")))
 }
@@ -266,7 +266,7 @@ pub async fn unsuppress(
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let removed = suppression::unsuppress(audit.tx(), &email).await?;
     audit
-        .finish(removed)
+        .finish_if(removed)
         .await?
         .ok_or_else(|| AdminError::NotFound(format!("{email} is not on the suppression list")))
 }
@@ -278,7 +278,7 @@ pub async fn retry_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<Audi
         Change::new(actor, "job.retry", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let retried = queue::retry_jobs(audit.tx(), Some(id), None, now).await?;
-    audit.finish(!retried.is_empty()).await?.ok_or_else(|| {
+    audit.finish_if(!retried.is_empty()).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Job {id} is not failed (or does not exist); only failed or cancelled jobs are retried"
         ))
@@ -298,7 +298,7 @@ pub async fn retry_failed(
     let change = Change::new(actor, "job.retry_failed", "job_kind", kind);
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let retried = queue::retry_jobs(audit.tx(), None, Some(kind), now).await?;
-    Ok(audit.finish(!retried.is_empty()).await?)
+    Ok(audit.finish_if(!retried.is_empty()).await?)
 }
 
 /// Cancels a job that has not started: it is never run.
@@ -308,7 +308,7 @@ pub async fn cancel_job(ctx: &Context, actor: &str, id: &str) -> AdminResult<Aud
         Change::new(actor, "job.cancel", "job", id).snapshot(&ADMIN_JOB_SNAPSHOT, Arg::text(id));
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let cancelled = queue::cancel_job(audit.tx(), id).await?;
-    audit.finish(cancelled).await?.ok_or_else(|| {
+    audit.finish_if(cancelled).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Job {id} is not waiting in the queue; only a queued job can be cancelled"
         ))
@@ -336,10 +336,7 @@ pub async fn pause_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult<
     let change = campaign_control(actor, "campaign.pause", id);
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     control::pause_in(audit.tx(), &campaign, PausedBy::Operator, now).await?;
-    let entry = audit
-        .finish(true)
-        .await?
-        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
+    let entry = audit.finish().await?;
     telemetry::campaign_paused(PauseReason::Operator);
     Ok(entry)
 }
@@ -351,10 +348,7 @@ pub async fn resume_campaign(ctx: &Context, actor: &str, id: i64) -> AdminResult
     let change = campaign_control(actor, "campaign.resume", id);
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     control::resume_in(audit.tx(), &campaign, now).await?;
-    let entry = audit
-        .finish(true)
-        .await?
-        .ok_or_else(|| AdminError::NotFound(format!("No campaign with id {id}")))?;
+    let entry = audit.finish().await?;
     control::resumed(ctx, id, now).await?;
     Ok(entry)
 }
@@ -395,7 +389,7 @@ pub async fn reprocess_search(ctx: &Context, actor: &str, id: i64) -> AdminResul
     );
     let mut audit = ctx.db.admin().audit(&change, now).await?;
     let reopened = search::reopen(audit.tx(), id).await?;
-    let entry = audit.finish(reopened).await?.ok_or_else(|| {
+    let entry = audit.finish_if(reopened).await?.ok_or_else(|| {
         AdminError::Invalid(format!(
             "Search {id} is {}: only a failed or unfinished search has chunks to run again",
             search.status.as_str()
@@ -448,13 +442,8 @@ pub async fn reprocess_enrichment(
     }
     let change = Change::new(actor, "enrichment.reprocess", "enrichment", target)
         .after(json!({ "businesses": ids }));
-    Ok(ctx
-        .db
-        .admin()
-        .audit(&change, now)
-        .await?
-        .finish(true)
-        .await?)
+    let audit = ctx.db.admin().audit(&change, now).await?;
+    Ok(Some(audit.finish().await?))
 }
 
 /// Reads the prospects' replies received since `since_ms` again (a second reading replaces the first; an answer
@@ -488,11 +477,6 @@ pub async fn reprocess_replies(
         platform::clock::iso(since_ms),
     )
     .after(json!({ "replies": ids }));
-    Ok(ctx
-        .db
-        .admin()
-        .audit(&change, now)
-        .await?
-        .finish(true)
-        .await?)
+    let audit = ctx.db.admin().audit(&change, now).await?;
+    Ok(Some(audit.finish().await?))
 }

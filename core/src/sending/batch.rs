@@ -8,7 +8,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
@@ -17,13 +16,13 @@ use crate::Context;
 use crate::accounts::{User, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
-use crate::platform::db::StoreError;
-use crate::platform::faults::{self, panic_message};
+use crate::platform::faults::panic_message;
 use crate::platform::invalid::Invalid;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_thread};
+use crate::sending::batch_record::{Recorder, pause_for_room};
 use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::messages::{Delivered, Limits, MessageKind, MessageRow, MessageStatus};
@@ -31,7 +30,7 @@ use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
-use crate::sending::{Handoff, SendError, recovery};
+use crate::sending::{SendError, recovery};
 
 /// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
 pub type Stopping<'a> = &'a (dyn Fn() -> bool + Sync);
@@ -662,80 +661,3 @@ impl Batch<'_> {
             .collect()
     }
 }
-
-/// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`).
-struct Recorder<'a> {
-    db: &'a crate::Db,
-    lease: &'a str,
-    /// The run's message ids, in the order handed to the sender.
-    ids: &'a [i64],
-    message_ids: Vec<String>,
-}
-
-impl Handoff for Recorder<'_> {
-    async fn handing(
-        &mut self,
-        index: usize,
-        connection: u64,
-        refused_before: Option<usize>,
-    ) -> Result<(), StoreError> {
-        // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
-        static SEQ: AtomicI64 = AtomicI64::new(1);
-        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-        self.db
-            .sending()
-            .hand_over(
-                self.ids[index],
-                refused_before.map(|at| self.ids[at]),
-                &format!("{}/{connection}", self.lease),
-                seq,
-                &self.message_ids[index],
-            )
-            .await?;
-        faults::point_with("handed", || self.ids[index].to_string());
-        Ok(())
-    }
-}
-
-/// A limit is reached: the campaign pauses with the reason, and the rest of the batch is tried again later.
-async fn pause_for_room(
-    ctx: &Context,
-    job: &SendCampaignEmail,
-    remaining: &[i64],
-    now: i64,
-) -> anyhow::Result<()> {
-    let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
-                  Sending resumes by itself when there is room.";
-    let Some(campaign_id) = job.campaign_id else {
-        // A test send is not kept waiting: the user hears that the limit is reached.
-        for &id in remaining {
-            ctx.db
-                .sending()
-                .mark_unsent(
-                    id,
-                    MessageStatus::Failed,
-                    "The monthly email limit is reached",
-                    None,
-                )
-                .await?;
-        }
-        return Ok(());
-    };
-    ctx.db
-        .campaigns()
-        .set_campaign_status(campaign_id, CampaignStatus::Paused, Some(reason), now)
-        .await?;
-    telemetry::campaign_paused(PauseReason::Limit);
-    let resume_at = now + RESUME_AFTER_MS;
-    let dispatch = Dispatch {
-        tag: &format!("at:{resume_at}"),
-        at_once: job.at_once,
-        not_before: Some(resume_at),
-        branding: None,
-    };
-    queue_sending(&ctx.queue, Some(campaign_id), remaining, dispatch).await?;
-    Ok(())
-}
-
-/// How long a paused campaign waits before trying again.
-const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;

@@ -4,6 +4,7 @@
 
 pub mod batch;
 mod batch_message;
+mod batch_record;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;

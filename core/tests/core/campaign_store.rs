@@ -1,12 +1,6 @@
 //! Store conformance of campaigns and templates, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: each store
 //! method behaves the same on each backend.
 
-use outreach_core::accounts::store::Redemption;
-use outreach_core::accounts::{Grant, SubscriptionStatus, User};
-use outreach_core::platform::clock::{DAY_MS, Timestamp};
-use outreach_core::platform::config::AccountSettings;
-use outreach_core::platform::db::migration_names;
-use outreach_core::platform::queries::ALL;
 use outreach_core::testing::each_backend;
 use outreach_core::writing::generations::GenerationStatus;
 

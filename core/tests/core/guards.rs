@@ -8,7 +8,6 @@ use outreach_core::platform::config::AccountSettings;
 use outreach_core::platform::db::migration_names;
 use outreach_core::platform::queries::ALL;
 use outreach_core::testing::each_backend;
-use outreach_core::writing::generations::GenerationStatus;
 
 fn listing(dialect: &str) -> Vec<String> {
     let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/");
