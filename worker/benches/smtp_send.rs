@@ -4,12 +4,15 @@
 //! `smtp-source` pushing the same number of messages of the same size into the same kind of sink. Prints messages per
 //! second for both and this process's CPU time per message. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL.
 //! Pacing is off and the campaign sends at any time: this measures the pipeline, not a mailbox's chosen pace.
+//! Then where the time went: each step of the send path (`outreach_send_step_seconds`, see
+//! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::sending::steps::SendStep;
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
 };
@@ -21,6 +24,9 @@ const BODY: &str = "<p>Hello [business name],</p><p>We bake sourdough every morn
 
 #[tokio::main]
 async fn main() {
+    let metrics = metrics_exporter_prometheus::PrometheusBuilder::new()
+        .install_recorder()
+        .expect("the only recorder");
     let count: usize = std::env::var("BENCH_MESSAGES")
         .ok()
         .and_then(|value| value.parse().ok())
@@ -50,7 +56,30 @@ async fn main() {
         "smtp-source:  {ceiling:>8.0} messages/s (ceiling, same sink; {before:.0} before, {after:.0} after)"
     );
     println!("ratio:        {:.2}", rate / ceiling);
+    println!(
+        "wall time per message by step (µs; the pipeline's own is {:.0} µs a message):",
+        1e6 / rate
+    );
+    let rendered = metrics.render();
+    for step in SendStep::ALL {
+        let seconds = summed(&rendered, step.as_str());
+        println!(
+            "  {:<10} {:>8.1}",
+            step.as_str(),
+            seconds * 1e6 / count as f64
+        );
+    }
     test_db.cleanup().await;
+}
+
+/// The total seconds a step took, from the exporter's text (`outreach_send_step_seconds_sum{step="claim"} 1.25`).
+fn summed(rendered: &str, step: &str) -> f64 {
+    let prefix = format!("outreach_send_step_seconds_sum{{step=\"{step}\"}} ");
+    rendered
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or(0.0)
 }
 
 async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {

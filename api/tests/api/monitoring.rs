@@ -146,6 +146,12 @@ async fn dashboards_and_alerts_name_only_metrics_exported_after_a_send() {
         r#"outreach_webhook_requests_total{endpoint="sendgrid_events",outcome="refused"}"#,
         r#"outreach_ai_calls_total{provider="offline",purpose="email",outcome="success"}"#,
         r#"outreach_tracking_events_total{kind="open",source="human"}"#,
+        // Where the send batch spent its time (issue 32), one count per timed call.
+        r#"outreach_send_step_seconds_count{step="load"}"#,
+        r#"outreach_send_step_seconds_count{step="claim"}"#,
+        r#"outreach_send_step_seconds_count{step="compose"}"#,
+        r#"outreach_send_step_seconds_count{step="smtp"}"#,
+        r#"outreach_send_step_seconds_count{step="mark_sent"}"#,
     ] {
         let value = exposition
             .lines()

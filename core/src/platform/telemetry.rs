@@ -8,6 +8,7 @@ use std::time::Duration;
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
 
 pub const SENDS: &str = "outreach_sends_total";
+pub const SEND_STEP_SECONDS: &str = "outreach_send_step_seconds";
 pub const EMAIL_OUTCOMES: &str = "outreach_email_outcomes_total";
 pub const CAMPAIGN_PAUSES: &str = "outreach_campaign_pauses_total";
 pub const TRACKING_EVENTS: &str = "outreach_tracking_events_total";
@@ -159,6 +160,10 @@ pub fn describe() {
     );
     describe_counter!("outreach_jobs_total", "Jobs run, by kind and outcome");
     describe_histogram!("outreach_job_duration_seconds", "Job run time, by kind");
+    describe_histogram!(
+        SEND_STEP_SECONDS,
+        "Wall time of one step of a send batch (load, slot_wait, claim, compose, hand_over, smtp, mark_sent)"
+    );
     describe_counter!("outreach_jobs_enqueued_total", "Jobs enqueued, by kind");
     describe_counter!(
         JOB_PANICS,

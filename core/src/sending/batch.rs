@@ -30,6 +30,7 @@ use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
+use crate::sending::steps::SendStep;
 use crate::sending::{SendError, recovery};
 
 /// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
@@ -201,10 +202,8 @@ impl Batch<'_> {
         if stopping() {
             return Ok(Some(Stop::HandOver));
         }
-        let rows = ctx
-            .db
-            .sending()
-            .load_messages(&self.job.message_ids)
+        let rows = SendStep::Load
+            .time(ctx.db.sending().load_messages(&self.job.message_ids))
             .await?;
         let mut rows: Vec<MessageRow> = rows
             .into_iter()
@@ -214,7 +213,9 @@ impl Batch<'_> {
             .iter()
             .map(|row| normalize_email(&row.to_email))
             .collect();
-        let suppressed = ctx.db.sending().suppressed_among(&emails).await?;
+        let suppressed = SendStep::Load
+            .time(ctx.db.sending().suppressed_among(&emails))
+            .await?;
         if !suppressed.is_empty() {
             let (skip, keep): (Vec<_>, Vec<_>) = rows
                 .into_iter()
@@ -247,8 +248,8 @@ impl Batch<'_> {
             // Nothing is claimed for a sender whose slots stay taken (its server may hang): after a short wait the
             // batch waits its turn in the queue, not in a worker.
             let _slot = match first.config_id {
-                Some(config_id) => match slots
-                    .acquire(first.user_id, config_id, SENDER_SLOT_WAIT)
+                Some(config_id) => match SendStep::SlotWait
+                    .time(slots.acquire(first.user_id, config_id, SENDER_SLOT_WAIT))
                     .await
                 {
                     Some(slot) => Some(slot),
@@ -304,17 +305,15 @@ impl Batch<'_> {
                     continue;
                 }
             }
-            let claim = ctx
-                .db
-                .sending()
-                .claim_messages(
+            let claim = SendStep::Claim
+                .time(ctx.db.sending().claim_messages(
                     user.id,
                     first.config_id,
                     &ids,
                     limits,
                     slots.lease(),
                     ctx.now_ms(),
-                )
+                ))
                 .await?;
             self.claimed = claim.claimed.clone();
             if let Some(campaign_id) = self.job.campaign_id
@@ -445,22 +444,25 @@ impl Batch<'_> {
             let sender = SenderIdentity::new(ctx, user, config, &self.settings);
             let thread = follow_up_thread(row, &threads);
             // A message whose writing panics (data no test thought of) fails alone, with why.
-            let written = AssertUnwindSafe(compose_message(
-                ctx,
-                row,
-                &sender,
-                &recipient,
-                thread,
-                &mut self.templates,
-            ))
-            .catch_unwind()
-            .await
-            .unwrap_or_else(|panic| {
-                Ok(Err(Invalid(format!(
-                    "The message could not be written: {}",
-                    panic_message(&*panic)
-                ))))
-            });
+            let written = SendStep::Compose
+                .time(
+                    AssertUnwindSafe(compose_message(
+                        ctx,
+                        row,
+                        &sender,
+                        &recipient,
+                        thread,
+                        &mut self.templates,
+                    ))
+                    .catch_unwind(),
+                )
+                .await
+                .unwrap_or_else(|panic| {
+                    Ok(Err(Invalid(format!(
+                        "The message could not be written: {}",
+                        panic_message(&*panic)
+                    ))))
+                });
             match written? {
                 Ok(composed) => ready.push((row.id, composed)),
                 Err(reason) => {
@@ -508,10 +510,12 @@ impl Batch<'_> {
                     .iter()
                     .map(|message| message.message_id.clone())
                     .collect(),
+                handing: Duration::ZERO,
             };
             let outcomes = sender
                 .send_all(&composed[next..], &pause, &mut recorder)
                 .await;
+            SendStep::Smtp.record(started.elapsed().saturating_sub(recorder.handing));
             // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
             for outcome in outcomes {
                 let message = std::mem::take(&mut composed[next]);
@@ -641,10 +645,13 @@ impl Batch<'_> {
                 }
             })
             .collect();
-        self.ctx
-            .db
-            .sending()
-            .mark_sent_batch(&delivered, self.ctx.now_ms())
+        SendStep::MarkSent
+            .time(
+                self.ctx
+                    .db
+                    .sending()
+                    .mark_sent_batch(&delivered, self.ctx.now_ms()),
+            )
             .await?;
         self.accepted.clear();
         self.last_record = Instant::now();

@@ -2,6 +2,7 @@
 //! crash a message never tried is told apart from one under way), and the pause when a limit is reached.
 
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::Context;
 use crate::campaigns::CampaignStatus;
@@ -12,6 +13,7 @@ use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::Handoff;
 use crate::sending::messages::MessageStatus;
 use crate::sending::outgoing::{Dispatch, queue_sending};
+use crate::sending::steps::SendStep;
 
 /// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`).
 pub(super) struct Recorder<'a> {
@@ -20,6 +22,8 @@ pub(super) struct Recorder<'a> {
     /// The run's message ids, in the order handed to the sender.
     pub(super) ids: &'a [i64],
     pub(super) message_ids: Vec<String>,
+    /// Time spent recording hand-overs during the run (the rest of the run is the sender's).
+    pub(super) handing: Duration,
 }
 
 impl Handoff for Recorder<'_> {
@@ -32,6 +36,7 @@ impl Handoff for Recorder<'_> {
         // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
         static SEQ: AtomicI64 = AtomicI64::new(1);
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+        let started = Instant::now();
         self.db
             .sending()
             .hand_over(
@@ -42,6 +47,9 @@ impl Handoff for Recorder<'_> {
                 &self.message_ids[index],
             )
             .await?;
+        let took = started.elapsed();
+        self.handing += took;
+        SendStep::HandOver.record(took);
         faults::point_with("handed", || self.ids[index].to_string());
         Ok(())
     }

@@ -23,6 +23,7 @@ pub mod sequence;
 pub mod sequence_timing;
 pub mod slots;
 pub mod smtp;
+pub mod steps;
 pub mod suppression;
 pub mod window;
 
