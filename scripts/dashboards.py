@@ -88,6 +88,12 @@ DASHBOARDS = {
         panel("What providers reported (per minute)", "sum by (outcome) (rate(outreach_email_outcomes_total[5m])) * 60", legend="{{outcome}}"),
         panel("Daily cap left today by provider", "max by (provider) (outreach_sender_daily_headroom)", legend="{{provider}}"),
         panel("Active users out of monthly quota", "max(outreach_users_out_of_quota)", kind="stat"),
+        panel("Send batch time per sent message, by step",
+              'sum by (step) (rate(outreach_send_step_seconds_sum[5m])) / ignoring(step) group_left '
+              'sum(rate(outreach_sends_total{outcome="sent"}[5m]))',
+              unit="s", legend="{{step}}",
+              description="Wall time of each step of the send path, summed over the workers running at once: "
+                          "a step that grows (a slot wait, the hand-over record) is where sending waits"),
     ]),
     "tracking": dashboard("outreach-tracking", "Outreach tracking", "Opens, clicks, webhooks and mailboxes.", [
         panel("Tracking events by kind and source (per minute)", "sum by (kind, source) (rate(outreach_tracking_events_total[5m])) * 60",
