@@ -152,9 +152,11 @@ def upward_imports(graph, known, order):
 
 
 def store_calls(module, text, order):
-    """The capabilities whose store `text` calls (`db.sending()`, `self.ctx.db.campaigns()`): a use like an import."""
+    """The capabilities whose store `text` calls (`db.sending()`, `self.ctx.db.campaigns()`, from a store
+    `self.campaigns()`): a use like an import."""
     code = re.sub(r"//.*", "", text)
-    called = set(re.findall(r"\bdb\(?\)?\.(\w+)\(\)", code)) | set(re.findall(r"\.0\.(\w+)\(\)", code))
+    # `self.campaigns()` is a store reaching another through `Db` (a store derefs to it).
+    called = set(re.findall(r"(?:\bdb\(?\)?|\bself|\.0)\.(\w+)\(\)", code))
     return {name for name in called if name in order and name != module[0]}
 
 
