@@ -149,7 +149,7 @@ queries! {
     OUTGOING_RECOVER_SENT = query!("outgoing/recover_sent");
     OUTGOING_RECOVER_QUEUED = query!("outgoing/recover_queued");
     OUTGOING_UNCERTAIN = query!("outgoing/uncertain");
-    OUTGOING_HAND = query!("outgoing/hand");
+    OUTGOING_HAND = query!("outgoing/hand", per_dialect);
     OUTGOING_RELEASE = query!("outgoing/release");
     LEASE_RENEW = query!("leases/renew");
     LEASE_RELEASE = query!("leases/release");

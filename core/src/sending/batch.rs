@@ -25,6 +25,7 @@ use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_t
 use crate::sending::batch_record::{Recorder, pause_for_room};
 use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
+use crate::sending::handover::HandOverLog;
 use crate::sending::messages::{Delivered, Limits, MessageKind, MessageRow, MessageStatus};
 use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::sender::Sender;
@@ -61,6 +62,8 @@ struct Batch<'a> {
     job: &'a SendCampaignEmail,
     /// The lease this process claims under: hand-overs are recorded on its connections.
     lease: &'a str,
+    /// Where those hand-overs go, with the other connections' (see `handover`).
+    handovers: &'a HandOverLog,
     /// The campaign's sender name and reply-to address.
     settings: CampaignSendingSettings,
     /// Senders opened by this batch, by configuration (None: the outbox).
@@ -119,6 +122,7 @@ pub async fn send_campaign_email(
         ctx,
         job,
         lease: slots.lease(),
+        handovers: slots.handovers(),
         settings,
         senders: HashMap::new(),
         templates: HashMap::new(),
@@ -504,6 +508,7 @@ impl Batch<'_> {
             let sender = self.senders.get_mut(&key).expect("opened above");
             let mut recorder = Recorder {
                 db: &ctx.db,
+                log: self.handovers,
                 lease: self.lease,
                 ids: &ids[next..],
                 message_ids: composed[next..]

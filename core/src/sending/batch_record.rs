@@ -6,18 +6,20 @@ use std::time::{Duration, Instant};
 
 use crate::Context;
 use crate::campaigns::CampaignStatus;
-use crate::platform::db::StoreError;
 use crate::platform::faults;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::Handoff;
+use crate::sending::handover::{HandOver, HandOverError, HandOverLog};
 use crate::sending::messages::MessageStatus;
 use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::steps::SendStep;
 
-/// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`).
+/// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`), with those of the
+/// process's other connections that hand over at the same moment.
 pub(super) struct Recorder<'a> {
     pub(super) db: &'a crate::Db,
+    pub(super) log: &'a HandOverLog,
     pub(super) lease: &'a str,
     /// The run's message ids, in the order handed to the sender.
     pub(super) ids: &'a [i64],
@@ -32,21 +34,19 @@ impl Handoff for Recorder<'_> {
         index: usize,
         connection: u64,
         refused_before: Option<usize>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), HandOverError> {
         // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
         static SEQ: AtomicI64 = AtomicI64::new(1);
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
-        self.db
-            .sending()
-            .hand_over(
-                self.ids[index],
-                refused_before.map(|at| self.ids[at]),
-                &format!("{}/{connection}", self.lease),
-                seq,
-                &self.message_ids[index],
-            )
-            .await?;
+        let hand_over = HandOver {
+            id: self.ids[index],
+            refused_before: refused_before.map(|at| self.ids[at]),
+            connection: format!("{}/{connection}", self.lease),
+            seq,
+            message_id: self.message_ids[index].clone(),
+        };
+        self.log.record(self.db, hand_over).await?;
         let took = started.elapsed();
         self.handing += took;
         SendStep::HandOver.record(took);

@@ -12,6 +12,7 @@ use crate::platform::clock::Timestamp;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
+use crate::sending::handover::HandOver;
 use crate::sending::senders::Provider;
 use crate::{on_db, on_writer};
 
@@ -390,19 +391,11 @@ impl SendingStore<'_> {
         on_db!(self, pool => sqlx::query_as(sql).bind(before).bind(now).fetch_all(pool).await)
     }
 
-    /// Before `id`'s content goes out on `connection`: on record, with its Message-ID; `refused_before`, the
-    /// message before it on the connection that the server refused after its content, is unmarked.
-    pub async fn hand_over(
-        &self,
-        id: i64,
-        refused_before: Option<i64>,
-        connection: &str,
-        seq: i64,
-        message_id: &str,
-    ) -> StoreResult<()> {
+    /// Before their content goes: these messages are handed over (one statement; see `handover::HandOverLog`).
+    pub async fn hand_over(&self, hand_overs: &[HandOver]) -> StoreResult<()> {
         let sql = OUTGOING_HAND.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(refused_before).bind(connection).bind(seq)
-            .bind(message_id).execute(pool).await.map(drop))
+        let rows = serde_json::to_string(hand_overs).expect("plain values serialise");
+        on_writer!(self, pool => sqlx::query(sql).bind(rows).execute(pool).await.map(drop))
     }
 
     /// A claimed message its batch did not finish: back to the queue when it was never handed over (its claim given

@@ -8,6 +8,7 @@ mod batch_record;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;
+pub mod handover;
 pub mod launch;
 pub mod launch_check;
 pub mod links;
@@ -27,7 +28,7 @@ pub mod steps;
 pub mod suppression;
 pub mod window;
 
-use crate::platform::db::StoreError;
+use crate::sending::handover::HandOverError;
 
 crate::capability_store!(
     /// The sending capability's reads and writes: `db.sending()`.
@@ -72,7 +73,7 @@ impl SendError {
 
 /// Told, before each message's content goes to its sender, which message of the run it is and on which connection,
 /// and which message before it on that connection the server refused after its content. The batch records it
-/// (`SendingStore::hand_over`), so that after a crash a message never tried is told apart from one under way; a
+/// (`handover::HandOverLog`), so that after a crash a message never tried is told apart from one under way; a
 /// connection hands one message at a time, so at most one per connection is ever in doubt. An error keeps the
 /// content back: the message was not handed over.
 pub trait Handoff: Send {
@@ -81,14 +82,14 @@ pub trait Handoff: Send {
         index: usize,
         connection: u64,
         refused_before: Option<usize>,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send;
+    ) -> impl std::future::Future<Output = Result<(), HandOverError>> + Send;
 }
 
 /// Records nothing: the sender check, and tests of the wire.
 pub struct NoRecord;
 
 impl Handoff for NoRecord {
-    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), StoreError> {
+    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), HandOverError> {
         Ok(())
     }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::platform::security::random_token;
 use crate::platform::shares::{Slot, SlotTable};
+use crate::sending::handover::HandOverLog;
 use crate::sending::pacing::Pacer;
 
 /// This process's sending: the lease its claims are made under (renewed while it lives, so a crashed process's
@@ -20,6 +21,8 @@ pub struct SenderSlots {
     table: SlotTable<2>,
     /// Each sender's pace (see `pacing`).
     pacer: Pacer,
+    /// Hand-overs, committed together across this process's connections.
+    handovers: HandOverLog,
 }
 
 /// How many send batches one sender, and one user's senders together, run at once in a process.
@@ -53,11 +56,17 @@ impl SenderSlots {
             lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
             table: SlotTable::new([limits.per_sender, limits.per_user]),
             pacer,
+            handovers: HandOverLog::default(),
         }
     }
 
     pub fn pacer(&self) -> &Pacer {
         &self.pacer
+    }
+
+    /// Where this process's connections put their hand-overs on record.
+    pub fn handovers(&self) -> &HandOverLog {
+        &self.handovers
     }
 
     /// The lease this process claims messages under.

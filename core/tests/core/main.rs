@@ -7,6 +7,7 @@ mod crawler;
 mod directory;
 mod fuzz;
 mod guards;
+mod handover;
 mod imap;
 mod mail_apis;
 mod migrations;

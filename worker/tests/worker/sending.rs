@@ -8,6 +8,7 @@ use std::time::Duration;
 use outreach_core::campaigns::CampaignStatus;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::testing::{
     SmtpSink, at_any_time, each_backend, loopback_senders_allowed, loopback_smtp_sender,
@@ -450,8 +451,15 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
         // On its first connection it handed over three messages: the first was refused after its content, the
         // second taken, the third under way. On its second, one under way. Two were never tried.
         let sending = db.sending();
-        let hand = |id: i64, refused: Option<i64>, connection: &'static str, seq: i64| {
-            sending.hand_over(id, refused, connection, seq, "m@bakery.example")
+        let hand = |id: i64, refused_before: Option<i64>, connection: &str, seq: i64| {
+            let hand_over = HandOver {
+                id,
+                refused_before,
+                connection: connection.to_string(),
+                seq,
+                message_id: "m@bakery.example".to_string(),
+            };
+            async move { sending.hand_over(&[hand_over]).await }
         };
         hand(ids[0], None, "crashed-worker/1", 1).await.unwrap();
         hand(ids[1], Some(ids[0]), "crashed-worker/1", 2)

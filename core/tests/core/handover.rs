@@ -1,0 +1,72 @@
+//! The hand-over log (group commit of hand-overs), on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: each
+//! hand-over is committed when its caller hears back, however many connections hand over at once, and a refusal
+//! after the content unmarks the message before.
+
+use outreach_core::sending::handover::{HandOver, HandOverLog};
+use outreach_core::sending::messages::Limits;
+use outreach_core::testing::{each_backend, seed_campaign};
+
+fn hand_over(id: i64, refused_before: Option<i64>, connection: usize, seq: i64) -> HandOver {
+    HandOver {
+        id,
+        refused_before,
+        connection: format!("lease/{connection}"),
+        seq,
+        message_id: format!("<{id}@bakery.example>"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hand_overs_made_at_once_are_each_committed_when_answered() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let (user_id, _, ids) =
+            seed_campaign(db, "ada@example.org", 100, 16, None, "<p>Hi</p>").await;
+        let limits = Limits {
+            monthly_limit: 100,
+            daily_cap: 100,
+        };
+        // Claimed under a lease that is already over, so each hand-over shows among the interrupted sends.
+        db.sending()
+            .claim_messages(user_id, None, &ids, limits, "gone", 0)
+            .await
+            .unwrap();
+        let log = HandOverLog::default();
+        // Eight connections hand over two messages each, one after the other, all at the same moment; the second
+        // on each connection follows a refusal of the first.
+        let connections = ids.chunks(2).enumerate().map(|(connection, pair)| {
+            let (log, db) = (log.clone(), db.clone());
+            let (first, second) = (pair[0], pair[1]);
+            async move {
+                let seq = 2 * connection as i64;
+                log.record(&db, hand_over(first, None, connection, seq))
+                    .await
+                    .unwrap();
+                let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
+                let first_seen = seen.iter().find(|message| message.id == first).unwrap();
+                assert_eq!(
+                    (first_seen.handed_by.clone(), first_seen.handed_seq),
+                    (Some(format!("lease/{connection}")), Some(seq)),
+                    "committed when answered, on {}",
+                    db.backend()
+                );
+                log.record(&db, hand_over(second, Some(first), connection, seq + 1))
+                    .await
+                    .unwrap();
+                let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
+                let handed = |id: i64| {
+                    let message = seen.iter().find(|message| message.id == id).unwrap();
+                    (message.handed_by.clone(), message.handed_seq)
+                };
+                assert_eq!(handed(first), (None, None), "refused: unmarked");
+                assert_eq!(
+                    handed(second),
+                    (Some(format!("lease/{connection}")), Some(seq + 1))
+                );
+            }
+        });
+        futures::future::join_all(connections).await;
+        test_db.cleanup().await;
+    })
+    .await;
+}
