@@ -6,13 +6,13 @@
 //! p50 and p95 of each. `BENCH_MESSAGES` changes the size. The seeding SQL and the raw aggregates live here: they are
 //! the benchmark's, not the product's.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
-use outreach_core::testing::TestDb;
-use outreach_core::{Context, Settings};
+use support::{SESSION, scalar, serve, signed_in_database, timings};
+
+mod support;
 
 const CAMPAIGNS: i64 = 20;
 const ROUNDS: usize = 60;
@@ -20,44 +20,16 @@ const RAW_ROUNDS: usize = 15;
 
 #[tokio::main]
 async fn main() {
-    let url = std::env::var("BENCH_DATABASE_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-        .expect("BENCH_DATABASE_URL: the benchmark runs on PostgreSQL");
     let messages: i64 = std::env::var("BENCH_MESSAGES")
         .ok()
         .and_then(|value| value.parse().ok())
         .unwrap_or(1_000_000);
-    let test_db = TestDb::postgres(&url).await;
+    let (test_db, user) = signed_in_database().await;
     let Db::Postgres(pool) = &test_db.db else {
         unreachable!("a PostgreSQL test database")
     };
     let now = SystemClock.now_ms();
-    let user = test_db
-        .db
-        .accounts()
-        .set_subscription(
-            "bench@bakery.example",
-            &outreach_core::accounts::Grant::Premium {
-                email_limit: 10_000_000,
-            }
-            .subscription(now, &Default::default()),
-            now,
-        )
-        .await
-        .unwrap();
-    let session = "bench-session-token";
-    test_db
-        .db
-        .accounts()
-        .insert_session(
-            &outreach_core::platform::security::hash_token(session),
-            user.id,
-            now,
-            now + 86_400_000,
-        )
-        .await
-        .unwrap();
+    let session = SESSION;
 
     let started = Instant::now();
     seed(pool, user.id, messages, now).await;
@@ -68,15 +40,7 @@ async fn main() {
     );
     let campaign: i64 = scalar(pool, "select min(id) from campaigns").await;
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let mut settings = Settings::default();
-    settings.security.secret_key =
-        outreach_core::platform::config::Secret::new("bench-key-".repeat(8));
-    settings.http.public_url = base.clone();
-    let ctx = Context::new(test_db.db.clone(), settings, Arc::new(SystemClock));
-    let app = outreach_api::app(outreach_api::AppState::new(ctx).unwrap());
-    let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (base, server) = serve(&test_db).await;
     let client = reqwest::Client::new();
 
     println!(
@@ -150,33 +114,6 @@ async fn main() {
     }
     server.abort();
     test_db.cleanup().await;
-}
-
-/// p50 and p95 in milliseconds of `rounds` sequential runs, after two warm-up runs.
-async fn timings<F, Fut>(rounds: usize, mut run: F) -> (f64, f64)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for _ in 0..2 {
-        run().await;
-    }
-    let mut times: Vec<Duration> = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let started = Instant::now();
-        run().await;
-        times.push(started.elapsed());
-    }
-    times.sort();
-    let at = |share: f64| {
-        let index = ((times.len() as f64 * share).ceil() as usize).clamp(1, times.len()) - 1;
-        times[index].as_secs_f64() * 1000.0
-    };
-    (at(0.50), at(0.95))
-}
-
-async fn scalar(pool: &sqlx::PgPool, sql: &'static str) -> i64 {
-    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
 
 /// Queued messages first, then one update that sends them and stamps what happened (the counters' trigger sees it

@@ -14,6 +14,7 @@ pub mod emails;
 pub mod error;
 pub mod follow_ups;
 pub mod generate;
+pub mod inbox;
 pub mod instance;
 pub mod observability;
 pub mod openapi;
@@ -58,6 +59,7 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(generate::routes())
         .merge(follow_ups::routes())
         .merge(responses::routes())
+        .merge(inbox::routes())
         .merge(automations::routes());
     let public = OpenApiRouter::new()
         .merge(observability::routes())

@@ -11,6 +11,7 @@
 //! - `writing`: the AI writer and its generation requests;
 //! - `sending`: senders, message rows and claims, composing, the message format, SMTP and the HTTP mail APIs;
 //! - `followups`: the follow-up sequences that go out after a first email, and when each goes;
+//! - `inbox`: every conversation with a prospect who answered, read, answered and labelled in one place;
 //! - `inbound`: mail that comes back (replies, bounces, automatic answers) and the feedback it applies;
 //! - `responses`: replies read by AI, answers sent by themselves or after approval, the classifier's evaluation;
 //! - `tracking`: signed links, open and click events, the suppression list, analytics and contacts.
@@ -22,6 +23,7 @@ pub mod campaigns;
 pub mod discovery;
 pub mod followups;
 pub mod inbound;
+pub mod inbox;
 pub mod platform;
 pub mod responses;
 pub mod sending;

@@ -3,39 +3,18 @@
 // in Automation Reports with the automation's figures, its emails as a campaign in Campaign Analytics, Pause and
 // Start, and the Test Automation tab sending only to the test address.
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { OSM_EXTRACT } from "./server.mjs";
-import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
+import { ADMIN, MEMBER, signIn, startSmtpSink, startStack } from "./support.mjs";
 
 
 let stack;
 let sink;
-let sinkDir;
-let sinkPort;
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function sinkMessages() {
-  const files = (await readdir(sinkDir)).sort();
-  return Promise.all(files.map((file) => readFile(join(sinkDir, file), "utf8")));
-}
+const sinkMessages = () => sink.messages();
 
 before(async () => {
-  sinkDir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
-  sinkPort = await freePort();
-  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
-  sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
+  sink = await startSmtpSink();
   stack = await startStack({}, { osmExtract: OSM_EXTRACT });
   const admin = await stack.browser.newPage();
   await signIn(stack.app, admin, ADMIN);
@@ -46,7 +25,7 @@ before(async () => {
 
 after(async () => {
   await stack?.stop();
-  sink?.kill();
+  sink?.stop();
 });
 
 test("an automation is created, run now to an SMTP server, reported, and its emails are a campaign's", async () => {
@@ -61,7 +40,7 @@ test("an automation is created, run now to an SMTP server, reported, and its ema
   await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
   await api("POST", "/api/user/email-config", {
     emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
-    smtpHost: "127.0.0.1", smtpPort: sinkPort, smtpSecurity: "none",
+    smtpHost: "127.0.0.1", smtpPort: sink.port, smtpSecurity: "none",
   });
   await api("POST", "/api/email-templates", { name: "Lunch bread", subject: "Bread for {{businessName}}", body: "<p>Hello [business name]</p>" });
 

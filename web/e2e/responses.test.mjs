@@ -3,46 +3,16 @@
 // answer that waits for approval (the reader is not sure enough to answer alone); the user edits and approves it in the tab, and it
 // arrives at the SMTP server in the thread. The test dialog reads a typed reply and sends nothing.
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
+import { ADMIN, MEMBER, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
 
 let stack;
 let sink;
-let sinkDir;
-let sinkPort;
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function sinkMessages() {
-  const files = (await readdir(sinkDir)).sort();
-  return Promise.all(files.map((file) => readFile(join(sinkDir, file), "utf8")));
-}
-
-async function waitFor(find, what) {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    const found = await find();
-    if (found) return found;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const sinkMessages = () => sink.messages();
 
 before(async () => {
-  sinkDir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
-  sinkPort = await freePort();
-  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
-  sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
+  sink = await startSmtpSink();
   stack = await startStack({ OUTREACH_SENDGRID__INBOUND_SECRET: "in-secret" });
   const admin = await stack.browser.newPage();
   await signIn(stack.app, admin, ADMIN);
@@ -53,7 +23,7 @@ before(async () => {
 
 after(async () => {
   await stack?.stop();
-  sink?.kill();
+  sink?.stop();
 });
 
 test("a reply is read, its drafted answer edited and approved in the Responses tab, and it arrives in the thread", async () => {
@@ -68,7 +38,7 @@ test("a reply is read, its drafted answer edited and approved in the Responses t
   await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
   await api("POST", "/api/user/email-config", {
     emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
-    smtpHost: "127.0.0.1", smtpPort: sinkPort, smtpSecurity: "none",
+    smtpHost: "127.0.0.1", smtpPort: sink.port, smtpSecurity: "none",
   });
   const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Bread for {{businessName}}", body: "<p>Hi [business name]</p>" });
   const leads = "name,email\nCafe Aalto,owner@aalto.example\n";

@@ -3,43 +3,22 @@
 // progress to completed, the messages at the SMTP server, the usage meter, and one-click unsubscribe suppressing
 // the next send; a Gmail sender connected through the fake Google consent page, sending through the Gmail API.
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ADMIN, signIn, startStack } from "./support.mjs";
+import { ADMIN, signIn, startSmtpSink, startStack } from "./support.mjs";
 
 let stack;
 let sink;
-let sinkDir;
-let sinkPort;
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function sinkMessages() {
-  const files = (await readdir(sinkDir)).sort();
-  return Promise.all(files.map((file) => readFile(join(sinkDir, file), "utf8")));
-}
+const sinkMessages = () => sink.messages();
 
 before(async () => {
-  sinkDir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
-  sinkPort = await freePort();
-  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
-  sink = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${sinkDir}/%M.`, `127.0.0.1:${sinkPort}`, "100"], { stdio: "ignore" });
+  sink = await startSmtpSink();
   stack = await startStack();
 });
 
 after(async () => {
   await stack?.stop();
-  sink?.kill();
+  sink?.stop();
 });
 
 test("an SMTP sender, a launched campaign watched to completion, and one-click unsubscribe", async () => {
@@ -55,7 +34,7 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   await form.getByLabel("Sender name").fill("Grace Hopper");
   await form.getByLabel("Sender email").fill("grace@bakery.example");
   await form.getByLabel("SMTP host").fill("127.0.0.1");
-  await form.getByLabel("SMTP port").fill(String(sinkPort));
+  await form.getByLabel("SMTP port").fill(String(sink.port));
   await form.getByLabel("Security", { exact: true }).selectOption("none");
   // An IMAP mailbox for replies is checked too: one that does not answer is refused with the reason.
   await form.getByLabel("IMAP host").fill("127.0.0.1");

@@ -1,5 +1,10 @@
 // Shared setup of the browser tests: a fake Google provider, `outreach serve` configured to use it, Debian's
 // Chromium, and signing in through the provider's account chooser.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { CLIENT_ID, CLIENT_SECRET, startFakeGoogle } from "./fake-google.mjs";
 import { startOutreach } from "./server.mjs";
@@ -54,4 +59,36 @@ export async function signIn(app, page, person) {
 export function mailParts(href) {
   const url = new URL(href);
   return { to: url.pathname, subject: url.searchParams.get("subject"), body: url.searchParams.get("body") ?? "" };
+}
+
+/** Postfix's smtp-sink on a free loopback port, keeping each message it takes as a file: `messages()` reads them in
+ * order; `stop()` ends it. */
+export async function startSmtpSink() {
+  const dir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  const root = execFileSync("id", ["-u"]).toString().trim() === "0";
+  const child = spawn("smtp-sink", [...(root ? ["-u", "root"] : []), "-d", `${dir}/%M.`, `127.0.0.1:${port}`, "100"], { stdio: "ignore" });
+  return {
+    port,
+    async messages() {
+      const files = (await readdir(dir)).sort();
+      return Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+    },
+    stop() {
+      child.kill();
+    },
+  };
+}
+
+/** What `find` finds, asked every 100 ms for up to 15 s. */
+export async function waitFor(find, what) {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    const found = await find();
+    if (found) return found;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }

@@ -32,6 +32,7 @@ mod follow_ups;
 mod gmail;
 mod hardening;
 mod inbound;
+mod inbox;
 mod input_abuse;
 mod isolation;
 mod monitoring;

@@ -64,16 +64,16 @@ async fn reply(app: &TestApp, ada: &Browser, outbox: &[Value], i: usize, body: &
 
 /// Ada's two-café campaign sent through a real SMTP server (smtp-sink), with its AI settings changed by `change` and
 /// SendGrid's Inbound Parse open at `/api/webhooks/sendgrid/inbound/in-secret`, and the workers running.
-struct MailedCampaign {
-    sink: outreach_core::testing::SmtpSink,
-    app: TestApp,
-    ada: Browser,
+pub(super) struct MailedCampaign {
+    pub(super) sink: outreach_core::testing::SmtpSink,
+    pub(super) app: TestApp,
+    pub(super) ada: Browser,
     /// (recipient, Message-ID of the first email).
-    firsts: Vec<(String, String)>,
-    _workers: tokio::sync::oneshot::Sender<()>,
+    pub(super) firsts: Vec<(String, String)>,
+    pub(super) _workers: tokio::sync::oneshot::Sender<()>,
 }
 
-async fn mailed_campaign(test_db: TestDb, change: Value) -> MailedCampaign {
+pub(super) async fn mailed_campaign(test_db: TestDb, change: Value) -> MailedCampaign {
     let sink = outreach_core::testing::SmtpSink::start(&[]);
     let app = TestApp::start_with(test_db, |settings| {
         settings.sendgrid.inbound_secret =
@@ -114,7 +114,7 @@ async fn mailed_campaign(test_db: TestDb, change: Value) -> MailedCampaign {
 }
 
 /// The Message-ID of café `i`'s first email.
-fn first_email(firsts: &[(String, String)], i: usize) -> String {
+pub(super) fn first_email(firsts: &[(String, String)], i: usize) -> String {
     firsts
         .iter()
         .find(|(to, _)| *to == format!("owner{i}@cafe{i}.example"))

@@ -1557,6 +1557,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inbox/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's conversations, the latest reply first, a page at a time. */
+        get: operations["getApiInboxThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation with every message both ways, in order; opening it marks it read. */
+        get: operations["getApiInboxThreadsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Marks a conversation read or unread, done or not, or labels it (a label sets the contact's interest; "not
+         *     interested" and "wrong person" stop the prospect's follow-ups; "meeting booked" counts in the campaign's
+         *     analytics). Answers the thread as it is now.
+         */
+        patch: operations["patchApiInboxThreadsById"];
+        trace?: never;
+    };
+    "/api/inbox/threads/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drafts an answer to the conversation's latest reply (the configured model, else the offline writer; in the reply's
+         *     language, from the campaign's education material). Nothing is stored or sent.
+         */
+        post: operations["postApiInboxThreadsByIdDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/threads/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers a conversation from the app: to the prospect the campaign emailed, through the thread's sender, threaded
+         *     (In-Reply-To and References), within the monthly quota and the sender's daily cap; never to a suppressed address.
+         */
+        post: operations["postApiInboxThreadsByIdReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instance": {
         parameters: {
             query?: never;
@@ -2239,6 +2318,13 @@ export interface components {
             responseStyle?: components["schemas"]["ResponseStyle"];
             salesAggressiveness: components["schemas"]["SalesAggressiveness"];
         };
+        /** @description A draft to start the answer from. */
+        AnswerDraft: {
+            body: string;
+            subject: string;
+            /** @description `offline`, or the model that wrote it. */
+            writer: string;
+        };
         /** @description A draft as the user edits it. */
         AnswerEdit: {
             body: string;
@@ -2864,6 +2950,18 @@ export interface components {
             body: string;
             subject: string;
         };
+        /** @description An answer drafted to a reply. */
+        DraftedAnswer: {
+            automatic: boolean;
+            body: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `awaiting_approval`, `queued` or `discarded`. */
+            status: string;
+            subject: string;
+            /** @description Why it waits for approval. */
+            why?: string | null;
+        };
         /** @description An unsaved draft (the composer's) and one of the user's businesses. */
         DraftPreview: {
             body: string;
@@ -3165,6 +3263,33 @@ export interface components {
             kind?: string | null;
             matched: boolean;
         };
+        /** @description A conversation as the inbox lists it. */
+        InboxThread: {
+            /** @description An answer in the thread waits for the user's approval. */
+            awaitingApproval: boolean;
+            businessName?: string | null;
+            /** Format: int64 */
+            campaignId?: number | null;
+            campaignName?: string | null;
+            done: boolean;
+            /** @description The first words of the latest reply. */
+            excerpt: string;
+            /** Format: int64 */
+            id: number;
+            label?: components["schemas"]["Label"] | null;
+            /** @description Who wrote the latest reply (the prospect, or someone else in the thread). */
+            lastFrom?: string | null;
+            lastReplyAt: components["schemas"]["Timestamp"];
+            /** @description The prospect: the address the campaign emailed. */
+            prospect: string;
+            reading?: components["schemas"]["Reading"] | null;
+            /** Format: int64 */
+            replies: number;
+            /** Format: int64 */
+            senderId?: number | null;
+            subject: string;
+            unread: boolean;
+        };
         /** @description What the public pages and the email settings need to know about this instance. */
         InstanceView: {
             /** @description Whether basic addresses on the sending domain can be created (the operator's SendGrid key is set). */
@@ -3224,6 +3349,8 @@ export interface components {
         };
         /** @enum {string} */
         JobStatus: "Pending" | "Queued" | "Running" | "Done" | "Failed" | "Killed";
+        /** @enum {string} */
+        Label: "interested" | "meeting_booked" | "not_interested" | "wrong_person" | "out_of_office";
         /** @description What a launch queued. */
         LaunchAnswer: {
             /** @description Messages queued (they go out as the limits allow). */
@@ -3464,6 +3591,13 @@ export interface components {
         };
         /** @enum {string} */
         Provider: "outbox" | "smtp" | "gmail" | "sendgrid-basic" | "sendgrid-custom";
+        /** @description The answer queued. */
+        QueuedAnswer: {
+            /** Format: int64 */
+            messageId: number;
+            /** @description `queued`: it goes out through the thread's sender within moments. */
+            status: components["schemas"]["MessageStatus"];
+        };
         /** @enum {string} */
         RateSource: "baseline" | "your_results";
         /** @description Whether the database answers. */
@@ -3472,6 +3606,12 @@ export interface components {
             database: string;
             /** @description `ready` or `unavailable`. */
             status: string;
+        };
+        /** @description The AI's reading of a reply. */
+        Reading: {
+            action: components["schemas"]["Action"];
+            escalations: components["schemas"]["Escalation"][];
+            sentiment: components["schemas"]["Sentiment"];
         };
         /** @description Mail received from (or about a message to) a contact. */
         Received: {
@@ -3825,6 +3965,11 @@ export interface components {
             failed: number;
             /** Format: int64 */
             machineOpens: number;
+            /**
+             * Format: int64
+             * @description Conversations the user labelled "meeting booked" in the inbox.
+             */
+            meetingsBooked: number;
             /** Format: int64 */
             opened: number;
             /** Format: int64 */
@@ -3962,6 +4107,54 @@ export interface components {
              * @default null
              */
             to: string | null;
+        };
+        /** @description One message of a conversation, either way. */
+        ThreadMessage: {
+            answer?: components["schemas"]["DraftedAnswer"] | null;
+            at: components["schemas"]["Timestamp"];
+            /** @description Sent: the HTML body; received: the text. */
+            body: string;
+            /** Format: double */
+            confidence?: number | null;
+            /** @description `sent` (the user's side) or `received` (the prospect's). */
+            direction: string;
+            error?: string | null;
+            from?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description Sent: `first`, `follow_up` or `answer`; received: `reply` or `auto_reply`. */
+            kind: string;
+            language?: string | null;
+            reading?: components["schemas"]["Reading"] | null;
+            status?: components["schemas"]["MessageStatus"] | null;
+            /**
+             * Format: int32
+             * @description A follow-up's or an answer's number in the thread.
+             */
+            step?: number | null;
+            subject: string;
+            summary?: string | null;
+            to?: string | null;
+        };
+        /** @description A page of threads, and the cursor of the next (null on the last page). */
+        ThreadPage: {
+            nextCursor?: string | null;
+            threads: components["schemas"]["InboxThread"][];
+        };
+        /** @description The user's answer, as HTML (the reply box's text becomes paragraphs). */
+        ThreadReply: {
+            body: string;
+        };
+        /** @description What the user marks on a conversation. */
+        ThreadUpdate: {
+            done?: boolean | null;
+            label?: components["schemas"]["Label"] | null;
+            read?: boolean | null;
+        };
+        /** @description A conversation and its messages, oldest first. */
+        ThreadView: {
+            messages: components["schemas"]["ThreadMessage"][];
+            thread: components["schemas"]["InboxThread"];
         };
         /** Format: date-time */
         Timestamp: string;
@@ -11400,6 +11593,408 @@ export interface operations {
             };
             /** @description The request named a host this instance does not answer to */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiInboxThreads: {
+        parameters: {
+            query?: {
+                campaignId?: number;
+                /** @description The `nextCursor` of the page before. */
+                cursor?: string;
+                /** @description Threads marked done (default: the others). */
+                done?: boolean;
+                /** @description `unread`, `interested`, `awaiting` (an answer waits for approval) or `escalated`. */
+                filter?: string;
+                /** @description `interested`, `meeting_booked`, `not_interested`, `wrong_person` or `out_of_office`. */
+                label?: string;
+                /** @description Threads in the page (50 by default, at most 200). */
+                limit?: number;
+                /** @description Words in the prospect's address, the business's name, the subject or a reply. */
+                q?: string;
+                /** @description The sender (email configuration) the thread's emails went through. */
+                senderId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadPage"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown filter or label, or a cursor that is not one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiInboxThreadsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadView"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchApiInboxThreadsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxThread"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown label, or nothing to change */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiInboxThreadsByIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerDraft"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiInboxThreadsByIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadReply"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedAnswer"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The address is suppressed, or another answer was sent at the same moment */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The answer must not be empty, or is too long */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
--- A user's campaigns (or one of them: $2) with their counters summed over all days, newest first.
+-- A user's campaigns (or one of them: $2) with their counters summed over all days, and the conversations the user
+-- labelled "meeting booked" in the inbox (index inbox_threads_campaign_label), newest first.
 select c.id, c.name, c.status, c.status_reason, c.business_type, c.geographic_area, c.radius, c.created_at,
     cast(coalesce(sum(s.messages), 0) as bigint) as messages, cast(coalesce(sum(s.sent), 0) as bigint) as sent,
     cast(coalesce(sum(s.failed), 0) as bigint) as failed, cast(coalesce(sum(s.skipped), 0) as bigint) as skipped,
@@ -8,7 +9,8 @@ select c.id, c.name, c.status, c.status_reason, c.business_type, c.geographic_ar
     cast(coalesce(sum(s.unsubscribed), 0) as bigint) as unsubscribed,
     cast(coalesce(sum(s.human_opens), 0) as bigint) as human_opens,
     cast(coalesce(sum(s.machine_opens), 0) as bigint) as machine_opens,
-    cast(coalesce(sum(s.clicks), 0) as bigint) as clicks
+    cast(coalesce(sum(s.clicks), 0) as bigint) as clicks,
+    (select count(*) from inbox_threads t where t.campaign_id = c.id and t.label = 'meeting_booked') as meetings_booked
 from campaigns c left join campaign_daily_stats s on s.campaign_id = c.id
 where c.user_id = $1 and (cast($2 as bigint) is null or c.id = $2)
 group by c.id, c.name, c.status, c.status_reason, c.business_type, c.geographic_area, c.radius, c.created_at

@@ -11,7 +11,7 @@ use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::MessageStatus;
 use crate::sending::suppression;
-use crate::{on_db, on_tx, on_writer};
+use crate::{on_db, on_tx};
 
 /// A sent message, as events find it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -63,6 +63,8 @@ pub struct NewInbound<'a> {
     pub source: &'a str,
     /// Its own Message-ID.
     pub header_message_id: Option<&'a str>,
+    /// A prospect's reply or automatic answer to a campaign message is filed in the inbox thread of that message.
+    pub threaded: bool,
 }
 
 impl InboundStore<'_> {
@@ -207,11 +209,30 @@ impl InboundStore<'_> {
     }
 
     /// Keeps mail received for a user; returns its id.
+    /// Keeps the mail, filed in its inbox thread (the thread's row is written in the same transaction, so a reply
+    /// is never kept outside its thread).
     pub async fn insert_inbound(&self, inbound: &NewInbound<'_>, at: i64) -> StoreResult<i64> {
-        let sql = FEEDBACK_INBOUND.sql(self);
-        on_writer!(self, pool => sqlx::query_scalar(sql).bind(inbound.user_id).bind(inbound.message_id).bind(inbound.kind)
-            .bind(inbound.from_email.map(str::to_ascii_lowercase)).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
-            .bind(inbound.source).bind(at).bind(inbound.header_message_id).fetch_one(pool).await)
+        let from = inbound.from_email.map(str::to_ascii_lowercase);
+        let mut tx = self.begin_write().await?;
+        let thread: Option<i64> = match inbound.message_id.filter(|_| inbound.threaded) {
+            Some(message_id) => {
+                let sql = tx.sql(&INBOX_FILE);
+                let excerpt = excerpt(inbound.body);
+                on_tx!(&mut tx, conn => sqlx::query_scalar(sql).bind(message_id).bind(at).bind(from.as_deref())
+                    .bind(&excerpt).fetch_optional(conn).await)?
+            }
+            None => None,
+        };
+        let sql = tx.sql(&FEEDBACK_INBOUND);
+        let id: i64 = on_tx!(&mut tx, conn => sqlx::query_scalar(sql).bind(inbound.user_id).bind(inbound.message_id)
+            .bind(inbound.kind).bind(from.as_deref()).bind(inbound.subject).bind(inbound.body).bind(inbound.detail)
+            .bind(inbound.source).bind(at).bind(inbound.header_message_id).bind(thread).fetch_one(conn).await)?;
+        if let Some(thread) = thread {
+            let sql = tx.sql(&INBOX_FILED);
+            on_tx!(&mut tx, conn => sqlx::query(sql).bind(thread).bind(id).execute(conn).await.map(drop))?;
+        }
+        tx.commit().await?;
+        Ok(id)
     }
 
     /// Records a webhook request's signed payload (`sendgrid_webhook::payload_hash`); false when it was seen before
@@ -239,3 +260,16 @@ impl InboundStore<'_> {
         on_db!(self, pool => sqlx::query(sql).bind(payload_hash).execute(pool).await.map(|_| ()))
     }
 }
+
+/// The first words of a reply's own text (quoted mail left out), as the inbox lists it.
+fn excerpt(body: &str) -> String {
+    let own = crate::responses::text::own_text(body);
+    let words = own.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", words[..cut].trim_end()),
+        None => words,
+    }
+}
+
+/// How much of a reply the inbox list shows.
+const EXCERPT_CHARS: usize = 160;

@@ -125,6 +125,8 @@ impl InboundStore<'_> {
                     detail: detail.as_deref(),
                     source,
                     header_message_id: inbound.message_id.as_deref(),
+                    threaded: matches!(inbound.kind, Kind::Reply | Kind::AutoReply)
+                        && message.is_some_and(|message| message.campaign_id.is_some()),
                 },
                 now,
             )

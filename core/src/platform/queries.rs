@@ -150,6 +150,7 @@ queries! {
     OUTGOING_RECOVER_QUEUED = query!("outgoing/recover_queued");
     OUTGOING_UNCERTAIN = query!("outgoing/uncertain");
     OUTGOING_HAND = query!("outgoing/hand", per_dialect);
+    OUTGOING_NEXT_ANSWER_STEP = query!("outgoing/next_answer_step");
     OUTGOING_RELEASE = query!("outgoing/release");
     LEASE_RENEW = query!("leases/renew");
     LEASE_RELEASE = query!("leases/release");
@@ -196,6 +197,14 @@ queries! {
     FEEDBACK_HEALTH = query!("feedback/health");
     FEEDBACK_EVENT = query!("feedback/event");
     FEEDBACK_INBOUND = query!("feedback/inbound");
+    INBOX_FILE = query!("inbox/file");
+    INBOX_FILED = query!("inbox/filed");
+    INBOX_LIST = query!("inbox/list");
+    INBOX_ONE = query!("inbox/one");
+    INBOX_SENT = query!("inbox/sent");
+    INBOX_RECEIVED = query!("inbox/received");
+    INBOX_STATE = query!("inbox/state");
+    INBOX_LAST_REPLY = query!("inbox/last_reply");
     FEEDBACK_RECEIPT = query!("feedback/receipt");
     FEEDBACK_FORGET_RECEIPTS = query!("feedback/forget_receipts");
     FEEDBACK_FORGET_RECEIPT = query!("feedback/forget_receipt");

@@ -245,7 +245,7 @@ async fn answer_reply(
         let timing = reply.reply_timing.unwrap_or(ReplyTiming::Business);
         let spread = (reply.id.rem_euclid(97)) as f64 / 96.0;
         let send_at = now + timing.delay_minutes(spread) * 60_000;
-        queue_answer(ctx, reply, answer_id, &draft, counts.in_thread, send_at).await?;
+        queue_answer(ctx, reply, answer_id, &draft, send_at).await?;
         metrics::counter!("outreach_auto_replies_sent_total", "mode" => "automatic").increment(1);
     }
     record_awaiting(ctx).await;
@@ -418,7 +418,6 @@ async fn queue_answer(
     reply: &ReplyContext,
     answer_id: i64,
     draft: &Draft,
-    answered_in_thread: i64,
     send_at: i64,
 ) -> Result<i64, AnswerError> {
     let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
@@ -428,11 +427,16 @@ async fn queue_answer(
         config_id: reply.config_id,
         kind: MessageKind::Answer,
     };
+    let step = ctx
+        .db
+        .sending()
+        .next_answer_step(campaign_id, reply.business_id)
+        .await?;
     // Only the address the campaign emailed is ever answered, whoever wrote in the thread.
     let letter = Letter {
         to_email: &reply.to_email,
         business_id: reply.business_id,
-        step: answered_in_thread as i32 + 1,
+        step,
         subject: &draft.subject,
         html_body: Some(&draft.body),
         in_reply_to: reply.header_message_id.as_deref(),
@@ -507,14 +511,7 @@ pub async fn approve(
         .reply_context(answer.inbound_id)
         .await?
         .ok_or(AnswerError::ReplyGone)?;
-    let campaign_id = reply.campaign_id.ok_or(AnswerError::ReplyGone)?;
-    let now = ctx.now_ms();
-    let counts = ctx
-        .db
-        .responses()
-        .answer_counts(campaign_id, now, reply.business_id)
-        .await?;
-    let message_id = queue_answer(ctx, &reply, answer_id, &draft, counts.in_thread, now).await?;
+    let message_id = queue_answer(ctx, &reply, answer_id, &draft, ctx.now_ms()).await?;
     metrics::counter!("outreach_auto_replies_sent_total", "mode" => "approved").increment(1);
     record_awaiting(ctx).await;
     Ok(message_id)
@@ -537,6 +534,27 @@ pub async fn discard(ctx: &Context, user_id: i64, answer_id: i64) -> Result<(), 
     }
     record_awaiting(ctx).await;
     Ok(())
+}
+
+/// A draft answer to a kept reply, for the user to edit (the inbox's reply box): read again and written as an
+/// automatic answer would be, by the configured model or the offline writer, in the reply's language. None when the
+/// reply is gone or answers no campaign email.
+pub async fn draft_for_reply(
+    ctx: &Context,
+    writer: &Writer,
+    inbound_id: i64,
+) -> anyhow::Result<Option<(Draft, String)>> {
+    let Some(reply) = ctx.db.responses().reply_context(inbound_id).await? else {
+        return Ok(None);
+    };
+    if reply.campaign_id.is_none() {
+        return Ok(None);
+    }
+    let today = crate::platform::clock::date_of(ctx.now_ms());
+    let reading = read_reply(writer, &reply.subject, &reply.body, today).await;
+    draft_answer(ctx, writer, &reply, &reading.classification)
+        .await
+        .map(Some)
 }
 
 /// What the Responses screen's test dialog shows: how a reply would be read, the answer that would be drafted (for a

@@ -107,7 +107,6 @@ pub struct AnswerCounts {
     pub queued: i64,
     pub automatic_today: i64,
     pub automatic_in_thread: i64,
-    pub in_thread: i64,
 }
 
 /// A reply as the Responses screen lists it, with its reading and answer.

@@ -1,7 +1,9 @@
 //! Hand-overs recorded together. Every message's hand-over is committed before its content goes (see
-//! `sending::Handoff`), and each connection waits for its own; but the connections of one process that hand over at
-//! the same moment share one statement and one commit (group commit), so a commit per message no longer caps how
-//! fast a process sends. Whoever finds no write under way writes everything waiting; the others wait for its answer.
+//! `sending::Handoff`), and each connection waits for its own. On SQLite, whose writes go one at a time through one
+//! connection, the connections of one process that hand over at the same moment share one statement and one commit
+//! (group commit): whoever finds no write under way writes everything waiting; the others wait for its answer. On
+//! PostgreSQL each connection writes its own at once: the server already commits concurrent transactions together,
+//! and one write at a time would only make them queue.
 
 use std::sync::{Arc, Mutex};
 
@@ -37,6 +39,14 @@ pub struct HandOverLog {
 impl HandOverLog {
     /// Puts one hand-over on record, with whatever others are waiting; returns once it is committed.
     pub async fn record(&self, db: &Db, hand_over: HandOver) -> Result<(), HandOverError> {
+        // PostgreSQL commits concurrent transactions together by itself: each connection writes its own at once.
+        if matches!(db, Db::Postgres(_)) {
+            return db
+                .sending()
+                .hand_over(&[hand_over])
+                .await
+                .map_err(|error| error.to_string());
+        }
         let (answer, mut answered) = oneshot::channel();
         self.waiting
             .lock()

@@ -398,6 +398,17 @@ impl SendingStore<'_> {
         on_writer!(self, pool => sqlx::query(sql).bind(rows).execute(pool).await.map(drop))
     }
 
+    /// The number of the next answer in a campaign's thread with a business (answers are numbered from 1, whoever
+    /// wrote them: the AI or the user in the inbox).
+    pub async fn next_answer_step(
+        &self,
+        campaign_id: i64,
+        business_id: Option<i64>,
+    ) -> StoreResult<i32> {
+        let sql = OUTGOING_NEXT_ANSWER_STEP.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(business_id).fetch_one(pool).await)
+    }
+
     /// A claimed message its batch did not finish: back to the queue when it was never handed over (its claim given
     /// back), else failed as uncertain. Whether it went back.
     pub async fn release_claim(&self, id: i64, reason: &str, uncertain: &str) -> StoreResult<bool> {

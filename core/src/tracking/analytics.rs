@@ -46,6 +46,7 @@ pub struct CampaignTotals {
     pub human_opens: i64,
     pub machine_opens: i64,
     pub clicks: i64,
+    pub meetings_booked: i64,
 }
 
 /// A campaign as the analytics screens show it (radius in km there, A §3).
@@ -94,6 +95,8 @@ pub struct Summary {
     pub total_opens: i64,
     pub machine_opens: i64,
     pub total_clicks: i64,
+    /// Conversations the user labelled "meeting booked" in the inbox.
+    pub meetings_booked: i64,
 }
 
 /// A whole-number percentage, rounded half up; 0 of nothing is 0.
@@ -143,6 +146,7 @@ impl CampaignTotals {
             total_opens: self.human_opens,
             machine_opens: self.machine_opens,
             total_clicks: self.clicks,
+            meetings_booked: self.meetings_booked,
         }
     }
 }

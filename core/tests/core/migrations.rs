@@ -229,3 +229,78 @@ async fn messages_written_before_kinds_get_theirs_and_answers_leave_the_campaign
         old.cleanup().await;
     }
 }
+
+#[tokio::test]
+async fn replies_received_before_the_inbox_are_its_conversations_read_and_in_order() {
+    for old in TestDb::all_until(Some(20261126000038)).await {
+        for statement in [
+            "insert into users (email, created_at, updated_at) values ('inbox@bakery.example', 0, 0)",
+            "insert into campaigns (user_id, name, status, created_at, updated_at)
+             select min(id), 'Inbox', 'completed', 0, 0 from users",
+            "insert into businesses (user_id, name, email, provider, found_at, name_address_key, created_at)
+             select min(id), 'Cafe ' || n, 'owner@cafe.example', 'import', 0, 'cafe' || n, 0 from users,
+                 (select 1 as n union all select 2) as g group by n",
+            // For each café a first email and a follow-up, sent.
+            "insert into sent_emails (user_id, to_email, subject, status, created_at, sent_at, campaign_id, business_id,
+                 kind, step, token, is_test)
+             select (select min(id) from users), 'owner' || b.id || '@cafe.example', 'Hi ' || b.name, 'sent', 1000,
+                 1000 + s.step, (select min(id) from campaigns), b.id, case when s.step = 0 then 'first' else 'follow_up' end,
+                 s.step, 'inbox-' || b.id || '-' || s.step, false
+             from businesses b, (select 0 as step union all select 1) as s",
+            // Café 1 answered the first email, then the follow-up; café 2 sent an out-of-office; and a bounce.
+            "insert into inbound_messages (user_id, message_id, kind, from_email, subject, body, source, received_at)
+             select m.user_id, m.id, case when b.name = 'Cafe 1' then 'reply' else 'auto_reply' end, m.to_email,
+                 'Re: ' || m.subject, 'Answer to step ' || m.step, 'imap',
+                 case when b.name = 'Cafe 1' then 8000 + m.step else 6000 end
+             from sent_emails m join businesses b on b.id = m.business_id
+             where b.name = 'Cafe 1' or m.step = 0",
+            "insert into inbound_messages (user_id, message_id, kind, from_email, subject, body, source, received_at)
+             select user_id, min(id), 'bounce', null, 'Undelivered', 'No such user', 'imap', 9000 from sent_emails
+             group by user_id",
+        ] {
+            old.execute(statement).await;
+        }
+        old.db.migrate().await.unwrap();
+        let user = old
+            .db
+            .accounts()
+            .find_user_by_email("inbox@bakery.example")
+            .await
+            .unwrap()
+            .unwrap();
+        let threads = old
+            .db
+            .inbox()
+            .list_threads(user.id, &Default::default(), 10)
+            .await
+            .unwrap();
+        let listed: Vec<(&str, i64, bool, &str)> = threads
+            .iter()
+            .map(|thread| {
+                (
+                    thread.subject.as_str(),
+                    thread.replies,
+                    thread.unread,
+                    thread.excerpt.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("Hi Cafe 1", 2, false, "Answer to step 1"),
+                ("Hi Cafe 2", 1, false, "Answer to step 0")
+            ],
+            "{}",
+            old.db.backend()
+        );
+        let received = old
+            .db
+            .inbox()
+            .received_in_thread(threads[0].id)
+            .await
+            .unwrap();
+        assert_eq!(received.len(), 2, "{}", old.db.backend());
+        old.cleanup().await;
+    }
+}

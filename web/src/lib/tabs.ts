@@ -12,6 +12,7 @@ export const TABS = [
   { id: "email-templates", label: "Email Templates" },
   { id: "contact-management", label: "Contacts" },
   { id: "responses", label: "Responses" },
+  { id: "inbox", label: "Inbox" },
   { id: "automation", label: "Automation" },
   { id: "test-automation", label: "Test Automation" },
 ] as const;

@@ -1,5 +1,5 @@
 /** Labelled form controls with their error text. */
-import { useId, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 const control = "mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm";
 
@@ -24,7 +24,7 @@ export function TextField({ label, error, ...props }: InputHTMLAttributes<HTMLIn
   );
 }
 
-export function TextArea({ label, error, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string | null }) {
+export function TextArea({ label, error, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string | null; ref?: Ref<HTMLTextAreaElement> }) {
   const id = useId();
   return (
     <div>

@@ -9,7 +9,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { formatDate, formatDateTime } from "../../lib/format";
+import { count, formatDate, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { apiRequest } from "@outreach/client/request";
 import type { SentEmail } from "@outreach/client/api/types";
@@ -54,7 +54,7 @@ export function CampaignAnalyticsPage() {
         <Tile label="Emails Sent" value={summary.totalSent} detail={`${summary.failed} failed`} />
         <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
         <Tile label="Clicked" value={`${summary.clickRate}%`} detail={emailCount(summary.clicked)} />
-        <Tile label="Replied" value={`${summary.replyRate}%`} detail={emailCount(summary.replied)} />
+        <Tile label="Replied" value={`${summary.replyRate}%`} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
       </div>
       <Card title="Activity, last 30 days">
         <DailyCharts path={campaignDaysKey(id)} />

@@ -6,7 +6,7 @@ import { canMarkOpened, cardMetrics, emailCount, isHtmlBody, type Summary } from
 const summary = (overrides: Partial<Summary>): Summary => ({
   totalEmails: 0, queued: 0, totalSent: 0, failed: 0, skipped: 0, delivered: 0, deliveryRate: 0, opened: 0, openRate: 0,
   clicked: 0, clickRate: 0, replied: 0, replyRate: 0, bounced: 0, bounceRate: 0, spamReported: 0, unsubscribed: 0,
-  totalOpens: 0, machineOpens: 0, totalClicks: 0, ...overrides,
+  totalOpens: 0, machineOpens: 0, totalClicks: 0, meetingsBooked: 0, ...overrides,
 });
 
 

@@ -17,6 +17,7 @@ import { TemplatesTab } from "../campaigns/TemplateChooser";
 import { AnalyticsTab } from "../analytics/AnalyticsTab";
 import { ContactsTab } from "../contacts/ContactsTab";
 import { ResponsesTab } from "../responses/ResponsesTab";
+import { InboxTab } from "../inbox/InboxTab";
 import { AutomationTab } from "../automations/AutomationTab";
 import { TestAutomationScreen } from "../automations/TestAutomationForm";
 
@@ -108,6 +109,8 @@ function TabContent({ tab }: { tab: TabId }) {
       return <ContactsTab />;
     case "responses":
       return <ResponsesTab />;
+    case "inbox":
+      return <InboxTab />;
     case "automation":
       return <AutomationTab />;
     case "test-automation":

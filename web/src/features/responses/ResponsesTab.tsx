@@ -12,10 +12,11 @@ import { HtmlFrame } from "../../components/ui/html-frame";
 import { Tile } from "../../components/ui/tile";
 import { useAuth } from "../../lib/auth";
 import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "@outreach/client/api/types";
-import { count, formatDateTime, textToHtml } from "../../lib/format";
+import { count, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, sentimentShares, testFormError } from "./rules";
+import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, useAnswerDecision } from "../../lib/replies";
+import { sentimentShares, testFormError } from "./rules";
 
 const ANALYTICS_KEY = "/api/email-responses/analytics";
 const THIRTY_SECONDS = 30_000;
@@ -132,20 +133,7 @@ function DraftItem({ response }: { response: EmailResponse }) {
   const answer = response.answer!;
   const [subject, setSubject] = useState(answer.subject);
   const [text, setText] = useState(() => htmlToText(answer.body));
-  const refresh = [[ANALYTICS_KEY]];
-  const approving = useApiMutation({
-    mutationFn: () => requestJson("POST", `/api/email-responses/answers/${answer.id}/approve`, { subject, body: textToHtml(text) }),
-    success: { title: "Answer approved", description: `Sending to ${response.fromEmail ?? "the prospect"}` },
-    failure: { title: "Approval failed", description: "Please try again" },
-    invalidates: refresh,
-  });
-  const discarding = useApiMutation({
-    mutationFn: () => requestJson("POST", `/api/email-responses/answers/${answer.id}/discard`),
-    success: { title: "Draft discarded" },
-    failure: { title: "Discard failed", description: "Please try again" },
-    invalidates: refresh,
-  });
-  const busy = approving.isPending || discarding.isPending;
+  const { approving, discarding, busy } = useAnswerDecision(answer.id, { subject, text }, [[ANALYTICS_KEY]], `Sending to ${response.fromEmail ?? "the prospect"}`);
   return (
     <li className="rounded-md border border-slate-200 p-3" data-testid="draft-answer">
       <p className="text-sm">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { textToHtml } from "../../lib/format";
-import { htmlToText, sentimentShares, testFormError } from "./rules";
+import { htmlToText } from "../../lib/replies";
+import { sentimentShares, testFormError } from "./rules";
 
 describe("the Responses screen", () => {
   it("refuses the test form in B §5's words, first problem first", () => {
