@@ -107,14 +107,14 @@ async fn seed(pool: &sqlx::PgPool, user_id: i64, threads: i64, now: i64) {
     const DAY: i64 = 86_400_000;
     let statements = [
         "insert into campaigns (user_id, name, status, business_type, geographic_area, created_at, updated_at)
-         select $1, 'Campaign ' || g, 'completed', 'bakery', 'Helsinki', $2 - 61 * 86400000, $2
+         select $1, 'Campaign ' || g, 'completed', 'bakery', 'Helsinki', $2 - 5270400000, $2
          from generate_series(1, 20) g where $3::bigint > 0",
         "insert into businesses (user_id, name, provider, found_at, name_address_key, created_at)
          select $1, 'Cafe ' || g, 'import', $2, 'cafe' || g, $2 from generate_series(1, $3) g",
         "insert into sent_emails (user_id, to_email, subject, status, created_at, sent_at, campaign_id, business_id,
              kind, step, token, html_body, is_test)
-         select $1, 'owner@cafe' || b.id || '.example', 'Fresh bread for Cafe ' || b.id, 'replied', $2 - 30 * 86400000,
-             $2 - 30 * 86400000, (select min(id) from campaigns) + b.id % 20, b.id, 'first', 0, md5(b.id::text),
+         select $1, 'owner@cafe' || b.id || '.example', 'Fresh bread for Cafe ' || b.id, 'replied', $2 - 2592000000,
+             $2 - 2592000000, (select min(id) from campaigns) + b.id % 20, b.id, 'first', 0, md5(b.id::text),
              '<p>Hello</p>', false
          from businesses b where b.user_id = $1 and $3::bigint > 0",
         "insert into inbox_threads (user_id, root_message_id, campaign_id, business_id, config_id, to_email, subject,

@@ -266,6 +266,14 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         assert_eq!(received(1).await, imap("auto_reply"));
         assert_eq!(received(2).await, imap("bounce"));
         assert_eq!(received(3).await, imap("bounce"));
+        // Issue 34: the reply and the out-of-office are conversations in the inbox after the poll that read them;
+        // bounces and the newsletter are not.
+        let (_, inbox_page) = ada.get_json("/api/inbox/threads").await;
+        let conversations: Vec<(&str, &str)> = inbox_page["threads"].as_array().unwrap().iter()
+            .map(|thread| (thread["prospect"].as_str().unwrap(), thread["excerpt"].as_str().unwrap())).collect();
+        assert_eq!(conversations.len(), 2, "{inbox_page}");
+        assert!(conversations.contains(&("owner0@cafe0.example", "Yes, send us a price list.")), "{inbox_page}");
+        assert!(conversations.contains(&("owner1@cafe1.example", "I am away until Monday.")), "{inbox_page}");
         let (_, configs) = ada.get_json("/api/user/email-configs").await;
         assert!(is_time(&configs[0]["repliesCheckedAt"]), "{configs}");
         assert!(configs[0]["repliesError"].is_null(), "{configs}");

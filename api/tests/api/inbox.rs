@@ -31,13 +31,15 @@ async fn answered_by_mail(app: &TestApp, firsts: &[(String, String)], i: usize, 
     assert_eq!(answer["kind"], "reply");
 }
 
-/// The inbox's first page once every listed conversation's latest reply is read by the AI.
+/// The inbox's first page once every listed conversation's latest reply is read by the AI and its answer drafted
+/// (the draft is written a moment after the reading).
 async fn read_inbox(ada: &Browser, path: &str, expected: usize) -> Value {
     let mut page = Value::Null;
     for _ in 0..200 {
         page = ada.get_json(path).await.1;
         let threads = page["threads"].as_array().cloned().unwrap_or_default();
-        if threads.len() == expected && threads.iter().all(|thread| !thread["reading"].is_null()) {
+        let ready = |thread: &Value| !thread["reading"].is_null() && thread["awaitingApproval"] == true;
+        if threads.len() == expected && threads.iter().all(ready) {
             return page;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
