@@ -38,7 +38,8 @@ async fn read_inbox(ada: &Browser, path: &str, expected: usize) -> Value {
     for _ in 0..200 {
         page = ada.get_json(path).await.1;
         let threads = page["threads"].as_array().cloned().unwrap_or_default();
-        let ready = |thread: &Value| !thread["reading"].is_null() && thread["awaitingApproval"] == true;
+        let ready =
+            |thread: &Value| !thread["reading"].is_null() && thread["awaitingApproval"] == true;
         if threads.len() == expected && threads.iter().all(ready) {
             return page;
         }

@@ -91,7 +91,10 @@ impl InboxStore<'_> {
         let sql = INBOX_LIST.sql(self);
         let (at, id) = query.after.unwrap_or((i64::MAX, i64::MAX));
         let pattern = query.search.as_deref().map(like_pattern);
-        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(at).bind(id).bind(query.done)
+        // Planned for its values every time (not kept prepared): PostgreSQL's generic plan cannot drop the unset
+        // filters' `is null or` conditions, misjudges them as selective, and sorts every thread of the user instead of
+        // reading the list's index in order (103 ms against 0.5 ms for 20,000 threads, planning included ~3 ms).
+        on_db!(self, pool => sqlx::query_as(sql).persistent(false).bind(user_id).bind(at).bind(id).bind(query.done)
             .bind(query.only.map(|only| only.as_str())).bind(query.campaign_id).bind(query.sender_id)
             .bind(query.label.map(Label::as_str)).bind(pattern.as_deref()).bind(limit).fetch_all(pool).await)
     }
