@@ -52,14 +52,23 @@ async fn reply(app: &TestApp, ada: &Browser, outbox: &[Value], i: usize, body: &
     outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(30))
         .await
         .unwrap();
-    let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
-    analytics["recentResponses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["body"] == body && r["fromEmail"] == format!("owner{i}@cafe{i}.example"))
-        .unwrap_or_else(|| panic!("{body} in {analytics}"))
-        .clone()
+    // Read: the reading is saved by the job the reply queued (which may still be finishing when the queue is idle).
+    let mut analytics = Value::Null;
+    for _ in 0..200 {
+        analytics = ada.get_json("/api/email-responses/analytics").await.1;
+        let found = analytics["recentResponses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["body"] == body && r["fromEmail"] == format!("owner{i}@cafe{i}.example"))
+            .filter(|r| !r["action"].is_null())
+            .cloned();
+        if let Some(found) = found {
+            return found;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{body} read in {analytics}")
 }
 
 /// Ada's two-café campaign sent through a real SMTP server (smtp-sink), with its AI settings changed by `change` and
