@@ -267,8 +267,16 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
         && exhausted
         && gazetteer_centre
         && matches!(source, Source::Directory);
+    // The chunk and the failure in one write: the search endpoint, which waits for the first chunk, never sees one
+    // without the other (it answered 202 "running" for an area the directory does not cover).
+    let failure = uncovered.then(|| {
+        let area = params.geographic_area.clone().unwrap_or_default();
+        format!(
+            "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
+        )
+    });
     let status = if uncovered {
-        SearchStatus::Running
+        SearchStatus::Failed
     } else {
         status
     };
@@ -276,7 +284,14 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
     let Some(recorded) = ctx
         .db
         .discovery()
-        .record_search_chunk(&log, &candidates, earlier.len() as i32, status, now)
+        .record_search_chunk(
+            &log,
+            &candidates,
+            earlier.len() as i32,
+            status,
+            failure.as_deref(),
+            now,
+        )
         .await?
     else {
         return Ok(());
@@ -287,14 +302,6 @@ pub async fn run_search_chunk(ctx: &Context, job: &RunSearchChunk) -> anyhow::Re
             .await?;
     }
     if uncovered {
-        let area = params.geographic_area.unwrap_or_default();
-        let reason = format!(
-            "No businesses near {area} are in the offline directory. Import an OpenStreetMap extract that covers it."
-        );
-        ctx.db
-            .discovery()
-            .stop_search(search.id, SearchStatus::Failed, Some(&reason), now)
-            .await?;
         return Ok(());
     }
     if !last {

@@ -331,7 +331,9 @@ impl DiscoveryStore<'_> {
 
     /// A search chunk's findings in one transaction: its businesses (de-duplicated against the user's), their
     /// places in the search after `found_before`, the chunk's log row (with what was new to the search) and the
-    /// search's chunk count and status. None, with nothing written, when the search stopped running meanwhile or
+    /// search's chunk count and status (`failure`: the reason, when this chunk ends the search as failed, written
+    /// with it so nobody sees the chunk without the failure). None, with nothing written, when the search stopped
+    /// running meanwhile or
     /// this chunk was recorded already; a failure anywhere writes nothing either, so a retried chunk starts clean.
     pub async fn record_search_chunk(
         &self,
@@ -339,6 +341,7 @@ impl DiscoveryStore<'_> {
         candidates: &[&Candidate],
         found_before: i32,
         status: SearchStatus,
+        failure: Option<&str>,
         now: i64,
     ) -> StoreResult<Option<RecordedChunk>> {
         let search = log.search;
@@ -383,7 +386,7 @@ impl DiscoveryStore<'_> {
                 .bind(now)
                 .execute(&mut *tx).await?;
             let moved = sqlx::query(SEARCH_CHUNK_DONE.sql(self)).bind(search.id).bind(recorded.found).bind(status)
-                .bind((status != SearchStatus::Running).then_some(now)).execute(&mut *tx).await?.rows_affected() == 1;
+                .bind((status != SearchStatus::Running).then_some(now)).bind(failure).execute(&mut *tx).await?.rows_affected() == 1;
             if !moved {
                 return Ok(None);
             }
