@@ -309,15 +309,21 @@ macro_rules! add_business {
 }
 
 impl DiscoveryStore<'_> {
-    /// Stores a candidate for the user unless it duplicates one of their businesses; returns the business id either
-    /// way and whether it is new.
+    /// Stores a candidate for the user unless it duplicates one of their businesses (holding the user's businesses
+    /// meanwhile, see `businesses/hold_user`); returns the business id either way and whether it is new.
     pub async fn add_business(
         &self,
         user_id: i64,
         candidate: &Candidate,
         now: i64,
     ) -> StoreResult<(i64, bool)> {
-        on_db!(self, pool => add_business!(self, pool, user_id, candidate, now).await)
+        on_writer!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(BUSINESS_HOLD_USER.sql(self)).bind(user_id).execute(&mut *tx).await?;
+            let added = add_business!(self, &mut *tx, user_id, candidate, now).await?;
+            tx.commit().await?;
+            Ok(added)
+        })
     }
 
     /// The user's business a candidate duplicates, if any (nothing is written).
@@ -353,6 +359,7 @@ impl DiscoveryStore<'_> {
             if !running {
                 return Ok(None);
             }
+            sqlx::query(BUSINESS_HOLD_USER.sql(self)).bind(search.user_id).execute(&mut *tx).await?;
             let mut recorded = RecordedChunk { found: found_before, ..RecordedChunk::default() };
             let mut business_data = Vec::new();
             for candidate in candidates {

@@ -90,6 +90,7 @@ queries! {
     DIRECTORY_COUNTS = query!("directory/counts");
     BUSINESS_FIND_DUPLICATE = query!("businesses/find_duplicate");
     BUSINESS_INSERT = query!("businesses/insert");
+    BUSINESS_HOLD_USER = query!("businesses/hold_user", per_dialect);
     BUSINESS_LIST = query!("businesses/list");
     BUSINESS_OF_SEARCH = query!("businesses/of_search");
     BUSINESS_LOAD = query!("businesses/load");

@@ -22,6 +22,9 @@ pub struct Launched {
     pub written: Vec<i64>,
 }
 
+/// Why a business is skipped when another business of the same launch has its address.
+const SHARED_ADDRESS: &str = "Another business of this campaign has this email address";
+
 /// One test message: a template (personalised for a business when given) or a subject and body of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestMessage {
@@ -54,6 +57,8 @@ pub async fn launch_campaign(
         .iter()
         .map(|business| valid_address(business.email.as_deref()))
         .collect();
+    // Two businesses may share one mailbox (branches of a chain): it gets one first email, not one per business.
+    let mut seen = std::collections::HashSet::new();
     let letters: Vec<Letter> = businesses
         .iter()
         .zip(&addresses)
@@ -61,7 +66,11 @@ pub async fn launch_campaign(
             to_email: address.as_deref().unwrap_or(""),
             business_id: Some(business.id),
             template_id: Some(template_id),
-            skip: address.is_none().then_some("No email address"),
+            skip: match address {
+                None => Some("No email address"),
+                Some(address) if !seen.insert(address) => Some(SHARED_ADDRESS),
+                Some(_) => None,
+            },
             ..Letter::default()
         })
         .collect();

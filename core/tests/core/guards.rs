@@ -439,3 +439,74 @@ async fn the_duplicate_rule_in_memory_is_the_one_in_sql() {
     })
     .await;
 }
+
+/// Three automation runs pressed at once start three searches that find the same cafés: their chunks, recorded at
+/// the same moment, store each café once, so nobody is emailed twice through two copies of one business (the
+/// automations API test caught it on PostgreSQL, where each chunk's transaction could not see the others' rows).
+#[tokio::test]
+async fn chunks_of_searches_recorded_at_once_store_each_business_once() {
+    use outreach_core::discovery::businesses::Candidate;
+    use outreach_core::discovery::search::{NewSearchLog, SearchParams, SearchStatus};
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let user = db
+            .accounts()
+            .upsert_user_on_sign_in("chunks@example.org", None, None, 0)
+            .await
+            .unwrap();
+        let cafes: Vec<Candidate> = (0..20)
+            .map(|at| Candidate {
+                name: format!("Café {at}"),
+                email: Some(format!("hello@cafe{at}.test")),
+                address: Some(format!("Main Street {at}")),
+                provider_place_id: Some(format!("osm:node/{at}")),
+                provider: "osm".into(),
+                ..Candidate::default()
+            })
+            .collect();
+        let params = SearchParams {
+            search_type: "local".into(),
+            business_type: Some("cafe".into()),
+            geographic_area: Some("Helsinki".into()),
+            radius: Some(1),
+            max_results: 20,
+            online_business_type: None,
+            topics: None,
+            campaign_id: None,
+        };
+        let mut searches = Vec::new();
+        for _ in 0..6 {
+            let id = db
+                .discovery()
+                .insert_search(user.id, &params, 0)
+                .await
+                .unwrap();
+            searches.push(db.discovery().load_search(id).await.unwrap().unwrap());
+        }
+        let recorded = searches.iter().map(|search| {
+            let candidates: Vec<&Candidate> = cafes.iter().collect();
+            async move {
+                let log = NewSearchLog {
+                    search,
+                    chunk_number: 1,
+                    max_results: 20,
+                    excluded_items: String::new(),
+                    query: "cafe".into(),
+                    raw_response: "{}".into(),
+                };
+                db.discovery()
+                    .record_search_chunk(&log, &candidates, 0, SearchStatus::Complete, None, 1)
+                    .await
+                    .unwrap()
+                    .unwrap()
+            }
+        });
+        for chunk in futures::future::join_all(recorded).await {
+            assert_eq!(chunk.found, 20, "every search lists every café");
+        }
+        let stored = db.discovery().list_businesses(user.id, 1000).await.unwrap();
+        assert_eq!(stored.len(), 20, "{}: each café once", db.backend());
+        test_db.cleanup().await;
+    })
+    .await;
+}

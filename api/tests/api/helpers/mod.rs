@@ -578,7 +578,7 @@ pub async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentC
         .await;
     let business_ids: Vec<Value> = imported["businesses"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("{imported}"))
         .iter()
         .map(|b| b["id"].clone())
         .collect();
