@@ -136,9 +136,10 @@ async fn seed(pool: &sqlx::PgPool, user_id: i64, threads: i64, now: i64) {
              case when i.id % 4 = 0 then 'mark_interested' else 'reply' end, 0.8, 'en', 'Asks about the rye',
              case when i.id % 10 = 0 then '[\"price\"]' else '[]' end, 'offline', $2
          from inbound_messages i where i.user_id = $1 and $3::bigint > 0",
-        "insert into reply_answers (inbound_id, user_id, campaign_id, subject, body, status, why, writer, created_at)
+        "insert into reply_answers (inbound_id, user_id, campaign_id, subject, body, status, why, writer, created_at,
+             thread_id)
          select i.id, $1, t.campaign_id, 'Re: ' || t.subject, '<p>Happy to tell you more.</p>', 'awaiting_approval',
-             'This campaign approves every answer', 'offline', $2
+             'This campaign approves every answer', 'offline', $2, t.id
          from inbound_messages i join inbox_threads t on t.id = i.thread_id
          where i.user_id = $1 and i.id = t.last_inbound_id and t.id % 10 = 0 and $3::bigint > 0",
     ];

@@ -2,9 +2,7 @@
 select t.id, t.root_message_id, t.last_inbound_id, t.campaign_id, c.name as campaign_name, t.business_id, b.name as business_name, t.config_id,
     t.to_email, t.subject, t.last_reply_at, t.last_from, t.excerpt, t.replies, t.unread, t.done, t.label,
     r.sentiment, r.action, r.escalations,
-    exists (select 1 from inbound_messages i where i.thread_id = t.id
-        and exists (select 1 from reply_answers a where a.inbound_id = i.id and a.status = 'awaiting_approval'))
-        as awaiting
+    exists (select 1 from reply_answers a where a.thread_id = t.id and a.status = 'awaiting_approval') as awaiting
 from inbox_threads t
 left join campaigns c on c.id = t.campaign_id
 left join businesses b on b.id = t.business_id

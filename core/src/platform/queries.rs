@@ -200,7 +200,7 @@ queries! {
     FEEDBACK_INBOUND = query!("feedback/inbound");
     INBOX_FILE = query!("inbox/file");
     INBOX_FILED = query!("inbox/filed");
-    INBOX_LIST = query!("inbox/list");
+    INBOX_LIST = query!("inbox/list", per_dialect);
     INBOX_ONE = query!("inbox/one");
     INBOX_SENT = query!("inbox/sent");
     INBOX_RECEIVED = query!("inbox/received");

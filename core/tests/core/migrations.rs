@@ -231,7 +231,7 @@ async fn messages_written_before_kinds_get_theirs_and_answers_leave_the_campaign
 }
 
 #[tokio::test]
-async fn replies_received_before_the_inbox_are_its_conversations_read_and_in_order() {
+async fn replies_before_the_inbox_are_its_conversations_read_in_order_with_waiting_answers() {
     for old in TestDb::all_until(Some(20261126000038)).await {
         for statement in [
             "insert into users (email, created_at, updated_at) values ('inbox@bakery.example', 0, 0)",
@@ -257,6 +257,10 @@ async fn replies_received_before_the_inbox_are_its_conversations_read_and_in_ord
             "insert into inbound_messages (user_id, message_id, kind, from_email, subject, body, source, received_at)
              select user_id, min(id), 'bounce', null, 'Undelivered', 'No such user', 'imap', 9000 from sent_emails
              group by user_id",
+            // An answer to café 1's last reply waits for approval.
+            "insert into reply_answers (inbound_id, user_id, campaign_id, subject, body, status, writer, created_at)
+             select max(i.id), min(i.user_id), min(m.campaign_id), 'Re: Hi', 'Thanks', 'awaiting_approval', 'offline', 9000
+             from inbound_messages i join sent_emails m on m.id = i.message_id where i.kind = 'reply'",
         ] {
             old.execute(statement).await;
         }
@@ -274,7 +278,7 @@ async fn replies_received_before_the_inbox_are_its_conversations_read_and_in_ord
             .list_threads(user.id, &Default::default(), 10)
             .await
             .unwrap();
-        let listed: Vec<(&str, i64, bool, &str)> = threads
+        let listed: Vec<(&str, i64, bool, &str, bool)> = threads
             .iter()
             .map(|thread| {
                 (
@@ -282,14 +286,15 @@ async fn replies_received_before_the_inbox_are_its_conversations_read_and_in_ord
                     thread.replies,
                     thread.unread,
                     thread.excerpt.as_str(),
+                    thread.awaiting,
                 )
             })
             .collect();
         assert_eq!(
             listed,
             [
-                ("Hi Cafe 1", 2, false, "Answer to step 1"),
-                ("Hi Cafe 2", 1, false, "Answer to step 0")
+                ("Hi Cafe 1", 2, false, "Answer to step 1", true),
+                ("Hi Cafe 2", 1, false, "Answer to step 0", false)
             ],
             "{}",
             old.db.backend()

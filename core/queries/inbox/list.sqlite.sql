@@ -1,14 +1,13 @@
 -- A page of a user's inbox threads ($1), the latest reply first, after the cursor ($2, $3: the last row's reply time
 -- and id; index inbox_threads_list), done ($4) or not, with the filters that are set: $5 unread, interested, awaiting
 -- or escalated; $6 campaign; $7 sender; $8 label; $9 a LIKE pattern over the prospect, business, subject and
--- replies (lowercase); $10 rows. The AI's reading is the latest reply's; whether an answer waits is looked up per
--- thread through its replies (index inbound_messages_thread, then reply_answers' unique inbound_id).
+-- replies (lowercase); $10 rows. The AI's reading is the latest reply's; whether an answer waits is read from the
+-- answers (index reply_answers_thread_waiting; the filter: reply_answers_user).
+-- The search collects the matching threads first (SQLite has no trigram index: it reads the user's replies).
 select t.id, t.root_message_id, t.last_inbound_id, t.campaign_id, c.name as campaign_name, t.business_id, b.name as business_name, t.config_id,
     t.to_email, t.subject, t.last_reply_at, t.last_from, t.excerpt, t.replies, t.unread, t.done, t.label,
     r.sentiment, r.action, r.escalations,
-    exists (select 1 from inbound_messages i where i.thread_id = t.id
-        and exists (select 1 from reply_answers a where a.inbound_id = i.id and a.status = 'awaiting_approval'))
-        as awaiting
+    exists (select 1 from reply_answers a where a.thread_id = t.id and a.status = 'awaiting_approval') as awaiting
 from inbox_threads t
 left join campaigns c on c.id = t.campaign_id
 left join businesses b on b.id = t.business_id
@@ -20,13 +19,17 @@ where t.user_id = $1 and t.done = $4
         or ($5 = 'interested' and (t.label in ('interested', 'meeting_booked')
             or (t.label is null and r.action = 'mark_interested')))
         or ($5 = 'escalated' and r.escalations <> '[]')
-        or ($5 = 'awaiting' and exists (select 1 from inbound_messages i where i.thread_id = t.id
-            and exists (select 1 from reply_answers a where a.inbound_id = i.id and a.status = 'awaiting_approval'))))
+        or ($5 = 'awaiting' and t.id in (select a.thread_id from reply_answers a
+            where a.user_id = $1 and a.status = 'awaiting_approval')))
     and (cast($6 as bigint) is null or t.campaign_id = $6)
     and (cast($7 as bigint) is null or t.config_id = $7)
     and (cast($8 as text) is null or t.label = $8)
-    and (cast($9 as text) is null or lower(t.to_email) like $9 escape '\' or lower(coalesce(b.name, '')) like $9 escape '\'
-        or lower(t.subject) like $9 escape '\'
-        or exists (select 1 from inbound_messages i where i.thread_id = t.id and lower(i.body) like $9 escape '\'))
+    and (cast($9 as text) is null or t.id in (
+        select s.id from inbox_threads s where s.user_id = $1 and lower(s.to_email || ' ' || s.subject) like $9 escape '\'
+        union all
+        select s.id from inbox_threads s join businesses n on n.id = s.business_id
+        where s.user_id = $1 and n.user_id = $1 and lower(n.name) like $9 escape '\'
+        union all
+        select i.thread_id from inbound_messages i where i.user_id = $1 and lower(i.body) like $9 escape '\'))
 order by t.last_reply_at desc, t.id desc
 limit $10
