@@ -4,7 +4,7 @@
 // it arrives at the SMTP server in the thread; a label shows on the list; and the page works on a 390 px phone.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ADMIN, MEMBER, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
+import { MEMBER, apiOf, campaignMailedToOneCafe, grantPremium, replyByMail, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
 
 let stack;
 let sink;
@@ -12,11 +12,7 @@ let sink;
 before(async () => {
   sink = await startSmtpSink();
   stack = await startStack({ OUTREACH_SENDGRID__INBOUND_SECRET: "in-secret" });
-  const admin = await stack.browser.newPage();
-  await signIn(stack.app, admin, ADMIN);
-  const granted = await admin.request.post(`${stack.app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
-  assert.equal(granted.status(), 200);
-  await admin.close();
+  await grantPremium(stack, MEMBER);
 });
 
 after(async () => {
@@ -29,35 +25,18 @@ test("a reply is a conversation in the inbox, answered from it in the thread and
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(app, page, MEMBER);
-  const api = async (method, path, data) => {
-    const response = await page.request.fetch(`${app.base}${path}`, { method, data });
-    assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
-  await api("POST", "/api/user/email-config", {
-    emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
-    smtpHost: "127.0.0.1", smtpPort: sink.port, smtpSecurity: "none",
+  const api = apiOf(app, page);
+  const firstId = await campaignMailedToOneCafe(app, page, sink, {
+    product: "Rye", cafe: "Cafe Koivu", address: "owner@koivu.example", campaign: "Rye mornings",
+    education: "We bake rye every night. Deliveries arrive before the cafe opens.",
   });
-  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Rye for {{businessName}}", body: "<p>Hi [business name]</p>" });
-  const leads = "name,email\nCafe Koivu,owner@koivu.example\n";
-  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
-  const campaign = await api("POST", "/api/campaigns", { name: "Rye mornings" });
-  await api("PUT", `/api/campaigns/${campaign.id}`, { aiEducationText: "We bake rye every night. Deliveries arrive before the cafe opens." });
-  await api("POST", "/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: [imported.businesses[0].id] });
-  const first = await waitFor(async () => (await sink.messages()).find((message) => message.includes("Subject: Rye for Cafe Koivu")), "the first email");
-  const firstId = first.match(/^Message-ID: <([^>]+)>/im)[1];
 
   await page.goto(`${app.base}/dashboard?tab=inbox`);
   await page.waitForFunction(() => document.title === "Inbox · AI Outreach Agent");
   await page.getByText("No conversations here.", { exact: false }).waitFor();
 
   // The prospect answers by mail: the conversation shows within the list's next refresh, unread, with its reading.
-  const raw = `From: owner@koivu.example\r\nTo: ada@bakery.example\r\nSubject: Re: Rye for Cafe Koivu\r\nMessage-ID: <reply-1@koivu.example>\r\nIn-Reply-To: <${firstId}>\r\n\r\nSounds good! Do your deliveries arrive before seven?\r\n`;
-  const form = new FormData();
-  form.set("to", "ada@bakery.example");
-  form.set("email", raw);
-  const parsed = await (await fetch(`${app.base}/api/webhooks/sendgrid/inbound/in-secret`, { method: "POST", body: form })).json();
+  const parsed = await replyByMail(app, { from: "owner@koivu.example", subject: "Re: Rye for Cafe Koivu", messageId: "reply-1@koivu.example", inReplyTo: firstId, body: "Sounds good! Do your deliveries arrive before seven?" });
   assert.deepEqual(parsed, { matched: true, kind: "reply" });
   await waitFor(async () => (await api("GET", "/api/inbox/threads")).threads[0]?.reading, "the reply read");
   await page.reload();

@@ -4,7 +4,7 @@
 // arrives at the SMTP server in the thread. The test dialog reads a typed reply and sends nothing.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ADMIN, MEMBER, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
+import { MEMBER, apiOf, campaignMailedToOneCafe, grantPremium, replyByMail, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
 
 let stack;
 let sink;
@@ -14,11 +14,7 @@ const sinkMessages = () => sink.messages();
 before(async () => {
   sink = await startSmtpSink();
   stack = await startStack({ OUTREACH_SENDGRID__INBOUND_SECRET: "in-secret" });
-  const admin = await stack.browser.newPage();
-  await signIn(stack.app, admin, ADMIN);
-  const granted = await admin.request.post(`${stack.app.base}/api/admin/set-user-status`, { data: { email: MEMBER.email, status: "premium", emailLimit: 100 } });
-  assert.equal(granted.status(), 200);
-  await admin.close();
+  await grantPremium(stack, MEMBER);
 });
 
 after(async () => {
@@ -30,31 +26,14 @@ test("a reply is read, its drafted answer edited and approved in the Responses t
   const { app, browser } = stack;
   const page = await browser.newPage();
   await signIn(app, page, MEMBER);
-  const api = async (method, path, data) => {
-    const response = await page.request.fetch(`${app.base}${path}`, { method, data });
-    assert.ok(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
-  await api("POST", "/api/user/email-config", {
-    emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
-    smtpHost: "127.0.0.1", smtpPort: sink.port, smtpSecurity: "none",
+  const api = apiOf(app, page);
+  const firstId = await campaignMailedToOneCafe(app, page, sink, {
+    product: "Bread", cafe: "Cafe Aalto", address: "owner@aalto.example", campaign: "Mornings",
+    education: "We bake sourdough every night. Deliveries arrive before the cafe opens.",
   });
-  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: "Bread for {{businessName}}", body: "<p>Hi [business name]</p>" });
-  const leads = "name,email\nCafe Aalto,owner@aalto.example\n";
-  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
-  const campaign = await api("POST", "/api/campaigns", { name: "Mornings" });
-  await api("PUT", `/api/campaigns/${campaign.id}`, { aiEducationText: "We bake sourdough every night. Deliveries arrive before the cafe opens." });
-  await api("POST", "/api/campaigns/send", { campaignId: campaign.id, templateId: template.id, businessIds: [imported.businesses[0].id] });
-  const first = await waitFor(async () => (await sinkMessages()).find((message) => message.includes("Subject: Bread for Cafe Aalto")), "the first email");
-  const firstId = first.match(/^Message-ID: <([^>]+)>/im)[1];
 
   // The prospect answers by mail.
-  const raw = `From: owner@aalto.example\r\nTo: ada@bakery.example\r\nSubject: Re: Bread for Cafe Aalto\r\nMessage-ID: <reply-1@aalto.example>\r\nIn-Reply-To: <${firstId}>\r\n\r\nSounds interesting! Do your deliveries arrive early?\r\n`;
-  const form = new FormData();
-  form.set("to", "ada@bakery.example");
-  form.set("email", raw);
-  const parsed = await (await fetch(`${app.base}/api/webhooks/sendgrid/inbound/in-secret`, { method: "POST", body: form })).json();
+  const parsed = await replyByMail(app, { from: "owner@aalto.example", subject: "Re: Bread for Cafe Aalto", messageId: "reply-1@aalto.example", inReplyTo: firstId, body: "Sounds interesting! Do your deliveries arrive early?" });
   assert.deepEqual(parsed, { matched: true, kind: "reply" });
 
   const read = await waitFor(async () => (await api("GET", "/api/email-responses/analytics")).recentResponses.find((item) => item.answer), "the reply read and answered");

@@ -92,3 +92,50 @@ export async function waitFor(find, what) {
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** The member may send: an administrator grants premium with 100 emails a month. */
+export async function grantPremium(stack, person) {
+  const admin = await stack.browser.newPage();
+  await signIn(stack.app, admin, ADMIN);
+  const granted = await admin.request.post(`${stack.app.base}/api/admin/set-user-status`, { data: { email: person.email, status: "premium", emailLimit: 100 } });
+  if (granted.status() !== 200) throw new Error(`premium not granted: ${granted.status()}`);
+  await admin.close();
+}
+
+/** JSON calls as the page's signed-in user; a refusal fails the test with the server's answer. */
+export function apiOf(app, page) {
+  return async (method, path, data) => {
+    const response = await page.request.fetch(`${app.base}${path}`, { method, data });
+    if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+    return response.json();
+  };
+}
+
+/** One café emailed by a campaign through an SMTP sender pointed at `sink`: the user's postal address and sender,
+ * a template "<product> for {{businessName}}", the café imported, the campaign with its education, sent. Returns
+ * the first email's Message-ID once the sink has it. */
+export async function campaignMailedToOneCafe(app, page, sink, { product, cafe, address, campaign, education }) {
+  const api = apiOf(app, page);
+  await api("PUT", "/api/user/profile", { postalAddress: "Bakery Street 1, 00100 Helsinki" });
+  await api("POST", "/api/user/email-config", {
+    emailProvider: "smtp", emailSendFrom: "ada@bakery.example", emailSendFromName: "Ada Baker",
+    smtpHost: "127.0.0.1", smtpPort: sink.port, smtpSecurity: "none",
+  });
+  const template = await api("POST", "/api/email-templates", { name: "Intro", subject: `${product} for {{businessName}}`, body: "<p>Hi [business name]</p>" });
+  const leads = `name,email\n${cafe},${address}\n`;
+  const imported = await (await page.request.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
+  const created = await api("POST", "/api/campaigns", { name: campaign });
+  await api("PUT", `/api/campaigns/${created.id}`, { aiEducationText: education });
+  await api("POST", "/api/campaigns/send", { campaignId: created.id, templateId: template.id, businessIds: [imported.businesses[0].id] });
+  const first = await waitFor(async () => (await sink.messages()).find((message) => message.includes(`Subject: ${product} for ${cafe}`)), "the first email");
+  return first.match(/^Message-ID: <([^>]+)>/im)[1];
+}
+
+/** The prospect answers by mail, through SendGrid's Inbound Parse (the stack's inbound secret is `in-secret`). */
+export async function replyByMail(app, { from, subject, messageId, inReplyTo, body }) {
+  const raw = `From: ${from}\r\nTo: ada@bakery.example\r\nSubject: ${subject}\r\nMessage-ID: <${messageId}>\r\nIn-Reply-To: <${inReplyTo}>\r\n\r\n${body}\r\n`;
+  const form = new FormData();
+  form.set("to", "ada@bakery.example");
+  form.set("email", raw);
+  return (await fetch(`${app.base}/api/webhooks/sendgrid/inbound/in-secret`, { method: "POST", body: form })).json();
+}
