@@ -195,6 +195,34 @@ async fn labels_set_the_contacts_interest_and_the_campaigns_meetings_and_pages_f
             "{second}"
         );
         assert_eq!(second["nextCursor"], Value::Null);
+        // A search pages the same way, whether its page is found among the newest threads or through the indexes.
+        let (_, found) = ada.get_json("/api/inbox/threads?q=CAFE&limit=1").await;
+        assert_eq!(
+            found["threads"][0]["prospect"], "owner1@cafe1.example",
+            "{found}"
+        );
+        let cursor = found["nextCursor"]
+            .as_str()
+            .expect("a next page")
+            .to_string();
+        let (_, older) = ada
+            .get_json(&format!(
+                "/api/inbox/threads?q=CAFE&limit=1&cursor={cursor}"
+            ))
+            .await;
+        assert_eq!(
+            older["threads"][0]["prospect"], "owner0@cafe0.example",
+            "{older}"
+        );
+        assert_eq!(older["nextCursor"], Value::Null, "{older}");
+        let (_, prices) = ada.get_json("/api/inbox/threads?q=prices").await;
+        let prospects: Vec<&Value> = prices["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| &t["prospect"])
+            .collect();
+        assert_eq!(prospects, [&json!("owner1@cafe1.example")], "{prices}");
         let id = |i: usize| {
             page["threads"]
                 .as_array()
