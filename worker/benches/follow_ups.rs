@@ -2,12 +2,15 @@
 //! `BENCH_DUE` (default 20,000) were opened two days ago, so their one-day follow-up is due. Measures the
 //! scheduler's minute, which finds the due follow-ups and queues them (their message rows and sending jobs), then
 //! sends them through SMTP to Postfix's `smtp-sink` on loopback, and, for the ratio, the same number of first emails
-//! through the same pipeline. Pacing is off and the campaigns send at any time: this measures the pipeline. SQLite
-//! by default; `BENCH_DATABASE_URL` for PostgreSQL.
+//! through the same pipeline. Pacing is off and the campaigns send at any time: this measures the pipeline. Then the
+//! scheduler's whole tick with `BENCH_AUTOMATIONS` (default 1,000) active automations starting their day. SQLite by
+//! default; `BENCH_DATABASE_URL` for PostgreSQL.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use outreach_core::automations::Settings as AutomationSettings;
+use outreach_core::campaigns::templates::TemplateContent;
 use outreach_core::followups::queue_due_follow_ups;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
@@ -122,6 +125,49 @@ async fn main() {
     println!("follow-ups:   {follow_up_rate:>8.0} messages/s through SMTP");
     println!("first emails: {first_rate:>8.0} messages/s through SMTP (same pipeline, same sink)");
     println!("ratio:        {:.2}", follow_up_rate / first_rate);
+
+    // The scheduler's whole tick at the same scale (issue 32.6): `BENCH_AUTOMATIONS` active automations start their
+    // run of the day, and the pass over the chains a crash could cut looks at every message (answers and follow-ups
+    // written without their sending job among them). Then the tick again, with nothing new to do (the usual minute).
+    let automations = number("BENCH_AUTOMATIONS", 1_000);
+    let template = TemplateContent {
+        name: "Intro".into(),
+        subject: "Hello {{businessName}}".into(),
+        body: "<p>Hello [business name]</p>".into(),
+        objective: "Lead Generation".into(),
+        tone: "friendly".into(),
+        email_signature: None,
+    };
+    let template_id = db
+        .campaigns()
+        .insert_template(user.id, &template, now)
+        .await
+        .unwrap();
+    for at in 0..automations {
+        let settings = AutomationSettings {
+            campaign_name: format!("Automation {at}"),
+            business_type: "cafe".into(),
+            geographic_area: "Helsinki".into(),
+            radius: 1,
+            max_businesses_per_day: 5,
+            email_template_id: template_id,
+            max_total_emails: None,
+            campaign_duration_minutes: None,
+            is_active: true,
+        };
+        outreach_core::automations::create(&ctx, user.id, &settings)
+            .await
+            .unwrap();
+    }
+    for name in ["tick", "tick again"] {
+        let started = Instant::now();
+        let enqueued = outreach_scheduler::tick(&ctx).await;
+        println!(
+            "scheduler {name:<10}: {:>8.0} ms ({enqueued} schedules fired, {automations} automations, {} messages)",
+            started.elapsed().as_secs_f64() * 1000.0,
+            messages + 2 * due
+        );
+    }
     db.close().await;
     test_db.cleanup().await;
 }
