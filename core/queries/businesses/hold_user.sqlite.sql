@@ -1,4 +1,3 @@
--- SQLite's writer connection runs these transactions one after another, but other connections write too: this first
--- statement writes (changing nothing), so the transaction holds the write lock from its start and the duplicate check
--- it reads next cannot be outdated by another connection's write before its insert (SQLITE_BUSY_SNAPSHOT).
-update users set updated_at = updated_at where id = $1
+-- Nothing to hold on SQLite: the transaction began IMMEDIATE (platform::db::BeginWrite), so it has the write lock
+-- and no other connection adds a business between its duplicate check and its insert.
+select cast($1 as integer)

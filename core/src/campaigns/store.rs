@@ -3,6 +3,7 @@
 use super::templates::{FollowUpContent, FollowUpRow, TemplateContent, TemplateRow};
 use super::{CampaignRow, CampaignStatus, EducationFile};
 use crate::campaigns::CampaignsStore;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::window::SendingWindow;
@@ -279,7 +280,7 @@ impl CampaignsStore<'_> {
             FOLLOW_UP_DELETE.sql(self),
         );
         on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             // PostgreSQL: concurrent changes to this sequence wait for this one (positions stay unique).
             sqlx::query(lock).bind(template_id).execute(&mut *tx).await?;
             let template: Option<(String, String)> =

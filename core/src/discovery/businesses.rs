@@ -10,6 +10,7 @@ use crate::discovery::DiscoveryStore;
 use crate::discovery::enrich::SocialProfile;
 use crate::discovery::search::{LoggedBusiness, NewSearchLog, RecordedChunk, SearchStatus};
 use crate::platform::clock::Timestamp;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::StoreResult;
 use crate::platform::db::json_list;
 use crate::platform::dns::Verdict;
@@ -318,7 +319,7 @@ impl DiscoveryStore<'_> {
         now: i64,
     ) -> StoreResult<(i64, bool)> {
         on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             sqlx::query(BUSINESS_HOLD_USER.sql(self)).bind(user_id).execute(&mut *tx).await?;
             let added = add_business!(self, &mut *tx, user_id, candidate, now).await?;
             tx.commit().await?;
@@ -352,7 +353,7 @@ impl DiscoveryStore<'_> {
     ) -> StoreResult<Option<RecordedChunk>> {
         let search = log.search;
         on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             let running = sqlx::query(SEARCH_HOLD_RUNNING.sql(self)).bind(search.id).bind(log.chunk_number - 1)
                 .execute(&mut *tx).await?
                 .rows_affected() == 1;

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::on_db;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::Db;
 use crate::platform::queries::*;
 
@@ -454,7 +455,7 @@ async fn store(db: &Db, parsed: Parsed, now: i64) -> Result<(), DirectoryError> 
     on_db!(db, pool => {
         // One transaction per thousand rows keeps memory and lock time small on big extracts.
         for chunk in places.chunks(1000) {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             for place in chunk {
                 sqlx::query(place_sql)
                     .bind(&place.osm_type)
@@ -475,7 +476,7 @@ async fn store(db: &Db, parsed: Parsed, now: i64) -> Result<(), DirectoryError> 
             }
             tx.commit().await?;
         }
-        let mut tx = pool.begin().await?;
+        let mut tx = pool.begin_write().await?;
         for locality in &parsed.localities {
             sqlx::query(locality_sql)
                 .bind(locality.osm_id)

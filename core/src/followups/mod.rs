@@ -11,6 +11,7 @@
 use crate::Context;
 use crate::campaigns::personalise::{render, render_html};
 use crate::platform::clock::Timestamp;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::{Db, StoreResult};
 use crate::platform::faults;
 use crate::platform::queries::*;
@@ -67,7 +68,7 @@ impl FollowupsStore<'_> {
             FOLLOW_UP_RESCHEDULE.sql(self),
         );
         on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             sqlx::query(unschedule).bind(template_id).execute(&mut *tx).await?;
             sqlx::query(reschedule).bind(template_id).execute(&mut *tx).await?;
             tx.commit().await

@@ -14,6 +14,37 @@ use crate::platform::queries::{self, Query};
 static PG_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 
+/// Begins a write transaction on a pool. On SQLite it is `BEGIN IMMEDIATE`: the write lock is taken at the start
+/// (waiting for it as any write does), so a transaction that reads before it writes never fails when it comes to
+/// write because another connection wrote since its read (SQLITE_BUSY_SNAPSHOT, an "internal error" to the user:
+/// saving a follow-up sequence while a worker was sending failed so). On PostgreSQL a plain `BEGIN`.
+pub trait BeginWrite {
+    type Database: sqlx::Database;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>> + Send;
+}
+
+impl BeginWrite for PgPool {
+    type Database = sqlx::Postgres;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>> + Send
+    {
+        self.begin()
+    }
+}
+
+impl BeginWrite for SqlitePool {
+    type Database = sqlx::Sqlite;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>> + Send
+    {
+        self.begin_with("BEGIN IMMEDIATE")
+    }
+}
+
 /// One of the two supported backends. Each method runs the same SQL file through a concrete driver.
 #[derive(Clone, Debug)]
 pub enum Db {
@@ -349,7 +380,7 @@ impl Db {
     pub async fn begin_write(&self) -> StoreResult<Tx> {
         Ok(match self {
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
-            Db::Sqlite { writer, .. } => Tx::Sqlite(writer.begin().await?),
+            Db::Sqlite { writer, .. } => Tx::Sqlite(writer.begin_write().await?),
         })
     }
 

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::platform::clock::DAY_MS;
 use crate::platform::clock::Timestamp;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::{Db, StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
@@ -250,7 +251,7 @@ impl SendingStore<'_> {
         let position: HashMap<i64, usize> =
             ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
         on_writer!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
             // statement and a write, so it never has to upgrade from a read lock.
             if matches!(&**self, Db::Postgres(_)) {

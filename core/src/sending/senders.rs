@@ -3,6 +3,7 @@
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::StoreResult;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
@@ -258,7 +259,7 @@ impl SendingStore<'_> {
             EMAIL_CONFIG_PROMOTE_DEFAULT.sql(self),
         );
         on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             let removed = sqlx::query(delete).bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected() > 0;
             sqlx::query(promote).bind(user_id).execute(&mut *tx).await?;
             tx.commit().await?;

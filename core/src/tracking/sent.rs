@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::on_db;
 use crate::platform::clock::Timestamp;
+use crate::platform::db::BeginWrite;
 use crate::platform::db::{StoreResult, json_list};
 use crate::platform::queries::*;
 use crate::sending::messages::{MessageKind, MessageStatus};
@@ -159,7 +160,7 @@ impl TrackingStore<'_> {
             return Ok(ManualOpen::AlreadyOpened);
         }
         on_db!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             sqlx::query(opened).bind(id).bind(at).execute(&mut *tx).await?;
             sqlx::query(event).bind(token.unwrap_or_default()).bind(at).execute(&mut *tx).await?;
             tx.commit().await?;
