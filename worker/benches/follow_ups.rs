@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use outreach_core::automations::Settings as AutomationSettings;
-use outreach_core::campaigns::templates::TemplateContent;
 use outreach_core::followups::queue_due_follow_ups;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
@@ -130,19 +129,6 @@ async fn main() {
     // run of the day, and the pass over the chains a crash could cut looks at every message (answers and follow-ups
     // written without their sending job among them). Then the tick again, with nothing new to do (the usual minute).
     let automations = number("BENCH_AUTOMATIONS", 1_000);
-    let template = TemplateContent {
-        name: "Intro".into(),
-        subject: "Hello {{businessName}}".into(),
-        body: "<p>Hello [business name]</p>".into(),
-        objective: "Lead Generation".into(),
-        tone: "friendly".into(),
-        email_signature: None,
-    };
-    let template_id = db
-        .campaigns()
-        .insert_template(user.id, &template, now)
-        .await
-        .unwrap();
     for at in 0..automations {
         let settings = AutomationSettings {
             campaign_name: format!("Automation {at}"),
@@ -150,7 +136,7 @@ async fn main() {
             geographic_area: "Helsinki".into(),
             radius: 1,
             max_businesses_per_day: 5,
-            email_template_id: template_id,
+            email_template_id: seeded.template_id,
             max_total_emails: None,
             campaign_duration_minutes: None,
             is_active: true,
