@@ -308,10 +308,10 @@ fn the_reply_reader_is_cross_validated_on_the_corpus_with_figures_per_language()
         );
     }
     let figure = |name: &str| last_line_figure(&text, name);
-    // Measured: 0.758, 0.800 and 0.925 (the rules alone read this corpus at 0.509, 0.417 and 0.554).
-    assert!(figure("sentiment_f1") >= 0.74, "{text}");
-    assert!(figure("action_f1") >= 0.78, "{text}");
-    assert!(figure("escalation_recall") >= 0.9, "{text}");
+    // Issue 30's goals: 0.805, 0.818 and 0.953 measured (the rules alone read this corpus at 0.509, 0.417 and 0.554).
+    assert!(figure("sentiment_f1") >= 0.80, "{text}");
+    assert!(figure("action_f1") >= 0.75, "{text}");
+    assert!(figure("escalation_recall") >= 0.95, "{text}");
 }
 
 /// A figure of an evaluation's last line (`name=value`).

@@ -260,9 +260,10 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         );
         let imap = |kind: &str| vec![(kind.to_string(), "imap".to_string())];
         assert_eq!(received(0).await, imap("reply"));
-        // The reply is read ("send us a price list": a person answers); the out-of-office is no response.
+        // The reply is read ("Yes, send us a price list": welcome, and a person answers the price); the
+        // out-of-office is no response.
         let read = reading_of(&ada, "owner0@cafe0.example").await;
-        assert_eq!((read["sentiment"].as_str(), read["escalations"].clone()), (Some("neutral"), json!(["price"])));
+        assert_eq!((read["sentiment"].as_str(), read["escalations"].clone()), (Some("positive"), json!(["price"])));
         assert_eq!(received(1).await, imap("auto_reply"));
         assert_eq!(received(2).await, imap("bounce"));
         assert_eq!(received(3).await, imap("bounce"));

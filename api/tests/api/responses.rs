@@ -168,11 +168,11 @@ async fn automatic_answers_go_only_past_every_guard() {
         assert_eq!((steer["escalations"].clone(), steer["action"].as_str()), (json!(["instruction"]), Some("reply")));
         assert!(why(&steer).contains("tries to instruct the AI"), "{steer}");
         let unsure = reply(&app, &ada, &outbox, 3, "Ok then.").await;
-        assert_eq!(why(&unsure), "The AI is 45% sure; this campaign answers by itself from 90%");
+        assert_eq!(why(&unsure), "The AI is 46% sure; this campaign answers by itself from 90%");
         // Issue 30.3: an automation's threshold as given, in place of the certainty's.
         settings(&ada, &campaign, json!({ "minConfidencePercent": 50 })).await;
         let given = reply(&app, &ada, &outbox, 3, "Ok then.").await;
-        assert_eq!(why(&given), "The AI is 45% sure; this campaign answers by itself from 50%");
+        assert_eq!(why(&given), "The AI is 46% sure; this campaign answers by itself from 50%");
         settings(&ada, &campaign, json!({ "minConfidencePercent": null })).await;
 
         // Past every guard: queued by itself, sent after the reply timing (immediate: within five minutes).
@@ -434,7 +434,7 @@ async fn the_test_dialog_reads_and_drafts_without_storing_or_sending() {
         assert_eq!((processed["sentiment"].as_str(), processed["action"].as_str(), processed["language"].as_str()), (Some("positive"), Some("mark_interested"), Some("de")));
         assert_eq!(processed["campaignName"], campaign["name"]);
         assert!(processed["draft"]["body"].as_str().unwrap().contains("es freut mich, dass Sie interessiert sind."), "{processed}");
-        assert_eq!(processed["decision"], "Waits for your approval: The AI is 55% sure; this campaign answers by itself from 90%");
+        assert_eq!(processed["decision"], "Waits for your approval: The AI is 53% sure; this campaign answers by itself from 90%");
         let (_, after) = ada.get_json("/api/outbox").await;
         assert_eq!(before, after, "nothing sent");
         let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;

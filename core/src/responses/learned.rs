@@ -34,6 +34,10 @@ const NEUTRAL_WEIGHT: f32 = 0.7;
 /// How much the action head's reading adds to the sentiment head's (0.7: cross-validated sentiment 0.770 against
 /// 0.758 without; 0.5 to 2 read about the same).
 const INTENT_IN_FEELING: f32 = 0.7;
+/// The feature kind of a piece of a word, and its weight: a word gives up to a dozen pieces, which at full weight
+/// drown its whole words and word pairs (cross-validated sentiment 0.787 at 1.0, 0.797 at 0.5, 0.796 at 0.3).
+const PIECE: u8 = 2;
+const PIECE_WEIGHT: f32 = 0.5;
 /// Words at the start of a reply weigh apart ("Ja", "No thanks", "Wow"): its first three.
 const OPENING_WORDS: usize = 3;
 
@@ -137,7 +141,7 @@ impl Model {
         };
         let encoded: Vec<Vec<(u32, f32)>> = examples
             .iter()
-            .map(|example| features(&example.subject, &example.body))
+            .map(|example| features(&example.body))
             .collect();
         let mut order: Vec<usize> = (0..examples.len()).collect();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -190,8 +194,11 @@ impl Model {
         })
     }
 
-    pub fn guess(&self, subject: &str, body: &str) -> Guess {
-        let features = features(subject, body);
+    /// The reading of a reply's body. Its subject is left out: it is nearly always our own with "Re:" before it,
+    /// so the model would learn which sales email was answered rather than how (cross-validated sentiment 0.797 with
+    /// it, 0.805 without; the rules still read the subject for instructions and automatic answers).
+    pub fn guess(&self, body: &str) -> Guess {
+        let features = features(body);
         let actions = self.action.probabilities(&features);
         // The feeling, read with the intent: wanting to go ahead is positive, a refusal negative, the rest neutral.
         let mut feelings = self.sentiment.probabilities(&features);
@@ -221,15 +228,16 @@ fn shuffle(order: &mut [usize], seed: &mut u64) {
 }
 
 /// The reply's own words (HTML tags, the quoted mail and the signature removed, folded) as hashed features: each
-/// word, each pair of neighbouring words, each 3- to 5-letter piece of a word (which carries inflections and typos),
-/// the first words and the subject's words apart, question and exclamation marks, emoji, and which of the lexicon's
-/// cue lists match. Scaled to unit length so that long replies weigh no more than short ones.
-fn features(subject: &str, body: &str) -> Vec<(u32, f32)> {
+/// word, each pair of neighbouring words, each 3- to 5-letter piece of a word (which carries inflections and typos,
+/// at `PIECE_WEIGHT`), the first words apart, question and exclamation marks, emoji, and which of the lexicon's cue
+/// lists match. Scaled to unit length so that long replies weigh no more than short ones.
+fn features(body: &str) -> Vec<(u32, f32)> {
     let own = fold(&own_text(&without_tags(body)));
     let words = words(&own);
     let mut counts: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
     let mut add = |kind: u8, text: &str| {
-        *counts.entry(bucket(kind, text)).or_default() += 1.0;
+        let weight = if kind == PIECE { PIECE_WEIGHT } else { 1.0 };
+        *counts.entry(bucket(kind, text)).or_default() += weight;
     };
     add(0, "");
     for word in &words {
@@ -237,7 +245,7 @@ fn features(subject: &str, body: &str) -> Vec<(u32, f32)> {
         let padded: Vec<char> = format!(" {word} ").chars().collect();
         for size in 3..=5 {
             for piece in padded.windows(size) {
-                add(2, &piece.iter().collect::<String>());
+                add(PIECE, &piece.iter().collect::<String>());
             }
         }
     }
@@ -246,11 +254,6 @@ fn features(subject: &str, body: &str) -> Vec<(u32, f32)> {
     }
     for pair in words.windows(2) {
         add(3, &format!("{} {}", pair[0], pair[1]));
-    }
-    for word in fold(subject).split(|ch: char| !ch.is_alphanumeric()) {
-        if !word.is_empty() {
-            add(4, word);
-        }
     }
     if own.contains('?') {
         add(5, "?");
@@ -336,9 +339,8 @@ mod tests {
 
     #[test]
     fn features_do_not_depend_on_markup_case_or_the_quoted_mail() {
-        let plain = features("Re: Bread", "Sounds great, count us in!");
+        let plain = features("Sounds great, count us in!");
         let html = features(
-            "RE: bread",
             "<div><p>SOUNDS GREAT, count us in!</p></div>\n\nOn Tue, Ada wrote:\n> Would you like bread?",
         );
         assert_eq!(plain, html);
@@ -366,17 +368,14 @@ mod tests {
                 Action::ScheduleFollowup,
             ),
         ] {
-            let guess = model.guess("Re: Coffee", body);
+            let guess = model.guess(body);
             assert_eq!(
                 (guess.sentiment.0, guess.action.0),
                 (sentiment, action),
                 "{body}: {guess:?}"
             );
         }
-        let away = model.guess(
-            "Automatic reply: Coffee",
-            "I am out of the office until 4 January with no access to email.",
-        );
+        let away = model.guess("I am out of the office until 4 January with no access to email.");
         assert!(away.automatic > 0.5, "{away:?}");
     }
 }

@@ -81,7 +81,7 @@ pub fn is_automatic(subject: &str, body: &str) -> bool {
 }
 
 pub fn is_automatic_with(model: &Model, subject: &str, body: &str) -> bool {
-    has_automatic_words(subject, body) || model.guess(subject, body).automatic >= 0.5
+    has_automatic_words(subject, body) || model.guess(body).automatic >= 0.5
 }
 
 fn has_automatic_words(subject: &str, body: &str) -> bool {
@@ -156,7 +156,7 @@ pub fn classify_with(model: &Model, subject: &str, body: &str, today: NaiveDate)
     let complaint = escalations.contains(&Escalation::Complaint);
     let legal = escalations.contains(&Escalation::Legal);
 
-    let guess = model.guess(subject, body);
+    let guess = model.guess(body);
     let instruction = escalations.contains(&Escalation::Instruction);
     let ruled = bounce || instruction || !stop.is_empty() || complaint;
     let by_rules = if bounce && !instruction {
