@@ -1,8 +1,11 @@
 -- A claimed message its batch did not finish: never handed over, it goes back to the queue and gives its claim back;
 -- handed over (the batch failed while its content was under way), it may have arrived: failed, uncertain, its claim
--- kept. Primary key.
-update sent_emails set status = case when handed_by is null then 'queued' else 'failed' end,
-    uncertain = handed_by is not null,
-    error = case when handed_by is null then $2 else $3 end
-where id = $1 and status = 'sending'
+-- kept, with the Message-ID it went out with. Primary keys.
+update sent_emails set status = case when h.message is null then 'queued' else 'failed' end,
+    uncertain = h.message is not null,
+    error = case when h.message is null then $2 else $3 end,
+    message_id = coalesce(h.message_id, sent_emails.message_id)
+from (select cast($1 as bigint) as id) as target
+    left join send_handovers h on h.message = target.id and h.handed_by is not null
+where sent_emails.id = target.id and sent_emails.status = 'sending'
 returning user_id, config_id, claimed_at, status

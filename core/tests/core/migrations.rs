@@ -309,3 +309,65 @@ async fn replies_before_the_inbox_are_its_conversations_read_in_order_with_waiti
         old.cleanup().await;
     }
 }
+
+/// Issue 32: hand-overs moved to a table of their own. A message a worker was handing over when the migration ran
+/// keeps its hand-over (recovery still sees it in doubt, with its Message-ID), one never handed over has none, and a
+/// message that leaves sending takes its hand-over with it.
+#[tokio::test]
+async fn hand_overs_recorded_before_their_table_are_still_seen_by_recovery() {
+    for old in TestDb::all_until(Some(20261127000040)).await {
+        for statement in [
+            "insert into users (email, created_at, updated_at) values ('hand@bakery.example', 0, 0)",
+            "insert into sent_emails (user_id, to_email, subject, status, created_at, token, claimed_by, claimed_at)
+             select (select min(id) from users), 'owner' || n || '@cafe.example', 'Hi', 'sending', 0, 'hand-' || n,
+                 'gone-lease', 1
+             from (select 0 as n union all select 1) as g",
+            "update sent_emails set handed_by = 'gone-lease/1', handed_seq = 7, message_id = 'hand-0@bakery.example'
+             where token = 'hand-0'",
+        ] {
+            old.execute(statement).await;
+        }
+        old.db.migrate().await.unwrap();
+        let seen = old
+            .db
+            .sending()
+            .interrupted_sends(0, i64::MAX)
+            .await
+            .unwrap();
+        let mut how_far: Vec<(Option<String>, Option<i64>)> = seen
+            .iter()
+            .map(|message| (message.handed_by.clone(), message.handed_seq))
+            .collect();
+        how_far.sort();
+        assert_eq!(
+            how_far,
+            [(None, None), (Some("gone-lease/1".to_string()), Some(7))],
+            "{}",
+            old.db.backend()
+        );
+        let handed = seen
+            .iter()
+            .find(|message| message.handed_by.is_some())
+            .unwrap()
+            .id;
+        old.db
+            .sending()
+            .mark_uncertain(handed, "under way", None)
+            .await
+            .unwrap();
+        let left: i64 = outreach_core::on_db!(&old.db, pool =>
+            sqlx::query_scalar("select count(*) from send_handovers").fetch_one(pool).await)
+        .unwrap();
+        let message_id: Option<String> = outreach_core::on_db!(&old.db, pool =>
+            sqlx::query_scalar("select message_id from sent_emails where token = 'hand-0'")
+                .fetch_one(pool).await)
+        .unwrap();
+        assert_eq!(
+            (left, message_id.as_deref()),
+            (0, Some("hand-0@bakery.example")),
+            "{}",
+            old.db.backend()
+        );
+        old.cleanup().await;
+    }
+}
