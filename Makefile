@@ -85,10 +85,26 @@ openapi: deps
 	UPDATE_OPENAPI=1 cargo test -p outreach-api --test api contract::the_committed_description_is_current
 	node client/scripts/api-types.mjs
 
-## Queue drain rate on PostgreSQL for several fetch batch sizes; enrichment over a fixture web of 500 sites.
-bench:
-	BENCH_DATABASE_URL="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}" cargo bench -p outreach-worker --bench queue_drain
-	cargo bench -p outreach-worker --bench enrichment
+## Every benchmark (docs/benchmarks.md), on SQLite and on PostgreSQL where both apply, then one table of figures
+## against issue 32's goals. Takes about half an hour; the output is kept in target/bench.log.
+bench: web
+	@bash scripts/test-system.sh --bench
+	@mkdir -p target && : > target/bench.log
+	set -o pipefail; pg="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}"; \
+	for url in "" "$$pg"; do \
+	  for bench in worker:smtp_send api:tracking worker:follow_ups; do \
+	    BENCH_DATABASE_URL="$$url" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
+	      | tee -a target/bench.log || exit 1; \
+	  done; \
+	  BENCH_DATABASE_URL="$$url" BENCH_MESSAGES=100000 cargo bench -p outreach-worker --bench smtp_send 2>&1 \
+	    | tee -a target/bench.log || exit 1; \
+	done; \
+	for bench in worker:queue_drain api:analytics api:inbox; do \
+	  BENCH_DATABASE_URL="$$pg" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
+	    | tee -a target/bench.log || exit 1; \
+	done
+	set -o pipefail; cargo bench -p outreach-worker --bench enrichment 2>&1 | tee -a target/bench.log
+	@scripts/bench-table.sh target/bench.log
 
 ## Lighthouse scores of the landing page (desktop preset) in Chromium.
 lighthouse: web

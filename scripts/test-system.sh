@@ -5,7 +5,8 @@
 # (checks and unit tests of the alert rules and the scrape config; the Prometheus daemon is never started),
 # docker-compose (to check the compose file; no engine is needed) and a PostgreSQL server on 127.0.0.1:5432 (every
 # database test runs on it as well as on SQLite). As root with apt, what is missing is installed and PostgreSQL is
-# started; otherwise this stops at once, naming what is missing and how to install it.
+# started; otherwise this stops at once, naming what is missing and how to install it. With `--bench` (`make bench`),
+# also wrk, the HTTP load generator of the tracking benchmark.
 set -euo pipefail
 # smtp-sink and dovecot live in /usr/sbin, which a user's PATH may not have.
 export PATH="$PATH:/usr/sbin:/sbin"
@@ -30,6 +31,7 @@ command -v sqlite3 >/dev/null 2>&1 || missing+=("sqlite3:sqlite3")
 command -v promtool >/dev/null 2>&1 || missing+=("promtool:prometheus")
 compose_present || missing+=("docker-compose:docker-compose")
 command -v pg_isready >/dev/null 2>&1 || missing+=("pg_isready:postgresql-client")
+if [ "${1:-}" = "--bench" ]; then command -v wrk >/dev/null 2>&1 || missing+=("wrk:wrk"); fi
 if ! postgres_answers && ! ls /etc/postgresql >/dev/null 2>&1; then
   missing+=("postgresql:postgresql")
 fi

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
+use outreach_core::testing::goals::{Goal, report};
 use support::{SESSION, scalar, serve, signed_in_database, timings};
 
 mod support;
@@ -93,6 +94,13 @@ async fn main() {
         let line = format!(
             "{name:<34} counters {:>8.2} / {:>8.2} ms",
             served.0, served.1
+        );
+        report(
+            "S7",
+            &format!("p95 {name}, {messages} messages, postgres"),
+            served.1,
+            "ms",
+            Goal::AtMost(50.0),
         );
         if raw.is_empty() {
             println!("{line}   (no counter version: read from the messages)");

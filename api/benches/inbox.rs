@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
+use outreach_core::testing::goals::{Goal, report};
 use support::{SESSION, scalar, serve, signed_in_database, timings};
 
 mod support;
@@ -102,6 +103,13 @@ async fn main() {
         .await;
         let verdict = if p95 < GOAL_MS { "meets" } else { "misses" };
         println!("{name:<42} {p50:>8.2} / {p95:>8.2} ms   ({verdict} the goal)");
+        report(
+            "inbox",
+            &format!("p95 {name}, {replies} replies, postgres"),
+            p95,
+            "ms",
+            Goal::AtMost(GOAL_MS),
+        );
     }
     server.abort();
     test_db.cleanup().await;

@@ -1,16 +1,19 @@
-//! Open-pixel throughput with durable recording: the real router serves `/t/o/{token}.gif` (signature check, event
-//! handed to the batched writer) while `wrk` (Debian package wrk) loads it from another process; beside it the same
-//! server's `/healthz`, which touches no database, as the ceiling. Prints requests per second, the ratio, and wrk's
-//! latency percentiles, then checks every event reached the database. Then the pixel at a fixed 2,000 requests/s
-//! (open loop: latency counts from when each request was due, so a stall is not hidden) for its p50 and p99.
-//! SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL.
+//! Tracking throughput with durable recording: the real router serves the open pixel `/t/o/{token}.gif` and the
+//! click redirect `/t/c/{token}` (signature check, event handed to the batched writer) and the RFC 8058 one-click
+//! unsubscribe `POST /unsubscribe` (signature check, suppression written before the answer) while `wrk` (Debian
+//! package wrk) loads each from another process; beside them the same server's `/healthz`, which touches no
+//! database, as the ceiling, taken before and after (the ratio is against their mean). Prints requests per second,
+//! the ratios and wrk's latency percentiles, then checks every event reached the database. Then each at a fixed
+//! 2,000 requests/s (open loop: latency counts from when each request was due, so a stall is not hidden) for its p50
+//! and p99. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL. Ends with issue 32.3's goal lines.
 
 use std::process::Command;
 use std::sync::Arc;
 
 use outreach_core::platform::clock::SystemClock;
-use outreach_core::sending::links::open_pixel_url;
+use outreach_core::sending::links::{click_url, open_pixel_url, unsubscribe_url};
 use outreach_core::testing::TestDb;
+use outreach_core::testing::goals::{Goal, report};
 use outreach_core::{Context, Settings};
 
 const SECONDS: &str = "10";
@@ -39,58 +42,138 @@ async fn main() {
     let app = outreach_api::app(state);
     let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
-    let pixel = open_pixel_url(&ctx.settings, "benchtoken0000000000");
-    let ceiling = load(&format!("{base}/healthz")).await;
-    let tracked = load(&pixel).await;
-    let steady = fixed_rate(&pixel, FIXED_RATE, FIXED_SECONDS).await;
+    let (token, prospect) = ("benchtoken0000000000", "owner@cafe.example");
+    let endpoints = [
+        (
+            "open pixel",
+            Method::Get,
+            open_pixel_url(&ctx.settings, token),
+        ),
+        (
+            "click redirect",
+            Method::Get,
+            click_url(&ctx.settings, token, "https://bakery.example/menu"),
+        ),
+        (
+            "one-click unsubscribe",
+            Method::OneClick,
+            unsubscribe_url(&ctx.settings, prospect),
+        ),
+    ];
+    let healthz = format!("{base}/healthz");
+    let before = load(&healthz, Method::Get).await;
+    let mut measured = Vec::new();
+    for (name, method, url) in &endpoints {
+        let full = load(url, *method).await;
+        let steady = fixed_rate(url, *method, FIXED_RATE, FIXED_SECONDS).await;
+        measured.push((*name, full, steady));
+    }
+    let after = load(&healthz, Method::Get).await;
     server.abort();
     recorder.finish().await;
-    let stored = test_db
+    let stored = test_db.db.tracking().events_of(token).await.unwrap().len();
+    let suppressed = test_db
         .db
-        .tracking()
-        .events_of("benchtoken0000000000")
+        .sending()
+        .suppressed_among(&[prospect.to_string()])
         .await
         .unwrap()
-        .len();
+        .contains(prospect);
+    let backend = test_db.db.backend();
+    let ceiling = (before.0 + after.0) / 2.0;
+    println!("{backend} database, {CONNECTIONS} connections, {SECONDS} s each");
     println!(
-        "{} database, {CONNECTIONS} connections, {SECONDS} s each",
-        test_db.db.backend()
+        "healthz (no database):  {ceiling:>8.0} requests/s  ({:.0} before, {:.0} after)  {}",
+        before.0, after.0, before.1
     );
+    let mut recorded = 0;
+    for (name, full, steady) in &measured {
+        println!(
+            "{name:<22}  {:>8.0} requests/s  ratio {:.2}  {}",
+            full.0,
+            full.0 / ceiling,
+            full.1
+        );
+        println!(
+            "{:<22}  at {FIXED_RATE}/s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
+            "", steady.p50_ms, steady.p99_ms, steady.max_ms, steady.errors
+        );
+        if *name != "one-click unsubscribe" {
+            recorded += full.2 + steady.requests;
+        }
+        let target = |goal| {
+            if *name == "open pixel" {
+                goal
+            } else {
+                Goal::None
+            }
+        };
+        report(
+            "S3",
+            &format!("{name} ÷ /healthz, {backend}"),
+            full.0 / ceiling,
+            "",
+            target(Goal::AtLeast(0.8)),
+        );
+        report(
+            "S3",
+            &format!("{name} p99 at {FIXED_RATE}/s, {backend}"),
+            steady.p99_ms,
+            "ms",
+            target(Goal::AtMost(5.0)),
+        );
+    }
     println!(
-        "healthz (no database): {:>8.0} requests/s  {}",
-        ceiling.0, ceiling.1
+        "events stored:          {stored} of {recorded} pixel and click requests; unsubscribed: {suppressed}"
     );
-    println!(
-        "open pixel (recorded): {:>8.0} requests/s  {}",
-        tracked.0, tracked.1
-    );
-    println!("ratio:                 {:.2}", tracked.0 / ceiling.0);
-    println!(
-        "open pixel at {FIXED_RATE}/s:  p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
-        steady.p50_ms, steady.p99_ms, steady.max_ms, steady.errors
-    );
-    println!(
-        "events stored:         {stored} of {} requests",
-        tracked.2 + steady.requests
+    report(
+        "S3",
+        &format!("events stored ÷ requests, {backend}"),
+        stored as f64 / recorded as f64,
+        "",
+        Goal::AtLeast(1.0),
     );
     test_db.cleanup().await;
 }
 
+/// How a request is made: a plain GET, or the POST a mail provider sends for a one-click unsubscribe.
+#[derive(Clone, Copy)]
+enum Method {
+    Get,
+    OneClick,
+}
+
+/// The form body of RFC 8058.
+const ONE_CLICK_BODY: &str = "List-Unsubscribe=One-Click";
+
 /// wrk's requests/s, its latency distribution line, and the number of requests.
-async fn load(url: &str) -> (f64, String, u64) {
+async fn load(url: &str, method: Method) -> (f64, String, u64) {
     let url = url.to_string();
     let output = tokio::task::spawn_blocking(move || {
-        Command::new("wrk")
-            .args([
-                "-t",
-                "2",
-                "-c",
-                CONNECTIONS,
-                "-d",
-                &format!("{SECONDS}s"),
-                "--latency",
-                &url,
-            ])
+        let mut wrk = Command::new("wrk");
+        wrk.args([
+            "-t",
+            "2",
+            "-c",
+            CONNECTIONS,
+            "-d",
+            &format!("{SECONDS}s"),
+            "--latency",
+        ]);
+        // wrk posts through a Lua script; it is written beside the run and removed when the script goes.
+        let script = tempfile::NamedTempFile::new().unwrap();
+        if let Method::OneClick = method {
+            std::fs::write(
+                script.path(),
+                format!(
+                    "wrk.method = \"POST\"\nwrk.body = \"{ONE_CLICK_BODY}\"\n\
+                     wrk.headers[\"Content-Type\"] = \"application/x-www-form-urlencoded\"\n"
+                ),
+            )
+            .unwrap();
+            wrk.arg("-s").arg(script.path());
+        }
+        wrk.arg(&url)
             .output()
             .expect("wrk runs (Debian package wrk)")
     })
@@ -136,9 +219,10 @@ struct Steady {
 
 /// `rate` requests a second for `seconds`, each sent when due whatever the earlier ones are doing; a request's
 /// latency runs from when it was due to its answer.
-async fn fixed_rate(url: &str, rate: u64, seconds: u64) -> Steady {
+async fn fixed_rate(url: &str, method: Method, rate: u64, seconds: u64) -> Steady {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(256)
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
     let period = std::time::Duration::from_nanos(1_000_000_000 / rate);
@@ -151,11 +235,16 @@ async fn fixed_rate(url: &str, rate: u64, seconds: u64) -> Steady {
         let due = start + period * index as u32;
         let (client, url) = (client.clone(), url.to_string());
         requests.spawn(async move {
-            let ok = client
-                .get(&url)
-                .send()
-                .await
-                .is_ok_and(|response| response.status().is_success());
+            let request = match method {
+                Method::Get => client.get(&url),
+                Method::OneClick => client
+                    .post(&url)
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .body(ONE_CLICK_BODY),
+            };
+            let ok = request.send().await.is_ok_and(|response| {
+                response.status().is_success() || response.status().is_redirection()
+            });
             (due.elapsed(), ok)
         });
     }

@@ -13,6 +13,7 @@ use outreach_core::automations::Settings as AutomationSettings;
 use outreach_core::followups::queue_due_follow_ups;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::testing::goals::{Goal, report};
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
     seed_follow_ups,
@@ -85,6 +86,14 @@ async fn main() {
         "scheduler run: {:>8.0} ms to find and queue {due} follow-ups",
         tick.as_secs_f64() * 1000.0
     );
+    let what = |figure: &str| format!("{figure}, {messages} messages, {due} due, {}", db.backend());
+    report(
+        "S9",
+        &what("follow-up run"),
+        tick.as_secs_f64() * 1000.0,
+        "ms",
+        Goal::AtMost(1000.0),
+    );
 
     let started = Instant::now();
     outreach_worker::run_until_idle(ctx.clone(), Duration::from_secs(3_600))
@@ -124,6 +133,13 @@ async fn main() {
     println!("follow-ups:   {follow_up_rate:>8.0} messages/s through SMTP");
     println!("first emails: {first_rate:>8.0} messages/s through SMTP (same pipeline, same sink)");
     println!("ratio:        {:.2}", follow_up_rate / first_rate);
+    report(
+        "S9",
+        &what("follow-ups ÷ first emails through SMTP"),
+        follow_up_rate / first_rate,
+        "",
+        Goal::None,
+    );
 
     // The scheduler's whole tick at the same scale (issue 32.6): `BENCH_AUTOMATIONS` active automations start their
     // run of the day, and the pass over the chains a crash could cut looks at every message (answers and follow-ups
@@ -148,10 +164,17 @@ async fn main() {
     for name in ["tick", "tick again"] {
         let started = Instant::now();
         let enqueued = outreach_scheduler::tick(&ctx).await;
+        let took = started.elapsed().as_secs_f64() * 1000.0;
         println!(
-            "scheduler {name:<10}: {:>8.0} ms ({enqueued} schedules fired, {automations} automations, {} messages)",
-            started.elapsed().as_secs_f64() * 1000.0,
+            "scheduler {name:<10}: {took:>8.0} ms ({enqueued} schedules fired, {automations} automations, {} messages)",
             messages + 2 * due
+        );
+        report(
+            "S9",
+            &what(&format!("scheduler {name} with {automations} automations")),
+            took,
+            "ms",
+            Goal::AtMost(1000.0),
         );
     }
     db.close().await;

@@ -3,6 +3,7 @@
 
 use crate::platform::db::Db;
 
+pub mod goals;
 mod seed;
 pub use seed::{SeededFollowUps, seed_campaign, seed_follow_ups, seed_sender};
 
