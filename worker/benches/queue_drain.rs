@@ -52,9 +52,9 @@ async fn main() {
             if at_defaults {
                 report(
                     "S4",
-                    "apalis jobs/s, sqlite, default settings",
+                    "apalis, sqlite, default settings",
                     rate,
-                    "",
+                    "jobs/s",
                     Goal::None,
                 );
             }

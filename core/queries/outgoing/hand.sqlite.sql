@@ -14,6 +14,7 @@ from (select id, connection, seq, message_id from handed
       union all
       select refused_before, null, null, null from handed where refused_before is not null) as h
     join sent_emails m on m.id = h.id and m.status = 'sending'
+-- SQLite reads an upsert's `on` after a join as the join's unless the select has a where clause.
 where true
 on conflict (message) do update set handed_by = excluded.handed_by, handed_seq = excluded.handed_seq,
     message_id = coalesce(excluded.message_id, send_handovers.message_id)
