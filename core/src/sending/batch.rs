@@ -506,20 +506,26 @@ impl Batch<'_> {
             let started = Instant::now();
             let pause = || stopping() || started.elapsed() >= RECORD_EVERY;
             let sender = self.senders.get_mut(&key).expect("opened above");
-            let mut recorder = Recorder {
-                db: &ctx.db,
-                log: self.handovers,
-                lease: self.lease,
-                ids: &ids[next..],
-                message_ids: composed[next..]
+            // A mail API takes one message per request: a window would only widen the doubt after a crash.
+            let window = match sender {
+                Sender::Smtp(_) => ctx.settings.sending.handover_window,
+                _ => 1,
+            };
+            let mut recorder = Recorder::new(
+                &ctx.db,
+                self.handovers,
+                self.lease,
+                &ids[next..],
+                composed[next..]
                     .iter()
                     .map(|message| message.message_id.clone())
                     .collect(),
-                handing: Duration::ZERO,
-            };
+                window,
+            );
             let outcomes = sender
                 .send_all(&composed[next..], &pause, &mut recorder)
                 .await;
+            let unmarked = recorder.unmark_untried(outcomes.len()).await;
             SendStep::Smtp.record(started.elapsed().saturating_sub(recorder.handing));
             // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
             for outcome in outcomes {
@@ -529,6 +535,10 @@ impl Batch<'_> {
                 if let Some(stop) = self.handle(id, message, config, provider, outcome).await? {
                     return Ok(Some(stop));
                 }
+            }
+            // Still marked, the untried ones would be settled as in doubt: the batch stops (they are never resent).
+            if let Err(reason) = unmarked {
+                anyhow::bail!("the untried messages' hand-over could not be undone: {reason}");
             }
             if next < ids.len() && stopping() {
                 return Ok(Some(Stop::HandOver));

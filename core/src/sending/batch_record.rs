@@ -15,17 +15,85 @@ use crate::sending::messages::MessageStatus;
 use crate::sending::outgoing::{Dispatch, queue_sending};
 use crate::sending::steps::SendStep;
 
-/// Puts each hand-over of a run on record before its content goes (see `sending::Handoff`), with those of the
-/// process's other connections that hand over at the same moment.
+/// Puts the hand-overs of a run on record before their content goes (see `sending::Handoff`), with those of the
+/// process's other connections that hand over at the same moment: a window of up to `window` messages of a connection
+/// in one commit, so a commit's wait is shared by the window's messages.
 pub(super) struct Recorder<'a> {
-    pub(super) db: &'a crate::Db,
-    pub(super) log: &'a HandOverLog,
-    pub(super) lease: &'a str,
+    db: &'a crate::Db,
+    log: &'a HandOverLog,
+    lease: &'a str,
     /// The run's message ids, in the order handed to the sender.
-    pub(super) ids: &'a [i64],
-    pub(super) message_ids: Vec<String>,
+    ids: &'a [i64],
+    message_ids: Vec<String>,
+    /// How many messages one record hands over on a connection.
+    window: usize,
+    /// The connection of the last window recorded, and the index after it.
+    open: Option<(u64, usize)>,
+    /// Which of the run's messages are on record as handed over.
+    marked: Vec<bool>,
+    /// Unmarks waiting for the connection's next record (until then their window is in doubt as a whole).
+    pending: Vec<HandOver>,
     /// Time spent recording hand-overs during the run (the rest of the run is the sender's).
     pub(super) handing: Duration,
+}
+
+impl<'a> Recorder<'a> {
+    pub(super) fn new(
+        db: &'a crate::Db,
+        log: &'a HandOverLog,
+        lease: &'a str,
+        ids: &'a [i64],
+        message_ids: Vec<String>,
+        window: usize,
+    ) -> Self {
+        Self {
+            db,
+            log,
+            lease,
+            ids,
+            message_ids,
+            window: window.max(1),
+            open: None,
+            marked: vec![false; ids.len()],
+            pending: Vec::new(),
+            handing: Duration::ZERO,
+        }
+    }
+
+    /// The run ended after `attempted` messages: those of its last window it never tried are unmarked, so they go
+    /// back to the queue rather than count as in doubt.
+    pub(super) async fn unmark_untried(&mut self, attempted: usize) -> Result<(), HandOverError> {
+        self.open = None;
+        let untried: Vec<usize> = (attempted..self.ids.len())
+            .filter(|&at| self.marked[at])
+            .collect();
+        // The results of the rest are recorded by the batch.
+        if untried.is_empty() {
+            self.pending.clear();
+            return Ok(());
+        }
+        let mut rows = std::mem::take(&mut self.pending);
+        rows.extend(self.unmarked(untried));
+        self.record(rows).await
+    }
+
+    /// Rows that unmark these messages (only those on record: the others have nothing to unmark).
+    fn unmarked(&mut self, indexes: Vec<usize>) -> Vec<HandOver> {
+        indexes
+            .into_iter()
+            .filter(|&at| std::mem::take(&mut self.marked[at]))
+            .map(|at| HandOver::not_taken(self.ids[at]))
+            .collect()
+    }
+
+    async fn record(&mut self, rows: Vec<HandOver>) -> Result<(), HandOverError> {
+        let started = Instant::now();
+        self.log.record(self.db, rows).await?;
+        let took = started.elapsed();
+        self.handing += took;
+        SendStep::HandOver.record(took);
+        Ok(())
+    }
 }
 
 impl Handoff for Recorder<'_> {
@@ -33,23 +101,29 @@ impl Handoff for Recorder<'_> {
         &mut self,
         index: usize,
         connection: u64,
-        refused_before: Option<usize>,
+        not_taken: Vec<usize>,
     ) -> Result<(), HandOverError> {
-        // Rises per process; with the lease in the connection's name, it orders each connection's hand-overs.
-        static SEQ: AtomicI64 = AtomicI64::new(1);
-        let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-        let started = Instant::now();
-        let hand_over = HandOver {
-            id: self.ids[index],
-            refused_before: refused_before.map(|at| self.ids[at]),
-            connection: format!("{}/{connection}", self.lease),
-            seq,
-            message_id: self.message_ids[index].clone(),
-        };
-        self.log.record(self.db, hand_over).await?;
-        let took = started.elapsed();
-        self.handing += took;
-        SendStep::HandOver.record(took);
+        let unmarks = self.unmarked(not_taken);
+        self.pending.extend(unmarks);
+        let within = matches!(self.open, Some((open, end)) if open == connection && index < end);
+        if !within {
+            // Rises per process; with the lease in the connection's name, it orders each connection's windows.
+            static SEQ: AtomicI64 = AtomicI64::new(1);
+            let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+            let end = (index + self.window).min(self.ids.len());
+            for at in index..end {
+                self.marked[at] = true;
+                self.pending.push(HandOver::handed(
+                    self.ids[at],
+                    format!("{}/{connection}", self.lease),
+                    seq,
+                    self.message_ids[at].clone(),
+                ));
+            }
+            self.open = Some((connection, end));
+            let rows = std::mem::take(&mut self.pending);
+            self.record(rows).await?;
+        }
         faults::point_with("handed", || self.ids[index].to_string());
         Ok(())
     }
@@ -97,3 +171,87 @@ pub(super) async fn pause_for_room(
 
 /// How long a paused campaign waits before trying again.
 const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sending::messages::Limits;
+    use crate::testing::{each_backend, seed_campaign};
+
+    /// Each of the six messages' hand-over: its window's number, if it is on record.
+    async fn marks(db: &crate::Db, ids: &[i64]) -> Vec<Option<i64>> {
+        let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
+        ids.iter()
+            .map(|id| {
+                let message = seen.iter().find(|message| message.id == *id).unwrap();
+                message.handed_seq
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn windows_are_recorded_whole_and_what_was_not_taken_is_unmarked() {
+        each_backend(|test_db| async move {
+            let db = &test_db.db;
+            let (user_id, _, ids) =
+                seed_campaign(db, "ada@example.org", 100, 6, None, "<p>Hi</p>").await;
+            let limits = Limits {
+                monthly_limit: 100,
+                daily_cap: 100,
+            };
+            db.sending()
+                .claim_messages(user_id, None, &ids, limits, "gone", 0)
+                .await
+                .unwrap();
+            let log = HandOverLog::default();
+            let message_ids = ids
+                .iter()
+                .map(|id| format!("<{id}@bakery.example>"))
+                .collect();
+            let mut recorder = Recorder::new(db, &log, "gone", &ids, message_ids, 2);
+
+            // The first message opens a window of two, in one record.
+            recorder.handing(0, 7, Vec::new()).await.unwrap();
+            let first = marks(db, &ids).await[0].expect("on record");
+            assert_eq!(
+                marks(db, &ids).await,
+                [Some(first), Some(first), None, None, None, None]
+            );
+            // The server refused the first after its content: inside the window nothing is written yet.
+            recorder.handing(1, 7, vec![0]).await.unwrap();
+            assert_eq!(marks(db, &ids).await[0], Some(first), "{}", db.backend());
+            // The next window's record unmarks it.
+            recorder.handing(2, 7, Vec::new()).await.unwrap();
+            let second = marks(db, &ids).await[2].expect("on record");
+            assert!(second > first);
+            assert_eq!(
+                marks(db, &ids).await,
+                [None, Some(first), Some(second), Some(second), None, None]
+            );
+            // The run ended after three messages: the fourth, in the window, was never tried.
+            recorder.unmark_untried(3).await.unwrap();
+            assert_eq!(
+                marks(db, &ids).await,
+                [None, Some(first), Some(second), None, None, None],
+                "{}",
+                db.backend()
+            );
+            // A new connection opens a window of its own.
+            recorder.handing(3, 8, Vec::new()).await.unwrap();
+            let third = marks(db, &ids).await[3].expect("on record");
+            let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
+            let on = |id: i64| {
+                seen.iter()
+                    .find(|message| message.id == id)
+                    .unwrap()
+                    .handed_by
+                    .clone()
+            };
+            assert_eq!(on(ids[3]), Some("gone/8".to_string()));
+            assert_eq!(on(ids[2]), Some("gone/7".to_string()));
+            assert!(third > second);
+            test_db.cleanup().await;
+        })
+        .await;
+    }
+}

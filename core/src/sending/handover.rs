@@ -1,5 +1,6 @@
 //! Hand-overs recorded together. Every message's hand-over is committed before its content goes (see
-//! `sending::Handoff`), and each connection waits for its own. On SQLite, whose writes go one at a time through one
+//! `sending::Handoff`: a connection records a window of its next messages at once), and each connection waits for
+//! its own. On SQLite, whose writes go one at a time through one
 //! connection, the connections of one process that hand over at the same moment share one statement and one commit
 //! (group commit): whoever finds no write under way writes everything waiting; the others wait for its answer. On
 //! PostgreSQL each connection writes its own at once: the server already commits concurrent transactions together,
@@ -12,38 +13,60 @@ use tokio::sync::oneshot;
 
 use crate::Db;
 
-/// One message handed to its sender: on this connection, in this order, with this Message-ID; and the message before
-/// it on the connection when the server refused that one after its content.
+/// One message handed to its sender: on this connection, in the window numbered `seq`, with this Message-ID; or,
+/// with none of them, a message handed over before that its server did not take (or that was never tried), which is
+/// unmarked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HandOver {
     pub id: i64,
-    pub refused_before: Option<i64>,
-    pub connection: String,
-    pub seq: i64,
-    pub message_id: String,
+    pub connection: Option<String>,
+    pub seq: Option<i64>,
+    pub message_id: Option<String>,
+}
+
+impl HandOver {
+    pub fn handed(id: i64, connection: String, seq: i64, message_id: String) -> Self {
+        Self {
+            id,
+            connection: Some(connection),
+            seq: Some(seq),
+            message_id: Some(message_id),
+        }
+    }
+
+    pub fn not_taken(id: i64) -> Self {
+        Self {
+            id,
+            connection: None,
+            seq: None,
+            message_id: None,
+        }
+    }
 }
 
 /// Why a hand-over is not on record (its content is then kept back).
 pub type HandOverError = String;
 
 type Answer = oneshot::Sender<Result<(), HandOverError>>;
+type Waiting = Vec<(Vec<HandOver>, Answer)>;
 
 /// The process's hand-overs waiting for their write, and the one write under way.
 #[derive(Debug, Clone, Default)]
 pub struct HandOverLog {
-    waiting: Arc<Mutex<Vec<(HandOver, Answer)>>>,
+    waiting: Arc<Mutex<Waiting>>,
     writing: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl HandOverLog {
-    /// Puts one hand-over on record, with whatever others are waiting; returns once it is committed.
-    pub async fn record(&self, db: &Db, hand_over: HandOver) -> Result<(), HandOverError> {
+    /// Puts one connection's hand-overs on record, with whatever others are waiting; returns once they are
+    /// committed.
+    pub async fn record(&self, db: &Db, hand_overs: Vec<HandOver>) -> Result<(), HandOverError> {
         // PostgreSQL commits concurrent transactions together by itself: each connection writes its own at once.
         if matches!(db, Db::Postgres(_)) {
             return db
                 .sending()
-                .hand_over(&[hand_over])
+                .hand_over(&hand_overs)
                 .await
                 .map_err(|error| error.to_string());
         }
@@ -51,7 +74,7 @@ impl HandOverLog {
         self.waiting
             .lock()
             .expect("never poisoned")
-            .push((hand_over, answer));
+            .push((hand_overs, answer));
         let writer = tokio::select! {
             biased;
             answer = &mut answered => return answer.unwrap_or_else(|_| Err(WRITER_GONE.into())),
@@ -60,7 +83,8 @@ impl HandOverLog {
         // No write is under way: this one takes everything waiting (its own record, unless the write before took it).
         let group = std::mem::take(&mut *self.waiting.lock().expect("never poisoned"));
         if !group.is_empty() {
-            let (records, answers): (Vec<HandOver>, Vec<Answer>) = group.into_iter().unzip();
+            let (records, answers): (Vec<Vec<HandOver>>, Vec<Answer>) = group.into_iter().unzip();
+            let records: Vec<HandOver> = records.into_iter().flatten().collect();
             let written = db
                 .sending()
                 .hand_over(&records)

@@ -72,16 +72,17 @@ impl SendError {
 }
 
 /// Told, before each message's content goes to its sender, which message of the run it is and on which connection,
-/// and which message before it on that connection the server refused after its content. The batch records it
-/// (`handover::HandOverLog`), so that after a crash a message never tried is told apart from one under way; a
-/// connection hands one message at a time, so at most one per connection is ever in doubt. An error keeps the
-/// content back: the message was not handed over.
+/// and which messages of the run since it was last told the sender did not take (refused, or never built). The
+/// batch records it (`handover::HandOverLog`), so that after a crash a message never tried is told apart from one
+/// under way. It may record a window of the connection's next messages at once (`sending.handover_window`): then up
+/// to that many per connection are in doubt after a crash, never sent twice. An error keeps the content back: the
+/// message was not handed over.
 pub trait Handoff: Send {
     fn handing(
         &mut self,
         index: usize,
         connection: u64,
-        refused_before: Option<usize>,
+        not_taken: Vec<usize>,
     ) -> impl std::future::Future<Output = Result<(), HandOverError>> + Send;
 }
 
@@ -89,7 +90,7 @@ pub trait Handoff: Send {
 pub struct NoRecord;
 
 impl Handoff for NoRecord {
-    async fn handing(&mut self, _: usize, _: u64, _: Option<usize>) -> Result<(), HandOverError> {
+    async fn handing(&mut self, _: usize, _: u64, _: Vec<usize>) -> Result<(), HandOverError> {
         Ok(())
     }
 }

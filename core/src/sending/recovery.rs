@@ -1,9 +1,10 @@
 //! What a crashed worker left behind. Each worker process claims messages under a lease it renews while it lives;
 //! when a lease expires, any worker (on its lease timer) settles the messages still in sending under it by how far
 //! each got (see `SendingStore::hand_over`): one never handed over goes back to the queue with a new job, so nobody is lost;
-//! one handed over before the last hand-over on its connection was taken by the server (a refusal would have
-//! unmarked it), so it is sent; and the last one handed over on each connection, whose content was under way, may
-//! have arrived: it is never sent again and shows as uncertain. At most one message per open connection is in doubt.
+//! one handed over in an earlier window than the last on its connection was taken by the server (the next window's
+//! record unmarks those it did not take), so it is sent; and those of the last window handed over on each
+//! connection, whose content was under way, may have arrived: they are never sent again and show as uncertain. At
+//! most one window (`sending.handover_window` messages) per open connection is in doubt.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -52,14 +53,14 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
     if interrupted.is_empty() {
         return Ok(recovered);
     }
-    let last_on_connection = last_handed(&interrupted);
+    let last_on_connection = last_windows(&interrupted);
     let mut campaigns = BTreeSet::new();
     let mut requeued: BTreeMap<Option<i64>, Vec<i64>> = BTreeMap::new();
     for message in &interrupted {
         // A claim from before leases has no record of how far it got.
         let under_way = message.claimed_by.is_none()
             || message.handed_by.as_ref().is_some_and(|connection| {
-                last_on_connection.get(connection.as_str()) == Some(&message.id)
+                last_on_connection.get(connection.as_str()) == message.handed_seq.as_ref()
             });
         let settled = if under_way {
             let campaign = ctx
@@ -137,20 +138,16 @@ pub async fn requeue_waiting_messages(ctx: &Context, before: i64) -> Result<usiz
     Ok(requeued)
 }
 
-/// The message handed over last on each connection (its content was under way when the worker died).
-fn last_handed(interrupted: &[Interrupted]) -> HashMap<&str, i64> {
-    let mut last: HashMap<&str, (i64, i64)> = HashMap::new();
+/// The window handed over last on each connection (its content was under way when the worker died).
+fn last_windows(interrupted: &[Interrupted]) -> HashMap<&str, i64> {
+    let mut last: HashMap<&str, i64> = HashMap::new();
     for message in interrupted {
         if let (Some(connection), Some(seq)) = (&message.handed_by, message.handed_seq) {
-            let entry = last.entry(connection.as_str()).or_insert((seq, message.id));
-            if seq >= entry.0 {
-                *entry = (seq, message.id);
-            }
+            let entry = last.entry(connection.as_str()).or_insert(seq);
+            *entry = (*entry).max(seq);
         }
     }
-    last.into_iter()
-        .map(|(connection, (_, id))| (connection, id))
-        .collect()
+    last
 }
 
 #[cfg(test)]
@@ -167,16 +164,17 @@ mod tests {
     }
 
     #[test]
-    fn only_the_last_message_handed_on_each_connection_is_in_doubt() {
+    fn only_the_last_window_handed_on_each_connection_is_in_doubt() {
         let interrupted = [
             message(1, Some(("lease/1", 10))),
             message(2, Some(("lease/1", 12))),
-            message(3, Some(("lease/2", 11))),
-            message(4, None),
+            message(3, Some(("lease/1", 12))),
+            message(4, Some(("lease/2", 11))),
+            message(5, None),
         ];
-        let last = last_handed(&interrupted);
+        let last = last_windows(&interrupted);
         assert_eq!(last.len(), 2);
-        assert_eq!(last["lease/1"], 2);
-        assert_eq!(last["lease/2"], 3);
+        assert_eq!(last["lease/1"], 12);
+        assert_eq!(last["lease/2"], 11);
     }
 }

@@ -65,16 +65,19 @@ impl Sender {
         }
         // A mail API takes one message per request, one request at a time: one connection in effect.
         let connection = next_connection_id();
-        let mut refused_before = None;
-        let mut results = Vec::with_capacity(messages.len());
+        let mut results: Vec<Result<(), SendError>> = Vec::with_capacity(messages.len());
         for (index, message) in messages.iter().enumerate() {
             if !results.is_empty() && pause() {
                 break;
             }
+            // Only the message just before can have been refused since the last hand-over.
+            let not_taken = index
+                .checked_sub(1)
+                .filter(|&before| results[before].is_err())
+                .into_iter()
+                .collect();
             if !matches!(self, Sender::Outbox)
-                && let Err(reason) = handoff
-                    .handing(index, connection, refused_before.take())
-                    .await
+                && let Err(reason) = handoff.handing(index, connection, not_taken).await
             {
                 results.push(Err(SendError::Unreachable(format!(
                     "the hand-over could not be recorded: {reason}"
@@ -82,9 +85,6 @@ impl Sender {
                 break;
             }
             let outcome = self.send_one(message).await;
-            if matches!(outcome, Err(SendError::Refused(_))) {
-                refused_before = Some(index);
-            }
             let goes_on = matches!(
                 outcome,
                 Ok(()) | Err(SendError::Refused(_) | SendError::Invalid(_))

@@ -1,19 +1,18 @@
 //! The hand-over log (group commit of hand-overs), on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: each
-//! hand-over is committed when its caller hears back, however many connections hand over at once, and a refusal
-//! after the content unmarks the message before.
+//! hand-over is committed when its caller hears back, however many connections hand over at once, and a message the
+//! server did not take is unmarked by the next record.
 
 use outreach_core::sending::handover::{HandOver, HandOverLog};
 use outreach_core::sending::messages::Limits;
 use outreach_core::testing::{each_backend, seed_campaign};
 
-fn hand_over(id: i64, refused_before: Option<i64>, connection: usize, seq: i64) -> HandOver {
-    HandOver {
+fn hand_over(id: i64, connection: usize, seq: i64) -> HandOver {
+    HandOver::handed(
         id,
-        refused_before,
-        connection: format!("lease/{connection}"),
+        format!("lease/{connection}"),
         seq,
-        message_id: format!("<{id}@bakery.example>"),
-    }
+        format!("<{id}@bakery.example>"),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -39,7 +38,7 @@ async fn hand_overs_made_at_once_are_each_committed_when_answered() {
             let (first, second) = (pair[0], pair[1]);
             async move {
                 let seq = 2 * connection as i64;
-                log.record(&db, hand_over(first, None, connection, seq))
+                log.record(&db, vec![hand_over(first, connection, seq)])
                     .await
                     .unwrap();
                 let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
@@ -50,9 +49,15 @@ async fn hand_overs_made_at_once_are_each_committed_when_answered() {
                     "committed when answered, on {}",
                     db.backend()
                 );
-                log.record(&db, hand_over(second, Some(first), connection, seq + 1))
-                    .await
-                    .unwrap();
+                log.record(
+                    &db,
+                    vec![
+                        HandOver::not_taken(first),
+                        hand_over(second, connection, seq + 1),
+                    ],
+                )
+                .await
+                .unwrap();
                 let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
                 let handed = |id: i64| {
                     let message = seen.iter().find(|message| message.id == id).unwrap();

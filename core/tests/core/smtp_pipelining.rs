@@ -9,9 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use outreach_core::platform::net::AddressPolicy;
-use outreach_core::sending::SendError;
 use outreach_core::sending::compose::Composed;
+use outreach_core::sending::handover::HandOverError;
 use outreach_core::sending::smtp::{SmtpServer, SmtpSession};
+use outreach_core::sending::{Handoff, SendError};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
@@ -288,6 +289,54 @@ async fn pipelined_refused_and_unbuildable_messages_fail_alone() {
 #[tokio::test]
 async fn without_pipelining_refused_and_unbuildable_messages_fail_alone() {
     refused_and_unbuildable_messages_fail_alone(false).await;
+}
+
+/// Remembers what each hand-over was told: the message, and those before it the server did not take.
+#[derive(Default)]
+struct Told(Vec<(usize, Vec<usize>)>);
+
+impl Handoff for Told {
+    async fn handing(
+        &mut self,
+        index: usize,
+        _connection: u64,
+        not_taken: Vec<usize>,
+    ) -> Result<(), HandOverError> {
+        self.0.push((index, not_taken));
+        Ok(())
+    }
+}
+
+async fn each_hand_over_tells_what_was_not_taken_since_the_last(pipelining: bool) {
+    let (port, _) = scripted_server(pipelining).await;
+    let mut session = session(port);
+    let batch = [
+        message("one@cafe.example"),
+        message("refused@cafe.example"),
+        message("not an address"),
+        message("two@cafe.example"),
+        message("refused-too@cafe.example"),
+        message("three@cafe.example"),
+    ];
+    let mut told = Told::default();
+    let results = session.send_recorded(&batch, &|| false, &mut told).await;
+    assert_eq!(
+        kinds(&results),
+        ["sent", "refused", "invalid", "sent", "refused", "sent"]
+    );
+    // Only messages whose envelope was taken are handed over; the failures before each are told with it.
+    assert_eq!(told.0, [(0, vec![]), (3, vec![1, 2]), (5, vec![4])]);
+    session.close().await;
+}
+
+#[tokio::test]
+async fn pipelined_each_hand_over_tells_what_was_not_taken_since_the_last() {
+    each_hand_over_tells_what_was_not_taken_since_the_last(true).await;
+}
+
+#[tokio::test]
+async fn without_pipelining_each_hand_over_tells_what_was_not_taken_since_the_last() {
+    each_hand_over_tells_what_was_not_taken_since_the_last(false).await;
 }
 
 async fn a_deferral_stops_the_run_before_the_next_message(pipelining: bool) {

@@ -323,6 +323,10 @@ pub struct SendingSettings {
     pub pacing: bool,
     /// With pacing, the shortest gap between two messages of one sender.
     pub min_gap_seconds: u64,
+    /// How many messages of one SMTP connection are put on record as handed over in one commit before their content
+    /// goes. A worker that dies mid-send leaves up to this many messages per open connection in doubt (marked
+    /// uncertain, never sent twice); 1 leaves at most one, at the price of one commit per message.
+    pub handover_window: usize,
 }
 
 impl Default for SendingSettings {
@@ -335,6 +339,7 @@ impl Default for SendingSettings {
             default_window: "mon-fri 08:00-18:00".into(),
             pacing: true,
             min_gap_seconds: 20,
+            handover_window: 32,
         }
     }
 }

@@ -165,20 +165,23 @@ struct Offset<'a, H> {
 }
 
 impl<H: Handoff> Offset<'_, H> {
-    /// Tells the hand-over of the run's message `index`; an error ends the run before its content goes.
+    /// Tells the hand-over of the run's message `index`, with the messages of `results` since `reported` the server
+    /// did not take; an error ends the run before its content goes.
     async fn handing(
         &mut self,
         connection: u64,
         index: usize,
-        refused_before: Option<usize>,
+        results: &[Result<(), SendError>],
+        reported: &mut usize,
     ) -> Result<(), SendError> {
         let start = self.start;
+        let not_taken = (*reported..results.len())
+            .filter(|&at| results[at].is_err())
+            .map(|at| start + at)
+            .collect();
+        *reported = results.len();
         self.inner
-            .handing(
-                start + index,
-                connection,
-                refused_before.map(|at| start + at),
-            )
+            .handing(start + index, connection, not_taken)
             .await
             .map_err(|reason| {
                 SendError::Unreachable(format!("the hand-over could not be recorded: {reason}"))
@@ -275,9 +278,8 @@ async fn send_pipelined<H: Handoff>(
     let mut buffer = String::new();
     // The last message's content is written and its answer not read yet.
     let mut awaiting_content = false;
-    // The message whose content went last, and whether the server then refused it.
-    let mut handed = None;
-    let mut refused_before = None;
+    // The results before this one were told with a hand-over.
+    let mut reported = 0;
     let mut index = 0;
     loop {
         // A message that cannot be built fails alone (after the answer before it, to keep the order).
@@ -305,9 +307,6 @@ async fn send_pipelined<H: Handoff>(
                 Err(failure) => Err(failure),
             };
             let (outcome, usable) = content_outcome(connection, answer);
-            if matches!(outcome, Err(SendError::Refused(_))) {
-                refused_before = handed;
-            }
             results.push(outcome);
             // Deferred or cut off: the next message may be waiting for its content, and dropping the connection
             // abandons it.
@@ -348,13 +347,12 @@ async fn send_pipelined<H: Handoff>(
             None => {
                 // On record before the content goes: a crash from here on leaves this message in doubt.
                 if let Err(error) = handoff
-                    .handing(connection.id, index, refused_before.take())
+                    .handing(connection.id, index, &results, &mut reported)
                     .await
                 {
                     results.push(Err(error));
                     return (results, End::Broken);
                 }
-                handed = Some(index);
                 buffer.push_str(&wire.content);
                 awaiting_content = true;
             }
@@ -378,7 +376,7 @@ async fn send_one_by_one<H: Handoff>(
     handoff: &mut Offset<'_, H>,
 ) -> (Vec<Result<(), SendError>>, End) {
     let mut results = Vec::with_capacity(wires.messages.len());
-    let mut refused_before = None;
+    let mut reported = 0;
     for index in 0..wires.messages.len() {
         if stopping() {
             break;
@@ -417,7 +415,7 @@ async fn send_one_by_one<H: Handoff>(
             continue;
         }
         if let Err(error) = handoff
-            .handing(connection.id, index, refused_before.take())
+            .handing(connection.id, index, &results, &mut reported)
             .await
         {
             results.push(Err(error));
@@ -428,9 +426,6 @@ async fn send_one_by_one<H: Handoff>(
             Err(failure) => Err(failure),
         };
         let (outcome, usable) = content_outcome(connection, answer);
-        if matches!(outcome, Err(SendError::Refused(_))) {
-            refused_before = Some(index);
-        }
         results.push(outcome);
         if !usable {
             return (results, End::Broken);
