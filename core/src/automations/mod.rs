@@ -170,23 +170,18 @@ fn search_size(per_day: i32) -> i32 {
 /// The scheduler's daily run: one run record and `RunAutomation` job per active automation and UTC day, keyed, so
 /// two schedulers or a restart never run one twice; returns how many were started.
 pub async fn start_daily_runs(ctx: &Context, day: &str) -> Result<usize, QueueError> {
-    let mut started = 0;
-    for automation_id in ctx.db.automations().active_automations().await? {
-        if let Some(run_id) = ctx
-            .db
-            .automations()
-            .insert_run(automation_id, Some(day), false, ctx.now_ms())
-            .await?
-        {
-            let key = format!("automation:{automation_id}:{day}");
-            started += usize::from(
-                ctx.queue
-                    .enqueue(RunAutomation { run_id }, Some(&key))
-                    .await?,
-            );
-        }
-    }
-    Ok(started)
+    // The records in one statement, the jobs in one insert: a thousand automations start in two commits.
+    let runs = ctx.db.automations().start_day(day, ctx.now_ms()).await?;
+    let jobs = runs
+        .into_iter()
+        .map(|(automation_id, run_id)| {
+            (
+                RunAutomation { run_id },
+                format!("automation:{automation_id}:{day}"),
+            )
+        })
+        .collect();
+    ctx.queue.enqueue_all(jobs).await
 }
 
 /// How long a run waits when another run of its automation is picking and launching.

@@ -160,9 +160,10 @@ impl AutomationsStore<'_> {
             .map(|done| done.rows_affected() == 1))
     }
 
-    pub async fn active_automations(&self) -> StoreResult<Vec<i64>> {
-        let sql = AUTOMATION_ACTIVE.sql(self);
-        on_db!(self, pool => sqlx::query_scalar(sql).fetch_all(pool).await)
+    /// The day's run of every automation that runs today and has none yet: (automation, run) of each new one.
+    pub async fn start_day(&self, day: &str, now: i64) -> StoreResult<Vec<(i64, i64)>> {
+        let sql = AUTOMATION_START_DAY.sql(self);
+        on_writer!(self, pool => sqlx::query_as(sql).bind(day).bind(now).fetch_all(pool).await)
     }
 
     /// A run record; none when the automation is gone or a scheduled run of that day exists.

@@ -270,7 +270,7 @@ queries! {
     AUTOMATION_FIND = query!("automations/find");
     AUTOMATION_UPDATE = query!("automations/update");
     AUTOMATION_DELETE = query!("automations/delete");
-    AUTOMATION_ACTIVE = query!("automations/active");
+    AUTOMATION_START_DAY = query!("automations/start_day");
     AUTOMATION_INSERT_RUN = query!("automations/insert_run");
     AUTOMATION_FIND_RUN = query!("automations/find_run");
     AUTOMATION_SET_RUN_SEARCH = query!("automations/set_run_search");
