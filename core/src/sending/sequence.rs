@@ -65,6 +65,8 @@ pub struct Thread {
 
 /// Due follow-ups read from the database at a time while looking for those scheduled by a moment.
 const PAGE: i64 = 20_000;
+/// Due follow-ups read at a time when any one that may go is the answer.
+const ANY_LEFT_PAGE: i64 = 100;
 
 impl SendingStore<'_> {
     /// Follow-ups scheduled to go out at or before `until` (in their window, at the hour AI timing picks), of one
@@ -75,6 +77,17 @@ impl SendingStore<'_> {
         until: i64,
         limit: i64,
     ) -> StoreResult<Vec<PendingFollowUp>> {
+        self.pending_in_pages(scope, until, limit, PAGE).await
+    }
+
+    /// `pending_follow_ups`, reading `page_size` due follow-ups at a time.
+    async fn pending_in_pages(
+        &self,
+        scope: Scope,
+        until: i64,
+        limit: i64,
+        page_size: i64,
+    ) -> StoreResult<Vec<PendingFollowUp>> {
         let sql = FOLLOW_UP_PENDING.sql(self);
         let mut scheduled = Vec::new();
         let mut open_hours = OpenHours::default();
@@ -83,8 +96,8 @@ impl SendingStore<'_> {
         let mut after = (i64::MIN, i64::MIN);
         loop {
             let page: Vec<PendingFollowUp> = on_db!(self, pool => sqlx::query_as(sql).bind(scope.user_id)
-                .bind(until).bind(PAGE).bind(scope.campaign_id).bind(after.0).bind(after.1).fetch_all(pool).await)?;
-            let full = page.len() as i64 == PAGE;
+                .bind(until).bind(page_size).bind(scope.campaign_id).bind(after.0).bind(after.1).fetch_all(pool).await)?;
+            let full = page.len() as i64 == page_size;
             if let Some(last) = page.last() {
                 after = (last.due_at, last.original_id);
             }
@@ -153,8 +166,10 @@ impl SendingStore<'_> {
             user_id: None,
             campaign_id: Some(campaign_id),
         };
+        // Any follow-up still to go keeps it open: the first that has not ended answers, so a short page does
+        // (this runs after every send batch; a page of 20,000 took 130 ms at a million messages).
         if !self
-            .pending_follow_ups(scope, i64::MAX, 1)
+            .pending_in_pages(scope, i64::MAX, 1, ANY_LEFT_PAGE)
             .await?
             .is_empty()
         {
