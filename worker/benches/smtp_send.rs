@@ -105,6 +105,13 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     {
         settings.sending.sender_concurrency = slots;
     }
+    // Hand-overs recorded in one commit (what a crash may leave in doubt per connection).
+    if let Some(window) = std::env::var("BENCH_HANDOVER_WINDOW")
+        .ok()
+        .and_then(|value| value.parse().ok())
+    {
+        settings.sending.handover_window = window;
+    }
     let db = Db::connect(&test_db.url, settings.database.max_connections)
         .await
         .expect("connects");

@@ -175,8 +175,7 @@ const RESUME_AFTER_MS: i64 = 15 * 60 * 1000;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sending::messages::Limits;
-    use crate::testing::{each_backend, seed_campaign};
+    use crate::testing::{claimed_by_gone_worker, each_backend};
 
     /// Each of the six messages' hand-over: its window's number, if it is on record.
     async fn marks(db: &crate::Db, ids: &[i64]) -> Vec<Option<i64>> {
@@ -193,16 +192,7 @@ mod tests {
     async fn windows_are_recorded_whole_and_what_was_not_taken_is_unmarked() {
         each_backend(|test_db| async move {
             let db = &test_db.db;
-            let (user_id, _, ids) =
-                seed_campaign(db, "ada@example.org", 100, 6, None, "<p>Hi</p>").await;
-            let limits = Limits {
-                monthly_limit: 100,
-                daily_cap: 100,
-            };
-            db.sending()
-                .claim_messages(user_id, None, &ids, limits, "gone", 0)
-                .await
-                .unwrap();
+            let ids = claimed_by_gone_worker(db, 6).await;
             let log = HandOverLog::default();
             let message_ids = ids
                 .iter()

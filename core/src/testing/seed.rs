@@ -96,6 +96,22 @@ pub async fn seed_campaign(
     (user_id, campaign, ids)
 }
 
+/// `count` messages of a new campaign of Ada's, claimed under the lease "gone", which ran out long ago: every
+/// hand-over recorded for them shows among the interrupted sends. Returns their ids.
+pub async fn claimed_by_gone_worker(db: &Db, count: usize) -> Vec<i64> {
+    let (user_id, _, ids) =
+        seed_campaign(db, "ada@example.org", 100, count, None, "<p>Hi</p>").await;
+    let limits = crate::sending::messages::Limits {
+        monthly_limit: 100,
+        daily_cap: 100,
+    };
+    db.sending()
+        .claim_messages(user_id, None, &ids, limits, "gone", 0)
+        .await
+        .expect("claimed");
+    ids
+}
+
 /// A campaign whose first emails were sent three days ago, with a one-day follow-up.
 #[derive(Debug, Clone, Copy)]
 pub struct SeededFollowUps {

@@ -3,8 +3,7 @@
 //! server did not take is unmarked by the next record.
 
 use outreach_core::sending::handover::{HandOver, HandOverLog};
-use outreach_core::sending::messages::Limits;
-use outreach_core::testing::{each_backend, seed_campaign};
+use outreach_core::testing::{claimed_by_gone_worker, each_backend};
 
 fn hand_over(id: i64, connection: usize, seq: i64) -> HandOver {
     HandOver::handed(
@@ -19,17 +18,8 @@ fn hand_over(id: i64, connection: usize, seq: i64) -> HandOver {
 async fn hand_overs_made_at_once_are_each_committed_when_answered() {
     each_backend(|test_db| async move {
         let db = &test_db.db;
-        let (user_id, _, ids) =
-            seed_campaign(db, "ada@example.org", 100, 16, None, "<p>Hi</p>").await;
-        let limits = Limits {
-            monthly_limit: 100,
-            daily_cap: 100,
-        };
         // Claimed under a lease that is already over, so each hand-over shows among the interrupted sends.
-        db.sending()
-            .claim_messages(user_id, None, &ids, limits, "gone", 0)
-            .await
-            .unwrap();
+        let ids = claimed_by_gone_worker(db, 16).await;
         let log = HandOverLog::default();
         // Eight connections hand over two messages each, one after the other, all at the same moment; the second
         // on each connection follows a refusal of the first.
