@@ -4,11 +4,10 @@
 
 use serde::Serialize;
 
-use crate::platform::db::Db;
-use crate::platform::db::StoreResult;
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
 use crate::tracking::TrackingStore;
-use crate::{on_db, on_writer};
+use crate::{on_db, on_tx};
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
 const MACHINE_AGENTS: &[&str] = &[
@@ -74,26 +73,32 @@ pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
 }
 
 impl TrackingStore<'_> {
-    /// Stores a batch of events (one statement on PostgreSQL, arrays; one transaction on SQLite), then moves their
-    /// messages' first open and click times and state in one more statement.
+    /// Stores a batch of events and moves their messages' first open and click times and state, in one
+    /// transaction: the recorder tries a failed batch again, so half a write would store its events twice.
     pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
-        self.insert_event_rows(events).await?;
-        let mut tokens: Vec<&str> = events.iter().map(|event| event.token.as_str()).collect();
-        tokens.sort_unstable();
-        tokens.dedup();
-        let sql = EVENT_TOUCH_MESSAGES.sql(self);
-        let list = crate::platform::db::json_list(&tokens);
-        on_writer!(self, pool => sqlx::query(sql).bind(&list).execute(pool).await.map(|_| ()))
-    }
-
-    async fn insert_event_rows(&self, events: &[TrackingEvent]) -> StoreResult<()> {
-        let sql = EVENT_INSERT_BATCH.sql(self);
-        match &**self {
-            Db::Postgres(pool) => {
+        // [token, kind, url, user agent, time, machine]: SQLite's rows, and both backends' message update.
+        let rows: Vec<_> = events
+            .iter()
+            .map(|event| {
+                (
+                    &event.token,
+                    event.kind,
+                    &event.url,
+                    &event.user_agent,
+                    event.occurred_at,
+                    is_machine_agent(event.user_agent.as_deref()),
+                )
+            })
+            .collect();
+        let rows = serde_json::to_string(&rows).expect("plain values serialise");
+        let mut tx = self.begin_write().await?;
+        let insert = EVENT_INSERT_BATCH.sql(self);
+        match &mut tx {
+            Tx::Postgres(transaction) => {
                 let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
                     events.iter().map(pick).collect()
                 };
-                sqlx::query(sql)
+                sqlx::query(insert)
                     .bind(column(|event| Some(event.token.clone())))
                     .bind(column(|event| Some(event.kind.to_string())))
                     .bind(column(|event| event.url.clone()))
@@ -110,28 +115,19 @@ impl TrackingStore<'_> {
                             .map(|event| is_machine_agent(event.user_agent.as_deref()))
                             .collect::<Vec<_>>(),
                     )
-                    .execute(pool)
+                    .execute(&mut **transaction)
                     .await?;
-                Ok(())
             }
-            Db::Sqlite { writer: pool, .. } => {
-                let rows: Vec<_> = events
-                    .iter()
-                    .map(|event| {
-                        (
-                            &event.token,
-                            event.kind,
-                            &event.url,
-                            &event.user_agent,
-                            event.occurred_at,
-                            is_machine_agent(event.user_agent.as_deref()),
-                        )
-                    })
-                    .collect();
-                let rows = serde_json::to_string(&rows).expect("plain values serialise");
-                sqlx::query(sql).bind(rows).execute(pool).await.map(|_| ())
+            Tx::Sqlite(transaction) => {
+                sqlx::query(insert)
+                    .bind(&rows)
+                    .execute(&mut **transaction)
+                    .await?;
             }
         }
+        let touch = EVENT_TOUCH_MESSAGES.sql(self);
+        on_tx!(&mut tx, conn => sqlx::query(touch).bind(&rows).execute(conn).await.map(|_| ()))?;
+        tx.commit().await
     }
 
     pub async fn events_of(&self, token: &str) -> StoreResult<Vec<EventRow>> {

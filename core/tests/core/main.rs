@@ -15,4 +15,5 @@ mod smtp_pipelining;
 mod sources_google;
 mod sources_osm;
 mod sources_web_search;
+mod tracking_events;
 mod unicode;

@@ -1,0 +1,174 @@
+//! The tracking-event batch write, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a batch is stored whole or
+//! not at all (the recorder tries a failed batch again, so half a write would store its events twice), and a
+//! message's first open and click are the earliest a person made, whatever order the batches are written in.
+
+use outreach_core::platform::db::Db;
+use outreach_core::testing::{TestDb, each_backend, seed_campaign};
+use outreach_core::tracking::events::{EventKind, TrackingEvent};
+
+const PERSON: &str = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15";
+const PROXY: &str = "Mozilla/5.0 (via ggpht.com GoogleImageProxy)";
+const SENT_AT: i64 = 1_800_000_000_000;
+
+/// One message of a new campaign, sent at `SENT_AT`: (its id, its tracking token).
+async fn sent_message(test_db: &TestDb) -> (i64, String) {
+    let (_, _, ids) =
+        seed_campaign(&test_db.db, "ada@example.org", 100, 1, None, "<p>Hi</p>").await;
+    test_db
+        .execute("update sent_emails set status = 'sent', sent_at = 1800000000000")
+        .await;
+    let token = outreach_core::on_db!(&test_db.db, pool => sqlx::query_scalar(
+        "select token from sent_emails where id = $1"
+    )
+    .bind(ids[0])
+    .fetch_one(pool)
+    .await)
+    .unwrap();
+    (ids[0], token)
+}
+
+fn event(token: &str, kind: EventKind, agent: &str, after_sending: i64) -> TrackingEvent {
+    TrackingEvent {
+        token: token.to_string(),
+        kind,
+        url: (kind == EventKind::Click).then(|| "https://bakery.example/menu".to_string()),
+        user_agent: Some(agent.to_string()),
+        occurred_at: SENT_AT + after_sending,
+    }
+}
+
+/// The message's (opened_at, clicked_at, status).
+async fn opened(db: &Db, id: i64) -> (Option<i64>, Option<i64>, String) {
+    outreach_core::on_db!(db, pool => sqlx::query_as(
+        "select opened_at, clicked_at, status from sent_emails where id = $1"
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await)
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_events_is_stored_whole_or_not_at_all() {
+    each_backend(|test_db| async move {
+        let (id, token) = sent_message(&test_db).await;
+        let batch = vec![
+            event(&token, EventKind::Open, PERSON, 60_000),
+            event(&token, EventKind::Click, PERSON, 61_000),
+        ];
+        // The message's part of the write fails (a broken table): none of the batch's events stay.
+        match &test_db.db {
+            Db::Postgres(_) => {
+                test_db
+                    .execute(
+                        "create function refuse() returns trigger language plpgsql as \
+                         $$ begin raise exception 'refused'; end $$",
+                    )
+                    .await;
+                test_db
+                    .execute(
+                        "create trigger refuse before update on sent_emails \
+                         for each row execute function refuse()",
+                    )
+                    .await;
+            }
+            Db::Sqlite { .. } => {
+                test_db
+                    .execute(
+                        "create trigger refuse before update on sent_emails \
+                         begin select raise(abort, 'refused'); end",
+                    )
+                    .await;
+            }
+        }
+        let tracking = test_db.db.tracking();
+        assert!(tracking.insert_events(&batch).await.is_err());
+        assert_eq!(
+            tracking.events_of(&token).await.unwrap().len(),
+            0,
+            "a failed batch leaves no events, on {}",
+            test_db.db.backend()
+        );
+        test_db
+            .execute(match &test_db.db {
+                Db::Postgres(_) => "drop trigger refuse on sent_emails",
+                Db::Sqlite { .. } => "drop trigger refuse",
+            })
+            .await;
+        // What the recorder does next: the same batch again, stored once.
+        tracking.insert_events(&batch).await.unwrap();
+        assert_eq!(tracking.events_of(&token).await.unwrap().len(), 2);
+        assert_eq!(
+            opened(&test_db.db, id).await,
+            (
+                Some(SENT_AT + 60_000),
+                Some(SENT_AT + 61_000),
+                "opened".into()
+            )
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_open_and_click_are_the_earliest_a_person_made() {
+    each_backend(|test_db| async move {
+        let (id, token) = sent_message(&test_db).await;
+        let tracking = test_db.db.tracking();
+        // Machines only: an open seconds after sending, and an image proxy's.
+        tracking
+            .insert_events(&[
+                event(&token, EventKind::Open, PERSON, 5_000),
+                event(&token, EventKind::Open, PROXY, 60_000),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(opened(&test_db.db, id).await, (None, None, "sent".into()));
+        tracking
+            .insert_events(&[event(&token, EventKind::Open, PERSON, 200_000)])
+            .await
+            .unwrap();
+        assert_eq!(
+            opened(&test_db.db, id).await,
+            (Some(SENT_AT + 200_000), None, "opened".into())
+        );
+        // A batch written late, with an earlier open and a click.
+        tracking
+            .insert_events(&[
+                event(&token, EventKind::Click, PERSON, 150_000),
+                event(&token, EventKind::Open, PERSON, 100_000),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(
+            opened(&test_db.db, id).await,
+            (
+                Some(SENT_AT + 100_000),
+                Some(SENT_AT + 150_000),
+                "opened".into()
+            ),
+            "on {}",
+            test_db.db.backend()
+        );
+        // An earlier click (a click is an open too) and later events move nothing but the click.
+        tracking
+            .insert_events(&[
+                event(&token, EventKind::Click, PERSON, 120_000),
+                event(&token, EventKind::Open, PERSON, 300_000),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(
+            opened(&test_db.db, id).await,
+            (
+                Some(SENT_AT + 100_000),
+                Some(SENT_AT + 120_000),
+                "opened".into()
+            )
+        );
+        assert_eq!(tracking.events_of(&token).await.unwrap().len(), 7);
+        test_db.cleanup().await;
+    })
+    .await;
+}
