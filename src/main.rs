@@ -290,11 +290,13 @@ async fn serve_api(
 ) -> anyhow::Result<()> {
     let listen = ctx.settings.http.listen;
     let public = ctx.settings.http.public_url();
-    let mut state = outreach_api::AppState::new(ctx)?;
     // This binary reads uploads in a child process of itself, under memory and time limits.
-    state.extractor = outreach_core::campaigns::education::Extractor::ChildProcess(
-        std::env::current_exe().context("locating the outreach binary")?,
-    );
+    let state = outreach_api::AppState::with_extractor(
+        ctx,
+        outreach_core::campaigns::education::Extractor::ChildProcess(
+            std::env::current_exe().context("locating the outreach binary")?,
+        ),
+    )?;
     let recorder = state.recorder.clone();
     let listener = tokio::net::TcpListener::bind(listen)
         .await

@@ -2,6 +2,7 @@
 //! guards), and how a synchronous call waits for queued work.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::HeaderMap;
@@ -11,9 +12,14 @@ use outreach_core::tracking::recorder::Recorder;
 use crate::clients::{self, ClientLimiter, OwnHosts};
 use crate::error::ApiResult;
 
-/// Shared state of every handler.
+/// Shared state of every handler. Axum clones it for every request, so it is one reference-counted pointer: a
+/// clone of the fields themselves (the host names' set, the settings' strings) cost a tenth of the tracking
+/// pixel's CPU (docs/benchmarks.md, Tracking).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+/// What `AppState` points to.
+pub struct Shared {
     pub ctx: Context,
     /// Outbound HTTP (OAuth token exchange, userinfo, later providers).
     pub http: reqwest::Client,
@@ -30,8 +36,24 @@ pub struct AppState {
     listen: SocketAddr,
 }
 
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
 impl AppState {
     pub fn new(ctx: Context) -> anyhow::Result<Self> {
+        Self::with_extractor(ctx, Default::default())
+    }
+
+    /// The state with uploads read by `extractor`.
+    pub fn with_extractor(
+        ctx: Context,
+        extractor: outreach_core::campaigns::education::Extractor,
+    ) -> anyhow::Result<Self> {
         anyhow::ensure!(
             !ctx.settings.security.secret_key.is_empty(),
             "the secret key is not loaded"
@@ -46,16 +68,16 @@ impl AppState {
         let secure_cookies = ctx.settings.http.public_url().starts_with("https://");
         let listen = ctx.settings.http.listen;
         let public_limiter = clients::client_limiter(ctx.settings.http.public_writes_per_minute);
-        Ok(Self {
+        Ok(Self(Arc::new(Shared {
             recorder: Recorder::start(ctx.db.clone()),
             hosts: OwnHosts::of(&ctx.settings),
-            extractor: Default::default(),
+            extractor,
             ctx,
             http,
             secure_cookies,
             public_limiter,
             listen,
-        })
+        })))
     }
 
     /// The local sign-in is for trying a fresh install: no Google client, a server only this machine reaches, and
