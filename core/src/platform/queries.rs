@@ -307,6 +307,5 @@ queries! {
     FOLLOW_UP_THREADS = query!("follow_ups/threads", per_dialect);
     OUTGOING_STOP = query!("outgoing/stop");
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
-    EVENT_TOUCH_MESSAGES = query!("events/touch_messages", per_dialect);
     EVENT_OF_TOKEN = query!("events/of_token");
 }

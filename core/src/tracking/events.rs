@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-use crate::platform::db::{StoreResult, Tx};
-use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN, EVENT_TOUCH_MESSAGES};
+use crate::on_db;
+use crate::platform::db::{Db, StoreResult};
+use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN};
 use crate::tracking::TrackingStore;
-use crate::{on_db, on_tx};
 
 /// User-Agent fragments of mail image proxies, security scanners and scripts.
 const MACHINE_AGENTS: &[&str] = &[
@@ -73,32 +73,17 @@ pub fn is_machine_agent(user_agent: Option<&str>) -> bool {
 }
 
 impl TrackingStore<'_> {
-    /// Stores a batch of events and moves their messages' first open and click times and state, in one
-    /// transaction: the recorder tries a failed batch again, so half a write would store its events twice.
+    /// Stores a batch of events in one statement (arrays on PostgreSQL, a JSON array on SQLite: one call into its
+    /// thread instead of one per event), so it is stored whole or not at all: the recorder tries a failed batch
+    /// again. The events' trigger moves their messages' first open and click times and state.
     pub async fn insert_events(&self, events: &[TrackingEvent]) -> StoreResult<()> {
-        // [token, kind, url, user agent, time, machine]: SQLite's rows, and both backends' message update.
-        let rows: Vec<_> = events
-            .iter()
-            .map(|event| {
-                (
-                    &event.token,
-                    event.kind,
-                    &event.url,
-                    &event.user_agent,
-                    event.occurred_at,
-                    is_machine_agent(event.user_agent.as_deref()),
-                )
-            })
-            .collect();
-        let rows = serde_json::to_string(&rows).expect("plain values serialise");
-        let mut tx = self.begin_write().await?;
-        let insert = EVENT_INSERT_BATCH.sql(self);
-        match &mut tx {
-            Tx::Postgres(transaction) => {
+        let sql = EVENT_INSERT_BATCH.sql(self);
+        match &**self {
+            Db::Postgres(pool) => {
                 let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
                     events.iter().map(pick).collect()
                 };
-                sqlx::query(insert)
+                sqlx::query(sql)
                     .bind(column(|event| Some(event.token.clone())))
                     .bind(column(|event| Some(event.kind.to_string())))
                     .bind(column(|event| event.url.clone()))
@@ -115,19 +100,28 @@ impl TrackingStore<'_> {
                             .map(|event| is_machine_agent(event.user_agent.as_deref()))
                             .collect::<Vec<_>>(),
                     )
-                    .execute(&mut **transaction)
+                    .execute(pool)
                     .await?;
+                Ok(())
             }
-            Tx::Sqlite(transaction) => {
-                sqlx::query(insert)
-                    .bind(&rows)
-                    .execute(&mut **transaction)
-                    .await?;
+            Db::Sqlite { writer: pool, .. } => {
+                let rows: Vec<_> = events
+                    .iter()
+                    .map(|event| {
+                        (
+                            &event.token,
+                            event.kind,
+                            &event.url,
+                            &event.user_agent,
+                            event.occurred_at,
+                            is_machine_agent(event.user_agent.as_deref()),
+                        )
+                    })
+                    .collect();
+                let rows = serde_json::to_string(&rows).expect("plain values serialise");
+                sqlx::query(sql).bind(rows).execute(pool).await.map(|_| ())
             }
         }
-        let touch = EVENT_TOUCH_MESSAGES.sql(self);
-        on_tx!(&mut tx, conn => sqlx::query(touch).bind(&rows).execute(conn).await.map(|_| ()))?;
-        tx.commit().await
     }
 
     pub async fn events_of(&self, token: &str) -> StoreResult<Vec<EventRow>> {
