@@ -1,10 +1,12 @@
-//! Analytics at scale: 1,000,000 messages of one user (20 campaigns over 60 days; 30% opened with 1–2 open events
-//! each, a quarter of them by machines, 5% clicked, 2% replied, 2% bounced, 0.1% spam) and their events, seeded on
-//! PostgreSQL (`BENCH_DATABASE_URL`, required) through the same triggers that keep the daily counters in production.
-//! Then each analytics and contacts endpoint through the real router and HTTP, and beside it the same numbers computed from raw
-//! rows (the aggregates the counters replace, run straight on the database, so the comparison favours raw rows);
-//! p50 and p95 of each. `BENCH_MESSAGES` changes the size. The seeding SQL and the raw aggregates live here: they are
-//! the benchmark's, not the product's.
+//! Analytics at scale: 1,000,000 messages (20 campaigns over 60 days, five messages to each address; 30% opened with
+//! 1–2 open events each, a quarter of them by machines, 5% clicked, 2% replied, 2% bounced, 0.1% spam) and their
+//! events, seeded on PostgreSQL (`BENCH_DATABASE_URL`, required) through the same triggers that keep the daily
+//! counters in production. Then each analytics and contacts endpoint through the real router and HTTP, as the first
+//! user, and beside it the same numbers computed from raw rows (the aggregates the counters replace, run straight on
+//! the database, so the comparison favours raw rows); p50 and p95 of each. `BENCH_MESSAGES`, `BENCH_CAMPAIGNS` and
+//! `BENCH_USERS` change the size (S7: 10,000,000 messages, 1,000 campaigns, 100 users; the campaigns are shared
+//! out among the users). The seeding SQL and the raw aggregates live here: they are the benchmark's, not the
+//! product's.
 
 use std::time::Instant;
 
@@ -15,16 +17,22 @@ use support::{SESSION, scalar, serve, signed_in_database, timings};
 
 mod support;
 
-const CAMPAIGNS: i64 = 20;
 const ROUNDS: usize = 60;
 const RAW_ROUNDS: usize = 15;
 
 #[tokio::main]
 async fn main() {
-    let messages: i64 = std::env::var("BENCH_MESSAGES")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(1_000_000);
+    let size = |name: &str, default: i64| -> i64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(default)
+    };
+    let (messages, campaigns, users) = (
+        size("BENCH_MESSAGES", 1_000_000),
+        size("BENCH_CAMPAIGNS", 20),
+        size("BENCH_USERS", 1),
+    );
     let (test_db, user) = signed_in_database().await;
     let Db::Postgres(pool) = &test_db.db else {
         unreachable!("a PostgreSQL test database")
@@ -33,19 +41,28 @@ async fn main() {
     let session = SESSION;
 
     let started = Instant::now();
-    seed(pool, user.id, messages, now).await;
+    seed(pool, messages, campaigns, users, now).await;
     println!(
-        "seeded {messages} messages and {} events in {:.1} s (counters kept by the triggers)",
+        "seeded {messages} messages of {users} users and {} events in {:.1} s (counters kept by the triggers)",
         scalar(pool, "select count(*) from email_events").await,
         started.elapsed().as_secs_f64()
     );
-    let campaign: i64 = scalar(pool, "select min(id) from campaigns").await;
+    let campaign: i64 = sqlx::query_scalar("select min(id) from campaigns where user_id = $1")
+        .bind(user.id)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let own: i64 = sqlx::query_scalar("select count(*) from sent_emails where user_id = $1")
+        .bind(user.id)
+        .fetch_one(pool)
+        .await
+        .unwrap();
 
     let (base, server) = serve(&test_db).await;
     let client = reqwest::Client::new();
 
     println!(
-        "PostgreSQL, {messages} messages, p50 / p95 over {ROUNDS} requests (raw rows: {RAW_ROUNDS})"
+        "PostgreSQL, {messages} messages ({own} of them the user's), p50 / p95 over {ROUNDS} requests (raw rows: {RAW_ROUNDS})"
     );
     let endpoints = [
         (
@@ -124,17 +141,35 @@ async fn main() {
     test_db.cleanup().await;
 }
 
-/// Queued messages first, then one update that sends them and stamps what happened (the counters' trigger sees it
-/// as production does), then the open and click events.
-async fn seed(pool: &sqlx::PgPool, user_id: i64, messages: i64, now: i64) {
+/// `users` accounts (the signed-in one first) sharing `campaigns` campaigns, queued messages first, then one update
+/// that sends them and stamps what happened (the counters' trigger sees it as production does), then the open and
+/// click events.
+async fn seed(pool: &sqlx::PgPool, messages: i64, campaigns: i64, users: i64, now: i64) {
     const DAY: i64 = 86_400_000;
+    let db = Db::Postgres(pool.clone());
+    for other in 1..users {
+        db.accounts()
+            .set_subscription(
+                &format!("owner{other}@bakery.example"),
+                &outreach_core::accounts::Grant::Premium {
+                    email_limit: 10_000_000,
+                }
+                .subscription(now, &Default::default()),
+                now,
+            )
+            .await
+            .unwrap();
+    }
     sqlx::query(
         "insert into campaigns (user_id, name, status, business_type, geographic_area, created_at, updated_at)
-         select $1, 'Campaign ' || g, 'completed', 'bakery', 'Helsinki', $2, $2 from generate_series(1, $3) g",
+         select u.id, 'Campaign ' || g, 'completed', 'bakery', 'Helsinki', $1, $1
+         from generate_series(0, $2 - 1) g
+             join (select id, row_number() over (order by id) - 1 as n from users) u on u.n = g % $3
+         order by g",
     )
-    .bind(user_id)
     .bind(now - 61 * DAY)
-    .bind(CAMPAIGNS)
+    .bind(campaigns)
+    .bind(users)
     .execute(pool)
     .await
     .unwrap();
@@ -142,14 +177,13 @@ async fn seed(pool: &sqlx::PgPool, user_id: i64, messages: i64, now: i64) {
     sqlx::query(
         "insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, step, token, html_body,
              is_test)
-         select $1, 'owner' || (g % 200000) || '@cafe' || (g % 200000) || '.example', 'Fresh bread', 'queued',
-             $2 - (g % 60) * 86400000 - (g % 1000) * 1000, $3 + g % $4, g / $4, md5(g::text), '<p>Hello</p>', false
-         from generate_series(1, $5) g",
+         select c.user_id, 'owner' || (g / ($3 * 5)) || '@cafe' || (g % $3) || '.example', 'Fresh bread', 'queued',
+             $1 - (g % 60) * 86400000 - (g % 1000) * 1000, c.id, g / $3, md5(g::text), '<p>Hello</p>', false
+         from generate_series(1, $4) g join campaigns c on c.id = $2 + g % $3",
     )
-    .bind(user_id)
     .bind(now)
     .bind(first)
-    .bind(CAMPAIGNS)
+    .bind(campaigns)
     .bind(messages)
     .execute(pool)
     .await
@@ -165,25 +199,22 @@ async fn seed(pool: &sqlx::PgPool, user_id: i64, messages: i64, now: i64) {
              replied_at = case when id % 50 = 2 then created_at + 7200000 end,
              bounced_at = case when id % 50 = 1 then created_at + 62000 end,
              bounce_reason = case when id % 50 = 1 then '550 5.1.1 unknown user' end,
-             spam_reported_at = case when id % 1000 = 3 then created_at + 9000000 end
-         where user_id = $1",
+             spam_reported_at = case when id % 1000 = 3 then created_at + 9000000 end",
     )
-    .bind(user_id)
     .execute(pool)
     .await
     .unwrap();
     sqlx::query(
         "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
          select token, 'open', null, 'Mozilla/5.0', id % 4 = 0, opened_at from sent_emails
-         where user_id = $1 and opened_at is not null
+         where opened_at is not null
          union all
          select token, 'open', null, 'Mozilla/5.0', false, opened_at + 86400000 from sent_emails
-         where user_id = $1 and opened_at is not null and id % 2 = 0
+         where opened_at is not null and id % 2 = 0
          union all
          select token, 'click', 'https://bakery.example/menu', 'Mozilla/5.0', false, clicked_at from sent_emails
-         where user_id = $1 and clicked_at is not null",
+         where clicked_at is not null",
     )
-    .bind(user_id)
     .execute(pool)
     .await
     .unwrap();
