@@ -1,6 +1,7 @@
 //! What every capability stands on: settings, the clock, secrets, size limits, the outbound network policy, DNS,
 //! the database with its SQL files, job payloads and the queue, and fair shares of a process's workers.
 
+mod allocator;
 pub mod clock;
 pub mod config;
 pub mod db;
