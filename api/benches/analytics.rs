@@ -13,7 +13,7 @@ use std::time::Instant;
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
 use outreach_core::testing::goals::{Goal, report};
-use support::{SESSION, scalar, serve, signed_in_database, timings};
+use support::{SESSION, premium_user, scalar, serve, signed_in_database, timings};
 
 mod support;
 
@@ -148,17 +148,7 @@ async fn seed(pool: &sqlx::PgPool, messages: i64, campaigns: i64, users: i64, no
     const DAY: i64 = 86_400_000;
     let db = Db::Postgres(pool.clone());
     for other in 1..users {
-        db.accounts()
-            .set_subscription(
-                &format!("owner{other}@bakery.example"),
-                &outreach_core::accounts::Grant::Premium {
-                    email_limit: 10_000_000,
-                }
-                .subscription(now, &Default::default()),
-                now,
-            )
-            .await
-            .unwrap();
+        premium_user(&db, &format!("owner{other}@bakery.example"), now).await;
     }
     sqlx::query(
         "insert into campaigns (user_id, name, status, business_type, geographic_area, created_at, updated_at)

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use outreach_core::platform::clock::{Clock, SystemClock};
+use outreach_core::platform::db::Db;
 use outreach_core::testing::TestDb;
 use outreach_core::{Context, Settings};
 
@@ -19,19 +20,7 @@ pub async fn signed_in_database() -> (TestDb, outreach_core::accounts::User) {
         .expect("BENCH_DATABASE_URL: the benchmark runs on PostgreSQL");
     let test_db = TestDb::postgres(&url).await;
     let now = SystemClock.now_ms();
-    let user = test_db
-        .db
-        .accounts()
-        .set_subscription(
-            "bench@bakery.example",
-            &outreach_core::accounts::Grant::Premium {
-                email_limit: 10_000_000,
-            }
-            .subscription(now, &Default::default()),
-            now,
-        )
-        .await
-        .unwrap();
+    let user = premium_user(&test_db.db, "bench@bakery.example", now).await;
     test_db
         .db
         .accounts()
@@ -44,6 +33,21 @@ pub async fn signed_in_database() -> (TestDb, outreach_core::accounts::User) {
         .await
         .unwrap();
     (test_db, user)
+}
+
+/// A premium user with room for every message a benchmark seeds.
+pub async fn premium_user(db: &Db, email: &str, now: i64) -> outreach_core::accounts::User {
+    db.accounts()
+        .set_subscription(
+            email,
+            &outreach_core::accounts::Grant::Premium {
+                email_limit: 10_000_000,
+            }
+            .subscription(now, &Default::default()),
+            now,
+        )
+        .await
+        .unwrap()
 }
 
 /// The real router over the database on a loopback port: its base URL, and the server's task to abort at the end.
