@@ -2,10 +2,12 @@
 -- messageId}), each in its connection's window `seq`, with its Message-ID. A row with no connection unmarks a message
 -- handed over before that its server did not take (or that was never tried): only messages the server took stay
 -- marked. Only messages still in sending. Primary keys.
+-- jsonb_each: each element comes as JSONB, which the field reads use as it is (json_each renders the element back
+-- to text for every field read, then parses it again).
 insert into send_handovers (message, handed_by, handed_seq, message_id)
 select json_extract(h.value, '$.id'), json_extract(h.value, '$.connection'), json_extract(h.value, '$.seq'),
     json_extract(h.value, '$.messageId')
-from json_each($1) as h
+from jsonb_each($1) as h
     join sent_emails m on m.id = json_extract(h.value, '$.id') and m.status = 'sending'
 -- SQLite reads an upsert's `on` after a join as the join's unless the select has a where clause.
 where true
