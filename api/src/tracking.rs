@@ -4,11 +4,13 @@
 //! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?email=&signature=`
 //! is RFC 8058 one-click: it suppresses at once, without a confirmation step; GET of the same URL is the page.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::convert::Infallible;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{FromRequestParts, Path, RawQuery, State};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use outreach_core::accounts::normalize_email;
 use outreach_core::platform::security::verify;
@@ -35,11 +37,29 @@ const PIXEL: &[u8] = &[
     0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
 ];
 
-fn user_agent(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(header::USER_AGENT)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_string)
+/// The request's User-Agent, read without copying the other headers (the tracking links are the busiest routes).
+pub struct UserAgent(Option<String>);
+
+impl<S: Sync> FromRequestParts<S> for UserAgent {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let agent = parts.headers.get(header::USER_AGENT);
+        Ok(Self(
+            agent
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_string),
+        ))
+    }
+}
+
+/// A parameter of a tracking link's query (the last one when it is repeated), decoded without building a map.
+fn query_value<'a>(query: &'a Option<String>, name: &str) -> Option<Cow<'a, str>> {
+    let pairs = url::form_urlencoded::parse(query.as_deref()?.as_bytes());
+    pairs
+        .filter(|(key, _)| key == name)
+        .map(|(_, value)| value)
+        .last()
 }
 
 /// The open pixel of a sent message (`{file}` is its token and `.gif`); records an open.
@@ -51,12 +71,12 @@ fn user_agent(headers: &HeaderMap) -> Option<String> {
 pub async fn open(
     State(state): State<AppState>,
     Path(file): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    UserAgent(user_agent): UserAgent,
 ) -> Response {
     let token = file.strip_suffix(".gif").unwrap_or(&file);
-    let signature = query.get("s").map(String::as_str).unwrap_or_default();
-    if !verify_open(&state.ctx.settings, token, signature) {
+    let signature = query_value(&query, "s").unwrap_or_default();
+    if !verify_open(&state.ctx.settings, token, &signature) {
         return StatusCode::NOT_FOUND.into_response();
     }
     state
@@ -65,7 +85,7 @@ pub async fn open(
             token: token.to_string(),
             kind: EventKind::Open,
             url: None,
-            user_agent: user_agent(&headers),
+            user_agent,
             occurred_at: state.ctx.now_ms(),
         })
         .await;
@@ -89,14 +109,14 @@ pub async fn open(
 pub async fn click(
     State(state): State<AppState>,
     Path(token): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    UserAgent(user_agent): UserAgent,
 ) -> Response {
-    let (Some(url), Some(signature)) = (query.get("u"), query.get("s")) else {
+    let (Some(url), Some(signature)) = (query_value(&query, "u"), query_value(&query, "s")) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let web = url.starts_with("https://") || url.starts_with("http://");
-    if !web || !verify_click(&state.ctx.settings, &token, url, signature) {
+    if !web || !verify_click(&state.ctx.settings, &token, &url, &signature) {
         return StatusCode::NOT_FOUND.into_response();
     }
     state
@@ -104,12 +124,12 @@ pub async fn click(
         .record(TrackingEvent {
             token,
             kind: EventKind::Click,
-            url: Some(url.clone()),
-            user_agent: user_agent(&headers),
+            url: Some(url.to_string()),
+            user_agent,
             occurred_at: state.ctx.now_ms(),
         })
         .await;
-    Redirect::to(url).into_response()
+    Redirect::to(&url).into_response()
 }
 
 /// The unsubscribe page of the web app (the `List-Unsubscribe` address opened in a browser).
@@ -131,18 +151,21 @@ pub async fn unsubscribe_page(uri: axum::http::Uri, headers: axum::http::HeaderM
         (status = 503, description = "Not recorded; the mail provider retries")))]
 pub async fn one_click(
     State(state): State<AppState>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
     _body: Bytes,
 ) -> Response {
-    let (Some(email), Some(signature)) = (query.get("email"), query.get("signature")) else {
+    let (Some(email), Some(signature)) = (
+        query_value(&query, "email"),
+        query_value(&query, "signature"),
+    ) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let email = normalize_email(email);
+    let email = normalize_email(&email);
     if !verify(
         &state.ctx.settings.security.secret_key,
         UNSUBSCRIBE_PURPOSE,
         &email,
-        signature,
+        &signature,
     ) {
         return StatusCode::NOT_FOUND.into_response();
     }

@@ -80,13 +80,17 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
             .unwrap();
         assert!(clicked.status().is_redirection(), "{}", clicked.status());
         assert_eq!(clicked.headers()["location"], "https://bakery.example/menu");
-        // Tampered: another address with the same signature, a forged signature, a forged pixel.
+        // Tampered: another address with the same signature, a forged signature, a forged pixel, a pixel without
+        // its signature, and a forged signature after the real one (a repeated parameter counts by its last).
         let foreign = click.replace("bakery.example%2Fmenu", "evil.example%2F");
         assert_ne!(foreign, click);
+        let (unsigned, _) = pixel.split_once('?').unwrap();
         for url in [
             foreign,
             format!("{}x", click.trim_end_matches(|c| c != '=')),
             pixel.replace("?s=", "?s=x"),
+            unsigned.to_string(),
+            format!("{pixel}&s=x"),
         ] {
             let refused = http.get(&url).send().await.unwrap();
             assert_eq!(refused.status(), StatusCode::NOT_FOUND, "{url}");

@@ -51,7 +51,12 @@ impl Recorder {
 
     /// Hands an event to the writer (waits only when the channel is full).
     pub async fn record(&self, event: TrackingEvent) {
-        if self.sender.send(event).await.is_err() {
+        // Most events find room: trying first skips setting up the wait for it.
+        let sent = match self.sender.try_send(event) {
+            Err(mpsc::error::TrySendError::Full(event)) => self.sender.send(event).await.is_ok(),
+            other => other.is_ok(),
+        };
+        if !sent {
             tracing::error!("tracking event after the writer stopped");
         }
     }
