@@ -295,13 +295,34 @@ impl SendingStore<'_> {
     }
 
     /// Marks a batch's accepted messages sent in one statement.
-    pub async fn mark_sent_batch(&self, sent: &[Delivered<'_>], now: i64) -> StoreResult<()> {
+    pub async fn mark_sent_batch<'a>(&self, sent: &[Delivered<'a>], now: i64) -> StoreResult<()> {
         if sent.is_empty() {
             return Ok(());
         }
         let sql = OUTGOING_SENT_BATCH.sql(self);
-        let rows = serde_json::to_string(sent).expect("plain values serialise");
-        on_writer!(self, pool => sqlx::query(sql).bind(rows).bind(now).execute(pool).await.map(|_| ()))
+        match &**self {
+            // Arrays: PostgreSQL would parse a JSON document of the bodies into JSONB first.
+            Db::Postgres(pool) => {
+                let column = |pick: fn(&Delivered<'a>) -> Option<&'a str>| -> Vec<Option<&'a str>> {
+                    sent.iter().map(pick).collect()
+                };
+                sqlx::query(sql)
+                    .bind(sent.iter().map(|row| row.id).collect::<Vec<_>>())
+                    .bind(column(|row| Some(row.subject)))
+                    .bind(column(|row| Some(row.html)))
+                    .bind(column(|row| row.text))
+                    .bind(column(|row| Some(row.message_id)))
+                    .bind(column(|row| Some(row.provider.as_str())))
+                    .bind(now)
+                    .execute(pool)
+                    .await?;
+            }
+            Db::Sqlite { writer: pool, .. } => {
+                let rows = serde_json::to_string(sent).expect("plain values serialise");
+                sqlx::query(sql).bind(rows).bind(now).execute(pool).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Gives a claim back to the counters of the day it was taken.
