@@ -10,6 +10,7 @@ mod guards;
 mod handover;
 mod imap;
 mod mail_apis;
+mod message_parents;
 mod migrations;
 mod smtp_pipelining;
 mod sources_google;
