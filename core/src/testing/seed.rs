@@ -150,10 +150,10 @@ pub async fn seed_follow_ups(
         .await
         .expect("the follow-up");
     let (sent_at, opened_at) = (now - 3 * DAY_MS, now - 2 * DAY_MS);
-    // The dialects count to $3 differently.
-    let businesses = match db {
-        Db::Postgres(_) => BUSINESSES_PG,
-        Db::Sqlite { .. } => BUSINESSES_SQLITE,
+    // The dialects count to $3 and write hexadecimal differently.
+    let (businesses, messages) = match db {
+        Db::Postgres(_) => (BUSINESSES_PG, MESSAGES_PG),
+        Db::Sqlite { .. } => (BUSINESSES_SQLITE, MESSAGES_SQLITE),
     };
     let provider = if config_id.is_some() {
         "smtp"
@@ -163,7 +163,7 @@ pub async fn seed_follow_ups(
     crate::on_writer!(db, pool => sqlx::query(businesses).bind(user_id).bind(sent_at).bind(sent as i64)
         .execute(pool).await.map(|_| ()))
     .expect("seeded businesses");
-    crate::on_writer!(db, pool => sqlx::query(MESSAGES).bind(user_id).bind(sent_at).bind(campaign_id)
+    crate::on_writer!(db, pool => sqlx::query(messages).bind(user_id).bind(sent_at).bind(campaign_id)
         .bind(template_id).bind(config_id).bind(opened_at).bind(opened as i64).bind(provider).execute(pool).await.map(|_| ()))
     .expect("seeded messages");
     // Their follow-ups' due times, as the open's trigger would have written them.
@@ -186,12 +186,22 @@ const BUSINESSES_SQLITE: &str = "insert into businesses (user_id, name, email, p
     with recursive n(i) as (select 1 union all select i + 1 from n where i < $3)
     select $1, 'Cafe ' || i, 'owner' || i || '@cafe' || i || '.example', 'import', $2, 'cafe ' || i, $2 from n";
 /// One first email, sent at `$2` through `$5` (`$8`), per business of user `$1`; those of the `$7` lowest ids were
-/// opened at `$6`.
-const MESSAGES: &str = "insert into sent_emails (user_id, to_email, subject, status, sent_at, created_at, campaign_id,
-        template_id, business_id, step, config_id, provider, token, opened_at, is_test)
-    select b.user_id, b.email, 'Fresh bread', 'sent', $2, $2, $3, $4, b.id, 0, $5, $8, 'seed-' || b.id,
-        case when b.id < (select min(id) from businesses where user_id = $1) + $7 then $6 end, false
-    from businesses b where b.user_id = $1";
+/// opened at `$6`. Their tokens are written as the app writes them (the time, then random digits), so that the
+/// token and Message-ID indexes of the new messages a benchmark writes are as large and as ordered as they would be.
+macro_rules! seeded_messages {
+    ($token:literal) => {
+        concat!(
+            "insert into sent_emails (user_id, to_email, subject, status, sent_at, created_at, campaign_id,
+                template_id, business_id, step, config_id, provider, token, opened_at, is_test)
+            select b.user_id, b.email, 'Fresh bread', 'sent', $2, $2, $3, $4, b.id, 0, $5, $8, ",
+            $token,
+            ", case when b.id < (select min(id) from businesses where user_id = $1) + $7 then $6 end, false
+            from businesses b where b.user_id = $1"
+        )
+    };
+}
+const MESSAGES_PG: &str = seeded_messages!("lpad(to_hex($2), 12, '0') || md5(random()::text)");
+const MESSAGES_SQLITE: &str = seeded_messages!("printf('%012x', $2) || lower(hex(randomblob(16)))");
 
 /// `email`'s account (created on the way) with the sender `config`: (user id, sender id).
 pub async fn seed_sender(
