@@ -202,9 +202,43 @@ impl SendingStore<'_> {
             return Ok(Vec::new());
         }
         let sql = OUTGOING_ENQUEUE.sql(self);
-        let rows = serde_json::to_string(messages).expect("plain values serialise");
-        let mut ids: Vec<i64> = on_writer!(self, pool => sqlx::query_scalar(sql).bind(&rows).bind(now)
-            .fetch_all(pool).await)?;
+        let mut ids: Vec<i64> = match &**self {
+            // Arrays: PostgreSQL would parse a JSON document of the rows first.
+            Db::Postgres(pool) => {
+                fn column<'m, T>(
+                    messages: &[NewMessage<'m>],
+                    pick: fn(&NewMessage<'m>) -> T,
+                ) -> Vec<T> {
+                    messages.iter().map(pick).collect()
+                }
+                sqlx::query_scalar(sql)
+                    .bind(column(messages, |m| m.user_id))
+                    .bind(column(messages, |m| m.to_email))
+                    .bind(column(messages, |m| m.subject))
+                    .bind(column(messages, |m| m.status.as_str()))
+                    .bind(column(messages, |m| m.campaign_id))
+                    .bind(column(messages, |m| m.template_id))
+                    .bind(column(messages, |m| m.business_id))
+                    .bind(column(messages, |m| m.kind.as_str()))
+                    .bind(column(messages, |m| m.step))
+                    .bind(column(messages, |m| m.config_id))
+                    .bind(column(messages, |m| m.token))
+                    .bind(column(messages, |m| m.error))
+                    .bind(column(messages, |m| m.html_body))
+                    .bind(column(messages, |m| m.in_reply_to))
+                    .bind(now)
+                    .fetch_all(pool)
+                    .await?
+            }
+            Db::Sqlite { writer: pool, .. } => {
+                let rows = serde_json::to_string(messages).expect("plain values serialise");
+                sqlx::query_scalar(sql)
+                    .bind(rows)
+                    .bind(now)
+                    .fetch_all(pool)
+                    .await?
+            }
+        };
         // Rows are written in the order given, so their ids rise with it.
         ids.sort_unstable();
         Ok(ids)
