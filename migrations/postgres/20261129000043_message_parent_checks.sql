@@ -69,26 +69,15 @@ end $$;
 create trigger users_delete_sent_emails after delete on users for each row
     execute function users_delete_sent_emails();
 
-create function campaigns_release_sent_emails() returns trigger language plpgsql as $$
+-- The campaign's, template's or sender's column (the trigger's argument) is emptied in its messages.
+create function sent_emails_release_parent() returns trigger language plpgsql as $$
 begin
-    update sent_emails set campaign_id = null where campaign_id = old.id;
+    execute format('update sent_emails set %1$I = null where %1$I = $1', tg_argv[0]) using old.id;
     return null;
 end $$;
 create trigger campaigns_release_sent_emails after delete on campaigns for each row
-    execute function campaigns_release_sent_emails();
-
-create function email_templates_release_sent_emails() returns trigger language plpgsql as $$
-begin
-    update sent_emails set template_id = null where template_id = old.id;
-    return null;
-end $$;
+    execute function sent_emails_release_parent('campaign_id');
 create trigger email_templates_release_sent_emails after delete on email_templates for each row
-    execute function email_templates_release_sent_emails();
-
-create function email_configs_release_sent_emails() returns trigger language plpgsql as $$
-begin
-    update sent_emails set config_id = null where config_id = old.id;
-    return null;
-end $$;
+    execute function sent_emails_release_parent('template_id');
 create trigger email_configs_release_sent_emails after delete on email_configs for each row
-    execute function email_configs_release_sent_emails();
+    execute function sent_emails_release_parent('config_id');
