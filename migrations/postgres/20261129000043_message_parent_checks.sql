@@ -10,22 +10,23 @@ alter table sent_emails drop constraint sent_emails_user_id_fkey, drop constrain
     drop constraint sent_emails_template_id_fkey, drop constraint sent_emails_config_id_fkey;
 
 -- Locks the named parents as a key check would, and refuses when one is gone (error 23503, as a key's).
-create function sent_emails_lock_parents(users bigint[], campaigns bigint[], templates bigint[], senders bigint[])
+create function sent_emails_lock_parents(account_ids bigint[], campaign_ids bigint[], template_ids bigint[],
+    sender_ids bigint[])
 returns void language plpgsql as $$
 declare
     missing text;
 begin
-    if (select count(*) from (select from users p where p.id = any(users) for key share) l)
-        < cardinality(users) then
+    if (select count(*) from (select from users p where p.id = any(account_ids) for key share) l)
+        < cardinality(account_ids) then
         missing := 'sent_emails_user_id_fkey';
-    elsif (select count(*) from (select from campaigns p where p.id = any(campaigns) for key share) l)
-        < cardinality(campaigns) then
+    elsif (select count(*) from (select from campaigns p where p.id = any(campaign_ids) for key share) l)
+        < cardinality(campaign_ids) then
         missing := 'sent_emails_campaign_id_fkey';
-    elsif (select count(*) from (select from email_templates p where p.id = any(templates) for key share) l)
-        < cardinality(templates) then
+    elsif (select count(*) from (select from email_templates p where p.id = any(template_ids) for key share) l)
+        < cardinality(template_ids) then
         missing := 'sent_emails_template_id_fkey';
-    elsif (select count(*) from (select from email_configs p where p.id = any(senders) for key share) l)
-        < cardinality(senders) then
+    elsif (select count(*) from (select from email_configs p where p.id = any(sender_ids) for key share) l)
+        < cardinality(sender_ids) then
         missing := 'sent_emails_config_id_fkey';
     end if;
     if missing is not null then
