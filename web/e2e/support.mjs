@@ -61,8 +61,16 @@ export function mailParts(href) {
   return { to: url.pathname, subject: url.searchParams.get("subject"), body: url.searchParams.get("body") ?? "" };
 }
 
+/** A message with each folded header line (one going on over the next, which starts with a space or a tab: RFC 5322
+ * §2.2.3) joined to the line before, so that a test can look for a whole header; the body is left as it is. */
+export function unfoldHeaders(message) {
+  const end = message.search(/\r?\n\r?\n/);
+  const [headers, body] = end < 0 ? [message, ""] : [message.slice(0, end), message.slice(end)];
+  return headers.replace(/\r?\n[ \t]+/g, " ") + body;
+}
+
 /** Postfix's smtp-sink on a free loopback port, keeping each message it takes as a file: `messages()` reads them in
- * order; `stop()` ends it. */
+ * order, headers unfolded; `stop()` ends it. */
 export async function startSmtpSink() {
   const dir = await mkdtemp(join(tmpdir(), "smtp-sink-"));
   const server = createServer();
@@ -75,7 +83,7 @@ export async function startSmtpSink() {
     port,
     async messages() {
       const files = (await readdir(dir)).sort();
-      return Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+      return Promise.all(files.map(async (file) => unfoldHeaders(await readFile(join(dir, file), "utf8"))));
     },
     stop() {
       child.kill();

@@ -184,6 +184,20 @@ mod tests {
             "postgres://h/x?sslmode=disable"
         );
     }
+
+    #[test]
+    fn folded_header_lines_are_joined_and_the_body_is_left_as_it_is() {
+        let message = "To: a@b.example\nReferences: <1@x.example>\n <2@x.example>\n\tend\nSubject: Hi\n\nBody\n indented\n";
+        assert_eq!(
+            super::unfold_headers(message),
+            "To: a@b.example\nReferences: <1@x.example> <2@x.example> end\nSubject: Hi\n\nBody\n indented\n"
+        );
+        let crlf = "References: <1@x.example>\r\n <2@x.example>\r\n\r\nBody\r\n";
+        assert_eq!(
+            super::unfold_headers(crlf),
+            "References: <1@x.example> <2@x.example>\r\n\r\nBody\r\n"
+        );
+    }
 }
 
 /// What the fake DNS server answers for a name.
@@ -348,7 +362,9 @@ impl SmtpSink {
         Self { port, dir, child }
     }
 
-    /// The messages received so far, in the order of their files' names.
+    /// The messages received so far, in the order of their files' names, each with its folded header lines
+    /// unfolded (RFC 5322 §2.2.3: a long References header goes on over several lines), so that a test can look for
+    /// a whole header.
     pub fn messages(&self) -> Vec<String> {
         let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
             .expect("the sink's folder")
@@ -358,8 +374,28 @@ impl SmtpSink {
         files
             .iter()
             .filter_map(|path| std::fs::read_to_string(path).ok())
+            .map(|message| unfold_headers(&message))
             .collect()
     }
+}
+
+/// `message` with each header line that goes on over the next (which starts with a space or a tab) joined to it.
+fn unfold_headers(message: &str) -> String {
+    let (headers, body) = match message.find("\n\n").or_else(|| message.find("\r\n\r\n")) {
+        Some(end) => message.split_at(end),
+        None => (message, ""),
+    };
+    let mut unfolded = String::with_capacity(message.len());
+    for line in headers.split_inclusive('\n') {
+        if line.starts_with([' ', '\t']) && unfolded.ends_with('\n') {
+            unfolded.truncate(unfolded.trim_end_matches(['\r', '\n']).len());
+            unfolded.push(' ');
+            unfolded.push_str(line.trim_start_matches([' ', '\t']));
+        } else {
+            unfolded.push_str(line);
+        }
+    }
+    unfolded + body
 }
 
 impl Drop for SmtpSink {
