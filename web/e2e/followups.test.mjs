@@ -103,7 +103,7 @@ test("Send All sends the follow-ups that are due; Follow-up Analytics and the Fo
   }
   await api("POST", `/api/emails/${first.id}/mark-opened`, {});
   // Three days pass for this prospect: the open is moved back in the database.
-  execFileSync("sqlite3", [app.database, `update sent_emails set opened_at = opened_at - 3 * 86400000 where id = ${first.id}; update follow_up_due set due_at = due_at - 3 * 86400000 where message_id = ${first.id}`]);
+  execFileSync("sqlite3", ["-cmd", ".timeout 10000", app.database, `update sent_emails set opened_at = opened_at - 3 * 86400000 where id = ${first.id}; update follow_up_due set due_at = due_at - 3 * 86400000 where message_id = ${first.id}`]);
 
   await page.goto(`${app.base}/followup-cronjob`);
   const row = page.getByTestId("pending-follow-up").filter({ hasText: "soup@bar.example" });
