@@ -85,28 +85,34 @@ openapi: deps
 	UPDATE_OPENAPI=1 cargo test -p outreach-api --test api contract::the_committed_description_is_current
 	node client/scripts/api-types.mjs
 
-## Every benchmark (docs/benchmarks.md), on SQLite and on PostgreSQL where both apply, then one table of figures
-## against issue 32's goals. Takes about an hour (seeding S7's 10,000,000 messages alone took 21 minutes on
-## PostgreSQL); the output is kept in target/bench.log.
+## Every benchmark (docs/benchmarks.md), on SQLite and on PostgreSQL where both apply, BENCH_RUNS times each (issue
+## 32 asks for two runs; each run takes its ceiling again), then one table of figures against issue 32's goals, a
+## figure's runs in one row. Takes about two hours (seeding S7's 10,000,000 messages alone took 21 minutes on
+## PostgreSQL, so that benchmark seeds once and measures its endpoints BENCH_RUNS times); the output is kept in
+## target/bench.log.
+BENCH_RUNS ?= 2
 bench: web
 	@bash scripts/test-system.sh --bench
 	@mkdir -p target && : > target/bench.log
 	set -o pipefail; pg="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}"; \
-	for url in "" "$$pg"; do \
-	  for bench in worker:smtp_send api:tracking worker:follow_ups; do \
-	    BENCH_DATABASE_URL="$$url" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
+	for run in $$(seq $(BENCH_RUNS)); do \
+	  echo "make bench: run $$run of $(BENCH_RUNS)" | tee -a target/bench.log; \
+	  for url in "" "$$pg"; do \
+	    for bench in worker:smtp_send api:tracking worker:follow_ups; do \
+	      BENCH_DATABASE_URL="$$url" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
+	        | tee -a target/bench.log || exit 1; \
+	    done; \
+	    BENCH_DATABASE_URL="$$url" BENCH_MESSAGES=100000 cargo bench -p outreach-worker --bench smtp_send 2>&1 \
 	      | tee -a target/bench.log || exit 1; \
 	  done; \
-	  BENCH_DATABASE_URL="$$url" BENCH_MESSAGES=100000 cargo bench -p outreach-worker --bench smtp_send 2>&1 \
-	    | tee -a target/bench.log || exit 1; \
+	  for bench in worker:queue_drain api:inbox; do \
+	    BENCH_DATABASE_URL="$$pg" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
+	      | tee -a target/bench.log || exit 1; \
+	  done; \
+	  cargo bench -p outreach-worker --bench enrichment 2>&1 | tee -a target/bench.log || exit 1; \
 	done; \
-	for bench in worker:queue_drain api:inbox; do \
-	  BENCH_DATABASE_URL="$$pg" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
-	    | tee -a target/bench.log || exit 1; \
-	done; \
-	BENCH_DATABASE_URL="$$pg" BENCH_MESSAGES=10000000 BENCH_CAMPAIGNS=1000 BENCH_USERS=100 \
-	  cargo bench -p outreach-api --bench analytics 2>&1 | tee -a target/bench.log || exit 1
-	set -o pipefail; cargo bench -p outreach-worker --bench enrichment 2>&1 | tee -a target/bench.log
+	BENCH_DATABASE_URL="$$pg" BENCH_MESSAGES=10000000 BENCH_CAMPAIGNS=1000 BENCH_USERS=100 BENCH_RUNS=$(BENCH_RUNS) \
+	  cargo bench -p outreach-api --bench analytics 2>&1 | tee -a target/bench.log
 	@scripts/bench-table.sh target/bench.log
 
 ## Lighthouse scores of the landing page (desktop preset) in Chromium.

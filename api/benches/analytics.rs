@@ -5,8 +5,9 @@
 //! user, and beside it the same numbers computed from raw rows (the aggregates the counters replace, run straight on
 //! the database, so the comparison favours raw rows); p50 and p95 of each. `BENCH_MESSAGES`, `BENCH_CAMPAIGNS` and
 //! `BENCH_USERS` change the size (S7: 10,000,000 messages, 1,000 campaigns, 100 users; the campaigns are shared
-//! out among the users). The seeding SQL and the raw aggregates live here: they are the benchmark's, not the
-//! product's.
+//! out among the users). `BENCH_RUNS` (default 1) measures the endpoints that many times over the one seed (seeding
+//! S7's size takes longer than all its requests). The seeding SQL and the raw aggregates live here: they are the
+//! benchmark's, not the product's.
 
 use std::time::Instant;
 
@@ -28,17 +29,17 @@ async fn main() {
             .and_then(|value| value.parse().ok())
             .unwrap_or(default)
     };
-    let (messages, campaigns, users) = (
+    let (messages, campaigns, users, runs) = (
         size("BENCH_MESSAGES", 1_000_000),
         size("BENCH_CAMPAIGNS", 20),
         size("BENCH_USERS", 1),
+        size("BENCH_RUNS", 1),
     );
     let (test_db, user) = signed_in_database().await;
     let Db::Postgres(pool) = &test_db.db else {
         unreachable!("a PostgreSQL test database")
     };
     let now = SystemClock.now_ms();
-    let session = SESSION;
 
     let started = Instant::now();
     seed(pool, messages, campaigns, users, now).await;
@@ -61,9 +62,28 @@ async fn main() {
     let (base, server) = serve(&test_db).await;
     let client = reqwest::Client::new();
 
-    println!(
-        "PostgreSQL, {messages} messages ({own} of them the user's), p50 / p95 over {ROUNDS} requests (raw rows: {RAW_ROUNDS})"
-    );
+    for run in 1..=runs {
+        println!(
+            "PostgreSQL, {messages} messages ({own} of them the user's), p50 / p95 over {ROUNDS} requests (raw rows: {RAW_ROUNDS}), run {run} of {runs}"
+        );
+        measure(&client, &base, pool, &user, campaign, messages, now).await;
+    }
+
+    server.abort();
+    test_db.cleanup().await;
+}
+
+/// One pass over the endpoints: p50 and p95 of each as the first user, and beside it the raw rows' version.
+async fn measure(
+    client: &reqwest::Client,
+    base: &str,
+    pool: &sqlx::PgPool,
+    user: &outreach_core::accounts::User,
+    campaign: i64,
+    messages: i64,
+    now: i64,
+) {
+    let session = SESSION;
     let endpoints = [
         (
             "GET /api/analytics/campaigns",
@@ -137,8 +157,6 @@ async fn main() {
             raw_times.1 / served.1
         );
     }
-    server.abort();
-    test_db.cleanup().await;
 }
 
 /// `users` accounts (the signed-in one first) sharing `campaigns` campaigns, queued messages first, then one update
