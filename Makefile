@@ -96,7 +96,8 @@ bench: web
 	@mkdir -p target && : > target/bench.log
 	set -o pipefail; pg="$${BENCH_DATABASE_URL:-$(PG_ADMIN_URL)}"; \
 	for run in $$(seq $(BENCH_RUNS)); do \
-	  echo "make bench: run $$run of $(BENCH_RUNS)" | tee -a target/bench.log; \
+	  echo "make bench: run $$run of $(BENCH_RUNS), load average $$(cut -d' ' -f1-3 /proc/loadavg) (a quiet machine is near 0)" \
+	    | tee -a target/bench.log; \
 	  for url in "" "$$pg"; do \
 	    for bench in worker:smtp_send api:tracking worker:follow_ups; do \
 	      BENCH_DATABASE_URL="$$url" cargo bench -p outreach-$${bench%%:*} --bench $${bench#*:} 2>&1 \
