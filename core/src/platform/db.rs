@@ -445,6 +445,11 @@ pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
     serde_json::to_string(items).expect("plain values serialise")
 }
 
+/// One field of each row, as the array PostgreSQL's batch statements bind (`unnest` of one array a column).
+pub(crate) fn column<'r, T, U>(rows: &'r [T], pick: impl Fn(&'r T) -> U) -> Vec<U> {
+    rows.iter().map(pick).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

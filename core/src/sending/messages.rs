@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::platform::clock::DAY_MS;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::BeginWrite;
-use crate::platform::db::{Db, StoreResult, json_list};
+use crate::platform::db::{Db, StoreResult, column, json_list};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
 use crate::sending::handover::HandOver;
@@ -205,12 +205,6 @@ impl SendingStore<'_> {
         let mut ids: Vec<i64> = match &**self {
             // Arrays: PostgreSQL would parse a JSON document of the rows first.
             Db::Postgres(pool) => {
-                fn column<'m, T>(
-                    messages: &[NewMessage<'m>],
-                    pick: fn(&NewMessage<'m>) -> T,
-                ) -> Vec<T> {
-                    messages.iter().map(pick).collect()
-                }
                 sqlx::query_scalar(sql)
                     .bind(column(messages, |m| m.user_id))
                     .bind(column(messages, |m| m.to_email))
@@ -337,16 +331,13 @@ impl SendingStore<'_> {
         match &**self {
             // Arrays: PostgreSQL would parse a JSON document of the bodies into JSONB first.
             Db::Postgres(pool) => {
-                let column = |pick: fn(&Delivered<'a>) -> Option<&'a str>| -> Vec<Option<&'a str>> {
-                    sent.iter().map(pick).collect()
-                };
                 sqlx::query(sql)
-                    .bind(sent.iter().map(|row| row.id).collect::<Vec<_>>())
-                    .bind(column(|row| Some(row.subject)))
-                    .bind(column(|row| Some(row.html)))
-                    .bind(column(|row| row.text))
-                    .bind(column(|row| Some(row.message_id)))
-                    .bind(column(|row| Some(row.provider.as_str())))
+                    .bind(column(sent, |row| row.id))
+                    .bind(column(sent, |row| row.subject))
+                    .bind(column(sent, |row| row.html))
+                    .bind(column(sent, |row| row.text))
+                    .bind(column(sent, |row| row.message_id))
+                    .bind(column(sent, |row| row.provider.as_str()))
                     .bind(now)
                     .execute(pool)
                     .await?;

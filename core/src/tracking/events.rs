@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::on_db;
-use crate::platform::db::{Db, StoreResult};
+use crate::platform::db::{Db, StoreResult, column};
 use crate::platform::queries::{EVENT_INSERT_BATCH, EVENT_OF_TOKEN};
 use crate::tracking::TrackingStore;
 
@@ -80,26 +80,15 @@ impl TrackingStore<'_> {
         let sql = EVENT_INSERT_BATCH.sql(self);
         match &**self {
             Db::Postgres(pool) => {
-                let column = |pick: fn(&TrackingEvent) -> Option<String>| -> Vec<Option<String>> {
-                    events.iter().map(pick).collect()
-                };
                 sqlx::query(sql)
-                    .bind(column(|event| Some(event.token.clone())))
-                    .bind(column(|event| Some(event.kind.to_string())))
-                    .bind(column(|event| event.url.clone()))
-                    .bind(column(|event| event.user_agent.clone()))
-                    .bind(
-                        events
-                            .iter()
-                            .map(|event| event.occurred_at)
-                            .collect::<Vec<_>>(),
-                    )
-                    .bind(
-                        events
-                            .iter()
-                            .map(|event| is_machine_agent(event.user_agent.as_deref()))
-                            .collect::<Vec<_>>(),
-                    )
+                    .bind(column(events, |event| event.token.as_str()))
+                    .bind(column(events, |event| event.kind.as_str()))
+                    .bind(column(events, |event| event.url.as_deref()))
+                    .bind(column(events, |event| event.user_agent.as_deref()))
+                    .bind(column(events, |event| event.occurred_at))
+                    .bind(column(events, |event| {
+                        is_machine_agent(event.user_agent.as_deref())
+                    }))
                     .execute(pool)
                     .await?;
                 Ok(())
