@@ -249,9 +249,16 @@ test("the Gmail permission result: success, failure reasons and unknown after 3 
     assert.equal(await hrefOf(page.getByRole("link", { name: "Try Again" })), "/dashboard?tab=email");
     assert.equal(await hrefOf(page.getByRole("link", { name: "Return to Dashboard" })), "/dashboard");
   }
-  await page.clock.install();
+  // An installed clock follows real time until paused, and on a busy machine that real time ran the page's 3-second
+  // timer out early. Paused, only runFor moves it: the page is stepped 10 ms at a time until it shows the heading
+  // (loading it needs timers too), so at most 10 ms of page time has gone when the wait is measured.
+  const start = new Date("2026-01-01T00:00:00Z");
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(new Date(start.getTime() + 60_000));
   await page.goto(`${app.base}/gmail-oauth-result`);
-  await page.getByRole("heading", { name: "Processing Authorization..." }).waitFor();
+  const processing = page.getByRole("heading", { name: "Processing Authorization..." });
+  for (let step = 0; step < 500 && !(await processing.isVisible()); step += 1) await page.clock.runFor(10);
+  assert.ok(await processing.isVisible());
   await page.clock.runFor(2900);
   assert.equal(await page.getByRole("heading", { name: "Authorization Status Unknown" }).count(), 0);
   await page.clock.runFor(200);
