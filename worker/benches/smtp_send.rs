@@ -105,6 +105,13 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     {
         settings.sending.sender_concurrency = slots;
     }
+    // Send batches of one user that may run at once (the default is half the worker's concurrency).
+    if let Some(batches) = std::env::var("BENCH_USER_CONCURRENCY")
+        .ok()
+        .and_then(|value| value.parse().ok())
+    {
+        settings.sending.user_concurrency = batches;
+    }
     // Hand-overs recorded in one commit (what a crash may leave in doubt per connection).
     if let Some(window) = std::env::var("BENCH_HANDOVER_WINDOW")
         .ok()
