@@ -1,5 +1,6 @@
 //! Test support: a fresh, migrated database per test on SQLite, and on PostgreSQL too when `TEST_DATABASE_URL`
-//! names a server (a new database is created there for each test and dropped by `cleanup`).
+//! names a server (a new database is created there for each test and dropped by `cleanup`, or when the `TestDb`
+//! goes without it).
 
 use crate::platform::db::Db;
 
@@ -31,6 +32,8 @@ enum Cleanup {
         admin_url: String,
         name: String,
     },
+    /// Cleaned up already.
+    Done,
 }
 
 async fn migrate(db: &Db, version: Option<i64>) {
@@ -128,7 +131,7 @@ impl TestDb {
     }
 
     /// Closes the pools and drops a PostgreSQL test database.
-    pub async fn cleanup(self) {
+    pub async fn cleanup(mut self) {
         // A pool's close waits for every connection to come back. A worker stopped by its shutdown timeout may
         // leave a task of apalis's holding one, and that wait never ends (it held CI for an hour); the forced drop
         // below ends such connections on PostgreSQL, and SQLite's folder goes with the test.
@@ -138,16 +141,44 @@ impl TestDb {
         {
             eprintln!("a connection was still in use {CLOSE_WAIT:?} after the test; dropped");
         }
-        if let Cleanup::Postgres { admin_url, name } = self.cleanup
-            && let Ok(Db::Postgres(pool)) = Db::connect(&admin_url, 1).await
+        if let Cleanup::Postgres { admin_url, name } =
+            std::mem::replace(&mut self.cleanup, Cleanup::Done)
         {
-            let drop = format!("drop database if exists {name} with (force)");
-            sqlx::query(sqlx::AssertSqlSafe(drop))
-                .execute(&pool)
-                .await
-                .ok();
-            pool.close().await;
+            drop_postgres_database(&admin_url, &name).await;
         }
+    }
+}
+
+impl Drop for TestDb {
+    /// A test that ends without `cleanup` (it forgot, or failed first) leaves no database on the server either.
+    fn drop(&mut self) {
+        if let Cleanup::Postgres { admin_url, name } =
+            std::mem::replace(&mut self.cleanup, Cleanup::Done)
+        {
+            // Drop may run on the test's runtime, which cannot wait on a future here: the statement runs on a
+            // thread with a runtime of its own.
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime");
+                runtime.block_on(drop_postgres_database(&admin_url, &name));
+            })
+            .join()
+            .ok();
+        }
+    }
+}
+
+/// Drops a test database, ending the connections still open to it.
+async fn drop_postgres_database(admin_url: &str, name: &str) {
+    if let Ok(Db::Postgres(pool)) = Db::connect(admin_url, 1).await {
+        let drop = format!("drop database if exists {name} with (force)");
+        sqlx::query(sqlx::AssertSqlSafe(drop))
+            .execute(&pool)
+            .await
+            .ok();
+        pool.close().await;
     }
 }
 

@@ -16,5 +16,6 @@ mod smtp_pipelining;
 mod sources_google;
 mod sources_osm;
 mod sources_web_search;
+mod test_databases;
 mod tracking_events;
 mod unicode;
