@@ -81,8 +81,16 @@ impl Kind {
     }
 }
 
-/// Reads a raw RFC 5322 message; None when it cannot be parsed at all.
+/// Reads a raw RFC 5322 message; None when it cannot be parsed at all. The parser panics on some malformed
+/// multiparts (mail-parser 0.11: "Invalid part ID, could not find multipart"), and a stranger's mail must never stop
+/// the reader or the webhook: such a message counts as one that cannot be parsed.
 pub fn read(raw: &[u8]) -> Option<Inbound> {
+    std::panic::catch_unwind(|| read_unguarded(raw))
+        .ok()
+        .flatten()
+}
+
+fn read_unguarded(raw: &[u8]) -> Option<Inbound> {
     let message = MessageParser::default().parse(raw)?;
     let from = message
         .from()
