@@ -4,6 +4,7 @@
 mod ai;
 mod campaign_store;
 mod crawler;
+mod database_connections;
 mod directory;
 mod fuzz;
 mod guards;
