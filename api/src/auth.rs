@@ -262,7 +262,8 @@ pub(crate) async fn exchange_code(
             RequestTokenError::ServerResponse(answer) => {
                 ExchangeError::Refused(answer.error().to_string())
             }
-            other => ExchangeError::Failed(other.to_string()),
+            // With its causes: the crate's own words are only "Request failed".
+            other => ExchangeError::Failed(format!("{:#}", anyhow::Error::new(other))),
         })
 }
 
