@@ -8,13 +8,15 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use outreach_core::platform::clock::{Clock, SystemClock};
+use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::ExpireSubscriptions;
 use outreach_core::testing::TestDb;
 use outreach_core::testing::goals::{Goal, report};
 use outreach_core::{Context, Db, Settings};
 
 const JOBS: usize = 5_000;
+/// How long a drain may take before the run fails instead of waiting for ever.
+const LIMIT: Duration = Duration::from_secs(600);
 const BATCH_SIZES: &[usize] = &[10, 50, 200, 500];
 const CONCURRENCY: &[usize] = &[8, 32];
 
@@ -83,7 +85,9 @@ async fn drain(test_db: TestDb, batch: usize, concurrency: usize) -> Rates {
         .enqueue(job(usize::MAX), None)
         .await
         .expect("enqueues");
-    wait_until_empty(&ctx).await;
+    outreach_worker::wait_until_idle(&ctx, LIMIT)
+        .await
+        .expect("drains");
     let warm = started.elapsed();
     let jobs = (0..JOBS).map(|index| (job(index), format!("bench-{index}")));
     let added = ctx
@@ -93,7 +97,9 @@ async fn drain(test_db: TestDb, batch: usize, concurrency: usize) -> Rates {
         .expect("enqueues");
     assert_eq!(added, JOBS);
     let arrived = Instant::now();
-    wait_until_empty(&ctx).await;
+    outreach_worker::wait_until_idle(&ctx, LIMIT)
+        .await
+        .expect("drains");
     let drained = arrived.elapsed();
     stop.send(()).ok();
     workers.await.expect("joins").expect("stops");
@@ -109,12 +115,6 @@ async fn drain(test_db: TestDb, batch: usize, concurrency: usize) -> Rates {
 struct Rates {
     drained: f64,
     with_start: f64,
-}
-
-async fn wait_until_empty(ctx: &Context) {
-    while ctx.queue.due(SystemClock.now_ms()).await.expect("counts") > 0 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// The baseline: the same jobs in a table of their own, `concurrency` tasks each claiming `batch` at a time with

@@ -502,31 +502,35 @@ async fn next_round(
 }
 
 /// Runs the workers until the queue has nothing waiting, running or due for a retry, then stops them (jobs
-/// scheduled for later stay for later). Used by tests (no sleeps) and by the drain benchmark.
+/// scheduled for later stay for later). Used by tests (no sleeps) and by the benchmarks.
 pub async fn run_until_idle(ctx: Context, limit: Duration) -> anyhow::Result<()> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let workers = tokio::spawn(run(ctx.clone(), async move {
         stopped.await.ok();
     }));
+    let outcome = wait_until_idle(&ctx, limit).await;
+    stop.send(()).ok();
+    workers.await??;
+    outcome
+}
+
+/// Waits until the queue has nothing waiting, running or due for a retry (workers running elsewhere drain it),
+/// looking every 20 ms; an error after `limit`.
+pub async fn wait_until_idle(ctx: &Context, limit: Duration) -> anyhow::Result<()> {
     let deadline = Instant::now() + limit;
-    let outcome = loop {
+    loop {
         let real_now = outreach_core::platform::clock::Clock::now_ms(
             &outreach_core::platform::clock::SystemClock,
         );
         let waiting = ctx.queue.due(real_now).await?;
         if waiting == 0 {
-            break Ok(());
+            return Ok(());
         }
         if Instant::now() > deadline {
-            break Err(anyhow::anyhow!(
-                "{waiting} job(s) still waiting after {limit:?}"
-            ));
+            anyhow::bail!("{waiting} job(s) still waiting after {limit:?}");
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    stop.send(()).ok();
-    workers.await??;
-    outcome
+    }
 }
 
 #[cfg(test)]
