@@ -1,10 +1,18 @@
-//! The database driver's TCP connections send each write at once (`TCP_NODELAY`). sqlx 0.9.0 stopped setting it, and
-//! with Nagle's algorithm on, a request written in two pieces (as TLS does) waited for the server's delayed
-//! acknowledgement: about 40 ms stalls that cut the queue's drain by a third on PostgreSQL. The repository carries
-//! the upstream fix until a release has it (vendor/README.md).
+//! The database driver's connections, where sqlx 0.9.0 has two bugs the repository carries upstream's fixes for
+//! until a release has them (vendor/README.md):
+//! - its TCP connections send each write at once (`TCP_NODELAY`). sqlx 0.9.0 stopped setting it, and with Nagle's
+//!   algorithm on, a request written in two pieces (as TLS does) waited for the server's delayed acknowledgement:
+//!   about 40 ms stalls that cut the queue's drain by a third on PostgreSQL;
+//! - a PostgreSQL transaction whose future is dropped while its `BEGIN` is in flight is rolled back. sqlx 0.9.0 left
+//!   it open on a connection it put back in the pool, so the next borrower's writes ran inside it, unseen by anyone
+//!   else and lost when the connection closed (an automation the API had just created came back as not found).
 
 use std::any::Any;
 
+use futures::FutureExt;
+use outreach_core::Db;
+use outreach_core::testing::TestDb;
+use sqlx::{Connection, PgConnection};
 use sqlx_core::net::{Socket, WithSocket, connect_tcp};
 
 /// Reads, on the socket the driver opened, whether small writes go out at once.
@@ -31,5 +39,47 @@ async fn the_driver_opens_tcp_connections_with_nagles_algorithm_off() {
         sends_at_once,
         Some(true),
         "a tokio TCP stream with TCP_NODELAY set"
+    );
+}
+
+#[tokio::test]
+async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_seen_by_others() {
+    // PostgreSQL only: SQLite's driver rolls such a transaction back itself.
+    let Some(admin_url) = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+    else {
+        return;
+    };
+    let test_db = TestDb::postgres(&admin_url).await;
+    // One connection, so the write below gets the one whose transaction was cancelled.
+    let Db::Postgres(pool) = Db::connect(&test_db.url, 1).await.expect("connects") else {
+        unreachable!("a PostgreSQL address");
+    };
+    sqlx::query("create table written (id int)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut connection = pool.acquire().await.unwrap();
+    // Polled once: the BEGIN goes out and the future is dropped before its answer, as when a client goes away or a
+    // worker stops.
+    let cancelled = connection.begin().now_or_never().is_none();
+    assert!(cancelled, "the BEGIN's answer was not awaited");
+    drop(connection);
+
+    sqlx::query("insert into written values (1)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut other = PgConnection::connect(&test_db.url).await.unwrap();
+    let seen: i64 = sqlx::query_scalar("select count(*) from written")
+        .fetch_one(&mut other)
+        .await
+        .unwrap();
+    other.close().await.unwrap();
+    pool.close().await;
+    assert_eq!(
+        seen, 1,
+        "the write was committed, not left in a transaction"
     );
 }
