@@ -55,6 +55,14 @@ where
     }
 }
 
+/// The PostgreSQL server the tests run on too (`TEST_DATABASE_URL`), when one is set; tests of PostgreSQL alone
+/// return at once without it.
+pub fn postgres_admin_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
 impl TestDb {
     /// Every backend under test: SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set.
     pub async fn all() -> Vec<TestDb> {
@@ -64,9 +72,7 @@ impl TestDb {
     /// Every backend, migrated only up to `version` (None: fully), for testing a migration over existing rows.
     pub async fn all_until(version: Option<i64>) -> Vec<TestDb> {
         let mut dbs = vec![Self::sqlite_until(version).await];
-        if let Ok(url) = std::env::var("TEST_DATABASE_URL")
-            && !url.is_empty()
-        {
+        if let Some(url) = postgres_admin_url() {
             dbs.push(Self::postgres_until(&url, version).await);
         }
         dbs

@@ -11,7 +11,7 @@ use std::any::Any;
 
 use futures::FutureExt;
 use outreach_core::Db;
-use outreach_core::testing::TestDb;
+use outreach_core::testing::{TestDb, postgres_admin_url};
 use sqlx::{Connection, PgConnection};
 use sqlx_core::net::{Socket, WithSocket, connect_tcp};
 
@@ -45,10 +45,7 @@ async fn the_driver_opens_tcp_connections_with_nagles_algorithm_off() {
 #[tokio::test]
 async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_seen_by_others() {
     // PostgreSQL only: SQLite's driver rolls such a transaction back itself.
-    let Some(admin_url) = std::env::var("TEST_DATABASE_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
+    let Some(admin_url) = postgres_admin_url() else {
         return;
     };
     let test_db = TestDb::postgres(&admin_url).await;

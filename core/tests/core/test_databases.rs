@@ -3,7 +3,7 @@
 //! `make test`).
 
 use outreach_core::platform::db::Db;
-use outreach_core::testing::TestDb;
+use outreach_core::testing::{TestDb, postgres_admin_url};
 
 /// The names of the server's test databases.
 async fn test_databases(admin_url: &str) -> Vec<String> {
@@ -21,10 +21,7 @@ async fn test_databases(admin_url: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn a_postgres_test_database_goes_with_its_test_db_cleaned_up_or_not() {
-    let Some(admin_url) = std::env::var("TEST_DATABASE_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
+    let Some(admin_url) = postgres_admin_url() else {
         return;
     };
     for cleaned_up in [true, false] {
