@@ -6,12 +6,14 @@
 //! - a PostgreSQL transaction whose future is dropped while its `BEGIN` is in flight is rolled back. sqlx 0.9.0 left
 //!   it open on a connection it put back in the pool, so the next borrower's writes ran inside it, unseen by anyone
 //!   else and lost when the connection closed (an automation the API had just created came back as not found).
+//!
+//! And the SQLite library the driver builds, which `.cargo/config.toml` compiles without its memory statistics.
 
 use std::any::Any;
 
 use futures::FutureExt;
-use outreach_core::Db;
 use outreach_core::testing::{TestDb, postgres_admin_url};
+use outreach_core::{Db, on_db};
 use sqlx::{Connection, PgConnection};
 use sqlx_core::net::{Socket, WithSocket, connect_tcp};
 
@@ -78,5 +80,21 @@ async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_s
     assert_eq!(
         seen, 1,
         "the write was committed, not left in a transaction"
+    );
+}
+
+#[tokio::test]
+async fn sqlite_is_built_without_its_memory_statistics() {
+    // With them, every allocation and free SQLite makes takes one process-wide mutex: the rows a query returns are
+    // freed on the async runtime's threads while SQLite's connection threads allocate, and they waited on each
+    // other (docs/benchmarks.md, Sending).
+    let test_db = TestDb::sqlite().await;
+    let options: Vec<String> = on_db!(&test_db.db, pool => sqlx::query_scalar("pragma compile_options")
+        .fetch_all(pool)
+        .await)
+    .unwrap();
+    assert!(
+        options.iter().any(|option| option == "DEFAULT_MEMSTATUS=0"),
+        "SQLite's compile options: {options:?}"
     );
 }
