@@ -12,8 +12,8 @@
 use std::any::Any;
 
 use futures::FutureExt;
+use outreach_core::Db;
 use outreach_core::testing::{TestDb, postgres_admin_url};
-use outreach_core::{Db, on_db};
 use sqlx::{Connection, PgConnection};
 use sqlx_core::net::{Socket, WithSocket, connect_tcp};
 
@@ -89,10 +89,13 @@ async fn sqlite_is_built_without_its_memory_statistics() {
     // freed on the async runtime's threads while SQLite's connection threads allocate, and they waited on each
     // other (docs/benchmarks.md, Sending).
     let test_db = TestDb::sqlite().await;
-    let options: Vec<String> = on_db!(&test_db.db, pool => sqlx::query_scalar("pragma compile_options")
-        .fetch_all(pool)
-        .await)
-    .unwrap();
+    let Db::Sqlite { readers, .. } = &test_db.db else {
+        unreachable!("a SQLite test database");
+    };
+    let options: Vec<String> = sqlx::query_scalar("pragma compile_options")
+        .fetch_all(readers)
+        .await
+        .unwrap();
     assert!(
         options.iter().any(|option| option == "DEFAULT_MEMSTATUS=0"),
         "SQLite's compile options: {options:?}"
