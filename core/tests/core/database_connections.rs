@@ -7,7 +7,8 @@
 //!   it open on a connection it put back in the pool, so the next borrower's writes ran inside it, unseen by anyone
 //!   else and lost when the connection closed (an automation the API had just created came back as not found).
 //!
-//! And the SQLite library the driver builds, which `.cargo/config.toml` compiles without its memory statistics.
+//! And SQLite: the library the driver builds, which `.cargo/config.toml` compiles without its memory statistics, and
+//! its write-ahead log, which a connection of its own copies into the database file beside the writer.
 
 use std::any::Any;
 
@@ -100,4 +101,47 @@ async fn sqlite_is_built_without_its_memory_statistics() {
         options.iter().any(|option| option == "DEFAULT_MEMSTATUS=0"),
         "SQLite's compile options: {options:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_copies_its_log_into_the_database_file_beside_the_writer() {
+    // The writer connection, through which every claim, hand-over and sent mark goes, copied the write-ahead log
+    // into the database file itself once the log passed 1,000 pages, and every write waiting for it waited that
+    // long (docs/benchmarks.md, Sending).
+    let test_db = TestDb::sqlite().await;
+    let Db::Sqlite { writer, .. } = &test_db.db else {
+        unreachable!("a SQLite test database");
+    };
+    let threshold: i64 = sqlx::query_scalar("pragma wal_autocheckpoint")
+        .fetch_one(writer)
+        .await
+        .unwrap();
+    assert!(
+        threshold >= 10_000,
+        "the writer checkpoints only as a safety net, far above a busy second's log: {threshold} pages"
+    );
+    let file = test_db.url.strip_prefix("sqlite://").unwrap().to_string();
+    sqlx::query("create table filler (body blob)")
+        .execute(writer)
+        .await
+        .unwrap();
+    let before = std::fs::metadata(&file).unwrap().len();
+    // About 500 pages: below SQLite's own threshold, so only a checkpoint beside the writer moves them.
+    let grown = before + 2_000_000;
+    sqlx::query(
+        "insert into filler (body) select randomblob(10000) from (select 1 from json_each(?) )",
+    )
+    .bind(serde_json::to_string(&vec![0; 200]).unwrap())
+    .execute(writer)
+    .await
+    .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::fs::metadata(&file).unwrap().len() < grown && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        std::fs::metadata(&file).unwrap().len() >= grown,
+        "the log's pages reach the database file without the writer checkpointing"
+    );
+    test_db.cleanup().await;
 }
