@@ -219,7 +219,7 @@ const SQLITE_READERS: u32 = 3;
 /// How often SQLite's write-ahead log is copied into the database file, and how many pages behind a connection
 /// copies it itself. SQLite's own way (every 1,000 pages, by whichever connection commits then) made the writer copy
 /// it, in the middle of the claims, hand-overs and sent marks waiting for it: copied beside it, the sending pipeline
-/// sent about 8 % more a second (docs/benchmarks.md, Sending).
+/// sent about 4 % more a second (docs/benchmarks.md, Sending).
 const SQLITE_CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 const SQLITE_CHECKPOINT_BEHIND_PAGES: u32 = 16_384;
 
