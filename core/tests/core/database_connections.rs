@@ -52,8 +52,10 @@ async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_s
         return;
     };
     let test_db = TestDb::postgres(&admin_url).await;
-    // One connection, so the write below gets the one whose transaction was cancelled.
-    let Db::Postgres(pool) = Db::connect(&test_db.url, 1).await.expect("connects") else {
+    // One connection, so the write below gets the one whose transaction was cancelled; through a relay that can
+    // hold the server's answers back, so the BEGIN is surely still waiting for its answer when it is dropped.
+    let relay = AnswerRelay::to(&test_db.url).await;
+    let Db::Postgres(pool) = Db::connect(&relay.url, 1).await.expect("connects") else {
         unreachable!("a PostgreSQL address");
     };
     sqlx::query("create table written (id int)")
@@ -63,9 +65,11 @@ async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_s
     let mut connection = pool.acquire().await.unwrap();
     // Polled once: the BEGIN goes out and the future is dropped before its answer, as when a client goes away or a
     // worker stops.
+    relay.hold.send(true).unwrap();
     let cancelled = connection.begin().now_or_never().is_none();
     assert!(cancelled, "the BEGIN's answer was not awaited");
     drop(connection);
+    relay.hold.send(false).unwrap();
 
     sqlx::query("insert into written values (1)")
         .execute(&pool)
@@ -82,6 +86,59 @@ async fn a_write_after_a_transaction_cancelled_while_it_began_is_committed_and_s
         seen, 1,
         "the write was committed, not left in a transaction"
     );
+}
+
+/// A TCP relay to a PostgreSQL server that holds the server's answers back while `hold` says so.
+struct AnswerRelay {
+    url: String,
+    hold: tokio::sync::watch::Sender<bool>,
+}
+
+impl AnswerRelay {
+    async fn to(url: &str) -> Self {
+        let (before, rest) = url.split_once('@').expect("user@host");
+        let (server, database) = rest.split_once('/').expect("host/database");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let relay_url = format!("{before}@{}/{database}", listener.local_addr().unwrap());
+        let (hold, held) = tokio::sync::watch::channel(false);
+        let server = server.to_string();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let upstream = tokio::net::TcpStream::connect(&server).await.unwrap();
+                let (mut client_reads, mut client_writes) = client.into_split();
+                let (mut server_reads, mut server_writes) = upstream.into_split();
+                tokio::spawn(async move {
+                    tokio::io::copy(&mut client_reads, &mut server_writes)
+                        .await
+                        .ok();
+                });
+                let mut held = held.clone();
+                tokio::spawn(async move {
+                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                    let mut buffer = vec![0; 16 * 1024];
+                    loop {
+                        let Ok(read) = server_reads.read(&mut buffer).await else {
+                            break;
+                        };
+                        if read == 0 {
+                            break;
+                        }
+                        // Answers wait here while held.
+                        if held.wait_for(|hold| !hold).await.is_err() {
+                            break;
+                        }
+                        if client_writes.write_all(&buffer[..read]).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        Self {
+            url: relay_url,
+            hold,
+        }
+    }
 }
 
 #[tokio::test]
