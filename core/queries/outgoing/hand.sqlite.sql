@@ -1,7 +1,8 @@
 -- Before their content goes to their senders: these messages are handed over (a JSON array of {id, connection, seq,
 -- messageId}), each in its connection's window `seq`, with its Message-ID. A row with no connection unmarks a message
 -- handed over before that its server did not take (or that was never tried): only messages the server took stay
--- marked. Only messages still in sending. Primary keys.
+-- marked. Only messages still in sending. Primary keys. Runs on the hand-over file's own connection, where
+-- `sent_emails` is the attached main file (`platform::db`).
 -- jsonb_each: each element comes as JSONB, which the field reads use as it is (json_each renders the element back
 -- to text for every field read, then parses it again).
 insert into send_handovers (message, handed_by, handed_seq, message_id)

@@ -54,9 +54,15 @@ pub enum Db {
     /// events, new jobs) take turns on one `writer` connection, in order and without polling the file lock, and
     /// that connection's page cache stays valid between its writes. Everything else runs on `readers`: reads
     /// never wait for a writer (WAL), and their other writes wait for the lock in `wait_for_write_lock`.
+    /// Sending's hand-overs live in a database file of their own beside the main one (`HAND_OVER_FILE`), reached
+    /// only through `hand_overs`, one connection that sees the main file as `app`: each hand-over is committed
+    /// while its SMTP connection waits to send, so it must not queue behind the claims and sent marks on `writer`
+    /// (docs/benchmarks.md, Sending). No other connection attaches that file: SQLite's `BEGIN IMMEDIATE` would
+    /// take the write lock of every file attached.
     Sqlite {
         readers: SqlitePool,
         writer: SqlitePool,
+        hand_overs: SqlitePool,
     },
 }
 
@@ -126,6 +132,20 @@ macro_rules! on_writer {
         match $crate::platform::db::AsDb::as_db(&$db) {
             $crate::platform::db::Db::Postgres($pool) => $body,
             $crate::platform::db::Db::Sqlite { writer: $pool, .. } => $body,
+        }
+    };
+}
+
+/// `on_db!` for sending's hand-overs: on SQLite they are written in their own file, through its one connection
+/// (see `Db`).
+#[macro_export]
+macro_rules! on_hand_overs {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $crate::platform::db::AsDb::as_db(&$db) {
+            $crate::platform::db::Db::Postgres($pool) => $body,
+            $crate::platform::db::Db::Sqlite {
+                hand_overs: $pool, ..
+            } => $body,
         }
     };
 }
@@ -251,6 +271,68 @@ async fn copy_log_beside_the_writer(options: SqliteConnectOptions, writer_closed
     connection.close().await.ok();
 }
 
+/// The hand-over file's name: the main file's with this after it (`outreach.db` beside `outreach.db-handovers`).
+pub const HAND_OVER_FILE: &str = "-handovers";
+
+/// The hand-over file's one table (see `Db::Sqlite`): the message, its connection and window (`handed_by` null:
+/// a hand-over undone, the server refused the message after its content), and its Message-ID. A row is current
+/// only while its message is in sending; the others are forgotten after the sent mark and by recovery's sweep
+/// (`SendingStore::forget_hand_overs`).
+const HAND_OVER_TABLE: &str = "create table if not exists send_handovers (message integer primary key, \
+    handed_by text, handed_seq integer, message_id text)";
+
+/// A pool of SQLite connections with `wait_for_write_lock` as their busy handler; the hand-over file's sees the main
+/// file `app` as `app` (see `Db::Sqlite`).
+fn sqlite_pool(app: Option<String>) -> SqlitePoolOptions {
+    SqlitePoolOptions::new().after_connect(move |connection, _| {
+        let app = app.clone();
+        Box::pin(async move {
+            if let Some(app) = app {
+                sqlx::query("attach database ? as app")
+                    .bind(app)
+                    .execute(&mut *connection)
+                    .await?;
+            }
+            let mut handle = connection.lock_handle().await?;
+            // SAFETY: the handle is locked out of the connection's thread for this call, and the handler is a
+            // plain function that keeps no state.
+            unsafe {
+                libsqlite3_sys::sqlite3_busy_handler(
+                    handle.as_raw_handle().as_ptr(),
+                    Some(wait_for_write_lock),
+                    std::ptr::null_mut(),
+                );
+            }
+            Ok(())
+        })
+    })
+}
+
+/// The hand-overs on record in the main file when migration 44 moved them out (it set them aside as
+/// `send_handovers_moved`: a migration's connection cannot reach another file), into the hand-over file. Again after
+/// a crash in the middle: the copy replaces what it copied before.
+async fn take_hand_overs_from_the_main_file(hand_overs: &SqlitePool) -> Result<(), DbError> {
+    let set_aside: i64 = sqlx::query_scalar(
+        "select count(*) from app.sqlite_master where type = 'table' and name = 'send_handovers_moved'",
+    )
+    .fetch_one(hand_overs)
+    .await?;
+    if set_aside > 0 {
+        let mut tx = hand_overs.begin_write().await?;
+        sqlx::query(
+            "insert or replace into send_handovers (message, handed_by, handed_seq, message_id) \
+             select message, handed_by, handed_seq, message_id from app.send_handovers_moved",
+        )
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("drop table app.send_handovers_moved")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
 /// How long a write waits for another connection's transaction before it gives up with "database is locked".
 const SQLITE_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 /// A waiting write tries again this often for its first `SQLITE_QUICK_RETRIES` tries (transactions here take
@@ -334,31 +416,33 @@ impl Db {
                     "wal_autocheckpoint",
                     SQLITE_CHECKPOINT_BEHIND_PAGES.to_string(),
                 );
-            let pool = |connections: u32| {
-                SqlitePoolOptions::new()
-                    .max_connections(connections)
-                    .after_connect(|connection, _| {
-                        Box::pin(async move {
-                            let mut handle = connection.lock_handle().await?;
-                            // SAFETY: the handle is locked out of the connection's thread for this call, and the
-                            // handler is a plain function that keeps no state.
-                            unsafe {
-                                libsqlite3_sys::sqlite3_busy_handler(
-                                    handle.as_raw_handle().as_ptr(),
-                                    Some(wait_for_write_lock),
-                                    std::ptr::null_mut(),
-                                );
-                            }
-                            Ok(())
-                        })
-                    })
-            };
-            let readers = pool(max_connections.clamp(1, SQLITE_READERS))
+            let hand_over_file = format!("{file}{HAND_OVER_FILE}");
+            let readers = sqlite_pool(None)
+                .max_connections(max_connections.clamp(1, SQLITE_READERS))
                 .connect_with(options.clone())
                 .await?;
-            let writer = pool(1).connect_with(options.clone()).await?;
+            let writer = sqlite_pool(None)
+                .max_connections(1)
+                .connect_with(options.clone())
+                .await?;
+            // The hand-over file's one connection makes its table, and sees the main file as `app` (a hand-over
+            // is recorded only for a message still in sending). Its log is small: SQLite's own checkpoints do.
+            let hand_overs = sqlite_pool(Some(file.to_string()))
+                .max_connections(1)
+                .connect_with(
+                    options
+                        .clone()
+                        .filename(&hand_over_file)
+                        .pragma("wal_autocheckpoint", "1000"),
+                )
+                .await?;
+            sqlx::query(HAND_OVER_TABLE).execute(&hand_overs).await?;
             tokio::spawn(copy_log_beside_the_writer(options, writer.close_event()));
-            Ok(Db::Sqlite { readers, writer })
+            Ok(Db::Sqlite {
+                readers,
+                writer,
+                hand_overs,
+            })
         } else {
             Err(DbError::UnsupportedUrl(
                 url.split('@').next_back().unwrap_or(url).to_string(),
@@ -381,10 +465,15 @@ impl Db {
                 queue.set_ignore_missing(true).run(pool).await?;
                 ignoring_missing(&PG_MIGRATIONS).run(pool).await?;
             }
-            Db::Sqlite { writer: pool, .. } => {
+            Db::Sqlite {
+                writer: pool,
+                hand_overs,
+                ..
+            } => {
                 let mut queue = apalis_sqlite::SqliteStorage::migrations();
                 queue.set_ignore_missing(true).run(pool).await?;
                 ignoring_missing(&SQLITE_MIGRATIONS).run(pool).await?;
+                take_hand_overs_from_the_main_file(hand_overs).await?;
             }
         }
         Ok(())
@@ -436,8 +525,13 @@ impl Db {
     pub async fn prepare(&self, query: &Query) -> Result<(), sqlx::Error> {
         use sqlx::{Executor, SqlSafeStr};
         // A listing's order is filled in when it runs (`Query::ordered`); any column prepares it.
-        let sql = query.sql(self).replace("{order}", "1");
-        on_db!(self, pool => pool.prepare(sqlx::AssertSqlSafe(sql.clone()).into_sql_str()).await.map(|_| ()))
+        let sql = sqlx::AssertSqlSafe(query.sql(self).replace("{order}", "1")).into_sql_str();
+        match self {
+            Db::Sqlite { hand_overs, .. } if query.hand_overs => {
+                hand_overs.prepare(sql).await.map(drop)
+            }
+            _ => on_db!(self, pool => pool.prepare(sql).await.map(drop)),
+        }
     }
 
     /// Runs a `delete ... where id = $1 and user_id = $2`; false when the owner has no such row.
@@ -455,9 +549,14 @@ impl Db {
     pub async fn close(&self) {
         match self {
             Db::Postgres(pool) => pool.close().await,
-            Db::Sqlite { readers, writer } => {
+            Db::Sqlite {
+                readers,
+                writer,
+                hand_overs,
+            } => {
                 readers.close().await;
                 writer.close().await;
+                hand_overs.close().await;
             }
         }
     }

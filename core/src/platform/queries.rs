@@ -7,22 +7,40 @@ pub struct Query {
     pub name: &'static str,
     pub(crate) postgres: &'static str,
     pub(crate) sqlite: &'static str,
+    /// It reads or writes sending's hand-overs, which on SQLite live in a file of their own and run on its
+    /// connection (`Db::Sqlite`).
+    pub(crate) hand_overs: bool,
 }
 
-/// `query!("users/find")` for portable SQL; `query!("jobs/list", per_dialect)` for a pair of overrides.
+/// `query!("users/find")` for portable SQL; `query!("jobs/list", per_dialect)` for a pair of overrides; either
+/// with `hand_overs` after it for a statement over sending's hand-overs (see `Query::hand_overs`).
 macro_rules! query {
     ($name:literal) => {
+        query!($name, hand_overs = false)
+    };
+    ($name:literal, hand_overs) => {
+        query!($name, hand_overs = true)
+    };
+    ($name:literal, hand_overs = $hand_overs:expr) => {
         Query {
             name: $name,
             postgres: include_str!(concat!("../../queries/", $name, ".sql")),
             sqlite: include_str!(concat!("../../queries/", $name, ".sql")),
+            hand_overs: $hand_overs,
         }
     };
     ($name:literal, per_dialect) => {
+        query!($name, per_dialect, hand_overs = false)
+    };
+    ($name:literal, per_dialect, hand_overs) => {
+        query!($name, per_dialect, hand_overs = true)
+    };
+    ($name:literal, per_dialect, hand_overs = $hand_overs:expr) => {
         Query {
             name: $name,
             postgres: include_str!(concat!("../../queries/", $name, ".pg.sql")),
             sqlite: include_str!(concat!("../../queries/", $name, ".sqlite.sql")),
+            hand_overs: $hand_overs,
         }
     };
 }
@@ -146,17 +164,20 @@ queries! {
     OUTGOING_PROGRESS = query!("outgoing/progress");
     OUTGOING_QUEUED_IDS = query!("outgoing/queued_ids");
     OUTGOING_OUTBOX = query!("outgoing/outbox");
-    OUTGOING_INTERRUPTED = query!("outgoing/interrupted");
-    OUTGOING_RECOVER_SENT = query!("outgoing/recover_sent");
-    OUTGOING_RECOVER_QUEUED = query!("outgoing/recover_queued");
-    OUTGOING_UNCERTAIN = query!("outgoing/uncertain");
-    OUTGOING_HAND = query!("outgoing/hand", per_dialect);
+    OUTGOING_INTERRUPTED = query!("outgoing/interrupted", hand_overs);
+    OUTGOING_RECOVER_SENT = query!("outgoing/recover_sent", hand_overs);
+    OUTGOING_RECOVER_QUEUED = query!("outgoing/recover_queued", hand_overs);
+    OUTGOING_UNCERTAIN = query!("outgoing/uncertain", hand_overs);
+    OUTGOING_HAND = query!("outgoing/hand", per_dialect, hand_overs);
+    OUTGOING_FORGET_HAND_OVERS = query!("outgoing/forget_hand_overs", per_dialect, hand_overs);
+    OUTGOING_SWEEP_HAND_OVERS = query!("outgoing/sweep_hand_overs", hand_overs);
     OUTGOING_NEXT_ANSWER_STEP = query!("outgoing/next_answer_step");
-    OUTGOING_RELEASE = query!("outgoing/release");
+    OUTGOING_RELEASE_BATCH = query!("outgoing/release_batch", per_dialect, hand_overs);
     LEASE_RENEW = query!("leases/renew");
     LEASE_RELEASE = query!("leases/release");
     OUTGOING_ERRORS = query!("outgoing/errors");
     COUNTER_GIVE_BACK = query!("counters/give_back");
+    COUNTER_GIVE_BACK_MANY = query!("counters/give_back_many");
     USER_LOCK = query!("users/lock", per_dialect);
     FEEDBACK_FIND_BY_MESSAGE_ID = query!("feedback/find_by_message_id");
     FEEDBACK_LATEST_TO = query!("feedback/latest_to");

@@ -142,8 +142,10 @@ pub async fn send_campaign_email(
             panic_message(&*panic)
         )),
     };
-    // Whatever happened, accepted messages are recorded and unsent claims go back to the queue.
-    let recorded = batch.settle().await;
+    // Whatever happened, accepted messages are recorded and unsent claims go back to the queue (those of a batch
+    // whose sender was busy with nothing said: nothing happened to them).
+    let interrupted = !matches!(outcome, Ok(Some(Stop::SenderBusy)));
+    let recorded = batch.settle(interrupted.then_some(HANDED_BACK)).await;
     for sender in batch.senders.values_mut() {
         sender.close().await;
     }
@@ -249,18 +251,6 @@ impl Batch<'_> {
         // A batch normally has one user and one sender; consecutive runs of each are claimed together.
         for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
             let first = &group[0];
-            // Nothing is claimed for a sender whose slots stay taken (its server may hang): after a short wait the
-            // batch waits its turn in the queue, not in a worker.
-            let _slot = match first.config_id {
-                Some(config_id) => match SendStep::SlotWait
-                    .time(slots.acquire(first.user_id, config_id, SENDER_SLOT_WAIT))
-                    .await
-                {
-                    Some(slot) => Some(slot),
-                    None => return Ok(Some(Stop::SenderBusy)),
-                },
-                None => None,
-            };
             let Some(user) = ctx.db.accounts().find_user(first.user_id).await? else {
                 continue;
             };
@@ -340,6 +330,20 @@ impl Batch<'_> {
                 .iter()
                 .filter(|row| claim.claimed.contains(&row.id))
                 .collect();
+            // Claimed before the wait for a slot of the sender, so that the batch sends as soon as one comes free
+            // (its claim no longer waits for the writer in the sender's place). When none comes free in time (its
+            // server may hang), the claims go back with the batch, which waits its turn in the queue, not in a
+            // worker.
+            let _slot = match first.config_id {
+                Some(config_id) if !claimed.is_empty() => match SendStep::SlotWait
+                    .time(slots.acquire(first.user_id, config_id, SENDER_SLOT_WAIT))
+                    .await
+                {
+                    Some(slot) => Some(slot),
+                    None => return Ok(Some(Stop::SenderBusy)),
+                },
+                _ => None,
+            };
             for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
                 if stopping() {
                     return Ok(Some(Stop::HandOver));
@@ -623,17 +627,16 @@ impl Batch<'_> {
         self.done.push(id);
     }
 
-    /// Records the accepted messages in one statement and hands unsent claims back to the queue (one whose content
-    /// was under way when the batch failed may have arrived: it is uncertain, never sent again).
-    async fn settle(&mut self) -> anyhow::Result<()> {
+    /// Records the accepted messages in one statement and hands unsent claims back to the queue, with why (one whose
+    /// content was under way when the batch failed may have arrived: it is uncertain, never sent again).
+    async fn settle(&mut self, why: Option<&str>) -> anyhow::Result<()> {
         self.record_accepted().await?;
-        for id in std::mem::take(&mut self.claimed) {
-            self.ctx
-                .db
-                .sending()
-                .release_claim(id, HANDED_BACK, recovery::UNDER_WAY)
-                .await?;
-        }
+        let unsent = std::mem::take(&mut self.claimed);
+        self.ctx
+            .db
+            .sending()
+            .release_claims(&unsent, why, recovery::UNDER_WAY)
+            .await?;
         Ok(())
     }
 

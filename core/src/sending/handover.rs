@@ -1,10 +1,11 @@
 //! Hand-overs recorded together. Every message's hand-over is committed before its content goes (see
 //! `sending::Handoff`: a connection records a window of its next messages at once), and each connection waits for
-//! its own. On SQLite, whose writes go one at a time through one
-//! connection, the connections of one process that hand over at the same moment share one statement and one commit
-//! (group commit): whoever finds no write under way writes everything waiting; the others wait for its answer. On
-//! PostgreSQL each connection writes its own at once: the server already commits concurrent transactions together,
-//! and one write at a time would only make them queue.
+//! its own. On SQLite hand-overs are written in a file of their own through its one connection, so they never wait
+//! for the claims and sent marks of the main file's writer (`platform::db`); the connections of one process that
+//! hand over at the same moment share one statement and one commit there (group commit): whoever finds no write
+//! under way writes everything waiting; the others wait for its answer. On PostgreSQL each connection writes its
+//! own at once: the server already commits concurrent transactions together, and one write at a time would only
+//! make them queue.
 
 use std::sync::{Arc, Mutex};
 

@@ -15,7 +15,7 @@ use crate::platform::queries::*;
 use crate::sending::SendingStore;
 use crate::sending::handover::HandOver;
 use crate::sending::senders::Provider;
-use crate::{on_db, on_writer};
+use crate::{on_db, on_hand_overs, on_writer};
 
 crate::text_enum! {
     /// Where a message is in its life: written `queued`, claimed `sending`, then `sent` (and later what tracking
@@ -322,7 +322,7 @@ impl SendingStore<'_> {
         Ok(found.into_iter().collect())
     }
 
-    /// Marks a batch's accepted messages sent in one statement.
+    /// Marks a batch's accepted messages sent in one statement, and forgets their hand-overs.
     pub async fn mark_sent_batch<'a>(&self, sent: &[Delivered<'a>], now: i64) -> StoreResult<()> {
         if sent.is_empty() {
             return Ok(());
@@ -347,6 +347,8 @@ impl SendingStore<'_> {
                 sqlx::query(sql).bind(rows).bind(now).execute(pool).await?;
             }
         }
+        // Sent: their hand-overs are done with (a crash before this leaves them to recovery's sweep).
+        self.forget_hand_overs(&column(sent, |row| row.id)).await?;
         Ok(())
     }
 
@@ -377,10 +379,16 @@ impl SendingStore<'_> {
         let sql = OUTGOING_FAILED.sql(self);
         let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
             .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
+        // A claimed one may have a hand-over on record.
+        if matches!(claim, Some((_, _, Some(_)))) {
+            self.forget_hand_overs(&[id]).await?;
+        }
         self.give_back(claim).await
     }
 
     pub async fn requeue_message(&self, id: i64, reason: &str) -> StoreResult<()> {
+        // Before it is queued: a hand-over left on record would read as this message's once it is claimed again.
+        self.forget_hand_overs(&[id]).await?;
         let sql = OUTGOING_REQUEUE.sql(self);
         let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
         self.give_back(claim).await
@@ -435,14 +443,31 @@ impl SendingStore<'_> {
     /// before `before`), with how far each got.
     pub async fn interrupted_sends(&self, before: i64, now: i64) -> StoreResult<Vec<Interrupted>> {
         let sql = OUTGOING_INTERRUPTED.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(before).bind(now).fetch_all(pool).await)
+        on_hand_overs!(self, pool => sqlx::query_as(sql).bind(before).bind(now).fetch_all(pool).await)
     }
 
     /// Before their content goes: these messages are handed over (one statement; see `handover::HandOverLog`).
     pub async fn hand_over(&self, hand_overs: &[HandOver]) -> StoreResult<()> {
         let sql = OUTGOING_HAND.sql(self);
         let rows = serde_json::to_string(hand_overs).expect("plain values serialise");
-        on_writer!(self, pool => sqlx::query(sql).bind(rows).execute(pool).await.map(drop))
+        on_hand_overs!(self, pool => sqlx::query(sql).bind(rows).execute(pool).await.map(drop))
+    }
+
+    /// These messages' hand-overs are no longer current: they left sending, or are about to go back to the queue.
+    /// Every way out of sending here forgets its hand-over; what a crash between the two writes leaves, and the
+    /// hand-overs of deleted messages, go with `sweep_hand_overs`.
+    pub async fn forget_hand_overs(&self, ids: &[i64]) -> StoreResult<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let sql = OUTGOING_FORGET_HAND_OVERS.sql(self);
+        on_hand_overs!(self, pool => sqlx::query(sql).bind(json_list(ids)).execute(pool).await.map(drop))
+    }
+
+    /// Forgets the hand-overs of every message no longer in sending.
+    pub async fn sweep_hand_overs(&self) -> StoreResult<u64> {
+        let sql = OUTGOING_SWEEP_HAND_OVERS.sql(self);
+        on_hand_overs!(self, pool => sqlx::query(sql).execute(pool).await.map(|done| done.rows_affected()))
     }
 
     /// The number of the next answer in a campaign's thread with a business (answers are numbered from 1, whoever
@@ -456,20 +481,51 @@ impl SendingStore<'_> {
         on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(business_id).fetch_one(pool).await)
     }
 
-    /// A claimed message its batch did not finish: back to the queue when it was never handed over (its claim given
-    /// back), else failed as uncertain. Whether it went back.
-    pub async fn release_claim(&self, id: i64, reason: &str, uncertain: &str) -> StoreResult<bool> {
-        let sql = OUTGOING_RELEASE.sql(self);
-        let released: Option<(i64, Option<i64>, Option<i64>, MessageStatus)> = on_writer!(self, pool =>
-            sqlx::query_as(sql).bind(id).bind(reason).bind(uncertain).fetch_optional(pool).await)?;
-        match released {
-            Some((user_id, config_id, claimed_at, MessageStatus::Queued)) => {
-                self.give_back(Some((user_id, config_id, claimed_at)))
-                    .await?;
-                Ok(true)
-            }
-            _ => Ok(false),
+    /// Claimed messages their batch did not finish: back to the queue when never handed over (their claims given
+    /// back; `reason`, if any, shown as why), else failed as uncertain. How many went back.
+    pub async fn release_claims(
+        &self,
+        ids: &[i64],
+        reason: Option<&str>,
+        uncertain: &str,
+    ) -> StoreResult<usize> {
+        if ids.is_empty() {
+            return Ok(0);
         }
+        let (release, give_back) = (
+            OUTGOING_RELEASE_BATCH.sql(self),
+            COUNTER_GIVE_BACK_MANY.sql(self),
+        );
+        let list = json_list(ids);
+        // Where the hand-overs are read (on SQLite, their file's connection), then the claims given back.
+        let rows: Vec<(i64, Option<i64>, Option<i64>, MessageStatus)> = on_hand_overs!(self, pool =>
+            sqlx::query_as(release).bind(&list).bind(reason).bind(uncertain).fetch_all(pool).await)?;
+        self.forget_hand_overs(ids).await?;
+        // Each scope's day gives back what its claims counted there.
+        let mut counted: HashMap<(&str, i64, i64), i64> = HashMap::new();
+        for (user_id, config_id, claimed_at, status) in &rows {
+            let (MessageStatus::Queued, Some(claimed_at)) = (status, claimed_at) else {
+                continue;
+            };
+            let day = claimed_at.div_euclid(DAY_MS);
+            *counted.entry(("user", *user_id, day)).or_default() += 1;
+            if let Some(config_id) = config_id {
+                *counted.entry(("config", *config_id, day)).or_default() += 1;
+            }
+        }
+        if !counted.is_empty() {
+            on_writer!(self, pool => {
+                let mut tx = pool.begin_write().await?;
+                for ((scope, id, day), count) in &counted {
+                    sqlx::query(give_back).bind(scope).bind(id).bind(day).bind(count).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+            });
+        }
+        Ok(rows
+            .iter()
+            .filter(|row| row.3 == MessageStatus::Queued)
+            .count())
     }
 
     /// Failed as uncertain (it may have arrived; never sent again, its claim kept). Its campaign, when it was sending.
@@ -480,14 +536,18 @@ impl SendingStore<'_> {
         provider: Option<Provider>,
     ) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_UNCERTAIN.sql(self);
-        on_writer!(self, pool => sqlx::query_scalar(sql).bind(id).bind(reason).bind(provider)
-            .fetch_optional(pool).await)
+        let campaign = on_hand_overs!(self, pool => sqlx::query_scalar(sql).bind(id).bind(reason).bind(provider)
+            .fetch_optional(pool).await)?;
+        self.forget_hand_overs(&[id]).await?;
+        Ok(campaign)
     }
 
     /// A gone worker's message that its server took: sent. Its campaign, when it was sending.
     pub async fn recover_as_sent(&self, id: i64, now: i64) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_RECOVER_SENT.sql(self);
-        on_writer!(self, pool => sqlx::query_scalar(sql).bind(id).bind(now).fetch_optional(pool).await)
+        let campaign = on_hand_overs!(self, pool => sqlx::query_scalar(sql).bind(id).bind(now).fetch_optional(pool).await)?;
+        self.forget_hand_overs(&[id]).await?;
+        Ok(campaign)
     }
 
     /// A gone worker's message never handed over: back to the queue, its claim given back. Its campaign, when it
@@ -498,11 +558,13 @@ impl SendingStore<'_> {
         reason: &str,
     ) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_RECOVER_QUEUED.sql(self);
-        let row: Option<CampaignClaim> = on_writer!(self, pool =>
+        let row: Option<CampaignClaim> = on_hand_overs!(self, pool =>
             sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
         let Some((campaign_id, user_id, config_id, claimed_at)) = row else {
             return Ok(None);
         };
+        // An unmarked hand-over (the server refused it after its content) may be left.
+        self.forget_hand_overs(&[id]).await?;
         self.give_back(Some((user_id, config_id, claimed_at)))
             .await?;
         Ok(Some(campaign_id))

@@ -41,9 +41,12 @@ impl Recovered {
     }
 }
 
-/// Settles the messages of workers whose lease expired, and finishes the campaigns they leave with nothing to send.
+/// Settles the messages of workers whose lease expired, and finishes the campaigns they leave with nothing to send;
+/// first forgets the hand-overs of messages no longer in sending.
 pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovered> {
     let now = ctx.now_ms();
+    // What earlier settlings and failed sends left on record is no longer read.
+    ctx.db.sending().sweep_hand_overs().await?;
     let interrupted = ctx
         .db
         .sending()

@@ -116,15 +116,9 @@ impl AnswerRelay {
                 tokio::spawn(async move {
                     use tokio::io::{AsyncReadExt, AsyncWriteExt};
                     let mut buffer = vec![0; 16 * 1024];
-                    loop {
-                        let Ok(read) = server_reads.read(&mut buffer).await else {
-                            break;
-                        };
-                        if read == 0 {
-                            break;
-                        }
+                    while let Ok(read) = server_reads.read(&mut buffer).await {
                         // Answers wait here while held.
-                        if held.wait_for(|hold| !hold).await.is_err() {
+                        if read == 0 || held.wait_for(|hold| !hold).await.is_err() {
                             break;
                         }
                         if client_writes.write_all(&buffer[..read]).await.is_err() {

@@ -355,7 +355,7 @@ async fn hand_overs_recorded_before_their_table_are_still_seen_by_recovery() {
             .mark_uncertain(handed, "under way", None)
             .await
             .unwrap();
-        let left: i64 = outreach_core::on_db!(&old.db, pool =>
+        let left: i64 = outreach_core::on_hand_overs!(&old.db, pool =>
             sqlx::query_scalar("select count(*) from send_handovers").fetch_one(pool).await)
         .unwrap();
         let message_id: Option<String> = outreach_core::on_db!(&old.db, pool =>

@@ -1,0 +1,3 @@
+-- These messages left sending (marked sent) or are about to go back to the queue (ids as a JSON array): their
+-- hand-overs are no longer current. Primary key.
+delete from send_handovers where message in (select value from json_each($1))
