@@ -280,13 +280,17 @@ impl SendingStore<'_> {
             ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
         on_writer!(self, pool => {
             let mut tx = pool.begin_write().await?;
-            // PostgreSQL: one claim per user at a time. SQLite: the claim below is the transaction's first
-            // statement and a write, so it never has to upgrade from a read lock.
+            // SQLite: the claim is the transaction's first statement and a write, so it never has to upgrade from a
+            // read lock.
+            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
+                .fetch_all(&mut *tx).await?;
+            // PostgreSQL: one user's claims count their room one at a time, each after the last one's counters
+            // are committed (read committed: the room below is read after the lock is taken). Taken after the
+            // claim's own update, which needs no lock of the user's and was most of the time a claim held it: the
+            // other batches of the user waited 71 ms a claim for it (docs/benchmarks.md, Sending).
             if matches!(&**self, Db::Postgres(_)) {
                 sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
             }
-            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
-                .fetch_all(&mut *tx).await?;
             claimed.sort_by_key(|id| position.get(id).copied());
             let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
                 .fetch_one(&mut *tx).await?;

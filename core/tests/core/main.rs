@@ -3,6 +3,7 @@
 
 mod ai;
 mod campaign_store;
+mod claims;
 mod crawler;
 mod database_connections;
 mod directory;

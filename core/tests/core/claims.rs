@@ -1,0 +1,102 @@
+//! Send claims under the limits, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: one user's batches claiming
+//! at once never claim past the monthly limit, and on PostgreSQL one claim never waits for another one's update.
+
+use std::time::Duration;
+
+use outreach_core::sending::messages::Limits;
+use outreach_core::testing::{TestDb, each_backend, postgres_admin_url, seed_campaign};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_users_claims_made_at_once_stay_within_the_monthly_limit() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let (user_id, _, ids) =
+            seed_campaign(db, "ada@example.org", 50, 200, None, "<p>Hi</p>").await;
+        let limits = Limits {
+            monthly_limit: 50,
+            daily_cap: 1_000,
+        };
+        // Ten batches of twenty, all at once.
+        let claims = ids.chunks(20).map(|batch| {
+            let db = db.clone();
+            let batch = batch.to_vec();
+            async move {
+                db.sending()
+                    .claim_messages(user_id, None, &batch, limits, "lease", 1)
+                    .await
+                    .unwrap()
+            }
+        });
+        let claims = futures::future::join_all(claims).await;
+        let claimed: usize = claims.iter().map(|claim| claim.claimed.len()).sum();
+        assert_eq!(claimed, 50, "{}", db.backend());
+        assert_eq!(
+            claims.iter().filter(|claim| claim.no_room).count(),
+            claims
+                .iter()
+                .filter(|claim| claim.claimed.len() < 20)
+                .count(),
+            "every batch short of room says so, on {}",
+            db.backend()
+        );
+        let sending: i64 = outreach_core::on_db!(db, pool =>
+            sqlx::query_scalar("select count(*) from sent_emails where status = 'sending'")
+                .fetch_one(pool).await)
+        .unwrap();
+        assert_eq!(sending, 50, "{}", db.backend());
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+/// PostgreSQL runs one user's claims side by side; only their counting of the room is one at a time. A claim whose
+/// messages are locked by another transaction (a sent mark, a release) waits for them without keeping the user's
+/// other batches from claiming theirs: they waited 71 ms a claim behind each other's updates.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_waiting_for_its_messages_keeps_no_other_claim_of_the_user_waiting() {
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let test_db = TestDb::postgres(&admin_url).await;
+    let outreach_core::Db::Postgres(pool) = &test_db.db else {
+        unreachable!("a PostgreSQL address");
+    };
+    let db = &test_db.db;
+    let (user_id, _, ids) = seed_campaign(db, "ada@example.org", 100, 2, None, "<p>Hi</p>").await;
+    let limits = Limits {
+        monthly_limit: 100,
+        daily_cap: 100,
+    };
+    // Another transaction holds the first message's row.
+    let mut other = pool.begin().await.unwrap();
+    sqlx::query("select id from sent_emails where id = $1 for update")
+        .bind(ids[0])
+        .execute(&mut *other)
+        .await
+        .unwrap();
+    let waiting = tokio::spawn({
+        let db = db.clone();
+        let first = ids[0];
+        async move {
+            db.sending()
+                .claim_messages(user_id, None, &[first], limits, "lease", 1)
+                .await
+                .unwrap()
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let second = tokio::time::timeout(
+        Duration::from_secs(5),
+        db.sending()
+            .claim_messages(user_id, None, &ids[1..], limits, "lease", 1),
+    )
+    .await;
+    other.rollback().await.unwrap();
+    let first = waiting.await.unwrap();
+    assert!(
+        matches!(&second, Ok(Ok(claim)) if claim.claimed == ids[1..]),
+        "the second claim waited for the first one's messages: {second:?}"
+    );
+    assert_eq!(first.claimed, ids[..1]);
+    test_db.cleanup().await;
+}
