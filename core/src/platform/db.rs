@@ -271,6 +271,9 @@ async fn copy_log_beside_the_writer(options: SqliteConnectOptions, writer_closed
     connection.close().await.ok();
 }
 
+/// How much of a SQLite file its connections read through a memory map (256 MiB).
+const SQLITE_MMAP_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The hand-over file's name: the main file's with this after it (`outreach.db` beside `outreach.db-handovers`).
 pub const HAND_OVER_FILE: &str = "-handovers";
 
@@ -292,6 +295,12 @@ fn sqlite_pool(app: Option<String>) -> SqlitePoolOptions {
                     .bind(app)
                     .execute(&mut *connection)
                     .await?;
+                // Read through a memory map as the main file's own connections do (`mmap_size` is per file).
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "pragma app.mmap_size = {SQLITE_MMAP_BYTES}"
+                )))
+                .execute(&mut *connection)
+                .await?;
             }
             let mut handle = connection.lock_handle().await?;
             // SAFETY: the handle is locked out of the connection's thread for this call, and the handler is a
@@ -409,7 +418,7 @@ impl Db {
                 .busy_timeout(SQLITE_LOCK_TIMEOUT)
                 // Every write by one connection empties the others' page caches; reading pages through a memory
                 // map instead of copying them in again cut the sending pipeline's CPU per message (see README).
-                .pragma("mmap_size", "268435456")
+                .pragma("mmap_size", SQLITE_MMAP_BYTES.to_string())
                 // The log is copied into the database file beside the writer (`copy_log_beside_the_writer`); a
                 // connection does it itself only when that falls this far behind.
                 .pragma(
