@@ -5,13 +5,18 @@
 //! second for both and this process's CPU time per message. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL.
 //! Pacing is off and the campaign sends at any time: this measures the pipeline, not a mailbox's chosen pace.
 //! Then where the time went: each step of the send path (`outreach_send_step_seconds`, see
-//! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once.
+//! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once; and, as
+//! a reference, the SMTP client alone (the same messages composed beforehand, over as many connections as a
+//! sender gets, no database): what the wire takes of the pipeline.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::jobs::SendCampaignEmail;
+use outreach_core::platform::net::Security;
+use outreach_core::sending::compose::Composed;
+use outreach_core::sending::smtp::{SmtpServer, SmtpSession};
 use outreach_core::sending::steps::SendStep;
 use outreach_core::testing::goals::{Goal, report};
 use outreach_core::testing::{
@@ -48,6 +53,7 @@ async fn main() {
     let (rate, cpu_us) = pipeline(&test_db, sink.port, count).await;
     let after = smtp_source(count, size).await;
     let ceiling = (before + after) / 2.0;
+    let alone = client_alone(count).await;
     println!(
         "{count} messages of ~{size} bytes, {} database",
         test_db.db.backend()
@@ -57,6 +63,10 @@ async fn main() {
         "smtp-source:  {ceiling:>8.0} messages/s (ceiling, same sink; {before:.0} before, {after:.0} after)"
     );
     println!("ratio:        {:.2}", rate / ceiling);
+    println!(
+        "client alone: {alone:>8.0} messages/s (this SMTP client, no database, {} connections)",
+        Settings::default().sending.sender_concurrency
+    );
     let what = |figure: &str| format!("{figure}, {count} messages, {}", test_db.db.backend());
     report(
         "S1",
@@ -190,32 +200,78 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     )
 }
 
-/// The size of one composed message, so the ceiling sends messages of the same size.
-fn sample_size() -> usize {
+/// One message as the pipeline composes it, to `owner{index}@cafe{index}.example`.
+fn sample(index: usize) -> Composed {
     let mut settings = Settings::default();
     settings.security.secret_key = outreach_core::platform::config::Secret::new("k".repeat(64));
+    let to_email = format!("owner{index}@cafe{index}.example");
+    let token = format!("abcdefghijkl{index:010}");
     let envelope = outreach_core::sending::compose::Envelope {
         from_name: "Bench",
         from_email: "bench@bakery.example",
         reply_to: None,
-        to_email: "owner1@cafe1.example",
+        to_email: &to_email,
         postal_address: "",
-        token: "abcdefghijklmnopqrstuv",
+        token: &token,
         in_reply_to: None,
         thread_start: None,
         open_pixel: true,
     };
-    let composed = outreach_core::sending::compose::compose(
+    outreach_core::sending::compose::compose(
         &settings,
         &envelope,
         "Fresh bread for you",
         BODY,
         &outreach_core::campaigns::personalise::Recipient::default(),
-    );
-    outreach_core::sending::mime::render(&composed, chrono::Utc::now())
+    )
+}
+
+/// The size of one composed message, so the ceiling sends messages of the same size.
+fn sample_size() -> usize {
+    outreach_core::sending::mime::render(&sample(1), chrono::Utc::now())
         .expect("the sample builds")
         .text
         .len()
+}
+
+/// This SMTP client alone into a fresh sink: `count` messages composed beforehand, in runs of a batch's chunk over
+/// each of a sender's connections at once, with no database (nothing recorded).
+async fn client_alone(count: usize) -> f64 {
+    let sink = SmtpSink::start_counting();
+    let settings = loopback_senders_allowed(Settings::default());
+    let connections = settings.sending.sender_concurrency.max(1);
+    let server = SmtpServer {
+        host: "127.0.0.1".into(),
+        port: sink.port,
+        security: Security::None,
+        username: None,
+        password: None,
+        policy: settings.sending.policy(),
+        timeout: settings.sending.timeout(),
+    };
+    let run: Arc<Vec<Composed>> = Arc::new((0..25).map(sample).collect());
+    let started = Instant::now();
+    let sessions: Vec<_> = (0..connections)
+        .map(|_| {
+            let (server, run) = (server.clone(), run.clone());
+            tokio::spawn(async move {
+                let mut session = SmtpSession::new(server);
+                let mut sent = 0;
+                while sent < count / connections {
+                    let results = session.send_all(&run, &|| false).await;
+                    assert!(results.iter().all(Result::is_ok), "{results:?}");
+                    sent += results.len();
+                }
+                session.close().await;
+                sent
+            })
+        })
+        .collect();
+    let mut sent = 0;
+    for session in sessions {
+        sent += session.await.expect("the session ran");
+    }
+    sent as f64 / started.elapsed().as_secs_f64()
 }
 
 /// Postfix's load generator into a fresh sink: the same number of messages of about the same size.
