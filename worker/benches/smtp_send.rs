@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::jobs::SendCampaignEmail;
 use outreach_core::platform::net::Security;
+use outreach_core::sending::batch::HANDED_OVER_TOGETHER;
 use outreach_core::sending::compose::Composed;
 use outreach_core::sending::smtp::{SmtpServer, SmtpSession};
 use outreach_core::sending::steps::SendStep;
@@ -249,7 +250,7 @@ async fn client_alone(count: usize) -> f64 {
         policy: settings.sending.policy(),
         timeout: settings.sending.timeout(),
     };
-    let run: Arc<Vec<Composed>> = Arc::new((0..25).map(sample).collect());
+    let run: Arc<Vec<Composed>> = Arc::new((0..HANDED_OVER_TOGETHER).map(sample).collect());
     let started = Instant::now();
     let sessions: Vec<_> = (0..connections)
         .map(|_| {

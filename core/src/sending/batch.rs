@@ -39,7 +39,7 @@ pub type Stopping<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// Messages composed and handed to their sender together (one pipelined run over an SMTP connection); the
 /// batch checks for a stopping worker between them.
-const HANDED_OVER_TOGETHER: usize = 25;
+pub const HANDED_OVER_TOGETHER: usize = 25;
 
 /// Accepted messages are recorded together, at the latest after this long.
 const RECORD_EVERY: Duration = Duration::from_millis(250);

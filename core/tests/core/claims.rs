@@ -84,7 +84,25 @@ async fn a_claim_waiting_for_its_messages_keeps_no_other_claim_of_the_user_waiti
                 .unwrap()
         }
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The first claim is waiting for that row before the second one starts (a claim that skipped it instead
+    // would not be this test's case: it fails here).
+    let lock_waits = "select count(*) from pg_stat_activity where datname = current_database() \
+        and wait_event_type = 'Lock'";
+    let first_waits = tokio::time::timeout(Duration::from_secs(10), async {
+        while sqlx::query_scalar::<_, i64>(lock_waits)
+            .fetch_one(pool)
+            .await
+            .unwrap()
+            == 0
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(
+        first_waits.is_ok(),
+        "the first claim never waited for the locked row"
+    );
     let second = tokio::time::timeout(
         Duration::from_secs(5),
         db.sending()
