@@ -1,8 +1,10 @@
-//! The plans of the send path's batch statements, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: each looks
-//! its messages up by primary key, whatever the statistics say. A statement that joins a batch's ids with a status
-//! let PostgreSQL read every message in that status through an index of it, when the statistics say there are
-//! few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew with
-//! every user's queue, and the statistics are stale just when a campaign has queued its messages.
+//! The plans of the send path's batch statements, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: none reads
+//! the queue to find its messages, whatever the statistics say. A statement that joins a batch's ids with a status
+//! let PostgreSQL read every message in that status through an index that holds it, when the statistics say there
+//! are few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew
+//! with every user's queue, and the statistics are stale just when a campaign has queued its messages. Only the sent
+//! mark may read the messages in sending (as many as the workers' batches hold): looked up by primary key, its join
+//! with the batch's bodies became a nested loop over both (40,000 rows compared for 200).
 
 use outreach_core::Db;
 use outreach_core::platform::queries::{
@@ -67,8 +69,13 @@ async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
     lines.join("\n")
 }
 
-/// The plans of the claim, the hand-over, the sent mark and the release of a batch of 25 messages.
-async fn batch_plans(db: &Db, queued: &[i64], sending: &[i64]) -> Vec<(&'static str, String)> {
+/// The plans of the claim, the hand-over, the sent mark and the release of a batch of 25 messages, each with
+/// whether it may read the messages in sending through their index.
+async fn batch_plans(
+    db: &Db,
+    queued: &[i64],
+    sending: &[i64],
+) -> Vec<(&'static str, bool, String)> {
     let json = |ids: &[i64]| serde_json::to_string(ids).unwrap();
     let window: Vec<HandOver> = sending
         .iter()
@@ -111,10 +118,26 @@ async fn batch_plans(db: &Db, queued: &[i64], sending: &[i64]) -> Vec<(&'static 
         Parameter::Text("why".into()),
     ];
     vec![
-        ("claim", plan(db, OUTGOING_CLAIM_BATCH.sql(db), claim).await),
-        ("hand-over", plan(db, OUTGOING_HAND.sql(db), hand).await),
-        ("sent mark", plan(db, OUTGOING_SENT_BATCH.sql(db), sent_mark).await),
-        ("release", plan(db, OUTGOING_RELEASE_BATCH.sql(db), release).await),
+        (
+            "claim",
+            false,
+            plan(db, OUTGOING_CLAIM_BATCH.sql(db), claim).await,
+        ),
+        (
+            "hand-over",
+            false,
+            plan(db, OUTGOING_HAND.sql(db), hand).await,
+        ),
+        (
+            "sent mark",
+            true,
+            plan(db, OUTGOING_SENT_BATCH.sql(db), sent_mark).await,
+        ),
+        (
+            "release",
+            false,
+            plan(db, OUTGOING_RELEASE_BATCH.sql(db), release).await,
+        ),
     ]
 }
 
@@ -122,7 +145,7 @@ async fn batch_plans(db: &Db, queued: &[i64], sending: &[i64]) -> Vec<(&'static 
 /// than the lookups): before any statistics (a campaign's messages just queued, as in the sending benchmark), and
 /// after they are taken.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batchs_statements_look_its_messages_up_by_primary_key_whatever_the_statistics() {
+async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_the_statistics() {
     each_backend(|test_db| async move {
         let db = &test_db.db;
         let (user_id, _, ids) =
@@ -145,9 +168,9 @@ async fn a_batchs_statements_look_its_messages_up_by_primary_key_whatever_the_st
                     .await
                     .unwrap();
             }
-            for (name, plan) in batch_plans(db, queued, sending).await {
+            for (name, may_read_sending, plan) in batch_plans(db, queued, sending).await {
                 assert!(
-                    !plan.contains("sent_emails_sending")
+                    (may_read_sending || !plan.contains("sent_emails_sending"))
                         && !plan.contains("sent_emails_campaign_status")
                         && !plan.contains("SCAN sent_emails")
                         && !plan.contains("Seq Scan on sent_emails"),
