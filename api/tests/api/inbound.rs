@@ -193,6 +193,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         };
         // The daily expiry, the mailbox's read and the minute's follow-up run.
         assert_eq!(outreach_scheduler::tick(&app.ctx).await, 3);
+        let first_read = senders_after_mailbox_run(&ada, &Value::Null).await[0]["repliesCheckedAt"].clone();
         let emails = emails_when(|emails| {
             emails
                 .as_array()
@@ -294,6 +295,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
         app.clock.advance(5 * 60 * 1000);
         // The mailbox's read and the minute's follow-up run.
         assert_eq!(outreach_scheduler::tick(&app.ctx).await, 2);
+        senders_after_mailbox_run(&ada, &first_read).await;
         emails_when(|emails| {
             emails
                 .as_array()

@@ -640,6 +640,21 @@ pub fn is_time(value: &Value) -> bool {
         .is_some_and(|text| text.len() == 24 && text.ends_with('Z') && text.as_bytes()[10] == b'T')
 }
 
+/// The caller's senders once a mailbox run has ended: a run marks its sender's last read time as its very last
+/// step, after every message it read is applied, so waiting for the reply alone can catch a run halfway.
+pub async fn senders_after_mailbox_run(browser: &Browser, last_read_before: &Value) -> Value {
+    for _ in 0..200 {
+        let (_, configs) = browser.get_json("/api/user/email-configs").await;
+        if configs.as_array().unwrap().iter().any(|config| {
+            is_time(&config["repliesCheckedAt"]) && config["repliesCheckedAt"] != *last_read_before
+        }) {
+            return configs;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no mailbox run ended after {last_read_before}");
+}
+
 /// The reply from `from` as the Responses screen lists it, once the workers have read it (`ClassifyReply`).
 pub async fn reading_of(browser: &Browser, from: &str) -> Value {
     for _ in 0..200 {
