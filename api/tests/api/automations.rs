@@ -116,7 +116,7 @@ async fn the_daily_run_emails_new_businesses_once_a_day_within_its_limits() {
         launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template, "businessIds": [emailed["id"]] })).await;
         let (status, _) = ada.post_json("/api/unsubscribe", json!({ "email": suppressed["email"] })).await;
         assert!(status.is_success());
-        drop(workers);
+        workers.stop().await;
 
         let (_, automation) = ada.post_json("/api/automations", json!({
             "campaignName": "Daily restaurants", "businessType": "restaurant", "geographicArea": "Helsinki", "radius": 5,
@@ -243,6 +243,45 @@ async fn run_now_answers_what_it_sent_and_the_duration_ends_an_automation() {
 
 /// Issue 30.3: Run Now executes immediately (B §7): outside the campaign's sending window its emails go at once, and
 /// it answers with them sent (it used to wait for the window and answer 202 after 30 s, "0 sent").
+/// A run stopped after it wrote its own end but before its automation's (a panic, a worker killed) is done again
+/// whole when the queue retries it: the automation ends with the run's reason, and Run Now never reports a run
+/// ended whose automation does not say so yet.
+#[tokio::test]
+async fn a_run_stopped_while_it_records_its_end_is_retried_whole() {
+    each_backend(|test_db| async move {
+        let app = with_directory(test_db).await;
+        let ada = active(&app, "ada").await;
+        let template = template(&ada).await;
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Now", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 2, "campaignDurationMinutes": 60, "emailTemplateId": template, "isActive": false
+        })).await;
+        let id = automation["id"].as_i64().unwrap();
+        app.clock.advance(61 * 60_000);
+        let run_id = outreach_core::automations::run_now(&app.ctx, id).await.unwrap().unwrap();
+        outreach_core::platform::faults::arm(
+            "automation-run-ended",
+            &run_id.to_string(),
+            outreach_core::platform::faults::Fault::Panic,
+        );
+        let ctx = app.ctx.clone();
+        let stopped = tokio::spawn(async move { outreach_core::automations::run(&ctx, run_id).await }).await;
+        assert!(stopped.is_err_and(|error| error.is_panic()), "the fault stops the run");
+        // The queue's retry of the job.
+        outreach_core::automations::run(&app.ctx, run_id).await.unwrap();
+        let (_, run) = ada.get_json(&format!("/api/automation-runs/{run_id}")).await;
+        assert_eq!(run["status"], "ended", "{run}");
+        let (_, card) = ada.get_json("/api/automations").await;
+        assert_eq!(
+            (card[0]["isActive"].as_bool(), card[0]["endedReason"].as_str()),
+            (Some(false), Some("Ended: its 60 minutes are over")),
+            "{card}"
+        );
+        app.stop().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn run_now_sends_at_once_outside_the_sending_window() {
     each_backend(|test_db| async move {

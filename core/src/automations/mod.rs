@@ -289,22 +289,17 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
         .automations()
         .finish_run(
             run_id,
+            record.automation_id,
             outcome.status,
             outcome.found,
             outcome.targeted,
             outcome.queued,
             &report,
             outcome.error.as_deref(),
+            outcome.ended.as_deref(),
             now,
         )
         .await?;
-    if let Some(id) = record.automation_id {
-        ctx.db
-            .automations()
-            .automation_ran(id, now, outcome.ended.as_deref())
-            .await?;
-        ctx.db.automations().end_automation_turn(id, run_id).await?;
-    }
     metrics::counter!("outreach_automation_runs_total", "outcome" => outcome.status.as_str())
         .increment(1);
     metrics::histogram!("outreach_automation_businesses_found").record(outcome.found as f64);

@@ -1,7 +1,7 @@
 //! Automations and their runs as stored.
 
 use super::settings::Settings;
-use crate::platform::db::StoreResult;
+use crate::platform::db::{BeginWrite, StoreResult};
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
 
@@ -203,27 +203,40 @@ impl AutomationsStore<'_> {
         on_writer!(self, pool => sqlx::query(sql).bind(automation_id).bind(run_id).execute(pool).await.map(drop))
     }
 
+    /// A run ends with what it did, and its automation with it: ran at `now`, ended for good when `ended` says
+    /// why, its turn given back. One transaction, so a run stopped halfway (a panic, a worker killed) is still
+    /// running for the queue's retry, and nobody reads a run ended whose automation does not say so yet.
     #[allow(clippy::too_many_arguments)]
     pub async fn finish_run(
         &self,
         run_id: i64,
+        automation_id: Option<i64>,
         status: RunStatus,
         found: i64,
         targeted: i64,
         queued: i64,
         report: &str,
         error: Option<&str>,
+        ended: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
-        let sql = AUTOMATION_FINISH_RUN.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(run_id).bind(status).bind(found).bind(targeted)
-            .bind(queued).bind(report).bind(error).bind(now).execute(pool).await.map(|_| ()))
-    }
-
-    /// An automation ran at `now`; with a reason, it ended for good.
-    pub async fn automation_ran(&self, id: i64, now: i64, ended: Option<&str>) -> StoreResult<()> {
-        let sql = AUTOMATION_RAN.sql(self);
-        on_writer!(self, pool => sqlx::query(sql).bind(id).bind(now).bind(ended).execute(pool).await.map(|_| ()))
+        let (finish, ran, end_turn) = (
+            AUTOMATION_FINISH_RUN.sql(self),
+            AUTOMATION_RAN.sql(self),
+            AUTOMATION_END_TURN.sql(self),
+        );
+        on_writer!(self, pool => {
+            let mut tx = pool.begin_write().await?;
+            sqlx::query(finish).bind(run_id).bind(status).bind(found).bind(targeted).bind(queued).bind(report)
+                .bind(error).bind(now).execute(&mut *tx).await?;
+            crate::platform::faults::point_with("automation-run-ended", || run_id.to_string());
+            if let Some(automation_id) = automation_id {
+                sqlx::query(ran).bind(automation_id).bind(now).bind(ended).execute(&mut *tx).await?;
+                sqlx::query(end_turn).bind(automation_id).bind(run_id).execute(&mut *tx).await?;
+            }
+            tx.commit().await
+        })?;
+        Ok(())
     }
 
     pub async fn automation_runs(&self, user_id: i64, limit: i64) -> StoreResult<Vec<RunListRow>> {
