@@ -1,6 +1,7 @@
 //! The tracking-event batch write, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a batch is stored whole or
 //! not at all (the recorder tries a failed batch again, so half a write would store its events twice), and a
-//! message's first open and click are the earliest a person made, whatever order the batches are written in.
+//! message's first open and click are the earliest a person made, whatever order the batches are written in, and
+//! its events are listed in the order they happened.
 
 use outreach_core::platform::db::Db;
 use outreach_core::testing::{TestDb, each_backend, seed_campaign};
@@ -167,7 +168,27 @@ async fn the_first_open_and_click_are_the_earliest_a_person_made() {
                 "opened".into()
             )
         );
-        assert_eq!(tracking.events_of(&token).await.unwrap().len(), 7);
+        // Listed by when they happened, not in the order their batches were written.
+        let stored: Vec<i64> = tracking
+            .events_of(&token)
+            .await
+            .unwrap()
+            .iter()
+            .map(|e| e.occurred_at)
+            .collect();
+        let in_time_order = [5_000, 60_000, 100_000, 120_000, 150_000, 200_000, 300_000]
+            .map(|after| SENT_AT + after);
+        assert_eq!(stored, in_time_order, "on {}", test_db.db.backend());
+        let user_id: i64 = outreach_core::on_db!(&test_db.db, pool => sqlx::query_scalar(
+            "select user_id from sent_emails where id = $1"
+        )
+        .bind(id)
+        .fetch_one(pool)
+        .await)
+        .unwrap();
+        let shown = tracking.sent_email(id, user_id).await.unwrap().unwrap();
+        let shown: Vec<i64> = shown.events.iter().map(|e| e.occurred_at.0).collect();
+        assert_eq!(shown, in_time_order, "the message as its page shows it");
         test_db.cleanup().await;
     })
     .await;
