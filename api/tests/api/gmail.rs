@@ -452,8 +452,12 @@ async fn gmail_senders_read_replies_only_after_the_second_consent_and_never_twic
 
         // The scheduler's run reads what arrived after the grant: the reply lands, the newsletter is left alone.
         outreach_scheduler::tick(&app.ctx).await;
-        let gmail = config(&senders_after_mailbox_run(&ada, &Value::Null).await);
-        assert!(gmail["repliesError"].is_null(), "{gmail}");
+        workers_idle(&app).await;
+        let gmail = config(&ada.get_json("/api/user/email-configs").await.1);
+        assert!(
+            is_time(&gmail["repliesCheckedAt"]) && gmail["repliesError"].is_null(),
+            "{gmail}"
+        );
         let (_, history) = ada
             .get_json("/api/contacts/history?email=owner0@cafe0.example")
             .await;

@@ -107,7 +107,7 @@ async fn concurrent_replies_send_no_more_automatic_answers_than_the_days_cap() {
         let SentCampaign {
             campaign, outbox, ..
         } = sent_campaign(&ada, "Breads", 3).await;
-        drop(workers);
+        workers.stop().await;
         let (_, current) = ada
             .get_json(&format!("/api/campaigns/{}", campaign["id"]))
             .await;

@@ -10,7 +10,7 @@ async fn campaign_with_replies(app: &TestApp, ada: &Browser, count: usize) -> (V
     let SentCampaign {
         campaign, outbox, ..
     } = sent_campaign(ada, "Breads", count).await;
-    drop(workers);
+    workers.stop().await;
     let (status, _) = ada.put_json(&format!("/api/campaigns/{}", campaign["id"]), json!({
         "aiEducationText": "We bake sourdough and rye every night. Deliveries arrive before the cafe opens."
     })).await;
@@ -81,7 +81,7 @@ pub(super) struct MailedCampaign {
     pub(super) ada: Browser,
     /// (recipient, Message-ID of the first email).
     pub(super) firsts: Vec<(String, String)>,
-    pub(super) _workers: tokio::sync::oneshot::Sender<()>,
+    pub(super) _workers: Workers,
 }
 
 pub(super) async fn mailed_campaign(test_db: TestDb, change: Value) -> MailedCampaign {
@@ -325,7 +325,7 @@ async fn write_again_in_september_schedules_the_next_follow_up_then() {
         let ada = active(&app, "ada").await;
         let workers = start_workers(&app);
         let SentCampaign { template, outbox, .. } = sent_campaign(&ada, "Breads", 1).await;
-        drop(workers);
+        workers.stop().await;
         let (status, _) = ada.put_json(&format!("/api/follow-up-templates/sequence/{}", template["id"]),
             json!([{ "subject": "Checking in", "body": "<p>Any thoughts?</p>", "delayDays": 3 }])).await;
         assert_eq!(status, StatusCode::OK);

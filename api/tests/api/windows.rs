@@ -211,7 +211,7 @@ async fn a_message_due_at_night_where_its_recipient_is_waits_for_their_morning()
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        drop(workers);
+        workers.stop().await;
         // 10:00 in Helsinki: sent. 02:00 in Chicago: waits for 08:00 there (14:00 UTC). 17:00 on Friday in Tokyo:
         // sent too (inside the window).
         assert_eq!(statuses(&app, &messages).await, [MessageStatus::Sent, MessageStatus::Queued, MessageStatus::Sent]);
@@ -264,7 +264,7 @@ async fn each_mailbox_sends_at_its_pace_and_the_rest_waits_its_turn() {
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        drop(workers);
+        workers.stop().await;
         let sent = |statuses: Vec<MessageStatus>| statuses.iter().filter(|s| **s == MessageStatus::Sent).count();
         assert_eq!(sent(statuses(&app, &messages).await), 1, "one message, not a burst");
         assert_eq!(sink.messages().len(), 1);

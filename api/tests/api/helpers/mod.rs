@@ -362,13 +362,27 @@ impl Browser {
     }
 }
 
-/// Runs the job workers until the returned sender is dropped or sent to.
-pub fn start_workers(app: &TestApp) -> tokio::sync::oneshot::Sender<()> {
+/// The job workers of a test, running until `stop` (or until dropped, without waiting for them).
+pub struct Workers {
+    stop: tokio::sync::oneshot::Sender<()>,
+    running: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+impl Workers {
+    /// Stops the workers and waits until they have: what the test reads next, no job of theirs changes any more.
+    pub async fn stop(self) {
+        self.stop.send(()).ok();
+        self.running.await.unwrap().unwrap();
+    }
+}
+
+/// Runs the job workers until they are stopped.
+pub fn start_workers(app: &TestApp) -> Workers {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(outreach_worker::run(app.ctx.clone(), async move {
+    let running = tokio::spawn(outreach_worker::run(app.ctx.clone(), async move {
         stopped.await.ok();
     }));
-    stop
+    Workers { stop, running }
 }
 
 pub fn brief() -> Value {
@@ -640,19 +654,12 @@ pub fn is_time(value: &Value) -> bool {
         .is_some_and(|text| text.len() == 24 && text.ends_with('Z') && text.as_bytes()[10] == b'T')
 }
 
-/// The caller's senders once a mailbox run has ended: a run marks its sender's last read time as its very last
-/// step, after every message it read is applied, so waiting for the reply alone can catch a run halfway.
-pub async fn senders_after_mailbox_run(browser: &Browser, last_read_before: &Value) -> Value {
-    for _ in 0..200 {
-        let (_, configs) = browser.get_json("/api/user/email-configs").await;
-        if configs.as_array().unwrap().iter().any(|config| {
-            is_time(&config["repliesCheckedAt"]) && config["repliesCheckedAt"] != *last_read_before
-        }) {
-            return configs;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("no mailbox run ended after {last_read_before}");
+/// Once the workers of `start_workers` have done every job there is now. A job's effects appear one at a time (a
+/// mailbox run stores each message it reads, then moves its mark), so waiting for one of them can catch it halfway.
+pub async fn workers_idle(app: &TestApp) {
+    outreach_worker::wait_until_idle(&app.ctx, std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
 }
 
 /// The reply from `from` as the Responses screen lists it, once the workers have read it (`ClassifyReply`).
