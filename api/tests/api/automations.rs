@@ -241,8 +241,6 @@ async fn run_now_answers_what_it_sent_and_the_duration_ends_an_automation() {
     .await;
 }
 
-/// Issue 30.3: Run Now executes immediately (B §7): outside the campaign's sending window its emails go at once, and
-/// it answers with them sent (it used to wait for the window and answer 202 after 30 s, "0 sent").
 /// A run stopped after it wrote its own end but before its automation's (a panic, a worker killed) is done again
 /// whole when the queue retries it: the automation ends with the run's reason, and Run Now never reports a run
 /// ended whose automation does not say so yet.
@@ -282,6 +280,8 @@ async fn a_run_stopped_while_it_records_its_end_is_retried_whole() {
     .await;
 }
 
+/// Issue 30.3: Run Now executes immediately (B §7): outside the campaign's sending window its emails go at once, and
+/// it answers with them sent (it used to wait for the window and answer 202 after 30 s, "0 sent").
 #[tokio::test]
 async fn run_now_sends_at_once_outside_the_sending_window() {
     each_backend(|test_db| async move {

@@ -1,3 +1,3 @@
--- A message's events, oldest first (index email_events_token): by when they happened: the tracking
--- endpoints' batches are written side by side (PostgreSQL), so ids need not follow the events' times.
+-- A message's events (index email_events_token), oldest first by when they happened: the tracking endpoints'
+-- batches are written side by side (PostgreSQL), so ids need not follow the events' times.
 select kind, url, is_machine, occurred_at from email_events where token = $1 order by occurred_at, id
