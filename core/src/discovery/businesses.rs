@@ -11,8 +11,8 @@ use crate::discovery::enrich::SocialProfile;
 use crate::discovery::search::{LoggedBusiness, NewSearchLog, RecordedChunk, SearchStatus};
 use crate::platform::clock::Timestamp;
 use crate::platform::db::BeginWrite;
-use crate::platform::db::StoreResult;
 use crate::platform::db::json_list;
+use crate::platform::db::{Db, StoreResult, fetch_json_rows};
 use crate::platform::dns::Verdict;
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
@@ -441,7 +441,18 @@ impl DiscoveryStore<'_> {
         let sql = BUSINESS_RECIPIENTS.sql(self);
         let list = json_list(ids);
         type Row = (i64, String, Option<String>, Option<String>, Option<String>);
-        let rows: Vec<Row> = on_db!(self, pool => sqlx::query_as(sql).bind(&list).bind(user_id).fetch_all(pool).await)?;
+        let rows: Vec<Row> = match &**self {
+            Db::Postgres(pool) => {
+                sqlx::query_as(sql)
+                    .bind(&list)
+                    .bind(user_id)
+                    .fetch_all(pool)
+                    .await?
+            }
+            Db::Sqlite { readers, .. } => {
+                fetch_json_rows(sqlx::query_scalar(sql).bind(&list).bind(user_id), readers).await?
+            }
+        };
         Ok(rows
             .into_iter()
             .map(|(id, name, city, website, category)| {

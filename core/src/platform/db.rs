@@ -596,6 +596,18 @@ pub(crate) fn json_list<T: serde::Serialize>(items: &[T]) -> String {
     serde_json::to_string(items).expect("plain values serialise")
 }
 
+/// The rows of a SQLite statement that returns them all as one JSON array (`json_group_array`), for the reads of
+/// a send batch. sqlx hands a statement's rows over from the connection's thread one at a time, each waking the
+/// task that reads them: for a batch of 200 messages that was 200 wake-ups where one will do (the sending
+/// benchmark's load step 15.6 → 10.2 µs a message; docs/benchmarks.md, Sending).
+pub(crate) async fn fetch_json_rows<'q, T: serde::de::DeserializeOwned>(
+    query: sqlx::query::QueryScalar<'q, sqlx::Sqlite, String, sqlx::sqlite::SqliteArguments>,
+    pool: &SqlitePool,
+) -> StoreResult<Vec<T>> {
+    let rows = query.fetch_one(pool).await?;
+    serde_json::from_str(&rows).map_err(|error| sqlx::Error::Decode(Box::new(error)))
+}
+
 /// One field of each row, as the array PostgreSQL's batch statements bind (`unnest` of one array a column).
 pub(crate) fn column<'r, T, U>(rows: &'r [T], pick: impl Fn(&'r T) -> U) -> Vec<U> {
     rows.iter().map(pick).collect()

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::platform::clock::DAY_MS;
 use crate::platform::clock::Timestamp;
 use crate::platform::db::BeginWrite;
-use crate::platform::db::{Db, StoreResult, column, json_list};
+use crate::platform::db::{Db, StoreResult, column, fetch_json_rows, json_list};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
 use crate::sending::handover::HandOver;
@@ -78,7 +78,7 @@ pub struct NewMessage<'a> {
 }
 
 /// A message as the sending worker reads it.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow, serde::Deserialize)]
 pub struct MessageRow {
     pub id: i64,
     pub user_id: i64,
@@ -247,8 +247,12 @@ impl SendingStore<'_> {
     pub async fn load_messages(&self, ids: &[i64]) -> StoreResult<Vec<MessageRow>> {
         let sql = OUTGOING_LOAD_BATCH.sql(self);
         let list = json_list(ids);
-        let mut rows: Vec<MessageRow> =
-            on_db!(self, pool => sqlx::query_as(sql).bind(&list).fetch_all(pool).await)?;
+        let mut rows: Vec<MessageRow> = match &**self {
+            Db::Postgres(pool) => sqlx::query_as(sql).bind(&list).fetch_all(pool).await?,
+            Db::Sqlite { readers, .. } => {
+                fetch_json_rows(sqlx::query_scalar(sql).bind(&list), readers).await?
+            }
+        };
         let position: HashMap<i64, usize> =
             ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
         rows.sort_by_key(|row| position.get(&row.id).copied());
