@@ -7,22 +7,30 @@
 //! 2,000 requests/s (open loop: latency counts from when each request was due, so a stall is not hidden) for its p50
 //! and p99, and `/healthz` at the same rate last, to tell a tail of the machine's from one of the endpoint's. Every
 //! endpoint is loaded for a few seconds before anything is measured, as on a server that has been
-//! running: a fresh database's first thousands of events otherwise land in the first endpoint's figure. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL. Ends with issue 32.3's goal lines.
+//! running: a fresh database's first thousands of events otherwise land in the first endpoint's figure. Those loads
+//! all open one test message, whose events are a machine's (wrk sends no User-Agent), so they measure the durable
+//! row alone. Last, the pixel as mail brings it: `BENCH_TRACKED_MESSAGES` (default 200,000) sent messages, each
+//! request a person's open of one of them (wrk picks at random through a script; `/healthz` is asked for through
+//! the same script for that ratio), so a message's first open also moves the message, its contact, the day's
+//! counters and its follow-up; then every event and every first open is checked to be stored. SQLite by default;
+//! `BENCH_DATABASE_URL` for PostgreSQL. Ends with issue 32.3's goal lines.
 
 use std::process::Command;
 use std::sync::Arc;
 
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::sending::links::{click_url, open_pixel_url, unsubscribe_url};
-use outreach_core::testing::TestDb;
 use outreach_core::testing::goals::{Goal, report};
-use outreach_core::{Context, Settings};
+use outreach_core::testing::{TestDb, seed_follow_ups};
+use outreach_core::{Context, Settings, on_db};
 
 const SECONDS: u64 = 10;
 const WARM_UP_SECONDS: u64 = 3;
 const CONNECTIONS: &str = "64";
 const FIXED_RATE: u64 = 2_000;
 const FIXED_SECONDS: u64 = 10;
+/// The fixed-rate client's stride through many paths: a prime, so it visits each before any twice.
+const SCATTER: usize = 1_000_003;
 
 #[tokio::main]
 async fn main() {
@@ -49,39 +57,79 @@ async fn main() {
     let endpoints = [
         (
             "open pixel",
-            Method::Get,
-            open_pixel_url(&ctx.settings, token),
+            Target::Get(open_pixel_url(&ctx.settings, token)),
         ),
         (
             "click redirect",
-            Method::Get,
-            click_url(&ctx.settings, token, "https://bakery.example/menu"),
+            Target::Get(click_url(
+                &ctx.settings,
+                token,
+                "https://bakery.example/menu",
+            )),
         ),
         (
             "one-click unsubscribe",
-            Method::OneClick,
-            unsubscribe_url(&ctx.settings, prospect),
+            Target::OneClick(unsubscribe_url(&ctx.settings, prospect)),
         ),
     ];
-    let healthz = format!("{base}/healthz");
+    let healthz = Target::Get(format!("{base}/healthz"));
     let mut warm_up_events = 0;
-    for (name, method, url) in &endpoints {
-        let (_, _, requests) = load(url, *method, WARM_UP_SECONDS).await;
+    for (name, target) in &endpoints {
+        let (_, _, requests) = load(target, WARM_UP_SECONDS).await;
         if *name != "one-click unsubscribe" {
             warm_up_events += requests;
         }
     }
-    let before = load(&healthz, Method::Get, SECONDS).await;
+    let before = load(&healthz, SECONDS).await;
     let mut measured = Vec::new();
-    for (name, method, url) in &endpoints {
-        let full = load(url, *method, SECONDS).await;
-        let steady = fixed_rate(url, *method, FIXED_RATE, FIXED_SECONDS).await;
+    for (name, target) in &endpoints {
+        let full = load(target, SECONDS).await;
+        let steady = fixed_rate(target, FIXED_RATE, FIXED_SECONDS).await;
         measured.push((*name, full, steady));
     }
-    let after = load(&healthz, Method::Get, SECONDS).await;
+    let after = load(&healthz, SECONDS).await;
     // The same fixed rate on the handler that touches no database: what of a tail is the machine's and the
     // client's rather than the endpoint's.
-    let healthz_steady = fixed_rate(&healthz, Method::Get, FIXED_RATE, FIXED_SECONDS).await;
+    let healthz_steady = fixed_rate(&healthz, FIXED_RATE, FIXED_SECONDS).await;
+    // Sent messages for the spread pixel (three days ago, none opened yet, a follow-up one day after an open),
+    // written after the measurements above so that their writing and its checkpoints stay out of them.
+    let messages: usize = std::env::var("BENCH_TRACKED_MESSAGES")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(200_000);
+    let seeded = seed_follow_ups(
+        &test_db.db,
+        "tracked@bakery.example",
+        i64::MAX,
+        messages,
+        0,
+        None,
+    )
+    .await;
+    let tracked: Vec<String> = on_db!(&test_db.db, pool => sqlx::query_scalar(
+        "select token from sent_emails where campaign_id = $1")
+        .bind(seeded.campaign_id).fetch_all(pool).await)
+    .unwrap();
+    // The pixel as mail brings it: opens spread over many sent messages, a person's, so a message's first open
+    // moves it to opened (its contact, the day's counters and its follow-up's due time with it). Against
+    // `/healthz` asked for through the same script, since wrk's choice of a path costs it CPU of its own.
+    let spread = Target::Spread {
+        base: base.clone(),
+        paths: Arc::new(
+            tracked
+                .iter()
+                .map(|token| open_pixel_url(&ctx.settings, token)[base.len()..].to_string())
+                .collect(),
+        ),
+    };
+    let spread_healthz = Target::Spread {
+        base: base.clone(),
+        paths: Arc::new(vec!["/healthz".to_string()]),
+    };
+    let spread_before = load(&spread_healthz, SECONDS).await;
+    let spread_full = load(&spread, SECONDS).await;
+    let spread_after = load(&spread_healthz, SECONDS).await;
+    let spread_steady = fixed_rate(&spread, FIXED_RATE, FIXED_SECONDS).await;
     server.abort();
     recorder.finish().await;
     let stored = test_db.db.tracking().events_of(token).await.unwrap().len();
@@ -92,6 +140,26 @@ async fn main() {
         .await
         .unwrap()
         .contains(prospect);
+    let campaign_count = |sql: &'static str| {
+        let db = test_db.db.clone();
+        async move {
+            on_db!(&db, pool => sqlx::query_scalar::<_, i64>(sql).bind(seeded.campaign_id).fetch_one(pool).await)
+                .unwrap()
+        }
+    };
+    let spread_stored = campaign_count(
+        "select count(*) from email_events where token in (select token from sent_emails where campaign_id = $1)",
+    )
+    .await;
+    let opened = campaign_count(
+        "select count(*) from sent_emails where campaign_id = $1 and opened_at is not null",
+    )
+    .await;
+    let opened_by_events = campaign_count(
+        "select count(distinct token) from email_events where kind = 'open' and not is_machine
+             and token in (select token from sent_emails where campaign_id = $1)",
+    )
+    .await;
     let backend = test_db.db.backend();
     let ceiling = (before.0 + after.0) / 2.0;
     println!("{backend} database, {CONNECTIONS} connections, {SECONDS} s each");
@@ -154,6 +222,55 @@ async fn main() {
     println!(
         "events stored:          {stored} of {recorded} pixel and click requests; unsubscribed: {suppressed}"
     );
+    let spread_ceiling = (spread_before.0 + spread_after.0) / 2.0;
+    let spread_requests = spread_full.2 + spread_steady.requests;
+    println!(
+        "open pixel, {messages} messages (wrk's script): {:.0} requests/s against /healthz through it {spread_ceiling:.0} \
+         ({:.0} before, {:.0} after), ratio {:.2}  {}",
+        spread_full.0,
+        spread_before.0,
+        spread_after.0,
+        spread_full.0 / spread_ceiling,
+        spread_full.1
+    );
+    println!(
+        "{:<22}  at {FIXED_RATE}/s (first opens): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
+        "", spread_steady.p50_ms, spread_steady.p99_ms, spread_steady.max_ms, spread_steady.errors
+    );
+    println!(
+        "{:<22}  events stored {spread_stored} of {spread_requests} requests; messages opened {opened} of \
+         {opened_by_events} with a person's open",
+        ""
+    );
+    let spread_name = format!("open pixel over {messages} messages");
+    report(
+        "S3",
+        &format!("{spread_name} ÷ /healthz, {backend}"),
+        spread_full.0 / spread_ceiling,
+        "",
+        Goal::AtLeast(0.8),
+    );
+    report(
+        "S3",
+        &format!("{spread_name} p99 at {FIXED_RATE}/s, {backend}"),
+        spread_steady.p99_ms,
+        "ms",
+        Goal::AtMost(5.0),
+    );
+    report(
+        "S3",
+        &format!("{spread_name}: events stored ÷ requests, {backend}"),
+        spread_stored as f64 / spread_requests as f64,
+        "",
+        Goal::AtLeast(1.0),
+    );
+    report(
+        "S3",
+        &format!("{spread_name}: messages opened ÷ messages a person opened, {backend}"),
+        opened as f64 / opened_by_events.max(1) as f64,
+        "",
+        Goal::AtLeast(1.0),
+    );
     report(
         "S3",
         &format!("events stored ÷ requests, {backend}"),
@@ -164,19 +281,32 @@ async fn main() {
     test_db.cleanup().await;
 }
 
-/// How a request is made: a plain GET, or the POST a mail provider sends for a one-click unsubscribe.
-#[derive(Clone, Copy)]
-enum Method {
-    Get,
-    OneClick,
+/// What a load asks for.
+#[derive(Clone)]
+enum Target {
+    /// A plain GET of one address.
+    Get(String),
+    /// The POST a mail provider sends for a one-click unsubscribe of one address.
+    OneClick(String),
+    /// A GET of one of many paths of `base`, as a mail client asks (with its User-Agent): wrk picks each request's
+    /// at random, the fixed-rate client goes through them in a scattered order.
+    Spread {
+        base: String,
+        paths: Arc<Vec<String>>,
+    },
 }
+
+/// The User-Agent of the spread loads: a mail client's, so their opens count as a person's (and move their
+/// messages' first open), where wrk's requests without one count as a machine's.
+const MAIL_CLIENT: &str =
+    "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.0";
 
 /// The form body of RFC 8058.
 const ONE_CLICK_BODY: &str = "List-Unsubscribe=One-Click";
 
 /// `seconds` of wrk: its requests/s, its latency distribution line, and the number of requests.
-async fn load(url: &str, method: Method, seconds: u64) -> (f64, String, u64) {
-    let url = url.to_string();
+async fn load(target: &Target, seconds: u64) -> (f64, String, u64) {
+    let target = target.clone();
     let output = tokio::task::spawn_blocking(move || {
         let mut wrk = Command::new("wrk");
         wrk.args([
@@ -188,19 +318,47 @@ async fn load(url: &str, method: Method, seconds: u64) -> (f64, String, u64) {
             &format!("{seconds}s"),
             "--latency",
         ]);
-        // wrk posts through a Lua script; it is written beside the run and removed when the script goes.
+        // wrk posts, and picks among many paths, through a Lua script; it and the paths' file are written beside
+        // the run and removed when they go.
         let script = tempfile::NamedTempFile::new().unwrap();
-        if let Method::OneClick = method {
-            std::fs::write(
-                script.path(),
-                format!(
-                    "wrk.method = \"POST\"\nwrk.body = \"{ONE_CLICK_BODY}\"\n\
-                     wrk.headers[\"Content-Type\"] = \"application/x-www-form-urlencoded\"\n"
-                ),
-            )
-            .unwrap();
-            wrk.arg("-s").arg(script.path());
-        }
+        let paths = tempfile::NamedTempFile::new().unwrap();
+        let url = match target {
+            Target::Get(url) => url,
+            Target::OneClick(url) => {
+                std::fs::write(
+                    script.path(),
+                    format!(
+                        "wrk.method = \"POST\"\nwrk.body = \"{ONE_CLICK_BODY}\"\n\
+                         wrk.headers[\"Content-Type\"] = \"application/x-www-form-urlencoded\"\n"
+                    ),
+                )
+                .unwrap();
+                wrk.arg("-s").arg(script.path());
+                url
+            }
+            Target::Spread { base, paths: list } => {
+                std::fs::write(paths.path(), list.join("\n")).unwrap();
+                // Each thread reads the paths and draws from a sequence of its own.
+                std::fs::write(
+                    script.path(),
+                    format!(
+                        "local threads = 0\n\
+                         function setup(thread) threads = threads + 1; thread:set(\"seed\", threads) end\n\
+                         local paths = {{}}\n\
+                         function init(args)\n\
+                           math.randomseed(seed)\n\
+                           for line in io.lines(\"{}\") do paths[#paths + 1] = line end\n\
+                         end\n\
+                         wrk.headers[\"User-Agent\"] = \"{MAIL_CLIENT}\"\n\
+                         function request() return wrk.format(nil, paths[math.random(#paths)]) end\n",
+                        paths.path().display()
+                    ),
+                )
+                .unwrap();
+                wrk.arg("-s").arg(script.path());
+                base
+            }
+        };
         wrk.arg(&url)
             .output()
             .expect("wrk runs (Debian package wrk)")
@@ -251,14 +409,14 @@ struct Steady {
 /// the same two workers), and a thread of its own sends each when due by the operating system's high-resolution
 /// sleep (tokio's timer counts whole milliseconds, so a request due mid-millisecond went out up to 1 ms late, and
 /// that wait counted as the endpoint's).
-async fn fixed_rate(url: &str, method: Method, rate: u64, seconds: u64) -> Steady {
-    let url = url.to_string();
-    tokio::task::spawn_blocking(move || fixed_rate_client(&url, method, rate, seconds))
+async fn fixed_rate(target: &Target, rate: u64, seconds: u64) -> Steady {
+    let target = target.clone();
+    tokio::task::spawn_blocking(move || fixed_rate_client(&target, rate, seconds))
         .await
         .unwrap()
 }
 
-fn fixed_rate_client(url: &str, method: Method, rate: u64, seconds: u64) -> Steady {
+fn fixed_rate_client(target: &Target, rate: u64, seconds: u64) -> Steady {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -277,12 +435,19 @@ fn fixed_rate_client(url: &str, method: Method, rate: u64, seconds: u64) -> Stea
         if let Some(wait) = due.checked_duration_since(std::time::Instant::now()) {
             std::thread::sleep(wait);
         }
-        let request = match method {
-            Method::Get => client.get(url),
-            Method::OneClick => client
+        let request = match target {
+            Target::Get(url) => client.get(url),
+            Target::OneClick(url) => client
                 .post(url)
                 .header("content-type", "application/x-www-form-urlencoded")
                 .body(ONE_CLICK_BODY),
+            // A stride prime to the count visits each path once before any twice.
+            Target::Spread { base, paths } => {
+                let path = &paths[(index as usize).wrapping_mul(SCATTER) % paths.len()];
+                client
+                    .get(format!("{base}{path}"))
+                    .header("user-agent", MAIL_CLIENT)
+            }
         };
         requests.push(runtime.spawn(async move {
             let ok = request.send().await.is_ok_and(|response| {
