@@ -29,6 +29,8 @@ const WARM_UP_SECONDS: u64 = 3;
 const CONNECTIONS: &str = "64";
 const FIXED_RATE: u64 = 2_000;
 const FIXED_SECONDS: u64 = 10;
+/// The events of the spread pixel's messages.
+const SPREAD_EVENTS: &str = "select count(*) from email_events where token in (select token from sent_emails where campaign_id = $1)";
 /// The fixed-rate client's stride through many paths: a prime, so it visits each before any twice.
 const SCATTER: usize = 1_000_003;
 
@@ -126,10 +128,28 @@ async fn main() {
         base: base.clone(),
         paths: Arc::new(vec!["/healthz".to_string()]),
     };
+    let campaign_count = |sql: &'static str| {
+        let db = test_db.db.clone();
+        async move {
+            on_db!(&db, pool => sqlx::query_scalar::<_, i64>(sql).bind(seeded.campaign_id).fetch_one(pool).await)
+                .unwrap()
+        }
+    };
+    // The fixed rate first, on messages not opened yet; after the full load, `/healthz` waits until the writer has
+    // caught up with it (a backlog of first opens would take the cores from it).
     let spread_before = load(&spread_healthz, SECONDS).await;
-    let spread_full = load(&spread, SECONDS).await;
-    let spread_after = load(&spread_healthz, SECONDS).await;
     let spread_steady = fixed_rate(&spread, FIXED_RATE, FIXED_SECONDS).await;
+    let spread_full = load(&spread, SECONDS).await;
+    let written = spread_steady.requests + spread_full.2;
+    let drain_started = std::time::Instant::now();
+    let drain_deadline = drain_started + std::time::Duration::from_secs(300);
+    while (campaign_count(SPREAD_EVENTS).await as u64) < written
+        && std::time::Instant::now() < drain_deadline
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let drained_in = drain_started.elapsed().as_secs_f64();
+    let spread_after = load(&spread_healthz, SECONDS).await;
     server.abort();
     recorder.finish().await;
     let stored = test_db.db.tracking().events_of(token).await.unwrap().len();
@@ -140,17 +160,7 @@ async fn main() {
         .await
         .unwrap()
         .contains(prospect);
-    let campaign_count = |sql: &'static str| {
-        let db = test_db.db.clone();
-        async move {
-            on_db!(&db, pool => sqlx::query_scalar::<_, i64>(sql).bind(seeded.campaign_id).fetch_one(pool).await)
-                .unwrap()
-        }
-    };
-    let spread_stored = campaign_count(
-        "select count(*) from email_events where token in (select token from sent_emails where campaign_id = $1)",
-    )
-    .await;
+    let spread_stored = campaign_count(SPREAD_EVENTS).await;
     let opened = campaign_count(
         "select count(*) from sent_emails where campaign_id = $1 and opened_at is not null",
     )
@@ -239,7 +249,7 @@ async fn main() {
     );
     println!(
         "{:<22}  events stored {spread_stored} of {spread_requests} requests; messages opened {opened} of \
-         {opened_by_events} with a person's open",
+         {opened_by_events} with a person's open; the last written {drained_in:.1} s after the load",
         ""
     );
     let spread_name = format!("open pixel over {messages} messages");

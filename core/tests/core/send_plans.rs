@@ -1,18 +1,21 @@
-//! The plans of the send path's batch statements, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: none reads
-//! the queue to find its messages, whatever the statistics say. A statement that joins a batch's ids with a status
+//! The plans of the send path's and the tracking writer's batch statements, on SQLite and (with `TEST_DATABASE_URL`)
+//! PostgreSQL: none reads the queue, or every sent message, to find its messages, whatever the statistics say. A statement that joins a batch's ids with a status
 //! let PostgreSQL read every message in that status through an index that holds it, when the statistics say there
 //! are few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew
 //! with every user's queue, and the statistics are stale just when a campaign has queued its messages. Only the sent
 //! mark may read the messages in sending (as many as the workers' batches hold): looked up by primary key, its join
-//! with the batch's bodies became a nested loop over both (40,000 rows compared for 200).
+//! with the batch's bodies became a nested loop over both (40,000 rows compared for 200). A batch of tracking events
+//! finds its messages by token: planned while `sent_emails` was small, PostgreSQL kept reading all of it for each
+//! batch once it held 200,000 messages (the tracking benchmark's pixel over many messages).
 
 use outreach_core::Db;
 use outreach_core::platform::queries::{
-    OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_RELEASE_BATCH, OUTGOING_SENT_BATCH,
+    EVENT_INSERT_BATCH, OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_RELEASE_BATCH,
+    OUTGOING_SENT_BATCH,
 };
 use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::Limits;
-use outreach_core::testing::{each_backend, seed_campaign};
+use outreach_core::testing::{each_backend, seed_campaign, seed_follow_ups};
 
 /// A statement's parameter, bound as its type (PostgreSQL infers a parameter's type from what is bound).
 enum Parameter {
@@ -20,6 +23,7 @@ enum Parameter {
     Number(i64),
     Numbers(Vec<i64>),
     Texts(Vec<String>),
+    Flags(Vec<bool>),
 }
 
 /// The plan of a statement, with parameters, as a prepared statement runs it once its plan is kept (for any
@@ -40,6 +44,7 @@ async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
                     Parameter::Number(number) => query.bind(number),
                     Parameter::Numbers(numbers) => query.bind(numbers),
                     Parameter::Texts(texts) => query.bind(texts),
+                    Parameter::Flags(flags) => query.bind(flags),
                 };
             }
             let lines = query.fetch_all(&mut *connection).await.unwrap();
@@ -57,7 +62,7 @@ async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
                 query = match parameter {
                     Parameter::Text(text) => query.bind(text),
                     Parameter::Number(number) => query.bind(number),
-                    Parameter::Numbers(_) | Parameter::Texts(_) => {
+                    Parameter::Numbers(_) | Parameter::Texts(_) | Parameter::Flags(_) => {
                         unreachable!("SQLite's batches are JSON documents")
                     }
                 };
@@ -176,6 +181,123 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
                         && !plan.contains("Seq Scan on sent_emails"),
                     "{name} with statistics {statistics} on {}: {plan}",
                     db.backend()
+                );
+            }
+        }
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+/// Whether a plan reads `sent_emails` whole (SQLite's `SCAN`, PostgreSQL's sequential or bitmap heap scan).
+fn reads_every_message(plan: &str) -> bool {
+    [
+        "SCAN sent_emails",
+        "SCAN m",
+        "Seq Scan on sent_emails",
+        "Bitmap Heap Scan on sent_emails",
+    ]
+    .iter()
+    .any(|scan| plan.contains(scan))
+}
+
+/// A batch of tracking events, planned while no message is sent yet (a connection keeps its plan as the table grows:
+/// the insert's prepared statement once its plan is kept, the trigger's statement from its first run), then with
+/// 10,000 sent messages before any statistics and after: the insert flags opens within seconds of sending by each
+/// event's message, and PostgreSQL's trigger moves the first opens of a batch's messages (its statement is read
+/// from the installed function and planned over a table standing in for the trigger's new rows, which has no
+/// statistics either, under the function's own settings).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_events_finds_its_messages_by_token_whatever_the_statistics() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let tokens = vec!["0123456789abcdef".to_string(); 25];
+        let insert = || match db {
+            Db::Postgres(_) => vec![
+                Parameter::Texts(tokens.clone()),
+                Parameter::Texts(vec!["open".into(); 25]),
+                Parameter::Texts(vec![String::new(); 25]),
+                Parameter::Texts(vec!["Thunderbird".into(); 25]),
+                Parameter::Numbers(vec![1; 25]),
+                Parameter::Flags(vec![false; 25]),
+            ],
+            Db::Sqlite { .. } => {
+                let events: Vec<_> = tokens
+                    .iter()
+                    .map(|token| serde_json::json!([token, "open", null, "Thunderbird", 1, false]))
+                    .collect();
+                vec![Parameter::Text(serde_json::to_string(&events).unwrap())]
+            }
+        };
+        let insert_sql = EVENT_INSERT_BATCH.sql(db).to_string();
+        for statistics in ["no messages", "none", "taken"] {
+            if statistics == "none" {
+                seed_follow_ups(db, "ada@example.org", 100_000, 10_000, 0, None).await;
+            }
+            if let Db::Postgres(pool) = db
+                && statistics == "taken"
+            {
+                sqlx::query("analyze sent_emails")
+                    .execute(pool)
+                    .await
+                    .unwrap();
+            }
+            let plan_of_insert = plan(db, &insert_sql, insert()).await;
+            assert!(
+                !reads_every_message(&plan_of_insert),
+                "the events' insert with statistics {statistics} on {}: {plan_of_insert}",
+                db.backend()
+            );
+            if let Db::Postgres(pool) = db {
+                let source: String = sqlx::query_scalar(
+                    "select prosrc from pg_proc where proname = 'email_events_first_times'",
+                )
+                .fetch_one(pool)
+                .await
+                .unwrap();
+                let statement = source
+                    .split_once("begin")
+                    .and_then(|(_, body)| body.split_once(';'))
+                    .map(|(statement, _)| statement.trim().to_string())
+                    .expect("the trigger's one statement");
+                // Planned under the function's own settings, as inside it.
+                let settings: Option<Vec<String>> = sqlx::query_scalar(
+                    "select proconfig from pg_proc where proname = 'email_events_first_times'",
+                )
+                .fetch_one(pool)
+                .await
+                .unwrap();
+                let mut connection = pool.acquire().await.unwrap();
+                sqlx::query("begin")
+                    .execute(&mut *connection)
+                    .await
+                    .unwrap();
+                for setting in settings.unwrap_or_default() {
+                    let (name, value) = setting.split_once('=').expect("name=value");
+                    sqlx::query("select set_config($1, $2, true)")
+                        .bind(name)
+                        .bind(value)
+                        .execute(&mut *connection)
+                        .await
+                        .unwrap();
+                }
+                sqlx::query("create temporary table new_rows (like email_events) on commit drop")
+                    .execute(&mut *connection)
+                    .await
+                    .unwrap();
+                let plan: Vec<String> =
+                    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("explain {statement}")))
+                        .fetch_all(&mut *connection)
+                        .await
+                        .unwrap();
+                sqlx::query("commit")
+                    .execute(&mut *connection)
+                    .await
+                    .unwrap();
+                let plan = plan.join("\n");
+                assert!(
+                    !reads_every_message(&plan),
+                    "the first opens' trigger with statistics {statistics}: {plan}"
                 );
             }
         }
