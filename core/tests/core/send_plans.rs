@@ -1,7 +1,7 @@
 //! The plans of the send path's and the tracking writer's batch statements, on SQLite and (with `TEST_DATABASE_URL`)
-//! PostgreSQL: none reads the queue, or every sent message, to find its messages, whatever the statistics say. A statement that joins a batch's ids with a status
-//! let PostgreSQL read every message in that status through an index that holds it, when the statistics say there
-//! are few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew
+//! PostgreSQL: none reads the queue, or every sent message, to find its messages, whatever the statistics say. A
+//! statement that joins a batch's ids with a status let PostgreSQL read every message in that status through an
+//! index that holds it, when the statistics say there are few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew
 //! with every user's queue, and the statistics are stale just when a campaign has queued its messages. Only the sent
 //! mark may read the messages in sending (as many as the workers' batches hold): looked up by primary key, its join
 //! with the batch's bodies became a nested loop over both (40,000 rows compared for 200). A batch of tracking events
@@ -249,52 +249,7 @@ async fn a_batch_of_events_finds_its_messages_by_token_whatever_the_statistics()
                 db.backend()
             );
             if let Db::Postgres(pool) = db {
-                let source: String = sqlx::query_scalar(
-                    "select prosrc from pg_proc where proname = 'email_events_first_times'",
-                )
-                .fetch_one(pool)
-                .await
-                .unwrap();
-                let statement = source
-                    .split_once("begin")
-                    .and_then(|(_, body)| body.split_once(';'))
-                    .map(|(statement, _)| statement.trim().to_string())
-                    .expect("the trigger's one statement");
-                // Planned under the function's own settings, as inside it.
-                let settings: Option<Vec<String>> = sqlx::query_scalar(
-                    "select proconfig from pg_proc where proname = 'email_events_first_times'",
-                )
-                .fetch_one(pool)
-                .await
-                .unwrap();
-                let mut connection = pool.acquire().await.unwrap();
-                sqlx::query("begin")
-                    .execute(&mut *connection)
-                    .await
-                    .unwrap();
-                for setting in settings.unwrap_or_default() {
-                    let (name, value) = setting.split_once('=').expect("name=value");
-                    sqlx::query("select set_config($1, $2, true)")
-                        .bind(name)
-                        .bind(value)
-                        .execute(&mut *connection)
-                        .await
-                        .unwrap();
-                }
-                sqlx::query("create temporary table new_rows (like email_events) on commit drop")
-                    .execute(&mut *connection)
-                    .await
-                    .unwrap();
-                let plan: Vec<String> =
-                    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("explain {statement}")))
-                        .fetch_all(&mut *connection)
-                        .await
-                        .unwrap();
-                sqlx::query("commit")
-                    .execute(&mut *connection)
-                    .await
-                    .unwrap();
-                let plan = plan.join("\n");
+                let plan = first_opens_plan(pool).await;
                 assert!(
                     !reads_every_message(&plan),
                     "the first opens' trigger with statistics {statistics}: {plan}"
@@ -304,4 +259,40 @@ async fn a_batch_of_events_finds_its_messages_by_token_whatever_the_statistics()
         test_db.cleanup().await;
     })
     .await;
+}
+
+/// The plan of the first opens' trigger's one statement, read from the installed function and planned as inside it
+/// (under the function's own settings, over a table standing in for the trigger's new rows).
+async fn first_opens_plan(pool: &sqlx::PgPool) -> String {
+    let (source, settings): (String, Option<Vec<String>>) = sqlx::query_as(
+        "select prosrc, proconfig from pg_proc where proname = 'email_events_first_times'",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let statement = source
+        .split_once("begin")
+        .and_then(|(_, body)| body.split_once(';'))
+        .map(|(statement, _)| statement.trim().to_string())
+        .expect("the trigger's one statement");
+    let mut transaction = pool.begin().await.unwrap();
+    for setting in settings.unwrap_or_default() {
+        let (name, value) = setting.split_once('=').expect("name=value");
+        sqlx::query("select set_config($1, $2, true)")
+            .bind(name)
+            .bind(value)
+            .execute(&mut *transaction)
+            .await
+            .unwrap();
+    }
+    sqlx::query("create temporary table new_rows (like email_events) on commit drop")
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
+    let plan: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("explain {statement}")))
+        .fetch_all(&mut *transaction)
+        .await
+        .unwrap();
+    transaction.commit().await.unwrap();
+    plan.join("\n")
 }
