@@ -3,6 +3,7 @@
 //! message's first open and click are the earliest a person made, whatever order the batches are written in, and
 //! its events are listed in the order they happened.
 
+use outreach_core::platform::clock::DAY_MS;
 use outreach_core::platform::db::Db;
 use outreach_core::testing::{TestDb, each_backend, seed_campaign};
 use outreach_core::tracking::events::{EventKind, TrackingEvent};
@@ -10,7 +11,6 @@ use outreach_core::tracking::events::{EventKind, TrackingEvent};
 const PERSON: &str = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15";
 const PROXY: &str = "Mozilla/5.0 (via ggpht.com GoogleImageProxy)";
 const SENT_AT: i64 = 1_800_000_000_000;
-const DAY_MS: i64 = 86_400_000;
 
 /// One message of a new campaign, sent at `SENT_AT`: (its id, its tracking token).
 async fn sent_message(test_db: &TestDb) -> (i64, String) {
@@ -233,12 +233,21 @@ async fn a_batch_waits_for_the_days_counters_only_at_its_end() {
         });
         let waiting = "select count(*) from pg_stat_activity \
                        where datname = current_database() and wait_event_type = 'Lock'";
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while sqlx::query_scalar::<_, i64>(waiting)
             .fetch_one(pool)
             .await
             .unwrap()
             == 0
         {
+            assert!(
+                !batch.is_finished(),
+                "the batch counts in the day's row another transaction holds: it waits for it"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the batch neither waited nor finished"
+            );
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
         let free: Vec<i64> =
