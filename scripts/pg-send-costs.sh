@@ -28,7 +28,8 @@ statement() {
 }
 
 fresh_database() {
-  psql -q "$admin_url" -c "drop database if exists $database" -c "create database $database" 2>/dev/null
+  PGOPTIONS="-c client_min_messages=warning" psql -q "$admin_url" -c "drop database if exists $database" \
+    -c "create database $database"
   for migration in "$repository"/migrations/postgres/*.sql; do
     psql -q -v ON_ERROR_STOP=1 "$url" -f "$migration" >/dev/null
   done

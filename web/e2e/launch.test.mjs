@@ -47,10 +47,10 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");
   assert.equal(await page.getByLabel("Replies go to").inputValue(), MEMBER.email);
   // Step 6 opens while the sender is being saved: the stored campaign is read once that save has answered.
-  const saved = page.waitForResponse((response) => response.request().method() === "PUT" && response.url().endsWith(`/api/campaigns/${campaign.id}`));
+  const senderSaved = page.waitForResponse((response) => response.request().method() === "PUT" && response.url().endsWith(`/api/campaigns/${campaign.id}`));
   await page.getByRole("button", { name: "Go To Step 6" }).click();
   await page.getByRole("heading", { name: "STEP 6 OUT OF 6: Test and Launch" }).waitFor();
-  assert.equal((await saved).status(), 200);
+  assert.equal((await senderSaved).status(), 200);
   const stored = async () => (await api("GET", `/api/campaigns/${campaign.id}`));
   assert.deepEqual(
     await stored().then((saved) => [saved.emailFromName, saved.replyTo, saved.builderStep]),
