@@ -10,8 +10,9 @@
 
 use outreach_core::Db;
 use outreach_core::platform::queries::{
-    EVENT_INSERT_BATCH, OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_RELEASE_BATCH,
-    OUTGOING_SENT_BATCH,
+    EVENT_INSERT_BATCH, FEEDBACK_FIND_BY_MESSAGE_ID, FEEDBACK_SENT_LIST, FOLLOW_UP_SENT,
+    OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_RELEASE_BATCH, OUTGOING_SENT_BATCH,
+    RATES_OWN_RESULTS, RESPONSE_TOTALS, SENT_EMAILS_COUNT_SINCE,
 };
 use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::Limits;
@@ -27,15 +28,29 @@ enum Parameter {
 }
 
 /// The plan of a statement, with parameters, as a prepared statement runs it once its plan is kept (for any
-/// parameters). SQLite's is read on the hand-over file's connection, which sees both files.
+/// parameters).
 async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
+    plan_under(
+        db,
+        &["plan_cache_mode = force_generic_plan"],
+        sql,
+        parameters,
+    )
+    .await
+}
+
+/// The plan of a statement under PostgreSQL settings of the connection (`name = value`, reset after). SQLite's is
+/// read on the hand-over file's connection, which sees both files.
+async fn plan_under(db: &Db, settings: &[&str], sql: &str, parameters: Vec<Parameter>) -> String {
     let lines: Vec<String> = match db {
         Db::Postgres(pool) => {
             let mut connection = pool.acquire().await.unwrap();
-            sqlx::query("set plan_cache_mode = force_generic_plan")
-                .execute(&mut *connection)
-                .await
-                .unwrap();
+            for setting in settings {
+                sqlx::query(sqlx::AssertSqlSafe(format!("set {setting}")))
+                    .execute(&mut *connection)
+                    .await
+                    .unwrap();
+            }
             let explain = format!("explain {sql}");
             let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(explain));
             for parameter in parameters {
@@ -48,7 +63,7 @@ async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
                 };
             }
             let lines = query.fetch_all(&mut *connection).await.unwrap();
-            sqlx::query("reset plan_cache_mode")
+            sqlx::query("reset all")
                 .execute(&mut *connection)
                 .await
                 .unwrap();
@@ -295,4 +310,109 @@ async fn first_opens_plan(pool: &sqlx::PgPool) -> String {
         .unwrap();
     transaction.commit().await.unwrap();
     plan.join("\n")
+}
+
+/// Two indexes are for sent mail only: the Message-IDs a reply is matched by, and each user's send times (the sent
+/// list, the monthly limit's count, the response and template rates). A queued message has neither, so it takes no
+/// entry in them, neither when it is written (a follow-up run writes twenty thousand at once) nor when it is claimed
+/// (PostgreSQL writes the claimed row's new version into every index that holds it); and the statements that read
+/// them still find them usable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_indexes_of_sent_mail_hold_no_queued_message_and_still_serve_their_reads() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let (user_id, _, ids) =
+            seed_campaign(db, "ada@example.org", 5_000, 5_000, None, "<p>Hi</p>").await;
+        let limits = Limits {
+            monthly_limit: 5_000,
+            daily_cap: 5_000,
+        };
+        db.sending()
+            .claim_messages(user_id, None, &ids[..200], limits, "lease", 0)
+            .await
+            .unwrap();
+        // Against an index of every message, the campaign's.
+        let every_message = index_size(db, "sent_emails_campaign_id").await;
+        for index in ["sent_emails_message_id", "sent_emails_user_sent_at"] {
+            let size = index_size(db, index).await;
+            assert!(
+                size * 4 < every_message,
+                "{index} holds the queued and claimed messages on {}: {size} bytes against {every_message}",
+                db.backend()
+            );
+        }
+        let user = || Parameter::Number(user_id);
+        let reads = [
+            (
+                "a reply's message",
+                FEEDBACK_FIND_BY_MESSAGE_ID.sql(db),
+                vec![Parameter::Text("<1@bakery.example>".into())],
+                "sent_emails_message_id",
+            ),
+            (
+                "the month's sends",
+                SENT_EMAILS_COUNT_SINCE.sql(db),
+                vec![user(), Parameter::Number(0)],
+                "sent_emails_user_sent_at",
+            ),
+            (
+                "the sent list",
+                FEEDBACK_SENT_LIST.sql(db),
+                vec![user(), Parameter::Number(25), Parameter::Number(0)],
+                "sent_emails_user_sent_at",
+            ),
+            (
+                "the sent follow-ups",
+                FOLLOW_UP_SENT.sql(db),
+                vec![user(), Parameter::Number(25)],
+                "sent_emails_user_sent_at",
+            ),
+            (
+                "the response totals",
+                RESPONSE_TOTALS.sql(db),
+                vec![user()],
+                "sent_emails_user_sent_at",
+            ),
+            (
+                "the template rates",
+                RATES_OWN_RESULTS.sql(db),
+                vec![
+                    user(),
+                    Parameter::Text("Lead Generation".into()),
+                    Parameter::Text("friendly".into()),
+                ],
+                "sent_emails_user_sent_at",
+            ),
+        ];
+        // PostgreSQL would read a table this small whole; with that cost made prohibitive it takes the best index
+        // it can use.
+        for (name, sql, parameters, index) in reads {
+            let plan = plan_under(db, &["enable_seqscan = off"], sql, parameters).await;
+            assert!(
+                plan.contains(index),
+                "{name} on {} does not use {index}: {plan}",
+                db.backend()
+            );
+        }
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+/// The bytes an index takes on disk.
+async fn index_size(db: &Db, index: &str) -> i64 {
+    match db {
+        Db::Postgres(pool) => sqlx::query_scalar("select pg_relation_size(cast($1 as regclass))")
+            .bind(index)
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+        Db::Sqlite { readers, .. } => {
+            sqlx::query_scalar("select sum(pgsize) from dbstat where name = $1")
+                .bind(index)
+                .fetch_one(readers)
+                .await
+                .unwrap()
+        }
+    }
 }
