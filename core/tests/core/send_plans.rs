@@ -6,7 +6,8 @@
 //! mark may read the messages in sending (as many as the workers' batches hold): looked up by primary key, its join
 //! with the batch's bodies became a nested loop over both (40,000 rows compared for 200). A batch of tracking events
 //! finds its messages by token: planned while `sent_emails` was small, PostgreSQL kept reading all of it for each
-//! batch once it held 200,000 messages (the tracking benchmark's pixel over many messages).
+//! batch once it held 200,000 messages (the tracking benchmark's pixel over many messages). The indexes of sent mail
+//! only (Message-IDs, users' send times) hold no queued message, and every statement that reads them still can.
 
 use outreach_core::Db;
 use outreach_core::platform::queries::{
