@@ -1,12 +1,14 @@
 //! The tracking-event batch write, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: a batch is stored whole or
 //! not at all (the recorder tries a failed batch again, so half a write would store its events twice), and a
 //! message's first open and click are the earliest a person made, whatever order the batches are written in, and
-//! its events are listed in the order they happened.
+//! its events are listed in the order they happened; and the recorder in front of it writes every event handed to
+//! it, while it runs and when it stops.
 
 use outreach_core::platform::clock::DAY_MS;
 use outreach_core::platform::db::Db;
 use outreach_core::testing::{TestDb, each_backend, seed_campaign};
 use outreach_core::tracking::events::{EventKind, TrackingEvent};
+use outreach_core::tracking::recorder::Recorder;
 
 const PERSON: &str = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15";
 const PROXY: &str = "Mozilla/5.0 (via ggpht.com GoogleImageProxy)";
@@ -273,6 +275,62 @@ async fn a_batch_waits_for_the_days_counters_only_at_its_end() {
                 .await
                 .unwrap();
         assert_eq!(counted, (1, 1));
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_recorder_writes_every_event_while_it_runs_and_the_rest_when_it_stops() {
+    each_backend(|test_db| async move {
+        let (id, token) = sent_message(&test_db).await;
+        let recorder = Recorder::start(test_db.db.clone());
+        // More than two batches, handed over by several endpoints at once.
+        let senders: Vec<_> = (0..5)
+            .map(|sender| {
+                let (recorder, token) = (recorder.clone(), token.clone());
+                tokio::spawn(async move {
+                    for n in 0..500 {
+                        let at = 60_000 + sender * 500 + n;
+                        recorder
+                            .record(event(&token, EventKind::Open, PERSON, at))
+                            .await;
+                    }
+                })
+            })
+            .collect();
+        for sender in senders {
+            sender.await.unwrap();
+        }
+        // One more, alone: it is written while the server runs, without waiting for a full batch or a stop.
+        recorder
+            .record(event(&token, EventKind::Click, PERSON, 59_000))
+            .await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while test_db.db.tracking().events_of(&token).await.unwrap().len() < 2_501 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "events handed to a running recorder were not written"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(
+            opened(&test_db.db, id).await,
+            (
+                Some(SENT_AT + 59_000),
+                Some(SENT_AT + 59_000),
+                "opened".into()
+            )
+        );
+        // Events handed over just before the server stops are written by the stop.
+        for n in 0..10 {
+            recorder
+                .record(event(&token, EventKind::Open, PROXY, 70_000 + n))
+                .await;
+        }
+        recorder.finish().await;
+        let events = test_db.db.tracking().events_of(&token).await.unwrap();
+        assert_eq!(events.len(), 2_511);
         test_db.cleanup().await;
     })
     .await;
