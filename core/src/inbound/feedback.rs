@@ -68,10 +68,15 @@ pub struct NewInbound<'a> {
 }
 
 impl InboundStore<'_> {
+    /// The sent message with this Message-ID (angle brackets optional). Its local part is the message's token
+    /// (`sending::compose`), which the lookup goes by.
     pub async fn find_sent_by_message_id(&self, message_id: &str) -> StoreResult<Option<SentRef>> {
         let sql = FEEDBACK_FIND_BY_MESSAGE_ID.sql(self);
         let id = message_id.trim().trim_matches(['<', '>']);
-        on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
+        let Some((token, _)) = id.rsplit_once('@') else {
+            return Ok(None);
+        };
+        on_db!(self, pool => sqlx::query_as(sql).bind(token).bind(id).fetch_optional(pool).await)
     }
 
     /// The user's latest sent message to `email` (normalised).

@@ -246,6 +246,7 @@ queries! {
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
     CAMPAIGN_RESUME = query!("campaigns/resume");
     CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
+    CAMPAIGN_HAS_UNSENT = query!("campaigns/has_unsent");
     CAMPAIGN_STATUS_REASON = query!("campaigns/status_reason");
     CAMPAIGN_CONTROL = query!("campaigns/control");
     CAMPAIGN_SENDING_SETTINGS = query!("campaigns/sending_settings");

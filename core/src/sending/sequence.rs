@@ -162,6 +162,13 @@ impl SendingStore<'_> {
     /// A sending campaign completes when nothing is queued or being sent and no follow-up is scheduled (issue 19);
     /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
+        // Every batch but a campaign's last finds messages still to send: it looks no further (the follow-ups'
+        // scan below took a tenth of a send batch's database time).
+        let unsent = CAMPAIGN_HAS_UNSENT.sql(self);
+        let has_unsent: bool = on_db!(self, pool => sqlx::query_scalar(unsent).bind(campaign_id).fetch_one(pool).await)?;
+        if has_unsent {
+            return Ok(());
+        }
         let scope = Scope {
             user_id: None,
             campaign_id: Some(campaign_id),
