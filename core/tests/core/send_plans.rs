@@ -20,7 +20,8 @@ use outreach_core::platform::queries::{
 use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::{Delivered, Limits};
 use outreach_core::sending::senders::Provider;
-use outreach_core::testing::{each_backend, seed_campaign, seed_follow_ups};
+use outreach_core::testing::{TestDb, each_backend, seed_campaign, seed_follow_ups};
+use sqlx::Row;
 
 /// A statement's parameter, bound as its type (PostgreSQL infers a parameter's type from what is bound).
 enum Parameter {
@@ -481,6 +482,54 @@ async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
         .await
         .unwrap(),
     }
+}
+
+/// SQLite runs a table's checks and a row trigger's program once for every row a statement writes, and what they
+/// set up with them: a list of more than two values (`status in ('queued', 'sending', ...)`, `not in (...)`) is
+/// looked up through a temporary index built each time. The check of a message's status did so for every row a
+/// claim or a sent mark wrote, the check of an event's kind for every event, and the contacts' trigger for every
+/// message whose status changed (a quarter of a claim's time, on rows it then ignored). A write of one message or
+/// event, with every trigger it fires, builds no temporary table. (PostgreSQL evaluates such lists as they are,
+/// and its triggers run once a statement.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_builds_no_temporary_table_for_each_message_or_event_written() {
+    let test_db = TestDb::sqlite().await;
+    let Db::Sqlite { readers, .. } = &test_db.db else {
+        unreachable!("a SQLite database")
+    };
+    let writes = [
+        // Every column an update of a message may set: each update trigger's program is in its plan.
+        "update sent_emails set status = status, sent_at = sent_at, claimed_at = claimed_at, claimed_by = claimed_by,
+             delivered_at = delivered_at, opened_at = opened_at, clicked_at = clicked_at, replied_at = replied_at,
+             bounced_at = bounced_at, spam_reported_at = spam_reported_at, unsubscribed_at = unsubscribed_at,
+             business_id = business_id, error = error, uncertain = uncertain where id = 1",
+        "insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, kind, step)
+             values (1, 'owner@cafe.example', 'Hi', 'queued', 0, 1, 'first', 0)",
+        "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
+             values ('token', 'open', 'none', 'x', false, 0)",
+    ];
+    for write in writes {
+        let steps = sqlx::query(sqlx::AssertSqlSafe(format!("explain {write}")))
+            .fetch_all(readers)
+            .await
+            .unwrap();
+        // The triggers' programs follow the statement's, each numbered from 0 again.
+        let programs = steps
+            .iter()
+            .zip(steps.iter().skip(1))
+            .filter(|(step, next)| next.get::<i64, _>(0) <= step.get::<i64, _>(0))
+            .count();
+        assert!(programs > 0, "`{write}` fires no trigger");
+        let temporary = steps
+            .iter()
+            .filter(|step| step.get::<String, _>(1) == "OpenEphemeral")
+            .count();
+        assert_eq!(
+            temporary, 0,
+            "`{write}` builds a temporary table for each row"
+        );
+    }
+    test_db.cleanup().await;
 }
 
 /// The bytes an index takes on disk.
