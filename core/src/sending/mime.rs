@@ -190,33 +190,61 @@ fn encoded_words(text: &mut String, value: &str, column: usize) {
 }
 
 /// Quoted-printable (RFC 2045 6.7): lines of at most 76 characters with soft breaks, `=` and bytes outside
-/// printable ASCII as `=XX`, a space or tab before a line end encoded; each line ends with CRLF.
+/// printable ASCII as `=XX`, a space or tab before a line end encoded; each line ends with CRLF. Runs of bytes that
+/// stay as they are go in whole (every message of a campaign goes through this).
 fn quoted_printable(text: &mut String, body: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for line in body.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line).as_bytes();
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let bytes = line.as_bytes();
         let mut column = 0;
-        for (index, &byte) in line.iter().enumerate() {
-            let last = index + 1 == line.len();
-            let literal = match byte {
-                b' ' | b'\t' => !last,
-                b'=' => false,
-                _ => byte.is_ascii_graphic(),
-            };
-            let width = if literal { 1 } else { 3 };
-            // Room for the unit and, unless the line ends here, the '=' of a soft break.
-            if column + width > LINE - usize::from(!last) {
+        let mut at = 0;
+        while at < bytes.len() {
+            // The bytes from here that go as they are: printable ASCII but '=', and spaces or tabs not last.
+            let run = bytes[at..]
+                .iter()
+                .enumerate()
+                .take_while(|&(offset, &byte)| match byte {
+                    b' ' | b'\t' => at + offset + 1 < bytes.len(),
+                    b'=' => false,
+                    _ => byte.is_ascii_graphic(),
+                })
+                .count();
+            // As many of them as fit the line: a byte before the line's end keeps room for a soft break's '='.
+            let ends_line = at + run == bytes.len();
+            let mut taken = 0;
+            while taken < run {
+                let remaining = run - taken;
+                let before_end = if ends_line { remaining - 1 } else { remaining };
+                let mut fits = before_end.min((LINE - 1).saturating_sub(column));
+                if fits == before_end && ends_line && column + fits < LINE {
+                    fits = remaining;
+                }
+                if fits == 0 {
+                    text.push_str("=\r\n");
+                    column = 0;
+                    continue;
+                }
+                // ASCII only, so any offset is a character boundary.
+                text.push_str(&line[at + taken..at + taken + fits]);
+                column += fits;
+                taken += fits;
+            }
+            at += run;
+            if at == bytes.len() {
+                break;
+            }
+            let last = at + 1 == bytes.len();
+            if column + 3 > LINE - usize::from(!last) {
                 text.push_str("=\r\n");
                 column = 0;
             }
-            if literal {
-                text.push(char::from(byte));
-            } else {
-                text.push('=');
-                text.push(char::from(HEX[usize::from(byte >> 4)]));
-                text.push(char::from(HEX[usize::from(byte & 0x0f)]));
-            }
-            column += width;
+            let byte = bytes[at];
+            text.push('=');
+            text.push(char::from(HEX[usize::from(byte >> 4)]));
+            text.push(char::from(HEX[usize::from(byte & 0x0f)]));
+            column += 3;
+            at += 1;
         }
         text.push_str("\r\n");
     }
