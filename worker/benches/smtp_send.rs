@@ -7,7 +7,9 @@
 //! Then where the time went: each step of the send path (`outreach_send_step_seconds`, see
 //! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once; and, as
 //! a reference, the SMTP client alone (the same messages composed beforehand, over as many connections as a
-//! sender gets, no database): what the wire takes of the pipeline.
+//! sender gets, no database): what the wire takes of the pipeline. With `BENCH_STATEMENTS=1`, also the database's
+//! time a message by statement while the pipeline ran (`statements`), which found the work migrations 49 and 50
+//! took out of a claim and a sent mark.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,6 +36,10 @@ async fn main() {
     let metrics = metrics_exporter_prometheus::PrometheusBuilder::new()
         .install_recorder()
         .expect("the only recorder");
+    let statements = std::env::var("BENCH_STATEMENTS").is_ok_and(|value| value == "1");
+    if statements {
+        statements::install();
+    }
     let count: usize = std::env::var("BENCH_MESSAGES")
         .ok()
         .and_then(|value| value.parse().ok())
@@ -93,6 +99,9 @@ async fn main() {
             step.as_str(),
             seconds * 1e6 / count as f64
         );
+    }
+    if statements {
+        statements::print(count);
     }
     test_db.cleanup().await;
 }
@@ -168,6 +177,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
             .await
             .unwrap();
     }
+    statements::collect(true);
     let (cpu_before, started) = (cpu_time(), Instant::now());
     // Until every message is sent: a batch whose sender's slots stay taken goes back to the queue for a moment, which
     // an idle queue would not wait for.
@@ -189,6 +199,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let elapsed = started.elapsed().as_secs_f64();
+    statements::collect(false);
     let cpu = cpu_time() - cpu_before;
     stop.send(()).ok();
     workers.await.unwrap().unwrap();
@@ -319,4 +330,119 @@ fn cpu_time() -> Duration {
     };
     // utime and stime are fields 14 and 15 of /proc/self/stat (11 and 12 after the command name); 100 ticks/s.
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// The database's time by statement while the pipeline runs, from the events sqlx logs for each statement (target
+/// `sqlx::query`, with its text and `elapsed_secs`: on SQLite the time it ran on its connection's thread, on
+/// PostgreSQL the round trip). Off unless installed: a subscriber of its own visits every event.
+mod statements {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    /// By statement (its first words after its comment): calls, seconds, rows.
+    static TIMES: Mutex<Option<HashMap<String, (u64, f64, u64)>>> = Mutex::new(None);
+    static COLLECTING: AtomicBool = AtomicBool::new(false);
+
+    pub fn install() {
+        tracing::subscriber::set_global_default(Collector).expect("the only subscriber");
+    }
+
+    /// Counts statements from now (true) or no longer (false).
+    pub fn collect(on: bool) {
+        COLLECTING.store(on, Ordering::SeqCst);
+    }
+
+    pub fn print(count: usize) {
+        let times = TIMES.lock().unwrap().take().unwrap_or_default();
+        let mut rows: Vec<_> = times.into_iter().collect();
+        rows.sort_by(|a, b| b.1.1.total_cmp(&a.1.1));
+        let total: f64 = rows.iter().map(|(_, (_, seconds, _))| seconds).sum();
+        let per_message = |seconds: f64| seconds * 1e6 / count as f64;
+        println!(
+            "database time a message by statement: {:.1} µs in all",
+            per_message(total)
+        );
+        for (statement, (calls, seconds, rows)) in rows.iter().take(15) {
+            println!(
+                "  {:>7.2} µs {calls:>6} calls {rows:>7} rows  {statement}",
+                per_message(*seconds)
+            );
+        }
+    }
+
+    #[derive(Default)]
+    struct Fields {
+        /// A short statement's whole text is its summary.
+        summary: String,
+        statement: String,
+        seconds: f64,
+        rows: u64,
+    }
+
+    impl Visit for Fields {
+        fn record_str(&mut self, field: &Field, value: &str) {
+            match field.name() {
+                "summary" => self.summary = value.to_string(),
+                "db.statement" => self.statement = value.to_string(),
+                _ => {}
+            }
+        }
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            self.record_str(field, &format!("{value:?}"));
+        }
+        fn record_f64(&mut self, field: &Field, value: f64) {
+            if field.name() == "elapsed_secs" {
+                self.seconds = value;
+            }
+        }
+        fn record_u64(&mut self, field: &Field, value: u64) {
+            if field.name() == "rows_returned" || field.name() == "rows_affected" {
+                self.rows = self.rows.max(value);
+            }
+        }
+    }
+
+    struct Collector;
+
+    impl Subscriber for Collector {
+        fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+            metadata.target() == "sqlx::query"
+        }
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, event: &Event<'_>) {
+            if !COLLECTING.load(Ordering::SeqCst) {
+                return;
+            }
+            let mut fields = Fields::default();
+            event.record(&mut fields);
+            // Named by its words after the comments (the query files open with what they are for).
+            let text = if fields.statement.trim().is_empty() {
+                &fields.summary
+            } else {
+                &fields.statement
+            };
+            let words: Vec<&str> = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("--"))
+                .flat_map(str::split_whitespace)
+                .collect();
+            let name: String = words.join(" ").chars().take(80).collect();
+            let mut times = TIMES.lock().unwrap();
+            let entry = times.get_or_insert_default().entry(name).or_default();
+            entry.0 += 1;
+            entry.1 += fields.seconds;
+            entry.2 += fields.rows;
+        }
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
 }
