@@ -344,8 +344,11 @@ mod statements {
     use tracing::span::{Attributes, Id, Record};
     use tracing::{Event, Metadata, Subscriber};
 
-    /// By statement (its first words after its comment): calls, seconds, rows.
-    static TIMES: Mutex<Option<HashMap<String, (u64, f64, u64)>>> = Mutex::new(None);
+    /// A statement's calls, seconds and rows.
+    type Totals = (u64, f64, u64);
+
+    /// By statement (its first words after its comment).
+    static TIMES: Mutex<Option<HashMap<String, Totals>>> = Mutex::new(None);
     static COLLECTING: AtomicBool = AtomicBool::new(false);
 
     pub fn install() {
