@@ -163,7 +163,7 @@ impl SendingStore<'_> {
     /// a prospect who opens later schedules one, and the follow-up run reopens the campaign then.
     pub async fn complete_campaign_if_done(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
         // Every batch but a campaign's last finds messages still to send: it looks no further (the follow-ups'
-        // scan below took a tenth of a send batch's database time).
+        // scan below took 2.7 of the 58 µs a message of a send batch's statements, docs/benchmarks.md).
         let unsent = CAMPAIGN_HAS_UNSENT.sql(self);
         let has_unsent: bool = on_db!(self, pool => sqlx::query_scalar(unsent).bind(campaign_id).fetch_one(pool).await)?;
         if has_unsent {
