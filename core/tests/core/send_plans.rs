@@ -8,7 +8,8 @@
 //! finds its messages by token: planned while `sent_emails` was small, PostgreSQL kept reading all of it for each
 //! batch once it held 200,000 messages (the tracking benchmark's pixel over many messages). The index of sent mail
 //! only (users' send times) holds no queued message, and every statement that reads it still can; no index holds
-//! Message-IDs (a reply's message is found by the token in its Message-ID).
+//! Message-IDs (a reply's message is found by the token in its Message-ID). On SQLite, no check or row trigger of a
+//! message's or an event's write sets up a temporary table, which it would do for every row.
 
 use outreach_core::Db;
 use outreach_core::on_db;
@@ -338,14 +339,12 @@ async fn the_index_of_sent_mail_holds_no_queued_message_and_still_serves_its_rea
             .unwrap();
         // Against an index of every message, the campaign's.
         let every_message = index_size(db, "sent_emails_campaign_id").await;
-        for index in ["sent_emails_user_sent_at"] {
-            let size = index_size(db, index).await;
-            assert!(
-                size * 4 < every_message,
-                "{index} holds the queued and claimed messages on {}: {size} bytes against {every_message}",
-                db.backend()
-            );
-        }
+        let sent_at = index_size(db, "sent_emails_user_sent_at").await;
+        assert!(
+            sent_at * 4 < every_message,
+            "the send times' index holds the queued and claimed messages on {}: {sent_at} bytes against {every_message}",
+            db.backend()
+        );
         let user = || Parameter::Number(user_id);
         let reads = [
             (
