@@ -1,5 +1,6 @@
 //! Random tokens, session-id hashing and the instance secret key.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use base64::Engine;
@@ -35,9 +36,22 @@ pub fn verify(key: &Secret, purpose: &str, value: &str, signature: &str) -> bool
     mac(key, purpose, value).verify_slice(&bytes).is_ok()
 }
 
+thread_local! {
+    /// The last key's keyed HMAC state: keying takes as many SHA-256 blocks as the signature of a short value
+    /// (four for a key longer than a block), and every tracking hit and sent message signs with the instance key.
+    static KEYED: RefCell<Option<(Secret, Hmac<Sha256>)>> = const { RefCell::new(None) };
+}
+
 fn mac(key: &Secret, purpose: &str, value: &str) -> Hmac<Sha256> {
-    let mut mac = Hmac::<Sha256>::new_from_slice(key.expose().as_bytes())
-        .expect("HMAC takes keys of any length");
+    let mut mac = KEYED.with_borrow_mut(|keyed| match keyed {
+        Some((cached, state)) if cached == key => state.clone(),
+        _ => {
+            let state = Hmac::<Sha256>::new_from_slice(key.expose().as_bytes())
+                .expect("HMAC takes keys of any length");
+            *keyed = Some((key.clone(), state.clone()));
+            state
+        }
+    });
     mac.update(purpose.as_bytes());
     mac.update(&[0]);
     mac.update(value.as_bytes());
@@ -124,6 +138,18 @@ mod tests {
             "ada@example.org",
             &signature
         ));
+        // Each key's signature is its own, whichever key signed last on this thread.
+        assert!(verify(&key, "unsubscribe", "ada@example.org", &signature));
+        let mut reference = Hmac::<Sha256>::new_from_slice(b"other").unwrap();
+        reference.update(b"unsubscribe\0ada@example.org");
+        assert_eq!(
+            sign(&Secret::new("other"), "unsubscribe", "ada@example.org"),
+            URL_SAFE_NO_PAD.encode(reference.finalize().into_bytes())
+        );
+        assert_ne!(
+            sign(&key, "unsubscribe", "ada@example.org"),
+            sign(&Secret::new("other"), "unsubscribe", "ada@example.org")
+        );
         assert!(!verify(
             &key,
             "unsubscribe",
