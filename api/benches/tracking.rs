@@ -2,8 +2,9 @@
 //! click redirect `/t/c/{token}` (signature check, event handed to the batched writer) and the RFC 8058 one-click
 //! unsubscribe `POST /unsubscribe` (signature check, suppression written before the answer) while `wrk` (Debian
 //! package wrk) loads each from another process; beside them the same server's `/healthz`, which touches no
-//! database, as the ceiling, taken before and after (the ratio is against their mean). Prints requests per second,
-//! the ratios and wrk's latency percentiles, then checks every event reached the database. Then each at a fixed
+//! database, as the ceiling, in alternate windows with each endpoint (the ratio is against the windows beside it, so
+//! that the machine's speed drifting over a run falls on both alike). Prints requests per second, the ratios and
+//! wrk's latency percentiles, then checks every event reached the database. Then each at a fixed
 //! 2,000 requests/s (open loop: latency counts from when each request was due, so a stall is not hidden) for its p50
 //! and p99, and `/healthz` at the same rate last, to tell a tail of the machine's from one of the endpoint's. Every
 //! endpoint is loaded for a few seconds before anything is measured, as on a server that has been
@@ -25,6 +26,8 @@ use outreach_core::testing::{TestDb, seed_follow_ups};
 use outreach_core::{Context, Settings, on_db};
 
 const SECONDS: u64 = 10;
+/// The alternate windows of an endpoint and `/healthz`: this many of each, `SECONDS` in all for each.
+const ROUNDS: u64 = 5;
 const WARM_UP_SECONDS: u64 = 3;
 const CONNECTIONS: &str = "64";
 const FIXED_RATE: u64 = 2_000;
@@ -82,14 +85,12 @@ async fn main() {
             warm_up_events += requests;
         }
     }
-    let before = load(&healthz, SECONDS).await;
     let mut measured = Vec::new();
     for (name, target) in &endpoints {
-        let full = load(target, SECONDS).await;
+        let full = alternate(target, &healthz).await;
         let steady = fixed_rate(target, FIXED_RATE, FIXED_SECONDS).await;
         measured.push((*name, full, steady));
     }
-    let after = load(&healthz, SECONDS).await;
     // The same fixed rate on the handler that touches no database: what of a tail is the machine's and the
     // client's rather than the endpoint's.
     let healthz_steady = fixed_rate(&healthz, FIXED_RATE, FIXED_SECONDS).await;
@@ -171,11 +172,17 @@ async fn main() {
     )
     .await;
     let backend = test_db.db.backend();
-    let ceiling = (before.0 + after.0) / 2.0;
-    println!("{backend} database, {CONNECTIONS} connections, {SECONDS} s each");
     println!(
-        "healthz (no database):  {ceiling:>8.0} requests/s  ({:.0} before, {:.0} after)  {}",
-        before.0, after.0, before.1
+        "{backend} database, {CONNECTIONS} connections, {SECONDS} s each in {ROUNDS} windows alternating with \
+         /healthz's"
+    );
+    let ceilings: Vec<String> = measured
+        .iter()
+        .map(|(_, full, _)| format!("{:.0}", full.healthz))
+        .collect();
+    println!(
+        "healthz (no database):  {} requests/s beside each endpoint below",
+        ceilings.join(", ")
     );
     println!(
         "{:<22}  at {FIXED_RATE}/s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
@@ -196,16 +203,16 @@ async fn main() {
     for (name, full, steady) in &measured {
         println!(
             "{name:<22}  {:>8.0} requests/s  ratio {:.2}  {}",
-            full.0,
-            full.0 / ceiling,
-            full.1
+            full.rate,
+            full.rate / full.healthz,
+            full.latency
         );
         println!(
             "{:<22}  at {FIXED_RATE}/s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {} errors",
             "", steady.p50_ms, steady.p99_ms, steady.max_ms, steady.errors
         );
         if *name != "one-click unsubscribe" {
-            recorded += full.2 + steady.requests;
+            recorded += full.requests + steady.requests;
         }
         let target = |goal| {
             if *name == "open pixel" {
@@ -217,7 +224,7 @@ async fn main() {
         report(
             "S3",
             &format!("{name} ÷ /healthz, {backend}"),
-            full.0 / ceiling,
+            full.rate / full.healthz,
             "",
             target(Goal::AtLeast(0.8)),
         );
@@ -320,6 +327,42 @@ const MAIL_CLIENT: &str =
 
 /// The form body of RFC 8058.
 const ONE_CLICK_BODY: &str = "List-Unsubscribe=One-Click";
+
+/// An endpoint loaded in `ROUNDS` windows alternating with `/healthz`'s.
+struct Alternated {
+    /// The endpoint's requests/s and `/healthz`'s, each the mean over its windows.
+    rate: f64,
+    healthz: f64,
+    /// wrk's latency distribution line of the endpoint's last window.
+    latency: String,
+    /// The endpoint's requests in all.
+    requests: u64,
+}
+
+/// `target` and `healthz` in turn, `ROUNDS` windows each: the order switches every round (endpoint first, then
+/// `/healthz` first), so that a machine getting faster or slower through the run (ten-second loads of `/healthz`
+/// a minute apart differed by up to a fifth on this machine) changes both figures of the ratio alike.
+async fn alternate(target: &Target, healthz: &Target) -> Alternated {
+    let window = SECONDS / ROUNDS;
+    let (mut rates, mut healthz_rates) = (0.0, 0.0);
+    let (mut latency, mut requests) = (String::new(), 0);
+    for round in 0..ROUNDS {
+        if round % 2 == 1 {
+            healthz_rates += load(healthz, window).await.0;
+        }
+        let (rate, line, count) = load(target, window).await;
+        (rates, latency, requests) = (rates + rate, line, requests + count);
+        if round % 2 == 0 {
+            healthz_rates += load(healthz, window).await.0;
+        }
+    }
+    Alternated {
+        rate: rates / ROUNDS as f64,
+        healthz: healthz_rates / ROUNDS as f64,
+        latency,
+        requests,
+    }
+}
 
 /// `seconds` of wrk: its requests/s, its latency distribution line, and the number of requests.
 async fn load(target: &Target, seconds: u64) -> (f64, String, u64) {
