@@ -48,7 +48,12 @@ impl OwnHosts {
     }
 
     pub fn contains(&self, host: &str) -> bool {
-        self.names.contains(&host.to_ascii_lowercase())
+        // Every request but a health check asks: a lowercase name (nearly all) is looked up without a copy.
+        if host.bytes().any(|byte| byte.is_ascii_uppercase()) {
+            self.names.contains(&host.to_ascii_lowercase())
+        } else {
+            self.names.contains(host)
+        }
     }
 
     /// Our origins: the public URL's, and the one a browser uses for a name of ours it reached us by.
