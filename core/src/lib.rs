@@ -59,6 +59,16 @@ impl Context {
         }
     }
 
+    /// This context over another connection to the same database (see `Db::for_this_runtime`).
+    pub fn with_db(&self, db: Db) -> Self {
+        Self {
+            queue: Queue::new(db.clone(), self.settings.queue.clone()),
+            db,
+            clock: self.clock.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
     }

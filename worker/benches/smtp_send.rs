@@ -132,6 +132,13 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     {
         settings.sending.user_concurrency = batches;
     }
+    // Threads of the worker's runtime (the default is one).
+    if let Some(threads) = std::env::var("BENCH_WORKER_THREADS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+    {
+        settings.queue.worker_threads = threads;
+    }
     // Hand-overs recorded in one commit (what a crash may leave in doubt per connection).
     if let Some(window) = std::env::var("BENCH_HANDOVER_WINDOW")
         .ok()
@@ -182,7 +189,8 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     // Until every message is sent: a batch whose sender's slots stay taken goes back to the queue for a moment, which
     // an idle queue would not wait for.
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let workers = tokio::spawn(outreach_worker::run(ctx, async move {
+    // As the `worker` and `serve` commands run it: on a runtime of its own.
+    let workers = tokio::spawn(outreach_worker::run_on_own_runtime(ctx, async move {
         stopped.await.ok();
     }));
     let deadline = Instant::now() + Duration::from_secs(3_600);

@@ -459,6 +459,22 @@ impl Db {
         }
     }
 
+    /// The same database for use on the runtime this is called on. A PostgreSQL connection is driven by the runtime
+    /// that opened it (every answer on its socket would wake that runtime's threads first), so another runtime gets
+    /// a pool of its own with the same settings; SQLite's connections run on threads of their own, and its pools
+    /// (the one writer among them) stay shared.
+    pub async fn for_this_runtime(&self) -> Result<Self, DbError> {
+        match self {
+            Db::Postgres(pool) => {
+                let options = (*pool.connect_options()).clone();
+                Ok(Db::Postgres(
+                    pool.options().clone().connect_with(options).await?,
+                ))
+            }
+            Db::Sqlite { .. } => Ok(self.clone()),
+        }
+    }
+
     pub fn backend(&self) -> &'static str {
         match self {
             Db::Postgres(_) => "postgres",

@@ -237,6 +237,11 @@ pub struct SecuritySettings {
 pub struct QueueSettings {
     /// Jobs one worker process runs at once, per job kind.
     pub concurrency: usize,
+    /// Threads of the worker's own runtime (0: one a core). One by default: its jobs wait on the network and the
+    /// database most of the time (SQLite's statements run on threads of their own), and on a small machine shared
+    /// with the database, the SMTP server or the API, a second thread spent more waking the first than it added
+    /// (see Sending in docs/benchmarks.md). More help a large machine whose jobs parse many web pages.
+    pub worker_threads: usize,
     /// Jobs fetched per poll; the storage default of 10 caps throughput at a few hundred jobs/s.
     pub batch_size: usize,
     /// Attempts before a job stays failed.
@@ -254,6 +259,7 @@ impl Default for QueueSettings {
     fn default() -> Self {
         Self {
             concurrency: 8,
+            worker_threads: 1,
             batch_size: 200,
             max_attempts: 5,
             retry_base_seconds: 30,
