@@ -252,10 +252,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve => {
             let api = tokio::spawn(serve_api(ctx.clone(), until_stopped()));
-            let worker = tokio::spawn(outreach_worker::run_on_own_runtime(
-                ctx.clone(),
-                until_stopped(),
-            ));
+            let worker = tokio::spawn(outreach_worker::run(ctx.clone(), until_stopped()));
             let scheduler = tokio::spawn(outreach_scheduler::run(ctx.clone(), until_stopped()));
             let (api, worker, scheduler) = tokio::join!(api, worker, scheduler);
             api??;
@@ -263,9 +260,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             scheduler??;
         }
         Command::Api => serve_api(ctx.clone(), until_stopped()).await?,
-        Command::Worker => {
-            outreach_worker::run_on_own_runtime(ctx.clone(), until_stopped()).await?
-        }
+        Command::Worker => outreach_worker::run(ctx.clone(), until_stopped()).await?,
         Command::Scheduler => outreach_scheduler::run(ctx.clone(), until_stopped()).await?,
         Command::Migrate
         | Command::Config { .. }

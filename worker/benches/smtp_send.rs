@@ -189,8 +189,7 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     // Until every message is sent: a batch whose sender's slots stay taken goes back to the queue for a moment, which
     // an idle queue would not wait for.
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    // As the `worker` and `serve` commands run it: on a runtime of its own.
-    let workers = tokio::spawn(outreach_worker::run_on_own_runtime(ctx, async move {
+    let workers = tokio::spawn(outreach_worker::run(ctx, async move {
         stopped.await.ok();
     }));
     let deadline = Instant::now() + Duration::from_secs(3_600);

@@ -1,5 +1,5 @@
-//! The worker: one apalis worker per job kind on the configured storage, with per-process concurrency from config,
-//! retries with exponential backoff, job metrics and the queue-depth gauge. Nothing one job does stops the others:
+//! The worker: one apalis worker per job kind on the configured storage, on a runtime of its own, with per-process
+//! concurrency from config, retries with exponential backoff, job metrics and the queue-depth gauge. Nothing one job does stops the others:
 //! a job that panics fails like an error and the worker goes on, and a worker whose fetch fails (a row it cannot
 //! read) is started again, with the unreadable row set aside as failed.
 
@@ -295,8 +295,9 @@ fn restart_after(
     true
 }
 
-/// Runs every job kind's worker until `shutdown` resolves.
-pub async fn run(
+/// Runs every job kind's worker on the caller's runtime until `shutdown` resolves (`run` gives it a runtime of
+/// its own).
+async fn run_workers(
     ctx: Context,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
@@ -373,11 +374,11 @@ pub async fn run(
     result.map_err(|error| anyhow::anyhow!("worker stopped: {error}"))
 }
 
-/// `run` on a runtime of the worker's own, with `queue.worker_threads` threads, in a thread of its own: the API
-/// and the scheduler of the same process keep theirs, and the worker's one thread by default sends faster on a
-/// small machine than two that keep waking each other (see `QueueSettings::worker_threads`). Ends when the worker
-/// has stopped.
-pub async fn run_on_own_runtime(
+/// Runs every job kind's worker until `shutdown` resolves, on a runtime of the worker's own with
+/// `queue.worker_threads` threads, in a thread of its own: the API and the scheduler of the same process keep
+/// theirs, and the worker's one thread by default sends faster on a small machine than two that keep waking each
+/// other (see `QueueSettings::worker_threads`). Ends when the worker has stopped.
+pub async fn run(
     ctx: Context,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
@@ -398,7 +399,7 @@ pub async fn run_on_own_runtime(
             let worker = runtime.spawn(async move {
                 let db = ctx.db.for_this_runtime().await?;
                 let own = !matches!(db, Db::Sqlite { .. });
-                let outcome = run(ctx.with_db(db.clone()), shutdown).await;
+                let outcome = run_workers(ctx.with_db(db.clone()), shutdown).await;
                 if own {
                     db.close().await;
                 }

@@ -171,14 +171,10 @@ async fn a_worker_stopped_mid_campaign_and_started_again_sends_each_recipient_on
             .await
             .unwrap();
 
-        // As the `worker` and `serve` commands run it: on a runtime of its own (on PostgreSQL with a pool of its own).
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let worker = tokio::spawn(outreach_worker::run_on_own_runtime(
-            ctx.clone(),
-            async move {
-                stopped.await.ok();
-            },
-        ));
+        let worker = tokio::spawn(outreach_worker::run(ctx.clone(), async move {
+            stopped.await.ok();
+        }));
         let deadline = std::time::Instant::now() + LIMIT;
         while test_db
             .db
