@@ -1,7 +1,7 @@
 //! The worker: one apalis worker per job kind on the configured storage, on a runtime of its own, with per-process
-//! concurrency from config, retries with exponential backoff, job metrics and the queue-depth gauge. Nothing one job does stops the others:
-//! a job that panics fails like an error and the worker goes on, and a worker whose fetch fails (a row it cannot
-//! read) is started again, with the unreadable row set aside as failed.
+//! concurrency from config, retries with exponential backoff, job metrics and the queue-depth gauge. Nothing one
+//! job does stops the others: a job that panics fails like an error and the worker goes on, and a worker whose fetch
+//! fails (a row it cannot read) is started again, with the unreadable row set aside as failed.
 
 pub mod handlers;
 
@@ -408,6 +408,8 @@ pub async fn run(
             let outcome = runtime
                 .block_on(worker)
                 .unwrap_or_else(|error| Err(anyhow::anyhow!("the worker failed: {error}")));
+            // Whatever the worker left running ends before the caller hears that it has stopped.
+            runtime.shutdown_timeout(SHUTDOWN_TIMEOUT);
             done.send(outcome).ok();
         })?;
     ended.await.unwrap_or_else(|_| {
