@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
-use outreach_core::testing::goals::{Goal, report};
+use outreach_core::testing::goals::{Goal, env_setting, report};
 use support::{SESSION, premium_user, scalar, serve, signed_in_database, timings};
 
 mod support;
@@ -23,12 +23,7 @@ const RAW_ROUNDS: usize = 15;
 
 #[tokio::main]
 async fn main() {
-    let size = |name: &str, default: i64| -> i64 {
-        std::env::var(name)
-            .ok()
-            .and_then(|value| value.parse().ok())
-            .unwrap_or(default)
-    };
+    let size = |name: &str, default: i64| -> i64 { env_setting(name).unwrap_or(default) };
     let (messages, campaigns, users, runs) = (
         size("BENCH_MESSAGES", 1_000_000),
         size("BENCH_CAMPAIGNS", 20),

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::db::Db;
-use outreach_core::testing::goals::{Goal, report};
+use outreach_core::testing::goals::{Goal, env_setting, report};
 use support::{SESSION, scalar, serve, signed_in_database, timings};
 
 mod support;
@@ -20,10 +20,7 @@ const GOAL_MS: f64 = 50.0;
 
 #[tokio::main]
 async fn main() {
-    let replies: i64 = std::env::var("BENCH_REPLIES")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(100_000);
+    let replies: i64 = env_setting("BENCH_REPLIES").unwrap_or(100_000);
     let (test_db, user) = signed_in_database().await;
     let Db::Postgres(pool) = &test_db.db else {
         unreachable!("a PostgreSQL test database")

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::sending::links::{click_url, open_pixel_url, unsubscribe_url};
-use outreach_core::testing::goals::{Goal, report};
+use outreach_core::testing::goals::{Goal, env_setting, report};
 use outreach_core::testing::{TestDb, seed_follow_ups};
 use outreach_core::{Context, Settings, on_db};
 
@@ -96,10 +96,7 @@ async fn main() {
     let healthz_steady = fixed_rate(&healthz, FIXED_RATE, FIXED_SECONDS).await;
     // Sent messages for the spread pixel (three days ago, none opened yet, a follow-up one day after an open),
     // written after the measurements above so that their writing and its checkpoints stay out of them.
-    let messages: usize = std::env::var("BENCH_TRACKED_MESSAGES")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(200_000);
+    let messages: usize = env_setting("BENCH_TRACKED_MESSAGES").unwrap_or(200_000);
     let seeded = seed_follow_ups(
         &test_db.db,
         "tracked@bakery.example",

@@ -16,6 +16,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use outreach_core::discovery::businesses::Candidate;
 use outreach_core::platform::clock::SystemClock;
+use outreach_core::testing::goals::env_setting;
 use outreach_core::testing::{DnsAnswer, TestDb, fake_dns};
 use outreach_core::{Context, Db, Settings};
 
@@ -23,8 +24,8 @@ const STYLES: usize = 6;
 
 #[tokio::main]
 async fn main() {
-    let sites: usize = env_number("BENCH_SITES", 500);
-    let latency = Duration::from_millis(env_number("BENCH_LATENCY_MS", 50) as u64);
+    let sites: usize = env_setting("BENCH_SITES").unwrap_or(500);
+    let latency = Duration::from_millis(env_setting("BENCH_LATENCY_MS").unwrap_or(50));
     let mut hosts = Vec::new();
     for index in 0..sites {
         hosts.push(serve_site(index, latency).await);
@@ -48,13 +49,6 @@ async fn main() {
         );
         test_db.cleanup().await;
     }
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(default)
 }
 
 fn planted_domain(index: usize) -> String {

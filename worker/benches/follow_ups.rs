@@ -13,25 +13,18 @@ use outreach_core::automations::Settings as AutomationSettings;
 use outreach_core::followups::queue_due_follow_ups;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
-use outreach_core::testing::goals::{Goal, report};
+use outreach_core::testing::goals::{Goal, env_setting, report};
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
     seed_follow_ups,
 };
 use outreach_core::{Context, Db, Settings};
 
-fn number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(default)
-}
-
 #[tokio::main]
 async fn main() {
     let (messages, due) = (
-        number("BENCH_MESSAGES", 1_000_000),
-        number("BENCH_DUE", 20_000),
+        env_setting("BENCH_MESSAGES").unwrap_or(1_000_000),
+        env_setting("BENCH_DUE").unwrap_or(20_000),
     );
     let test_db = match std::env::var("BENCH_DATABASE_URL")
         .ok()
@@ -148,7 +141,7 @@ async fn main() {
     // The scheduler's whole tick at the same scale (issue 32.6): `BENCH_AUTOMATIONS` active automations start their
     // run of the day, and the pass over the chains a crash could cut looks at every message (answers and follow-ups
     // written without their sending job among them). Then the tick again, with nothing new to do (the usual minute).
-    let automations = number("BENCH_AUTOMATIONS", 1_000);
+    let automations = env_setting("BENCH_AUTOMATIONS").unwrap_or(1_000);
     for at in 0..automations {
         let settings = AutomationSettings {
             campaign_name: format!("Automation {at}"),

@@ -21,7 +21,7 @@ use outreach_core::sending::batch::HANDED_OVER_TOGETHER;
 use outreach_core::sending::compose::Composed;
 use outreach_core::sending::smtp::{SmtpServer, SmtpSession};
 use outreach_core::sending::steps::SendStep;
-use outreach_core::testing::goals::{Goal, report};
+use outreach_core::testing::goals::{Goal, env_setting, report};
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
 };
@@ -40,10 +40,7 @@ async fn main() {
     if statements {
         statements::install();
     }
-    let count: usize = std::env::var("BENCH_MESSAGES")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(20_000);
+    let count: usize = env_setting("BENCH_MESSAGES").unwrap_or(20_000);
     let test_db = match std::env::var("BENCH_DATABASE_URL")
         .ok()
         .filter(|url| !url.is_empty())
@@ -119,31 +116,19 @@ fn summed(rendered: &str, step: &str) -> f64 {
 async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     let mut settings = at_any_time(loopback_senders_allowed(Settings::default()));
     // Batches of one sender that may send at once (the default leaves the others waiting for a slot).
-    if let Some(slots) = std::env::var("BENCH_SENDER_CONCURRENCY")
-        .ok()
-        .and_then(|value| value.parse().ok())
-    {
+    if let Some(slots) = env_setting("BENCH_SENDER_CONCURRENCY") {
         settings.sending.sender_concurrency = slots;
     }
     // Send batches of one user that may run at once (the default is half the worker's concurrency).
-    if let Some(batches) = std::env::var("BENCH_USER_CONCURRENCY")
-        .ok()
-        .and_then(|value| value.parse().ok())
-    {
+    if let Some(batches) = env_setting("BENCH_USER_CONCURRENCY") {
         settings.sending.user_concurrency = batches;
     }
     // Threads of the worker's runtime (the default is one).
-    if let Some(threads) = std::env::var("BENCH_WORKER_THREADS")
-        .ok()
-        .and_then(|value| value.parse().ok())
-    {
+    if let Some(threads) = env_setting("BENCH_WORKER_THREADS") {
         settings.queue.worker_threads = threads;
     }
     // Hand-overs recorded in one commit (what a crash may leave in doubt per connection).
-    if let Some(window) = std::env::var("BENCH_HANDOVER_WINDOW")
-        .ok()
-        .and_then(|value| value.parse().ok())
-    {
+    if let Some(window) = env_setting("BENCH_HANDOVER_WINDOW") {
         settings.sending.handover_window = window;
     }
     let db = Db::connect(&test_db.url, settings.database.max_connections)

@@ -398,7 +398,8 @@ pub async fn run(
             // Spawned, so that all of it runs on the runtime's threads and this one only waits.
             let worker = runtime.spawn(async move {
                 let db = ctx.db.for_this_runtime().await?;
-                let own = !matches!(db, Db::Sqlite { .. });
+                // A pool opened here is this runtime's to close; SQLite's stays the process's.
+                let own = matches!(db, Db::Postgres(_));
                 let outcome = run_workers(ctx.with_db(db.clone()), shutdown).await;
                 if own {
                     db.close().await;

@@ -1,5 +1,13 @@
 //! The benchmarks' figures against the goals of issue 32, one line each, for `make bench` to gather into its closing
-//! table (`scripts/bench-table.sh`). A benchmark prints its own detail as before; these lines are the summary.
+//! table (`scripts/bench-table.sh`). A benchmark prints its own detail as before; these lines are the summary. Also
+//! how a benchmark reads its sizes and settings from the environment (`BENCH_MESSAGES=100000`).
+
+/// A benchmark's number from the environment variable `name`: None when it is unset or not a number.
+pub fn env_setting<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+}
 
 /// What a figure must be.
 #[derive(Debug, Clone, Copy)]
