@@ -1,5 +1,5 @@
 //! The batched tracking-event writer: the open, click and unsubscribe endpoints hand events over a channel and
-//! answer at once; writer tasks take up to 1,000 events (or what 50 ms brings) and write them in one statement.
+//! answer at once; writer tasks take up to 5,000 events (or what 50 ms brings) and write them in one statement.
 //! One job per event would cost a queue row and a worker round trip for each pixel (see docs/benchmarks.md).
 
 use std::sync::Arc;
@@ -12,8 +12,12 @@ use crate::platform::db::Db;
 use crate::platform::telemetry;
 use crate::tracking::events::{TrackingEvent, is_machine_agent};
 
-/// The most events one write holds, and the longest an event waits for its write.
-const BATCH_EVENTS: usize = 1_000;
+/// The most events one write holds, and the longest an event waits for its write. Opens spread over many messages
+/// each put an entry of the events' token index (and a first open its message's row) on a page of its own, and
+/// SQLite logs every page a write changes whole: at 1,000 a write the log took 90-150 MB/s, the writer fell behind,
+/// the channel filled and the endpoints waited up to 100 ms for room. Larger writes under load share more pages
+/// (docs/benchmarks.md, Tracking).
+const BATCH_EVENTS: usize = 5_000;
 const BATCH_WAIT: Duration = Duration::from_millis(50);
 /// Batches written at once on PostgreSQL.
 const POSTGRES_WRITERS: usize = 4;
