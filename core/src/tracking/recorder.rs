@@ -12,12 +12,12 @@ use crate::platform::db::Db;
 use crate::platform::telemetry;
 use crate::tracking::events::{TrackingEvent, is_machine_agent};
 
-/// The most events one write holds, and the longest an event waits for its write. Opens spread over many messages
-/// each put an entry of the events' token index (and a first open its message's row) on a page of its own, and
-/// SQLite logs every page a write changes whole: at 1,000 a write the log took 90-150 MB/s, the writer fell behind,
-/// the channel filled and the endpoints waited up to 100 ms for room. Larger writes under load share more pages
-/// (docs/benchmarks.md, Tracking).
+/// The most events one write holds. Opens spread over many messages each put an entry of the events' token index
+/// (and a first open its message's row) on a page of its own, and SQLite logs every page a write changes whole: at
+/// 1,000 a write the log took 90-150 MB/s, the writer fell behind, the channel (ten writes' worth) filled and the
+/// endpoints waited up to 100 ms for room. Larger writes under load share more pages (docs/benchmarks.md, Tracking).
 const BATCH_EVENTS: usize = 5_000;
+/// The longest an event waits for its write.
 const BATCH_WAIT: Duration = Duration::from_millis(50);
 /// Batches written at once on PostgreSQL.
 const POSTGRES_WRITERS: usize = 4;
