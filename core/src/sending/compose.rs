@@ -215,18 +215,21 @@ pub fn html_to_text(html: &str) -> String {
 }
 
 /// Whether a link's text names its own address (with or without the scheme, `www.` or a trailing slash).
+/// Compared in place, without lowercased copies (every link of every message goes through this).
 fn same_address(text: &str, url: &str) -> bool {
-    let bare = |address: &str| {
-        let address = address
-            .trim_start_matches("https://")
-            .trim_start_matches("http://")
-            .trim_start_matches("mailto:");
+    fn strip_all<'a>(mut address: &'a str, prefix: &str) -> &'a str {
+        while let Some(rest) = address.strip_prefix(prefix) {
+            address = rest;
+        }
         address
-            .trim_start_matches("www.")
-            .trim_end_matches('/')
-            .to_ascii_lowercase()
-    };
-    !text.is_empty() && bare(text) == bare(url)
+    }
+    fn bare(address: &str) -> &str {
+        let address = strip_all(address, "https://");
+        let address = strip_all(address, "http://");
+        let address = strip_all(address, "mailto:");
+        strip_all(address, "www.").trim_end_matches('/')
+    }
+    !text.is_empty() && bare(text).eq_ignore_ascii_case(bare(url))
 }
 
 /// The length of the tag at the start of `html` (up to and including its '>'), quotes respected; `None` when it is
@@ -405,10 +408,13 @@ mod tests {
     fn a_link_whose_text_is_its_address_says_it_once() {
         let html = "<p>Visit <a href=\"https://bakery.example/\">https://bakery.example</a>, \
             <a href=\"https://www.bakery.example/menu\">bakery.example/menu</a> or \
-            <a href=\"mailto:ada@bakery.example\">ada@bakery.example</a>.</p>";
+            <a href=\"mailto:ada@bakery.example\">ada@bakery.example</a>, \
+            <a href=\"https://bakery.example/shop\">Bakery.Example/Shop</a> or \
+            <a href=\"https://bakery.example/about\">bakery.example</a>.</p>";
         assert_eq!(
             html_to_text(html),
-            "Visit https://bakery.example, bakery.example/menu or ada@bakery.example."
+            "Visit https://bakery.example, bakery.example/menu or ada@bakery.example, Bakery.Example/Shop or \
+             bakery.example (https://bakery.example/about)."
         );
     }
 

@@ -189,6 +189,20 @@ fn encoded_words(text: &mut String, value: &str, column: usize) {
     }
 }
 
+/// The bytes quoted-printable writes as they are, but for a space or tab that ends a line: printable ASCII but '=',
+/// spaces and tabs. A table: each byte of every message's two bodies is looked up in it.
+const AS_IS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < table.len() {
+        let value = byte as u8;
+        table[byte] =
+            (value.is_ascii_graphic() && value != b'=') || value == b' ' || value == b'\t';
+        byte += 1;
+    }
+    table
+};
+
 /// Quoted-printable (RFC 2045 6.7): lines of at most 76 characters with soft breaks, `=` and bytes outside
 /// printable ASCII as `=XX`, a space or tab before a line end encoded; each line ends with CRLF. Runs of bytes that
 /// stay as they are go in whole (every message of a campaign goes through this).
@@ -200,16 +214,15 @@ fn quoted_printable(text: &mut String, body: &str) {
         let mut column = 0;
         let mut at = 0;
         while at < bytes.len() {
-            // The bytes from here that go as they are: printable ASCII but '=', and spaces or tabs not last.
-            let run = bytes[at..]
+            // The bytes from here that go as they are: printable ASCII but '=', and spaces or tabs not last (a space
+            // or tab that ends the line is left to be encoded).
+            let mut run = bytes[at..]
                 .iter()
-                .enumerate()
-                .take_while(|&(offset, &byte)| match byte {
-                    b' ' | b'\t' => at + offset + 1 < bytes.len(),
-                    b'=' => false,
-                    _ => byte.is_ascii_graphic(),
-                })
-                .count();
+                .position(|&byte| !AS_IS[usize::from(byte)])
+                .unwrap_or(bytes.len() - at);
+            if at + run == bytes.len() && run > 0 && matches!(bytes[at + run - 1], b' ' | b'\t') {
+                run -= 1;
+            }
             // As many of them as fit the line: a byte before the line's end keeps room for a soft break's '='.
             let ends_line = at + run == bytes.len();
             let mut taken = 0;
@@ -340,6 +353,36 @@ mod tests {
         assert_eq!(text.trim_end(), composed.text);
         let html = message.body_html(0).unwrap().replace("\r\n", "\n");
         assert_eq!(html.trim_end(), composed.html);
+    }
+
+    #[test]
+    fn quoted_printable_keeps_printable_bytes_and_encodes_the_rest_in_lines_of_76() {
+        let encoded = |body: &str| {
+            let mut text = String::new();
+            quoted_printable(&mut text, body);
+            text
+        };
+        // '=' and a space or tab that ends a line are encoded; one inside a line stays.
+        assert_eq!(encoded("a = b\tc \n"), "a =3D b\tc=20\r\n\r\n");
+        assert_eq!(
+            encoded("trailing tab\t\r\nend "),
+            "trailing tab=09\r\nend=20\r\n"
+        );
+        assert_eq!(encoded("caf\u{e9}"), "caf=C3=A9\r\n");
+        // A soft break keeps each line at 76 characters with its '='; an encoded byte is never split.
+        let long = format!("{} y", "x".repeat(80));
+        assert_eq!(
+            encoded(&long),
+            format!("{}=\r\n{} y\r\n", "x".repeat(75), "x".repeat(5))
+        );
+        assert_eq!(
+            encoded(&"z=".repeat(30)),
+            format!(
+                "{}z=\r\n{}\r\n",
+                "z=3D".repeat(18),
+                "=3Dz".repeat(11) + "=3D"
+            )
+        );
     }
 
     #[test]
