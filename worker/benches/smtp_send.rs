@@ -7,7 +7,8 @@
 //! Then where the time went: each step of the send path (`outreach_send_step_seconds`, see
 //! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once; and, as
 //! a reference, the SMTP client alone (the same messages composed beforehand, over as many connections as a
-//! sender gets, no database): what the wire takes of the pipeline. With `BENCH_STATEMENTS=1`, also the database's
+//! sender gets, no database): what the wire takes of the pipeline, and composing alone (µs a message on one thread,
+//! no database, no network: the part of the worker's share that no wait or other thread touches). With `BENCH_STATEMENTS=1`, also the database's
 //! time a message by statement while the pipeline ran (`statements`), which found the work migrations 49 and 50
 //! took out of a claim and a sent mark.
 
@@ -58,6 +59,7 @@ async fn main() {
     let after = smtp_source(count, size).await;
     let ceiling = (before + after) / 2.0;
     let alone = client_alone(count).await;
+    let composing = composing_alone(count);
     println!(
         "{count} messages of ~{size} bytes, {} database",
         test_db.db.backend()
@@ -70,6 +72,9 @@ async fn main() {
     println!(
         "client alone: {alone:>8.0} messages/s (this SMTP client, no database, {} connections)",
         Settings::default().sending.sender_concurrency
+    );
+    println!(
+        "composing:    {composing:>8.1} µs a message (composed and written out as MIME on one thread, no database)"
     );
     let what = |figure: &str| format!("{figure}, {count} messages, {}", test_db.db.backend());
     report(
@@ -205,9 +210,14 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
 }
 
 /// One message as the pipeline composes it, to `owner{index}@cafe{index}.example`.
-fn sample(index: usize) -> Composed {
+/// The settings the sample messages are composed with.
+fn sample_settings() -> Settings {
     let mut settings = Settings::default();
     settings.security.secret_key = outreach_core::platform::config::Secret::new("k".repeat(64));
+    settings
+}
+
+fn sample(settings: &Settings, index: usize) -> Composed {
     let to_email = format!("owner{index}@cafe{index}.example");
     let token = format!("abcdefghijkl{index:010}");
     let envelope = outreach_core::sending::compose::Envelope {
@@ -222,7 +232,7 @@ fn sample(index: usize) -> Composed {
         open_pixel: true,
     };
     outreach_core::sending::compose::compose(
-        &settings,
+        settings,
         &envelope,
         "Fresh bread for you",
         BODY,
@@ -232,7 +242,7 @@ fn sample(index: usize) -> Composed {
 
 /// The size of one composed message, so the ceiling sends messages of the same size.
 fn sample_size() -> usize {
-    outreach_core::sending::mime::render(&sample(1), chrono::Utc::now())
+    outreach_core::sending::mime::render(&sample(&sample_settings(), 1), chrono::Utc::now())
         .expect("the sample builds")
         .text
         .len()
@@ -253,7 +263,12 @@ async fn client_alone(count: usize) -> f64 {
         policy: settings.sending.policy(),
         timeout: settings.sending.timeout(),
     };
-    let run: Arc<Vec<Composed>> = Arc::new((0..HANDED_OVER_TOGETHER).map(sample).collect());
+    let settings = sample_settings();
+    let run: Arc<Vec<Composed>> = Arc::new(
+        (0..HANDED_OVER_TOGETHER)
+            .map(|index| sample(&settings, index))
+            .collect(),
+    );
     let started = Instant::now();
     let sessions: Vec<_> = (0..connections)
         .map(|_| {
@@ -276,6 +291,20 @@ async fn client_alone(count: usize) -> f64 {
         sent += session.await.expect("the session ran");
     }
     sent as f64 / started.elapsed().as_secs_f64()
+}
+
+/// Composing and writing out as MIME alone, on this thread (no database, no network): µs a message. The part of the
+/// worker's share that no wait or other thread touches, for comparing changes to composing.
+fn composing_alone(count: usize) -> f64 {
+    let settings = sample_settings();
+    let started = Instant::now();
+    for index in 0..count {
+        let composed = sample(&settings, index);
+        let rendered = outreach_core::sending::mime::render(&composed, chrono::Utc::now())
+            .expect("the sample builds");
+        std::hint::black_box(rendered.text);
+    }
+    started.elapsed().as_secs_f64() * 1e6 / count as f64
 }
 
 /// Postfix's load generator into a fresh sink: the same number of messages of about the same size.
