@@ -8,9 +8,9 @@
 //! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once; and, as
 //! a reference, the SMTP client alone (the same messages composed beforehand, over as many connections as a
 //! sender gets, no database): what the wire takes of the pipeline, and composing alone (µs a message on one thread,
-//! no database, no network: the part of the worker's share that no wait or other thread touches). With `BENCH_STATEMENTS=1`, also the database's
-//! time a message by statement while the pipeline ran (`statements`), which found the work migrations 49 and 50
-//! took out of a claim and a sent mark.
+//! no database, no network: the part of the worker's share that no wait or other thread touches). With
+//! `BENCH_STATEMENTS=1`, also the database's time a message by statement while the pipeline ran (`statements`),
+//! which found the work migrations 49 and 50 took out of a claim and a sent mark.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -209,14 +209,14 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
     )
 }
 
-/// One message as the pipeline composes it, to `owner{index}@cafe{index}.example`.
-/// The settings the sample messages are composed with.
+/// The settings the sample messages are composed with (a signing key of the right length).
 fn sample_settings() -> Settings {
     let mut settings = Settings::default();
     settings.security.secret_key = outreach_core::platform::config::Secret::new("k".repeat(64));
     settings
 }
 
+/// One message as the pipeline composes it, to `owner{index}@cafe{index}.example`.
 fn sample(settings: &Settings, index: usize) -> Composed {
     let to_email = format!("owner{index}@cafe{index}.example");
     let token = format!("abcdefghijkl{index:010}");
@@ -263,10 +263,10 @@ async fn client_alone(count: usize) -> f64 {
         policy: settings.sending.policy(),
         timeout: settings.sending.timeout(),
     };
-    let settings = sample_settings();
+    let keyed = sample_settings();
     let run: Arc<Vec<Composed>> = Arc::new(
         (0..HANDED_OVER_TOGETHER)
-            .map(|index| sample(&settings, index))
+            .map(|index| sample(&keyed, index))
             .collect(),
     );
     let started = Instant::now();
