@@ -7,7 +7,7 @@ use crate::Settings;
 use crate::campaigns::personalise::{Recipient, render, render_html};
 use crate::platform::faults;
 use crate::platform::text::find_ignore_ascii_case;
-use crate::sending::links::{click_url, open_pixel_url, unsubscribe_url};
+use crate::sending::links::Links;
 
 /// What a provider is handed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -59,37 +59,47 @@ pub fn compose(
 ) -> Composed {
     faults::point("compose", envelope.to_email);
     let seed = envelope.to_email;
-    let subject = render(subject, recipient, seed)
-        .text
-        .replace(['\r', '\n'], " ");
-    let personal = render_html(body_html, recipient, seed).text;
-    let body = rewrite_links(&personal, |url| click_url(settings, envelope.token, url));
-    let unsubscribe = unsubscribe_url(settings, envelope.to_email);
-    let postal = envelope.postal_address.trim();
-    let mut footer_html = String::new();
-    let mut footer_text = String::new();
-    if !postal.is_empty() {
-        footer_html.push_str(&format!("{}<br>", escape(postal).replace('\n', "<br>")));
-        footer_text.push_str(&format!("{postal}\n"));
-    }
-    footer_html.push_str(&format!(
-        r#"<a href="{}">Unsubscribe</a>"#,
-        escape(&unsubscribe)
-    ));
-    footer_text.push_str(&format!("Unsubscribe: {unsubscribe}\n"));
-    let pixel = if envelope.open_pixel {
-        format!(
-            "<img src=\"{}\" width=\"1\" height=\"1\" alt=\"\" style=\"display:block\">",
-            escape(&open_pixel_url(settings, envelope.token))
-        )
+    let subject = render(subject, recipient, seed).text;
+    let subject = if subject.contains(['\r', '\n']) {
+        subject.replace(['\r', '\n'], " ")
     } else {
-        String::new()
+        subject
     };
-    let html = format!(
-        "<!doctype html><html><body>{body}<p style=\"margin-top:24px;font-size:12px;color:#666\">{footer_html}</p>\
-         {pixel}</body></html>"
-    );
-    let text = format!("{}\n\n--\n{footer_text}", html_to_text(&personal));
+    let personal = render_html(body_html, recipient, seed).text;
+    let links = Links::new(settings);
+    let body = rewrite_links(&personal, |url| links.click(envelope.token, url));
+    let unsubscribe = links.unsubscribe(envelope.to_email);
+    let postal = envelope.postal_address.trim();
+    // Written in place, each part once: every message of a campaign is composed here.
+    let mut html = String::with_capacity(body.len() + 2 * (postal.len() + unsubscribe.len()) + 512);
+    html.push_str("<!doctype html><html><body>");
+    html.push_str(&body);
+    html.push_str(r#"<p style="margin-top:24px;font-size:12px;color:#666">"#);
+    if !postal.is_empty() {
+        for line in postal.split('\n') {
+            push_escaped(&mut html, line);
+            html.push_str("<br>");
+        }
+    }
+    html.push_str(r#"<a href=""#);
+    push_escaped(&mut html, &unsubscribe);
+    html.push_str(r#"">Unsubscribe</a></p>"#);
+    if envelope.open_pixel {
+        html.push_str(r#"<img src=""#);
+        push_escaped(&mut html, &links.open_pixel(envelope.token));
+        html.push_str(r#"" width="1" height="1" alt="" style="display:block">"#);
+    }
+    html.push_str("</body></html>");
+    let mut text = html_to_text(&personal);
+    text.reserve(postal.len() + unsubscribe.len() + 24);
+    text.push_str("\n\n--\n");
+    if !postal.is_empty() {
+        text.push_str(postal);
+        text.push('\n');
+    }
+    text.push_str("Unsubscribe: ");
+    text.push_str(&unsubscribe);
+    text.push('\n');
     let domain = envelope
         .from_email
         .rsplit_once('@')
@@ -97,7 +107,10 @@ pub fn compose(
     // Only the signed one-click URL (RFC 8058): a mailto would name an address nothing here reads, and a recipient
     // whose client used it would never be unsubscribed.
     let mut headers = vec![
-        ("List-Unsubscribe".to_string(), format!("<{unsubscribe}>")),
+        (
+            "List-Unsubscribe".to_string(),
+            ["<", &unsubscribe, ">"].concat(),
+        ),
         (
             "List-Unsubscribe-Post".to_string(),
             "List-Unsubscribe=One-Click".to_string(),
@@ -123,7 +136,7 @@ pub fn compose(
         body: personal,
         html,
         text,
-        message_id: format!("{}@{domain}", envelope.token),
+        message_id: [envelope.token, "@", domain].concat(),
         headers,
     }
 }
@@ -141,7 +154,7 @@ fn rewrite_links(html: &str, rewrite: impl Fn(&str) -> String) -> String {
         };
         let url = unescape(&rest[value_start..value_start + length]);
         if url.starts_with("http://") || url.starts_with("https://") {
-            output.push_str(&escape(&rewrite(&url)));
+            push_escaped(&mut output, &rewrite(&url));
         } else {
             output.push_str(&rest[value_start..value_start + length]);
         }
@@ -175,13 +188,8 @@ pub fn html_to_text(html: &str) -> String {
         let tag = &rest[1..length - 1];
         rest = &rest[length..];
         let closing = tag.starts_with('/');
-        let name: String = tag
-            .trim_start_matches('/')
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        match (name.as_str(), closing) {
+        let mut lowercase = [0u8; TAG_NAME_ACTED_ON];
+        match (tag_name(tag, &mut lowercase), closing) {
             ("br", _) => text.push('\n'),
             ("p", true) => text.push_str("\n\n"),
             ("li", false) => text.push_str("- "),
@@ -197,7 +205,7 @@ pub fn html_to_text(html: &str) -> String {
                     text.push(')');
                 }
             }
-            ("script" | "style", false) => {
+            (name @ ("script" | "style"), false) => {
                 let end = format!("</{name}");
                 rest = find_ignore_ascii_case(rest, &end, 0).map_or("", |at| &rest[at..]);
             }
@@ -211,7 +219,28 @@ pub fn html_to_text(html: &str) -> String {
         lines.push_str(line.trim_end());
         lines.push('\n');
     }
-    lines.trim().to_string()
+    // Trimmed in place.
+    lines.truncate(lines.trim_end().len());
+    lines.drain(..lines.len() - lines.trim_start().len());
+    lines
+}
+
+/// The longest tag name `html_to_text` acts on (`script`).
+const TAG_NAME_ACTED_ON: usize = 6;
+
+/// A tag's name (after a closing '/'), lowercased into `buffer`; empty when it is longer than any name acted on.
+fn tag_name<'a>(tag: &str, buffer: &'a mut [u8; TAG_NAME_ACTED_ON]) -> &'a str {
+    let name = tag.trim_start_matches('/').as_bytes();
+    let length = name
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    let Some(lowercase) = buffer.get_mut(..length) else {
+        return "";
+    };
+    lowercase.copy_from_slice(&name[..length]);
+    lowercase.make_ascii_lowercase();
+    std::str::from_utf8(lowercase).unwrap_or_default()
 }
 
 /// Whether a link's text names its own address (with or without the scheme, `www.` or a trailing slash).
@@ -280,8 +309,9 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     None
 }
 
-fn escape(text: &str) -> String {
-    html_escape::encode_double_quoted_attribute(text).into_owned()
+/// `text` for a double-quoted attribute (`&`, `<`, `>` and `"` as entities), appended to `output`.
+fn push_escaped(output: &mut String, text: &str) {
+    html_escape::encode_double_quoted_attribute_to_string(text, output);
 }
 
 fn unescape(text: &str) -> String {
@@ -401,6 +431,16 @@ mod tests {
         assert_eq!(
             html_to_text(html),
             "Hi Ben & co,\n\n- Bread\n- Buns <3\nSee our menu (https://a.example/?q=1&r=2).\n1 < 2"
+        );
+    }
+
+    #[test]
+    fn tag_names_are_read_whatever_their_case_and_longer_ones_are_left_alone() {
+        let html = "<P>One</P><BR/><LI>Two</LI><Script>x()</SCRIPT><paragraph>three</paragraph><brr>four<lis>five\
+            <STYLE>p {}</style>six<A HREF=\"https://a.example\">a</A>";
+        assert_eq!(
+            html_to_text(html),
+            "One\n\n\n- Two\nthreefourfivesixa (https://a.example)"
         );
     }
 

@@ -3,106 +3,146 @@
 
 use crate::Settings;
 use crate::accounts::normalize_email;
-use crate::platform::security::{sign, verify};
+use crate::platform::config::Secret;
+use crate::platform::security::{sign, sign_parts, verify_parts};
 
 /// The signature purpose of unsubscribe links.
 pub const UNSUBSCRIBE_PURPOSE: &str = "unsubscribe";
-
-/// The unsubscribe page for an address, signed so the page may pre-fill it.
-pub fn unsubscribe_url(settings: &Settings, email: &str) -> String {
-    let email = normalize_email(email);
-    let signature = sign(&settings.security.secret_key, UNSUBSCRIBE_PURPOSE, &email);
-    let query: String = form_urlencoded(&[("email", &email), ("signature", &signature)]);
-    format!("{}/unsubscribe?{query}", settings.http.public_url())
-}
 
 /// The signature purposes of tracking links.
 pub const CLICK_PURPOSE: &str = "click";
 pub const OPEN_PURPOSE: &str = "open";
 
-/// A link's click-tracking URL: the message token and the original address, signed together, so the redirect goes
-/// only to an address that was in that message.
+/// The signed links of one message, under this instance's public address (worked out once for all of them: every
+/// message of a campaign carries several).
+pub struct Links<'a> {
+    key: &'a Secret,
+    base: String,
+}
+
+impl<'a> Links<'a> {
+    pub fn new(settings: &'a Settings) -> Self {
+        Self {
+            key: &settings.security.secret_key,
+            base: settings.http.public_url(),
+        }
+    }
+
+    /// The unsubscribe page for an address, signed so the page may pre-fill it.
+    pub fn unsubscribe(&self, email: &str) -> String {
+        let email = normalize_email(email);
+        let signature = sign(self.key, UNSUBSCRIBE_PURPOSE, &email);
+        let mut url = self.url(
+            email.len() * 3 + signature.len() + 32,
+            "/unsubscribe?email=",
+        );
+        push_percent_encoded(&mut url, &email);
+        url.push_str("&signature=");
+        push_percent_encoded(&mut url, &signature);
+        url
+    }
+
+    /// A link's click-tracking URL: the message token and the original address, signed together, so the redirect
+    /// goes only to an address that was in that message.
+    pub fn click(&self, token: &str, address: &str) -> String {
+        let signature = sign_parts(self.key, CLICK_PURPOSE, &click_signed(token, address));
+        let mut url = self.url(
+            token.len() + address.len() * 3 + signature.len() + 16,
+            "/t/c/",
+        );
+        url.push_str(token);
+        url.push_str("?u=");
+        push_percent_encoded(&mut url, address);
+        url.push_str("&s=");
+        push_percent_encoded(&mut url, &signature);
+        url
+    }
+
+    /// The message's open pixel.
+    pub fn open_pixel(&self, token: &str) -> String {
+        let signature = sign(self.key, OPEN_PURPOSE, token);
+        let mut url = self.url(token.len() + signature.len() + 16, "/t/o/");
+        url.push_str(token);
+        url.push_str(".gif?s=");
+        push_percent_encoded(&mut url, &signature);
+        url
+    }
+
+    /// The public address and `path`, with room for `more`.
+    fn url(&self, more: usize, path: &str) -> String {
+        let mut url = String::with_capacity(self.base.len() + path.len() + more);
+        url.push_str(&self.base);
+        url.push_str(path);
+        url
+    }
+}
+
+/// What a click link signs: its message's token and its address, on two lines.
+fn click_signed<'a>(token: &'a str, address: &'a str) -> [&'a str; 3] {
+    [token, "\n", address]
+}
+
+/// The unsubscribe page for an address (see [`Links::unsubscribe`]).
+pub fn unsubscribe_url(settings: &Settings, email: &str) -> String {
+    Links::new(settings).unsubscribe(email)
+}
+
+/// A link's click-tracking URL (see [`Links::click`]).
 pub fn click_url(settings: &Settings, token: &str, url: &str) -> String {
-    let signature = sign(
-        &settings.security.secret_key,
-        CLICK_PURPOSE,
-        &format!("{token}\n{url}"),
-    );
-    let query = form_urlencoded(&[("u", url), ("s", &signature)]);
-    format!("{}/t/c/{token}?{query}", settings.http.public_url())
+    Links::new(settings).click(token, url)
 }
 
 /// Whether a click URL's parts are the ones [`click_url`] signed.
 pub fn verify_click(settings: &Settings, token: &str, url: &str, signature: &str) -> bool {
-    verify(
+    verify_parts(
         &settings.security.secret_key,
         CLICK_PURPOSE,
-        &format!("{token}\n{url}"),
+        &click_signed(token, url),
         signature,
     )
 }
 
-/// The message's open pixel.
+/// The message's open pixel (see [`Links::open_pixel`]).
 pub fn open_pixel_url(settings: &Settings, token: &str) -> String {
-    let signature = sign(&settings.security.secret_key, OPEN_PURPOSE, token);
-    format!(
-        "{}/t/o/{token}.gif?s={}",
-        settings.http.public_url(),
-        percent_encode(&signature)
-    )
+    Links::new(settings).open_pixel(token)
 }
 
 /// Whether an open pixel's signature is the one [`open_pixel_url`] made.
 pub fn verify_open(settings: &Settings, token: &str, signature: &str) -> bool {
-    verify(
+    verify_parts(
         &settings.security.secret_key,
         OPEN_PURPOSE,
-        token,
+        &[token],
         signature,
     )
 }
 
-fn form_urlencoded(pairs: &[(&str, &str)]) -> String {
-    let mut query =
-        String::with_capacity(pairs.iter().map(|(k, v)| k.len() + v.len() * 3 + 2).sum());
-    for (index, (key, value)) in pairs.iter().enumerate() {
-        if index > 0 {
-            query.push('&');
-        }
-        query.push_str(key);
-        query.push('=');
-        push_percent_encoded(&mut query, value);
-    }
-    query
-}
-
-/// Percent-encodes everything but RFC 3986's unreserved characters.
-fn percent_encode(value: &str) -> String {
-    let mut encoded = String::with_capacity(value.len() * 3);
-    push_percent_encoded(&mut encoded, value);
-    encoded
-}
-
+/// Percent-encodes everything but RFC 3986's unreserved characters; the runs between are copied whole.
 fn push_percent_encoded(output: &mut String, value: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for byte in value.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                output.push(char::from(byte));
-            }
-            other => {
-                output.push('%');
-                output.push(char::from(HEX[usize::from(other >> 4)]));
-                output.push(char::from(HEX[usize::from(other & 0x0f)]));
-            }
+    let mut run = 0;
+    for (at, &byte) in value.as_bytes().iter().enumerate() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            continue;
         }
+        // A run is ASCII, so both its ends are character boundaries.
+        if run < at {
+            output.push_str(&value[run..at]);
+        }
+        output.push('%');
+        output.push(char::from(HEX[usize::from(byte >> 4)]));
+        output.push(char::from(HEX[usize::from(byte & 0x0f)]));
+        run = at + 1;
+    }
+    if run < value.len() {
+        output.push_str(&value[run..]);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::config::Secret;
+    use crate::platform::security::verify;
 
     #[test]
     fn unsubscribe_links_are_signed_and_encoded() {
@@ -120,5 +160,34 @@ mod tests {
             "ada+news@example.org",
             signature
         ));
+    }
+
+    #[test]
+    fn click_links_encode_every_reserved_and_non_ascii_byte_and_verify() {
+        let mut settings = Settings::default();
+        settings.security.secret_key = Secret::new("k".repeat(64));
+        settings.http.public_url = "https://out.example.com/".into();
+        let address = "https://café.example/a b?x=1&y=~z.-_#top";
+        let url = click_url(&settings, "tok1", address);
+        let query = url
+            .strip_prefix(
+                "https://out.example.com/t/c/tok1?u=https%3A%2F%2Fcaf%C3%A9.example%2Fa%20b%3Fx%3D1%26y%3D~z.-_%23top&s=",
+            )
+            .expect(&url);
+        assert!(verify_click(&settings, "tok1", address, query));
+        // The token and the address are signed as two lines of one value.
+        assert!(verify(
+            &settings.security.secret_key,
+            CLICK_PURPOSE,
+            &format!("tok1\n{address}"),
+            query
+        ));
+        assert!(!verify_click(
+            &settings,
+            "tok1",
+            "https://cafe.example/",
+            query
+        ));
+        assert!(!verify_click(&settings, "tok2", address, query));
     }
 }

@@ -3,7 +3,7 @@
 //! HTML, both quoted-printable. Every message of a campaign goes through this, so it avoids a general MIME builder's
 //! work; the boundary starts with `=_`, which quoted-printable text can never contain.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 use std::str::FromStr;
 
 use base64::Engine;
@@ -42,17 +42,16 @@ pub fn render(
     let from = address(&composed.from_email)?;
     let to = address(&composed.to_email)?;
     let reply_to = composed.reply_to.as_deref().map(address).transpose()?;
-    let boundary = format!(
-        "=_{}",
-        composed
-            .message_id
-            .split('@')
-            .next()
-            .unwrap_or_default()
-            .replace(
-                |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_',
-                ""
-            )
+    let token = composed
+        .message_id
+        .split_once('@')
+        .map_or(composed.message_id.as_str(), |(token, _)| token);
+    let mut boundary = String::with_capacity(token.len() + 2);
+    boundary.push_str("=_");
+    boundary.extend(
+        token
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_'),
     );
     let mut text = String::with_capacity(composed.html.len() + composed.text.len() + 1_024);
     header(&mut text, "Date", &date.to_rfc2822());
@@ -73,11 +72,9 @@ pub fn render(
     text.push_str("Subject: ");
     unstructured(&mut text, &composed.subject, "Subject: ".len());
     text.push_str("\r\n");
-    header(
-        &mut text,
-        "Message-ID",
-        &format!("<{}>", composed.message_id),
-    );
+    text.push_str("Message-ID: <");
+    text.push_str(&composed.message_id);
+    text.push_str(">\r\n");
     for (name, value) in &composed.headers {
         if !name.bytes().all(|b| b.is_ascii_graphic() && b != b':') {
             return Err(MessageError::HeaderName(name.to_string()));
@@ -87,20 +84,20 @@ pub fn render(
         unstructured(&mut text, value, name.len() + 2);
         text.push_str("\r\n");
     }
-    text.push_str("MIME-Version: 1.0\r\n");
-    let _ = write!(
-        text,
-        "Content-Type: multipart/alternative;\r\n boundary=\"{boundary}\"\r\n\r\n"
-    );
+    text.push_str("MIME-Version: 1.0\r\nContent-Type: multipart/alternative;\r\n boundary=\"");
+    text.push_str(&boundary);
+    text.push_str("\"\r\n\r\n");
     for (kind, body) in [("plain", &composed.text), ("html", &composed.html)] {
-        let _ = write!(
-            text,
-            "--{boundary}\r\nContent-Type: text/{kind}; charset=utf-8\r\n\
-             Content-Transfer-Encoding: quoted-printable\r\n\r\n"
-        );
+        text.push_str("--");
+        text.push_str(&boundary);
+        text.push_str("\r\nContent-Type: text/");
+        text.push_str(kind);
+        text.push_str("; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n");
         quoted_printable(&mut text, body);
     }
-    let _ = write!(text, "--{boundary}--\r\n");
+    text.push_str("--");
+    text.push_str(&boundary);
+    text.push_str("--\r\n");
     Ok(Rendered { text, from, to })
 }
 
@@ -130,7 +127,11 @@ fn display_name(text: &mut String, name: &str, column: usize) {
 /// An unstructured value (a subject, a list header): folded at spaces when plain ASCII, encoded words otherwise.
 /// Line breaks in the value never reach the header (no header injection).
 fn unstructured(text: &mut String, value: &str, column: usize) {
-    let value = value.replace(['\r', '\n'], " ");
+    let value = if value.contains(['\r', '\n']) {
+        Cow::Owned(value.replace(['\r', '\n'], " "))
+    } else {
+        Cow::Borrowed(value)
+    };
     if !is_plain(&value) {
         encoded_words(text, &value, column);
         return;

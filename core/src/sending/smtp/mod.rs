@@ -10,6 +10,8 @@
 
 mod connection;
 
+use std::fmt::Write as _;
+
 use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{MailBodyParameter, MailParameter};
 
@@ -214,9 +216,18 @@ impl Wire {
             }
             parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
         }
-        let mut commands = Mail::new(Some(rendered.from), parameters).to_string();
-        commands.push_str(&Rcpt::new(rendered.to, Vec::new()).to_string());
-        commands.push_str(&Data.to_string());
+        // The three commands written into one string (each `to_string` was a string of its own).
+        let mut commands = String::with_capacity(
+            64 + AsRef::<str>::as_ref(&rendered.from).len()
+                + AsRef::<str>::as_ref(&rendered.to).len(),
+        );
+        let _ = write!(
+            commands,
+            "{}{}{}",
+            Mail::new(Some(rendered.from), parameters),
+            Rcpt::new(rendered.to, Vec::new()),
+            Data
+        );
         Ok(Self {
             commands,
             content: dot_stuffed(&rendered.text),
