@@ -4,7 +4,7 @@
 use crate::Settings;
 use crate::accounts::normalize_email;
 use crate::platform::config::Secret;
-use crate::platform::security::{sign, sign_parts, verify_parts};
+use crate::platform::security::{sign, sign_parts, verify, verify_parts};
 
 /// The signature purpose of unsubscribe links.
 pub const UNSUBSCRIBE_PURPOSE: &str = "unsubscribe";
@@ -109,10 +109,10 @@ pub fn open_pixel_url(settings: &Settings, token: &str) -> String {
 
 /// Whether an open pixel's signature is the one [`open_pixel_url`] made.
 pub fn verify_open(settings: &Settings, token: &str, signature: &str) -> bool {
-    verify_parts(
+    verify(
         &settings.security.secret_key,
         OPEN_PURPOSE,
-        &[token],
+        token,
         signature,
     )
 }
@@ -142,7 +142,6 @@ fn push_percent_encoded(output: &mut String, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::security::verify;
 
     #[test]
     fn unsubscribe_links_are_signed_and_encoded() {

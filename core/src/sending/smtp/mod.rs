@@ -217,10 +217,7 @@ impl Wire {
             parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
         }
         // The three commands written into one string (every message of a campaign comes through here).
-        let mut commands = String::with_capacity(
-            64 + AsRef::<str>::as_ref(&rendered.from).len()
-                + AsRef::<str>::as_ref(&rendered.to).len(),
-        );
+        let mut commands = String::new();
         let _ = write!(
             commands,
             "{}{}{}",
