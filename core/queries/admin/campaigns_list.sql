@@ -3,7 +3,7 @@
 -- sent_emails_campaign_status).
 select c.id, c.name, u.email as user_email, c.status, c.status_reason, c.paused_by_user, c.created_at,
     (select count(*) from sent_emails m where m.campaign_id = c.id and m.kind in ('first', 'follow_up')
-        and m.status in ('queued', 'sending')) as queued,
+        and m.status = 'queued') as queued,
     (select count(*) from sent_emails m where m.campaign_id = c.id and m.kind in ('first', 'follow_up')
         and m.sent_at is not null) as sent,
     (select count(*) from sent_emails m where m.campaign_id = c.id and m.kind in ('first', 'follow_up')

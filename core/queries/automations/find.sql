@@ -7,5 +7,5 @@ select a.id, a.user_id, a.campaign_id, a.campaign_name, a.business_type, a.geogr
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
         and m.sent_at is not null) as emails_sent,
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
-        and m.status in ('queued', 'sending')) as emails_waiting
+        and m.status = 'queued') as emails_waiting
 from automations a where a.id = $1 and (cast($2 as bigint) is null or a.user_id = $2)

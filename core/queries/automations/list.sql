@@ -8,6 +8,6 @@ select a.id, a.user_id, a.campaign_id, a.campaign_name, a.business_type, a.geogr
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
         and m.sent_at is not null) as emails_sent,
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
-        and m.status in ('queued', 'sending')) as emails_waiting
+        and m.status = 'queued') as emails_waiting
 from automations a where a.user_id = $1
 order by a.created_at desc, a.id desc

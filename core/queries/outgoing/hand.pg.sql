@@ -1,12 +1,10 @@
 -- Before their content goes to their senders: these messages are handed over (a JSON array of {id, connection, seq,
 -- messageId}), each in its connection's window `seq`, with its Message-ID. A row with no connection unmarks a message
 -- handed over before that its server did not take (or that was never tried): only messages the server took stay
--- marked. Only messages still in sending, each looked up by its primary key: joined on `status = 'sending'`, the
--- planner read every message in sending through `sent_emails_sending` for each window (the fence, `offset 0`, keeps
--- the status test out of the lookup).
+-- marked. Only messages still in sending (with a claim), each looked up by its primary key.
 insert into send_handovers as s (message, handed_by, handed_seq, message_id)
 select h.id, h.connection, h.seq, h."messageId"
 from jsonb_to_recordset(cast($1 as jsonb)) as h(id bigint, connection text, seq bigint, "messageId" text)
-    join lateral (select m.status from sent_emails m where m.id = h.id offset 0) as m on m.status = 'sending'
+where exists (select 1 from send_claims c where c.message = h.id)
 on conflict (message) do update set handed_by = excluded.handed_by, handed_seq = excluded.handed_seq,
     message_id = coalesce(excluded.message_id, s.message_id)

@@ -1,2 +1,4 @@
--- A campaign's messages still to send, oldest first.
-select id from sent_emails where campaign_id = $1 and status = 'queued' order by id
+-- A campaign's messages still to send (queued, no claim), oldest first.
+select id from sent_emails m
+where campaign_id = $1 and status = 'queued' and not exists (select 1 from send_claims c where c.message = m.id)
+order by id

@@ -1,15 +1,17 @@
--- Claimed messages their batch did not finish (ids as a JSON array): one never handed over goes back to the queue
--- and gives its claim back (the caller counts it), with why ($2; none keeps the error it had); one handed over (the
--- batch failed while its content was under way) may have arrived: failed, uncertain, its claim kept, with the
--- Message-ID it went out with. Primary keys: the ids as one array and the status test as `is true`, which no index
--- can serve (see claim_batch.pg.sql: as the constant 'sending' the planner read every message in sending through
--- `sent_emails_sending`; joined with a fenced list it scanned the table before any statistics).
+-- Claimed messages their batch did not finish (ids as a JSON array): one never handed over stays queued (its claim,
+-- deleted next in the same transaction, is given back by the caller) with why ($2; none keeps the error it had);
+-- one handed over (the batch failed while its content was under way) may have arrived: failed, uncertain, its claim
+-- kept on the day counters, with the Message-ID it went out with and when it was claimed. Primary keys: the ids as
+-- one array and the status test as `is true`, which no index can serve (see claim_batch.pg.sql; joined with a
+-- fenced list the planner scanned the table before any statistics).
 update sent_emails set status = case when h.message is null then 'queued' else 'failed' end,
     uncertain = h.message is not null,
     error = case when h.message is null then coalesce($2, sent_emails.error) else $3 end,
-    message_id = coalesce(h.message_id, sent_emails.message_id)
+    message_id = coalesce(h.message_id, sent_emails.message_id),
+    claimed_at = case when h.message is null then sent_emails.claimed_at else c.claimed_at end
 from (select cast(value as bigint) as id from jsonb_array_elements_text(cast($1 as jsonb))) as target
+    join send_claims c on c.message = target.id
     left join send_handovers h on h.message = target.id and h.handed_by is not null
 where sent_emails.id = any(array(select cast(value as bigint) from jsonb_array_elements_text(cast($1 as jsonb))))
-    and sent_emails.id = target.id and (sent_emails.status = 'sending') is true
-returning user_id, config_id, claimed_at, sent_emails.status
+    and sent_emails.id = target.id and (sent_emails.status = 'queued') is true
+returning sent_emails.id, user_id, config_id, sent_emails.status

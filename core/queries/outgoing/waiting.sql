@@ -1,9 +1,11 @@
--- Messages waiting to be sent that were queued before $1, of campaigns neither paused (they wait for the resume) nor
--- archived, and of no campaign; campaign by campaign (index sent_emails_campaign_status).
+-- Messages waiting to be sent (queued, no claim) that were queued before $1, of campaigns neither paused (they wait
+-- for the resume) nor archived, and of no campaign; campaign by campaign (index sent_emails_campaign_status).
 select m.id, m.campaign_id from campaigns c
 join sent_emails m on m.campaign_id = c.id and m.status = 'queued'
 where c.status not in ('paused', 'archived') and m.created_at < $1
+    and not exists (select 1 from send_claims s where s.message = m.id)
 union all
-select id, campaign_id from sent_emails where campaign_id is null and status = 'queued' and created_at < $1
+select id, campaign_id from sent_emails m where campaign_id is null and status = 'queued' and created_at < $1
+    and not exists (select 1 from send_claims s where s.message = m.id)
 order by 2, 1
 limit 20000

@@ -3,7 +3,8 @@ select i.id, i.from_email, i.subject, i.body, i.received_at, i.message_id, m.sub
     m.campaign_id, r.sentiment, r.action, r.confidence, r.language, r.summary, r.escalations, r.follow_up_on,
     r.classifier, r.note, a.id as answer_id, a.subject as answer_subject, a.body as answer_body,
     a.status as answer_status, a.why as answer_why, a.automatic as answer_automatic, a.writer as answer_writer,
-    s.status as answer_message_status, s.sent_at as answer_sent_at
+    case when s.status = 'queued' and exists (select 1 from send_claims c where c.message = s.id) then 'sending'
+        else s.status end as answer_message_status, s.sent_at as answer_sent_at
 from inbound_messages i
 left join sent_emails m on m.id = i.message_id
 left join reply_readings r on r.inbound_id = i.id

@@ -6,7 +6,7 @@
 
 use crate::campaigns::CampaignStatus;
 use crate::inbound::InboundStore;
-use crate::platform::db::StoreResult;
+use crate::platform::db::{StoreResult, Tx};
 use crate::platform::queries::*;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::MessageStatus;
@@ -162,6 +162,12 @@ impl InboundStore<'_> {
                 if let (Some(campaign_id), Some(business_id)) =
                     (message.campaign_id, message.business_id)
                 {
+                    // PostgreSQL: locked before the skip reads their claims (see outgoing/stop.sql).
+                    if matches!(tx, Tx::Postgres(_)) {
+                        let lock = tx.sql(&FEEDBACK_LOCK_FOLLOW_UPS);
+                        on_tx!(&mut tx, conn => sqlx::query(lock).bind(campaign_id).bind(business_id)
+                            .execute(conn).await.map(drop))?;
+                    }
                     let sql = tx.sql(&FEEDBACK_STOP_FOLLOW_UPS);
                     on_tx!(&mut tx, conn => sqlx::query(sql).bind(campaign_id).bind(business_id).execute(conn)
                         .await.map(drop))?;

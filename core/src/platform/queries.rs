@@ -215,6 +215,7 @@ queries! {
     FEEDBACK_UNSUBSCRIBED = query!("feedback/unsubscribed");
     FEEDBACK_REPLIED = query!("feedback/replied");
     FEEDBACK_STOP_FOLLOW_UPS = query!("feedback/stop_follow_ups");
+    FEEDBACK_LOCK_FOLLOW_UPS = query!("feedback/lock_follow_ups", per_dialect);
     FEEDBACK_SUPPRESS = query!("feedback/suppress");
     FEEDBACK_HEALTH = query!("feedback/health");
     FEEDBACK_EVENT = query!("feedback/event");
@@ -234,7 +235,8 @@ queries! {
     FEEDBACK_SUPPRESSED_FOR_USER = query!("feedback/suppressed_for_user", per_dialect);
     OUTGOING_LOAD_BATCH = query!("outgoing/load_batch", per_dialect);
     OUTGOING_CLAIM_BATCH = query!("outgoing/claim_batch", per_dialect);
-    OUTGOING_UNCLAIM_BATCH = query!("outgoing/unclaim_batch", per_dialect);
+    OUTGOING_DROP_CLAIMS = query!("outgoing/drop_claims", per_dialect);
+    OUTGOING_SWEEP_CLAIMS = query!("outgoing/sweep_claims");
     OUTGOING_SENT_BATCH = query!("outgoing/sent_batch", per_dialect);
     COUNTER_ROOM = query!("counters/room");
     COUNTER_ADD = query!("counters/add");
@@ -328,6 +330,7 @@ queries! {
     FOLLOW_UP_CONTENT = query!("follow_ups/content");
     FOLLOW_UP_THREADS = query!("follow_ups/threads", per_dialect);
     OUTGOING_STOP = query!("outgoing/stop");
+    OUTGOING_LOCK_QUEUED = query!("outgoing/lock_queued", per_dialect);
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_OF_TOKEN = query!("events/of_token");
 }

@@ -132,6 +132,11 @@ pub async fn stop(ctx: &Context, campaign: &CampaignRow) -> Result<u64, ControlE
     let now = ctx.now_ms();
     // The skips and the status in one transaction: a stop is whole or not at all.
     let mut tx = ctx.db.begin_write().await?;
+    // PostgreSQL: the queued messages are locked before the skip reads their claims (see outgoing/stop.sql).
+    if matches!(tx, Tx::Postgres(_)) {
+        let lock = tx.sql(&OUTGOING_LOCK_QUEUED);
+        on_tx!(&mut tx, conn => sqlx::query(lock).bind(campaign.id).execute(conn).await.map(drop))?;
+    }
     let skip = tx.sql(&OUTGOING_STOP);
     let skipped = on_tx!(&mut tx, conn => sqlx::query(skip).bind(campaign.id).bind(STOPPED_BY_USER)
         .execute(conn).await.map(|done| done.rows_affected()))?;

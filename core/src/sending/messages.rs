@@ -1,7 +1,9 @@
 //! Outgoing messages as stored. A message row is written (queued) before
 //! any provider is called, one per (campaign, business, step); the worker claims it (sending) only while the
 //! monthly quota and the sender's daily cap have room, then marks it sent or failed. Claims serialise per user, so
-//! the limits hold across any number of workers, and a claimed row is never claimed again.
+//! the limits hold across any number of workers, and a claimed row is never claimed again. A claim is a row of
+//! `send_claims` (the message's own row stays queued): a message is in sending exactly while it has one, and every
+//! way out of sending deletes it in the same transaction as the message's change (`drop_claims!`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -178,11 +180,46 @@ pub struct Limits {
 /// Days in the monthly quota's window.
 const QUOTA_DAYS: i64 = 30;
 
+/// In the transaction `$tx` (after the statement that changed the messages, whose rows it locked first, in the
+/// order a claim takes them), deletes the claims of the messages `$ids`: a `(message, claimed_at)` for each claim
+/// deleted. Only the transaction that deletes a message's claim took it out of sending.
+macro_rules! drop_claims {
+    ($store:expr, $tx:expr, $ids:expr) => {
+        sqlx::query_as::<_, (i64, i64)>(OUTGOING_DROP_CLAIMS.sql($store))
+            .bind(json_list($ids))
+            .fetch_all(&mut *$tx)
+    };
+}
+
+/// One message out of sending: in one transaction on `$pool`, the query `$change` of the message `$id` (which
+/// returns a row when it changed it) and the deletion of its claim. Rolled back, as `None`, unless both found it
+/// (another process took it out of sending first); else the row and when the claim was taken.
+macro_rules! leave_sending {
+    ($store:expr, $pool:expr, $id:expr, $change:expr) => {{
+        let mut tx = $pool.begin_write().await?;
+        let row = $change.fetch_optional(&mut *tx).await?;
+        let claim = drop_claims!($store, tx, &[$id]).await?.into_iter().next();
+        match (row, claim) {
+            (Some(row), Some((_, claimed_at))) => {
+                tx.commit().await?;
+                Some((row, claimed_at))
+            }
+            _ => {
+                tx.rollback().await?;
+                None
+            }
+        }
+    }};
+}
+
 /// A message's claim on the day counters: its user, its sender and when it was claimed.
 type Claim = (i64, Option<i64>, Option<i64>);
 
-/// A claim given back with the message's campaign (first).
-type CampaignClaim = (Option<i64>, i64, Option<i64>, Option<i64>);
+/// A message's campaign, user and sender.
+type CampaignMessage = (Option<i64>, i64, Option<i64>);
+
+/// A claimed message its batch released: its id, user, sender and where it went (queued or failed).
+type ReleasedRow = (i64, i64, Option<i64>, MessageStatus);
 
 impl SendingStore<'_> {
     /// Messages waiting to be sent, queued before `before`, of active campaigns or of none: (id, campaign).
@@ -260,7 +297,7 @@ impl SendingStore<'_> {
     }
 
     /// Claims the still queued messages among `ids` (one user's, through one sender) as far as the limits have
-    /// room: the user's counter (last 30 days) and the sender's (today) are taken and the messages move to sending
+    /// room: the user's counter (last 30 days) and the sender's (today) are taken and the messages' claims written
     /// in one transaction, under the claiming worker's `lease`. Earlier ids are claimed first.
     pub async fn claim_messages(
         &self,
@@ -271,10 +308,9 @@ impl SendingStore<'_> {
         lease: &str,
         now: i64,
     ) -> StoreResult<BatchClaim> {
-        let (lock, claim, unclaim, room, add) = (
+        let (lock, claim, room, add) = (
             USER_LOCK.sql(self),
             OUTGOING_CLAIM_BATCH.sql(self),
-            OUTGOING_UNCLAIM_BATCH.sql(self),
             COUNTER_ROOM.sql(self),
             COUNTER_ADD.sql(self),
         );
@@ -307,7 +343,7 @@ impl SendingStore<'_> {
             let allowed = usize::try_from(allowed).unwrap_or(0).min(claimed.len());
             let over = claimed.split_off(allowed);
             if !over.is_empty() {
-                sqlx::query(unclaim).bind(json_list(&over)).execute(&mut *tx).await?;
+                drop_claims!(self, tx, &over).await?;
             }
             if !claimed.is_empty() {
                 let count = claimed.len() as i64;
@@ -330,7 +366,8 @@ impl SendingStore<'_> {
         Ok(found.into_iter().collect())
     }
 
-    /// Marks a batch's accepted messages sent in one statement, and forgets their hand-overs.
+    /// Marks a batch's accepted messages sent and deletes their claims in one transaction (on PostgreSQL one
+    /// statement), and forgets their hand-overs.
     pub async fn mark_sent_batch<'a>(&self, sent: &[Delivered<'a>], now: i64) -> StoreResult<()> {
         if sent.is_empty() {
             return Ok(());
@@ -352,7 +389,14 @@ impl SendingStore<'_> {
             }
             Db::Sqlite { writer: pool, .. } => {
                 let rows = serde_json::to_string(sent).expect("plain values serialise");
-                sqlx::query(sql).bind(rows).bind(now).execute(pool).await?;
+                let mut tx = pool.begin_write().await?;
+                let marked: Vec<i64> = sqlx::query_scalar(sql)
+                    .bind(rows)
+                    .bind(now)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                drop_claims!(self, tx, &marked).await?;
+                tx.commit().await?;
             }
         }
         // Sent: their hand-overs are done with (a crash before this leaves them to recovery's sweep).
@@ -385,8 +429,18 @@ impl SendingStore<'_> {
         provider: Option<Provider>,
     ) -> StoreResult<()> {
         let sql = OUTGOING_FAILED.sql(self);
-        let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id)
-            .bind(status).bind(reason).bind(provider).fetch_optional(pool).await)?;
+        let claim: Option<Claim> = on_writer!(self, pool => {
+            let mut tx = pool.begin_write().await?;
+            let row: Option<(i64, Option<i64>)> = sqlx::query_as(sql).bind(id).bind(status).bind(reason)
+                .bind(provider).fetch_optional(&mut *tx).await?;
+            // Unsent whether it was claimed or not; a claim deleted is given back.
+            let claims = match row {
+                Some(_) => drop_claims!(self, tx, &[id]).await?,
+                None => Vec::new(),
+            };
+            tx.commit().await?;
+            row.map(|(user_id, config_id)| (user_id, config_id, claims.first().map(|claim| claim.1)))
+        });
         // A claimed one may have a hand-over on record.
         if matches!(claim, Some((_, _, Some(_)))) {
             self.forget_hand_overs(&[id]).await?;
@@ -398,8 +452,12 @@ impl SendingStore<'_> {
         // Before it is queued: a hand-over left on record would read as this message's once it is claimed again.
         self.forget_hand_overs(&[id]).await?;
         let sql = OUTGOING_REQUEUE.sql(self);
-        let claim: Option<Claim> = on_writer!(self, pool => sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
-        self.give_back(claim).await
+        let left: Option<((i64, Option<i64>), i64)> = on_writer!(self, pool =>
+            leave_sending!(self, pool, id, sqlx::query_as(sql).bind(id).bind(reason)));
+        self.give_back(
+            left.map(|((user_id, config_id), claimed_at)| (user_id, config_id, Some(claimed_at))),
+        )
+        .await
     }
 
     /// The failure reasons of those messages that failed.
@@ -422,7 +480,12 @@ impl SendingStore<'_> {
         for (status, uncertain, count) in rows {
             match status {
                 MessageStatus::Queued => progress.queued += count,
-                MessageStatus::Sending => progress.sending += count,
+                // Queued messages with a claim, counted among the queued too.
+                MessageStatus::Sending => {
+                    progress.sending += count;
+                    progress.queued -= count;
+                    continue;
+                }
                 MessageStatus::Failed if uncertain => progress.uncertain += count,
                 MessageStatus::Failed | MessageStatus::Bounced => progress.failed += count,
                 MessageStatus::Skipped => progress.skipped += count,
@@ -472,6 +535,12 @@ impl SendingStore<'_> {
         on_hand_overs!(self, pool => sqlx::query(sql).bind(json_list(ids)).execute(pool).await.map(drop))
     }
 
+    /// Deletes the claims of messages deleted while they were in sending (no way out of sending comes for them).
+    pub async fn sweep_claims(&self) -> StoreResult<u64> {
+        let sql = OUTGOING_SWEEP_CLAIMS.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).execute(pool).await.map(|done| done.rows_affected()))
+    }
+
     /// Forgets the hand-overs of every message no longer in sending.
     pub async fn sweep_hand_overs(&self) -> StoreResult<u64> {
         let sql = OUTGOING_SWEEP_HAND_OVERS.sql(self);
@@ -505,16 +574,25 @@ impl SendingStore<'_> {
             COUNTER_GIVE_BACK_MANY.sql(self),
         );
         let list = json_list(ids);
-        // Where the hand-overs are read (on SQLite, their file's connection), then the claims given back.
-        let rows: Vec<(i64, Option<i64>, Option<i64>, MessageStatus)> = on_hand_overs!(self, pool =>
-            sqlx::query_as(release).bind(&list).bind(reason).bind(uncertain).fetch_all(pool).await)?;
+        // Where the hand-overs are read (on SQLite, their file's connection), with the claims' deletion.
+        let (rows, claims): (Vec<ReleasedRow>, Vec<(i64, i64)>) = on_hand_overs!(self, pool => {
+            let mut tx = pool.begin_write().await?;
+            let rows = sqlx::query_as(release).bind(&list).bind(reason).bind(uncertain)
+                .fetch_all(&mut *tx).await?;
+            let claims = drop_claims!(self, tx, ids).await?;
+            tx.commit().await?;
+            (rows, claims)
+        });
         self.forget_hand_overs(ids).await?;
-        // Each scope's day gives back what its claims counted there.
+        // Each scope's day gives back what the claims of the messages back in the queue counted there.
+        let claimed_at: HashMap<i64, i64> = claims.into_iter().collect();
         let mut counted: HashMap<(&str, i64, i64), i64> = HashMap::new();
-        for (user_id, config_id, claimed_at, status) in &rows {
-            let (MessageStatus::Queued, Some(claimed_at)) = (status, claimed_at) else {
+        let mut requeued = 0;
+        for (id, user_id, config_id, status) in &rows {
+            let (MessageStatus::Queued, Some(claimed_at)) = (status, claimed_at.get(id)) else {
                 continue;
             };
+            requeued += 1;
             let day = claimed_at.div_euclid(DAY_MS);
             *counted.entry(("user", *user_id, day)).or_default() += 1;
             if let Some(config_id) = config_id {
@@ -530,10 +608,7 @@ impl SendingStore<'_> {
                 tx.commit().await?;
             });
         }
-        Ok(rows
-            .iter()
-            .filter(|row| row.3 == MessageStatus::Queued)
-            .count())
+        Ok(requeued)
     }
 
     /// Failed as uncertain (it may have arrived; never sent again, its claim kept). Its campaign, when it was sending.
@@ -544,18 +619,19 @@ impl SendingStore<'_> {
         provider: Option<Provider>,
     ) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_UNCERTAIN.sql(self);
-        let campaign = on_hand_overs!(self, pool => sqlx::query_scalar(sql).bind(id).bind(reason).bind(provider)
-            .fetch_optional(pool).await)?;
+        let left: Option<(Option<i64>, i64)> = on_hand_overs!(self, pool =>
+            leave_sending!(self, pool, id, sqlx::query_scalar(sql).bind(id).bind(reason).bind(provider)));
         self.forget_hand_overs(&[id]).await?;
-        Ok(campaign)
+        Ok(left.map(|(campaign, _)| campaign))
     }
 
     /// A gone worker's message that its server took: sent. Its campaign, when it was sending.
     pub async fn recover_as_sent(&self, id: i64, now: i64) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_RECOVER_SENT.sql(self);
-        let campaign = on_hand_overs!(self, pool => sqlx::query_scalar(sql).bind(id).bind(now).fetch_optional(pool).await)?;
+        let left: Option<(Option<i64>, i64)> = on_hand_overs!(self, pool =>
+            leave_sending!(self, pool, id, sqlx::query_scalar(sql).bind(id).bind(now)));
         self.forget_hand_overs(&[id]).await?;
-        Ok(campaign)
+        Ok(left.map(|(campaign, _)| campaign))
     }
 
     /// A gone worker's message never handed over: back to the queue, its claim given back. Its campaign, when it
@@ -566,14 +642,14 @@ impl SendingStore<'_> {
         reason: &str,
     ) -> StoreResult<Option<Option<i64>>> {
         let sql = OUTGOING_RECOVER_QUEUED.sql(self);
-        let row: Option<CampaignClaim> = on_hand_overs!(self, pool =>
-            sqlx::query_as(sql).bind(id).bind(reason).fetch_optional(pool).await)?;
-        let Some((campaign_id, user_id, config_id, claimed_at)) = row else {
+        let left: Option<(CampaignMessage, i64)> = on_hand_overs!(self, pool =>
+            leave_sending!(self, pool, id, sqlx::query_as(sql).bind(id).bind(reason)));
+        let Some(((campaign_id, user_id, config_id), claimed_at)) = left else {
             return Ok(None);
         };
         // An unmarked hand-over (the server refused it after its content) may be left.
         self.forget_hand_overs(&[id]).await?;
-        self.give_back(Some((user_id, config_id, claimed_at)))
+        self.give_back(Some((user_id, config_id, Some(claimed_at))))
             .await?;
         Ok(Some(campaign_id))
     }

@@ -45,7 +45,8 @@ impl Recovered {
 /// first forgets the hand-overs of messages no longer in sending.
 pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovered> {
     let now = ctx.now_ms();
-    // What earlier settlings and failed sends left on record is no longer read.
+    // What earlier settlings, failed sends and deleted messages left on record is no longer read.
+    ctx.db.sending().sweep_claims().await?;
     ctx.db.sending().sweep_hand_overs().await?;
     let interrupted = ctx
         .db

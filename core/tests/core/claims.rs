@@ -1,16 +1,17 @@
 //! Send claims under the limits, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: one user's batches claiming
-//! at once never claim past the monthly limit, and on PostgreSQL one claim never waits for another one's update.
+//! at once never claim past the monthly limit, a message leaves sending once, and on PostgreSQL one claim never
+//! waits for another one's update.
 
 use std::time::Duration;
 
-use outreach_core::sending::messages::Limits;
+use outreach_core::sending::messages::{Limits, MessageStatus};
 use outreach_core::testing::{TestDb, each_backend, postgres_admin_url, seed_campaign};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_users_claims_made_at_once_stay_within_the_monthly_limit() {
     each_backend(|test_db| async move {
         let db = &test_db.db;
-        let (user_id, _, ids) =
+        let (user_id, campaign_id, ids) =
             seed_campaign(db, "ada@example.org", 50, 200, None, "<p>Hi</p>").await;
         let limits = Limits {
             monthly_limit: 50,
@@ -39,11 +40,13 @@ async fn one_users_claims_made_at_once_stay_within_the_monthly_limit() {
             "every batch short of room says so, on {}",
             db.backend()
         );
-        let sending: i64 = outreach_core::on_db!(db, pool =>
-            sqlx::query_scalar("select count(*) from sent_emails where status = 'sending'")
-                .fetch_one(pool).await)
-        .unwrap();
-        assert_eq!(sending, 50, "{}", db.backend());
+        let progress = db.sending().campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            (progress.sending, progress.queued, progress.total),
+            (50, 150, 200),
+            "{}",
+            db.backend()
+        );
         test_db.cleanup().await;
     })
     .await;
@@ -117,4 +120,53 @@ async fn a_claim_waiting_for_its_messages_keeps_no_other_claim_of_the_user_waiti
     );
     assert_eq!(first.claimed, ids[..1]);
     test_db.cleanup().await;
+}
+
+/// A message leaves sending once: the process that deletes its claim takes it out and gives its claim back to the
+/// day counters; a second way out (a late worker, a second recovery) finds no claim, changes nothing and gives
+/// nothing back. A message being sent shows as such while it has its claim, and is queued again after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_leaves_sending_once_and_its_claim_is_given_back_once() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let (user_id, campaign_id, ids) =
+            seed_campaign(db, "ada@example.org", 2, 3, None, "<p>Hi</p>").await;
+        let limits = Limits {
+            monthly_limit: 2,
+            daily_cap: 100,
+        };
+        let store = db.sending();
+        let first = store
+            .claim_messages(user_id, None, &ids[..2], limits, "lease", 1)
+            .await
+            .unwrap();
+        assert_eq!(first.claimed, ids[..2], "{}", db.backend());
+        let claimed = store.load_message(ids[0]).await.unwrap().unwrap();
+        assert_eq!(claimed.status, MessageStatus::Sending, "{}", db.backend());
+        for _ in 0..2 {
+            store.requeue_message(ids[0], "deferred").await.unwrap();
+        }
+        let requeued = store.load_message(ids[0]).await.unwrap().unwrap();
+        assert_eq!(requeued.status, MessageStatus::Queued, "{}", db.backend());
+        let progress = store.campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            (progress.queued, progress.sending),
+            (2, 1),
+            "{}",
+            db.backend()
+        );
+        // One claim given back, not two: room for one more message of the two asked.
+        let again = store
+            .claim_messages(user_id, None, &[ids[0], ids[2]], limits, "lease", 1)
+            .await
+            .unwrap();
+        assert_eq!(
+            (again.claimed, again.no_room),
+            (vec![ids[0]], true),
+            "{}",
+            db.backend()
+        );
+        test_db.cleanup().await;
+    })
+    .await;
 }

@@ -184,11 +184,15 @@ async fn recovery_sweeps_hand_overs_of_messages_no_longer_sending() {
             .hand_over(&[hand_over(ids[0], 1, 1), hand_over(ids[1], 1, 1)])
             .await
             .unwrap();
-        // Marked sent behind the store's back, as a crash before the forgetting leaves it.
-        outreach_core::on_writer!(db, pool =>
-            sqlx::query("update sent_emails set status = 'sent', sent_at = 1 where id = $1")
-                .bind(ids[0]).execute(pool).await.map(drop))
-        .unwrap();
+        // Marked sent (its claim deleted) behind the store's back, as a crash before the forgetting leaves it.
+        for statement in [
+            "update sent_emails set status = 'sent', sent_at = 1 where id = $1",
+            "delete from send_claims where message = $1",
+        ] {
+            outreach_core::on_writer!(db, pool =>
+                sqlx::query(statement).bind(ids[0]).execute(pool).await.map(drop))
+            .unwrap();
+        }
         assert_eq!(db.sending().sweep_hand_overs().await.unwrap(), 1);
         let seen = db.sending().interrupted_sends(0, i64::MAX).await.unwrap();
         assert_eq!(seen.len(), 1);

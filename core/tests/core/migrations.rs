@@ -371,3 +371,59 @@ async fn hand_overs_recorded_before_their_table_are_still_seen_by_recovery() {
         old.cleanup().await;
     }
 }
+
+/// Issue 32: claims moved to a table of their own. A message in sending when the migration ran keeps its claim
+/// (recovery still sees it under its lease, and the progress bar as being sent) with its row queued; a queued one has
+/// none; and recovery gives the claim back when it queues the message again.
+#[tokio::test]
+async fn claims_made_before_their_table_are_still_seen_by_recovery() {
+    for old in TestDb::all_until(Some(20261205000051)).await {
+        for statement in [
+            "insert into users (email, created_at, updated_at) values ('claim@bakery.example', 0, 0)",
+            "insert into campaigns (user_id, name, status, created_at, updated_at)
+             values ((select min(id) from users), 'Claims', 'active', 0, 0)",
+            "insert into sent_emails (user_id, to_email, subject, status, created_at, campaign_id, kind, step, token,
+                 claimed_by, claimed_at)
+             select (select min(id) from users), 'owner' || n || '@cafe.example', 'Hi',
+                 case when n = 0 then 'sending' else 'queued' end, 0, (select min(id) from campaigns), 'first', n,
+                 'claim-' || n, case when n = 0 then 'gone-lease' end, case when n = 0 then 5 end
+             from (select 0 as n union all select 1) as g",
+        ] {
+            old.execute(statement).await;
+        }
+        old.db.migrate().await.unwrap();
+        let store = old.db.sending();
+        let seen = store.interrupted_sends(0, i64::MAX).await.unwrap();
+        assert_eq!(
+            seen.iter()
+                .map(|message| message.claimed_by.as_deref())
+                .collect::<Vec<_>>(),
+            [Some("gone-lease")],
+            "{}",
+            old.db.backend()
+        );
+        let campaign_id: i64 = outreach_core::on_db!(&old.db, pool =>
+            sqlx::query_scalar("select min(id) from campaigns").fetch_one(pool).await)
+        .unwrap();
+        let progress = store.campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            (progress.sending, progress.queued, progress.total),
+            (1, 1, 2),
+            "{}",
+            old.db.backend()
+        );
+        let campaign = store
+            .recover_to_queue(seen[0].id, "back to the queue")
+            .await
+            .unwrap();
+        assert_eq!(campaign, Some(Some(campaign_id)), "{}", old.db.backend());
+        let progress = store.campaign_progress(campaign_id).await.unwrap();
+        assert_eq!(
+            (progress.sending, progress.queued),
+            (0, 2),
+            "{}",
+            old.db.backend()
+        );
+        old.cleanup().await;
+    }
+}
