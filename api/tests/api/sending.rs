@@ -119,6 +119,104 @@ async fn a_paused_campaign_waits_for_the_user_and_a_stopped_one_skips_what_is_le
     .await;
 }
 
+/// Issue 32: a claim is a row of its own and only locks its message's row. A stop that comes while a claim is being
+/// committed waits for it and leaves the claimed message to finish (the worker sends it); only the rest is skipped.
+/// On PostgreSQL (SQLite has one writer at a time).
+#[tokio::test]
+async fn a_stop_while_a_message_is_being_claimed_leaves_it_to_finish() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let outreach_core::Db::Postgres(pool) = &app.ctx.db else {
+            return app.stop().await;
+        };
+        let ada = active(&app, "ada").await;
+        let (_, template) = ada
+            .post_json(
+                "/api/email-templates",
+                json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }),
+            )
+            .await;
+        let leads = "name,email\nCafe Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\n";
+        let (_, imported) = ada
+            .upload(
+                "/api/businesses/import",
+                "leads.csv",
+                leads.as_bytes().to_vec(),
+            )
+            .await;
+        let ids: Vec<Value> = imported["businesses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].clone())
+            .collect();
+        let (_, campaign) = ada
+            .post_json("/api/campaigns", json!({ "name": "Claimed" }))
+            .await;
+        let campaign = campaign["id"].as_i64().unwrap();
+        let body =
+            json!({ "campaignId": campaign, "templateId": template["id"], "businessIds": ids });
+        let (status, launched) = ada.post_json("/api/campaigns/send", body).await;
+        assert_eq!(status, StatusCode::OK, "{launched}");
+        let first: i64 =
+            sqlx::query_scalar("select min(id) from sent_emails where campaign_id = $1")
+                .bind(campaign)
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        // A worker's claim of the first message, not yet committed.
+        let mut claim = pool.begin().await.unwrap();
+        let claimed: Vec<i64> = sqlx::query_scalar(
+            outreach_core::platform::queries::OUTGOING_CLAIM_BATCH.sql(&app.ctx.db),
+        )
+        .bind(json!([first]).to_string())
+        .bind(app.ctx.now_ms())
+        .bind("lease")
+        .fetch_all(&mut *claim)
+        .await
+        .unwrap();
+        assert_eq!(claimed, [first]);
+        let lock_waits = "select count(*) from pg_stat_activity where datname = current_database() \
+            and wait_event_type = 'Lock'";
+        // The claim commits once the stop waits for its message.
+        let committed = async {
+            let waited = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+                while sqlx::query_scalar::<_, i64>(lock_waits)
+                    .fetch_one(pool)
+                    .await
+                    .unwrap()
+                    == 0
+                {
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+            })
+            .await;
+            claim.commit().await.unwrap();
+            waited.is_ok()
+        };
+        let stop = format!("/api/campaigns/{campaign}/stop");
+        let ((status, stopped), stop_waited) =
+            tokio::join!(ada.post_json(&stop, json!({})), committed);
+        assert!(stop_waited, "the stop never waited for the claimed message");
+        assert_eq!(status, StatusCode::OK, "{stopped}");
+        assert_eq!(
+            (
+                stopped["statusReason"].as_str(),
+                stopped["progress"]["skipped"].as_i64(),
+                stopped["progress"]["sending"].as_i64()
+            ),
+            (
+                Some("Stopped by you: 1 emails were not sent."),
+                Some(1),
+                Some(1)
+            ),
+            "{stopped}"
+        );
+        app.stop().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers() {
     each_backend(|test_db| async move {
