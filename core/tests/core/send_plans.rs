@@ -297,7 +297,9 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
                     assert!(
                         !plan.contains("sent_emails_campaign_status")
                             && !plan.contains("SCAN sent_emails")
-                            && !plan.contains("Seq Scan on sent_emails"),
+                            && !plan.contains("Seq Scan on sent_emails")
+                            // A join that compares rows without an index reads the batch again for each message.
+                            && !(name == "sent mark" && plan.contains("Join Filter")),
                         "{name} with statistics {statistics}, {cache} on {}: {plan}",
                         db.backend()
                     );
