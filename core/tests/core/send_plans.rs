@@ -294,12 +294,13 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
             }
             for cache in ["force_generic_plan", "force_custom_plan"] {
                 for (name, plan) in batch_plans(db, queued, sending, cache).await {
+                    let reads_the_queue = plan.contains("sent_emails_campaign_status")
+                        || plan.contains("SCAN sent_emails")
+                        || plan.contains("Seq Scan on sent_emails");
+                    // A join that compares rows without an index reads the batch again for each message.
+                    let rereads_the_batch = name == "sent mark" && plan.contains("Join Filter");
                     assert!(
-                        !plan.contains("sent_emails_campaign_status")
-                            && !plan.contains("SCAN sent_emails")
-                            && !plan.contains("Seq Scan on sent_emails")
-                            // A join that compares rows without an index reads the batch again for each message.
-                            && !(name == "sent mark" && plan.contains("Join Filter")),
+                        !(reads_the_queue || rereads_the_batch),
                         "{name} with statistics {statistics}, {cache} on {}: {plan}",
                         db.backend()
                     );
