@@ -130,34 +130,10 @@ async fn a_stop_while_a_message_is_being_claimed_leaves_it_to_finish() {
             return app.stop().await;
         };
         let ada = active(&app, "ada").await;
-        let (_, template) = ada
-            .post_json(
-                "/api/email-templates",
-                json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }),
-            )
-            .await;
-        let leads = "name,email\nCafe Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\n";
-        let (_, imported) = ada
-            .upload(
-                "/api/businesses/import",
-                "leads.csv",
-                leads.as_bytes().to_vec(),
-            )
-            .await;
-        let ids: Vec<Value> = imported["businesses"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b["id"].clone())
-            .collect();
-        let (_, campaign) = ada
-            .post_json("/api/campaigns", json!({ "name": "Claimed" }))
-            .await;
-        let campaign = campaign["id"].as_i64().unwrap();
-        let body =
-            json!({ "campaignId": campaign, "templateId": template["id"], "businessIds": ids });
-        let (status, launched) = ada.post_json("/api/campaigns/send", body).await;
+        let ready = campaign_to_cafes(&ada, "Claimed", 2).await;
+        let (status, launched) = ada.post_json("/api/campaigns/send", ready.launch).await;
         assert_eq!(status, StatusCode::OK, "{launched}");
+        let campaign = ready.campaign["id"].as_i64().unwrap();
         let first: i64 =
             sqlx::query_scalar("select min(id) from sent_emails where campaign_id = $1")
                 .bind(campaign)

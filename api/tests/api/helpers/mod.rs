@@ -580,6 +580,28 @@ pub struct SentCampaign {
 }
 
 pub async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentCampaign {
+    let ready = campaign_to_cafes(browser, name, count).await;
+    let (_, progress) = launch_and_finish(browser, ready.launch).await;
+    assert_eq!(progress["progress"]["sent"], count, "{progress}");
+    let (_, outbox) = browser.get_json("/api/outbox").await;
+    SentCampaign {
+        campaign: ready.campaign,
+        template: ready.template,
+        businesses: ready.businesses,
+        outbox,
+    }
+}
+
+/// A new campaign, a template and `count` imported cafes (owner{i}@cafe{i}.example), not launched yet.
+pub struct CampaignToCafes {
+    pub campaign: Value,
+    pub template: Value,
+    pub businesses: Value,
+    /// The body that launches it (`POST /api/campaigns/send`).
+    pub launch: Value,
+}
+
+pub async fn campaign_to_cafes(browser: &Browser, name: &str, count: usize) -> CampaignToCafes {
     let (_, template) = browser.post_json("/api/email-templates", json!({
         "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
         "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
@@ -599,20 +621,14 @@ pub async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentC
     let (_, campaign) = browser
         .post_json("/api/campaigns", json!({ "name": name }))
         .await;
-    let (_, progress) = launch_and_finish(
-        browser,
-        json!({
-            "campaignId": campaign["id"], "templateId": template["id"], "businessIds": business_ids
-        }),
-    )
-    .await;
-    assert_eq!(progress["progress"]["sent"], count, "{progress}");
-    let (_, outbox) = browser.get_json("/api/outbox").await;
-    SentCampaign {
+    let launch = json!({
+        "campaignId": campaign["id"], "templateId": template["id"], "businessIds": business_ids
+    });
+    CampaignToCafes {
         campaign,
         template,
         businesses: imported["businesses"].clone(),
-        outbox,
+        launch,
     }
 }
 
