@@ -535,7 +535,8 @@ impl SendingStore<'_> {
         on_hand_overs!(self, pool => sqlx::query(sql).bind(json_list(ids)).execute(pool).await.map(drop))
     }
 
-    /// Deletes the claims of messages deleted while they were in sending (no way out of sending comes for them).
+    /// Deletes the claims no way out of sending will come for: their message was deleted, or a provider's report
+    /// moved it on before its sent mark (`outgoing/sweep_claims`).
     pub async fn sweep_claims(&self) -> StoreResult<u64> {
         let sql = OUTGOING_SWEEP_CLAIMS.sql(self);
         on_writer!(self, pool => sqlx::query(sql).execute(pool).await.map(|done| done.rows_affected()))
