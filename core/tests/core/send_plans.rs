@@ -586,7 +586,7 @@ async fn sqlite_builds_no_temporary_table_for_each_message_or_event_written() {
     };
     let writes = [
         // Every column an update of a message may set: each update trigger's program is in its plan.
-        "update sent_emails set status = status, sent_at = sent_at, claimed_at = claimed_at, claimed_by = claimed_by,
+        "update sent_emails set status = status, sent_at = sent_at, claimed_at = claimed_at,
              delivered_at = delivered_at, opened_at = opened_at, clicked_at = clicked_at, replied_at = replied_at,
              bounced_at = bounced_at, spam_reported_at = spam_reported_at, unsubscribed_at = unsubscribed_at,
              business_id = business_id, error = error, uncertain = uncertain where id = 1",
