@@ -1,25 +1,25 @@
 //! The plans of the send path's and the tracking writer's batch statements, on SQLite and (with `TEST_DATABASE_URL`)
-//! PostgreSQL: none reads the queue, or every sent message, to find its messages, whatever the statistics say. A
-//! statement that joins a batch's ids with a status let PostgreSQL read every message in that status through an
-//! index that holds it, when the statistics say there are few: a claim read all 20,000 queued messages to claim 200 (docs/benchmarks.md, Sending), so each claim grew
-//! with every user's queue, and the statistics are stale just when a campaign has queued its messages. Only the sent
-//! mark may read the messages in sending (as many as the workers' batches hold): looked up by primary key, its join
-//! with the batch's bodies became a nested loop over both (40,000 rows compared for 200). A batch of tracking events
-//! finds its messages by token: planned while `sent_emails` was small, PostgreSQL kept reading all of it for each
-//! batch once it held 200,000 messages (the tracking benchmark's pixel over many messages). PostgreSQL's triggers keep
-//! the plans of their first run on a connection, which no plan of a statement shows: a batch of events and a claim
-//! with its sent mark are written on a connection that ran its first ones while the tables were small, and the
-//! server counts the rows they read (the daily counters' trigger read every message). The index of sent mail
-//! only (users' send times) holds no queued message, and every statement that reads it still can; no index holds
-//! Message-IDs (a reply's message is found by the token in its Message-ID). On SQLite, no check or row trigger of a
-//! message's or an event's write sets up a temporary table, which it would do for every row.
+//! PostgreSQL: none reads the queue, every sent message or every claim to find its messages, whatever the statistics
+//! say. A statement that joins a batch's ids with a status let PostgreSQL read every message in that status through an
+//! index that holds it, when the statistics say there are few: a claim read all 20,000 queued messages to claim 200
+//! (docs/benchmarks.md, Sending), so each claim grew with every user's queue, and the statistics are stale just when a
+//! campaign has queued its messages. Only the sent mark may read the messages in sending (as many as the workers'
+//! batches hold): looked up by primary key, its join with the batch's bodies became a nested loop over both (40,000
+//! rows compared for 200). A batch of tracking events finds its messages by token: planned while `sent_emails` was
+//! small, PostgreSQL kept reading all of it for each batch once it held 200,000 messages (the tracking benchmark's
+//! pixel over many messages). PostgreSQL's triggers keep the plans of their first run on a connection, which no plan of
+//! a statement shows: a batch of events and a claim with its sent mark are written on a connection that ran its first
+//! ones while the tables were small, and the server counts the rows they read (the daily counters' trigger read every
+//! message). The index of sent mail only (users' send times) holds no queued message, and every statement that reads it
+//! still can; no index holds Message-IDs (a reply's message is found by the token in its Message-ID). On SQLite, no
+//! check or row trigger of a message's or an event's write sets up a temporary table, which it would do for every row.
 
 use outreach_core::Db;
 use outreach_core::on_db;
 use outreach_core::platform::queries::{
     EVENT_INSERT_BATCH, FEEDBACK_FIND_BY_MESSAGE_ID, FEEDBACK_SENT_LIST, FOLLOW_UP_SENT,
-    OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_RELEASE_BATCH, OUTGOING_SENT_BATCH,
-    RATES_OWN_RESULTS, RESPONSE_TOTALS, SENT_EMAILS_COUNT_SINCE,
+    OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_LOAD_BATCH, OUTGOING_RELEASE_BATCH,
+    OUTGOING_SENT_BATCH, RATES_OWN_RESULTS, RESPONSE_TOTALS, SENT_EMAILS_COUNT_SINCE,
 };
 use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::{Delivered, Limits};
@@ -140,8 +140,9 @@ async fn rows_read(
     after - before
 }
 
-/// The plans of the claim, the hand-over, the sent mark and the release of a batch, under PostgreSQL's plan cache
-/// mode `cache` (a prepared statement's first runs are planned for their values, the later ones may be generic).
+/// The plans of the load, the claim, the hand-over, the sent mark and the release of a batch, under PostgreSQL's plan
+/// cache mode `cache` (a prepared statement's first runs are planned for their values, the later ones may be
+/// generic).
 async fn batch_plans(
     db: &Db,
     queued: &[i64],
@@ -168,6 +169,14 @@ async fn batch_plans(
         Parameter::Text("why".into()),
     ];
     vec![
+        (
+            "load",
+            plan(
+                OUTGOING_LOAD_BATCH.sql(db),
+                vec![Parameter::Text(json(queued))],
+            )
+            .await,
+        ),
         (
             "claim",
             plan(OUTGOING_CLAIM_BATCH.sql(db), claim(queued)).await,
@@ -300,7 +309,7 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
                     // A join that compares rows without an index reads the batch again for each message.
                     let rereads_the_batch = name == "sent mark" && plan.contains("Join Filter");
                     assert!(
-                        !(reads_the_queue || rereads_the_batch),
+                        !(reads_the_queue || reads_every_claim(&plan) || rereads_the_batch),
                         "{name} with statistics {statistics}, {cache} on {}: {plan}",
                         db.backend()
                     );
@@ -310,6 +319,18 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
         test_db.cleanup().await;
     })
     .await;
+}
+
+/// Whether a plan reads `send_claims` whole (SQLite's `SCAN`, PostgreSQL's sequential scan). Claims churn: between
+/// two vacuums their table holds a dead row for every message sent since, and a batch that reads them all to find
+/// its own reads more with every message sent.
+fn reads_every_claim(plan: &str) -> bool {
+    plan.lines().any(|line| {
+        let line = line.trim();
+        line == "SCAN c"
+            || line.starts_with("SCAN send_claims")
+            || line.contains("Seq Scan on send_claims")
+    })
 }
 
 /// Whether a plan reads `sent_emails` whole (SQLite's `SCAN`, PostgreSQL's sequential or bitmap heap scan).
