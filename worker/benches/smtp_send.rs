@@ -10,7 +10,10 @@
 //! sender gets, no database): what the wire takes of the pipeline, and composing alone (µs a message on one thread,
 //! no database, no network: the part of the worker's share that no wait or other thread touches). With
 //! `BENCH_STATEMENTS=1`, also the database's time a message by statement while the pipeline ran (`statements`),
-//! which found the work migrations 49 and 50 took out of a claim and a sent mark.
+//! which found the work migrations 49 and 50 took out of a claim and a sent mark. `BENCH_SENT_BEFORE` seeds that
+//! many messages sent earlier (to as many businesses of the same user) before the campaign, so that a batch's
+//! statements find their rows among many: over a million, SQLite's read of a batch's recipients took every business of
+//! their owner (docs/benchmarks.md, Sending).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,6 +28,7 @@ use outreach_core::sending::steps::SendStep;
 use outreach_core::testing::goals::{Goal, env_setting, report};
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
+    seed_follow_ups,
 };
 use outreach_core::{Context, Db, Settings, on_db};
 
@@ -151,6 +155,18 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
         .insert_email_config(user.id, &loopback_smtp_sender(port), now)
         .await
         .unwrap();
+    // Mail sent before, one business each: a send batch's statements then find their rows among many.
+    if let Some(sent) = env_setting("BENCH_SENT_BEFORE") {
+        seed_follow_ups(
+            &db,
+            "bench@example.org",
+            100_000_000,
+            sent,
+            0,
+            Some(config_id),
+        )
+        .await;
+    }
     let (_, campaign, ids) = seed_campaign(
         &db,
         "bench@example.org",

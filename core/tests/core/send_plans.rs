@@ -13,13 +13,15 @@
 //! message). The index of sent mail only (users' send times) holds no queued message, and every statement that reads it
 //! still can; no index holds Message-IDs (a reply's message is found by the token in its Message-ID). On SQLite, no
 //! check or row trigger of a message's or an event's write sets up a temporary table, which it would do for every row.
+//! A send batch's recipients are looked up by primary key, not among every business of their owner.
 
 use outreach_core::Db;
 use outreach_core::on_db;
 use outreach_core::platform::queries::{
-    EVENT_INSERT_BATCH, FEEDBACK_FIND_BY_MESSAGE_ID, FEEDBACK_SENT_LIST, FOLLOW_UP_SENT,
-    OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_LOAD_BATCH, OUTGOING_RELEASE_BATCH,
-    OUTGOING_SENT_BATCH, RATES_OWN_RESULTS, RESPONSE_TOTALS, SENT_EMAILS_COUNT_SINCE,
+    BUSINESS_FIND_OWNED_MANY, BUSINESS_RECIPIENTS, EVENT_INSERT_BATCH, FEEDBACK_FIND_BY_MESSAGE_ID,
+    FEEDBACK_SENT_LIST, FOLLOW_UP_SENT, OUTGOING_CLAIM_BATCH, OUTGOING_HAND, OUTGOING_LOAD_BATCH,
+    OUTGOING_RELEASE_BATCH, OUTGOING_SENT_BATCH, RATES_OWN_RESULTS, RESPONSE_TOTALS,
+    SENT_EMAILS_COUNT_SINCE,
 };
 use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::{Delivered, Limits};
@@ -310,6 +312,52 @@ async fn a_batchs_statements_never_read_the_queue_to_find_its_messages_whatever_
                     let rereads_the_batch = name == "sent mark" && plan.contains("Join Filter");
                     assert!(
                         !(reads_the_queue || reads_every_claim(&plan) || rereads_the_batch),
+                        "{name} with statistics {statistics}, {cache} on {}: {plan}",
+                        db.backend()
+                    );
+                }
+            }
+        }
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+/// A send batch's recipients (the businesses it personalises its messages with) and a launch's, with 10,000
+/// businesses of their owner, before any statistics and after: each business is looked up by its primary key. With
+/// the owner's id as an index's condition too, SQLite read every business of the owner to keep a batch's 200, and the
+/// sending benchmark over a million earlier messages (one business each) spent most of its time there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batchs_recipients_are_found_by_key_not_among_all_their_owners_businesses() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let seeded = seed_follow_ups(db, "ada@example.org", 100_000, 10_000, 0, None).await;
+        let ids = serde_json::to_string(&(1..=200).collect::<Vec<i64>>()).unwrap();
+        for statistics in ["none", "taken"] {
+            if statistics == "taken"
+                && let Db::Postgres(pool) = db
+            {
+                sqlx::query("analyze businesses")
+                    .execute(pool)
+                    .await
+                    .unwrap();
+            }
+            for cache in ["force_generic_plan", "force_custom_plan"] {
+                for (name, sql) in [
+                    ("recipients", BUSINESS_RECIPIENTS.sql(db)),
+                    ("launch's businesses", BUSINESS_FIND_OWNED_MANY.sql(db)),
+                ] {
+                    let parameters = vec![
+                        Parameter::Text(ids.clone()),
+                        Parameter::Number(seeded.user_id),
+                    ];
+                    let setting = format!("plan_cache_mode = {cache}");
+                    let plan = plan_under(db, &[setting.as_str()], sql, parameters).await;
+                    let by_key = plan.contains("USING INTEGER PRIMARY KEY")
+                        || plan.contains("businesses_pkey");
+                    let by_owner = plan.contains("businesses_user");
+                    assert!(
+                        by_key && !by_owner,
                         "{name} with statistics {statistics}, {cache} on {}: {plan}",
                         db.backend()
                     );
