@@ -170,15 +170,9 @@ async fn batch_plans(
         Parameter::Text("why".into()),
         Parameter::Text("why".into()),
     ];
+    let load = vec![Parameter::Text(json(queued))];
     vec![
-        (
-            "load",
-            plan(
-                OUTGOING_LOAD_BATCH.sql(db),
-                vec![Parameter::Text(json(queued))],
-            )
-            .await,
-        ),
+        ("load", plan(OUTGOING_LOAD_BATCH.sql(db), load).await),
         (
             "claim",
             plan(OUTGOING_CLAIM_BATCH.sql(db), claim(queued)).await,
@@ -352,12 +346,11 @@ async fn a_batchs_recipients_are_found_by_key_not_among_all_their_owners_busines
                         Parameter::Number(seeded.user_id),
                     ];
                     let setting = format!("plan_cache_mode = {cache}");
-                    let plan = plan_under(db, &[setting.as_str()], sql, parameters).await;
+                    let plan = plan_under(db, &[&setting], sql, parameters).await;
                     let by_key = plan.contains("USING INTEGER PRIMARY KEY")
                         || plan.contains("businesses_pkey");
-                    let by_owner = plan.contains("businesses_user");
                     assert!(
-                        by_key && !by_owner,
+                        by_key && !plan.contains("businesses_user"),
                         "{name} with statistics {statistics}, {cache} on {}: {plan}",
                         db.backend()
                     );
