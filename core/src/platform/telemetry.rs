@@ -299,10 +299,10 @@ pub fn campaign_paused(reason: PauseReason) {
     counter!(CAMPAIGN_PAUSES, "reason" => reason.label()).increment(1);
 }
 
-/// A tracking event written.
-pub fn tracking_event(kind: &'static str, machine: bool) {
+/// `count` tracking events of one kind and source written.
+pub fn tracking_events(kind: &'static str, machine: bool, count: u64) {
     let source = if machine { "machine" } else { "human" };
-    counter!(TRACKING_EVENTS, "kind" => kind, "source" => source).increment(1);
+    counter!(TRACKING_EVENTS, "kind" => kind, "source" => source).increment(count);
 }
 
 /// A provider's webhook request and what became of it.

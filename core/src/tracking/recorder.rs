@@ -14,9 +14,11 @@ use crate::tracking::events::{TrackingEvent, is_machine_agent};
 
 /// The most events one write holds. Opens spread over many messages each put an entry of the events' token index
 /// (and a first open its message's row) on a page of its own, and SQLite logs every page a write changes whole: at
-/// 1,000 a write the log took 90-150 MB/s, the writer fell behind, the channel (ten writes' worth) filled and the
-/// endpoints waited up to 100 ms for room. Larger writes under load share more pages (docs/benchmarks.md, Tracking).
-const BATCH_EVENTS: usize = 5_000;
+/// 1,000 a write the log took 90-150 MB/s, the writer fell behind, the channel filled and the endpoints waited up
+/// to 100 ms for room. Larger writes under load share more pages (docs/benchmarks.md, Tracking).
+const BATCH_EVENTS: usize = 20_000;
+/// Events waiting for their write at most (then the endpoints wait for room): four writes' worth.
+const CHANNEL_EVENTS: usize = BATCH_EVENTS * 4;
 /// The longest an event waits for its write.
 const BATCH_WAIT: Duration = Duration::from_millis(50);
 /// Batches written at once on PostgreSQL.
@@ -31,7 +33,7 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn start(db: Db) -> Self {
-        let (sender, receiver) = mpsc::channel(BATCH_EVENTS * 10);
+        let (sender, receiver) = mpsc::channel(CHANNEL_EVENTS);
         // PostgreSQL takes several batches at once (each write waits on a round trip and the server has cores of
         // its own); SQLite has one writer at a time, so a second batch would only wait for the lock.
         let writers = match db {
@@ -76,21 +78,23 @@ impl Recorder {
     }
 }
 
-/// One writer: takes a batch off the channel (the next writer takes the one after while this one writes).
+/// One writer: takes a batch off the channel (the next writer takes the one after while this one writes). Events
+/// come off in runs of whatever has arrived, not one wake-up each.
 async fn write_batches(db: Db, receiver: Arc<Mutex<mpsc::Receiver<TrackingEvent>>>) {
     let mut batch = Vec::with_capacity(BATCH_EVENTS);
     loop {
         {
             let mut receiver = receiver.lock().await;
-            let Some(first) = receiver.recv().await else {
+            if receiver.recv_many(&mut batch, BATCH_EVENTS).await == 0 {
                 break;
-            };
-            batch.push(first);
+            }
             let deadline = tokio::time::Instant::now() + BATCH_WAIT;
             while batch.len() < BATCH_EVENTS {
-                match tokio::time::timeout_at(deadline, receiver.recv()).await {
-                    Ok(Some(event)) => batch.push(event),
-                    Ok(None) | Err(_) => break,
+                let room = BATCH_EVENTS - batch.len();
+                match tokio::time::timeout_at(deadline, receiver.recv_many(&mut batch, room)).await
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
                 }
             }
         }
@@ -107,12 +111,7 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
     for attempt in 1..=5u64 {
         match db.tracking().insert_events(batch).await {
             Ok(()) => {
-                for event in batch.iter() {
-                    telemetry::tracking_event(
-                        event.kind.as_str(),
-                        is_machine_agent(event.user_agent.as_deref()),
-                    );
-                }
+                count_events(batch);
                 batch.clear();
                 return;
             }
@@ -127,4 +126,25 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
         "tracking events dropped after repeated write failures"
     );
     batch.clear();
+}
+
+/// Counts a written batch's events by kind and source, one counter update for each (not one for each event).
+fn count_events(batch: &[TrackingEvent]) {
+    let mut counts: Vec<(&'static str, bool, u64)> = Vec::new();
+    for event in batch {
+        let (kind, machine) = (
+            event.kind.as_str(),
+            is_machine_agent(event.user_agent.as_deref()),
+        );
+        match counts
+            .iter_mut()
+            .find(|(k, m, _)| *k == kind && *m == machine)
+        {
+            Some((_, _, count)) => *count += 1,
+            None => counts.push((kind, machine, 1)),
+        }
+    }
+    for (kind, machine, count) in counts {
+        telemetry::tracking_events(kind, machine, count);
+    }
 }

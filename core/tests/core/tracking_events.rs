@@ -285,13 +285,13 @@ async fn the_recorder_writes_every_event_while_it_runs_and_the_rest_when_it_stop
     each_backend(|test_db| async move {
         let (id, token) = sent_message(&test_db).await;
         let recorder = Recorder::start(test_db.db.clone());
-        // More than two writes' worth (a write takes up to 5,000), handed over by several endpoints at once.
+        // More than two writes' worth (a write takes up to 20,000), handed over by several endpoints at once.
         let senders: Vec<_> = (0..5)
             .map(|sender| {
                 let (recorder, token) = (recorder.clone(), token.clone());
                 tokio::spawn(async move {
-                    for n in 0..2_500 {
-                        let at = 60_000 + sender * 2_500 + n;
+                    for n in 0..10_000 {
+                        let at = 60_000 + sender * 10_000 + n;
                         recorder
                             .record(event(&token, EventKind::Open, PERSON, at))
                             .await;
@@ -307,7 +307,7 @@ async fn the_recorder_writes_every_event_while_it_runs_and_the_rest_when_it_stop
             .record(event(&token, EventKind::Click, PERSON, 59_000))
             .await;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while test_db.db.tracking().events_of(&token).await.unwrap().len() < 12_501 {
+        while test_db.db.tracking().events_of(&token).await.unwrap().len() < 50_001 {
             assert!(
                 std::time::Instant::now() < deadline,
                 "events handed to a running recorder were not written"
@@ -330,7 +330,7 @@ async fn the_recorder_writes_every_event_while_it_runs_and_the_rest_when_it_stop
         }
         recorder.finish().await;
         let events = test_db.db.tracking().events_of(&token).await.unwrap();
-        assert_eq!(events.len(), 12_511);
+        assert_eq!(events.len(), 50_011);
         test_db.cleanup().await;
     })
     .await;
