@@ -1,6 +1,6 @@
 //! Tracking and one-click unsubscribe, the links every sent message carries. `GET /t/o/{token}.gif` (open pixel)
 //! and `GET /t/c/{token}?u=&s=` (click: redirects only to the address signed with that message's token; anything
-//! tampered is a 404, never a redirect). Events go to a batched writer that flushes at most every 50 ms or 5,000
+//! tampered is a 404, never a redirect). Events go to a batched writer that flushes at most every 50 ms or 20,000
 //! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?email=&signature=`
 //! is RFC 8058 one-click: it suppresses at once, without a confirmation step; GET of the same URL is the page.
 

@@ -1,5 +1,5 @@
 //! The batched tracking-event writer: the open, click and unsubscribe endpoints hand events over a channel and
-//! answer at once; writer tasks take up to 5,000 events (or what 50 ms brings) and write them in one statement.
+//! answer at once; writer tasks take up to 20,000 events (or what 50 ms brings) and write them in one statement.
 //! One job per event would cost a queue row and a worker round trip for each pixel (see docs/benchmarks.md).
 
 use std::sync::Arc;
