@@ -130,21 +130,59 @@ async fn write(db: &Db, batch: &mut Vec<TrackingEvent>) {
 
 /// Counts a written batch's events by kind and source, one counter update for each (not one for each event).
 fn count_events(batch: &[TrackingEvent]) {
+    for (kind, machine, count) in tally(batch) {
+        telemetry::tracking_events(kind, machine, count);
+    }
+}
+
+/// A batch's events counted by kind and whether a machine's, in the order each first appears.
+fn tally(batch: &[TrackingEvent]) -> Vec<(&'static str, bool, u64)> {
     let mut counts: Vec<(&'static str, bool, u64)> = Vec::new();
     for event in batch {
-        let (kind, machine) = (
+        let key = (
             event.kind.as_str(),
             is_machine_agent(event.user_agent.as_deref()),
         );
         match counts
             .iter_mut()
-            .find(|(k, m, _)| *k == kind && *m == machine)
+            .find(|(kind, machine, _)| (*kind, *machine) == key)
         {
             Some((_, _, count)) => *count += 1,
-            None => counts.push((kind, machine, 1)),
+            None => counts.push((key.0, key.1, 1)),
         }
     }
-    for (kind, machine, count) in counts {
-        telemetry::tracking_events(kind, machine, count);
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tally;
+    use crate::tracking::events::{EventKind, TrackingEvent};
+
+    fn event(kind: EventKind, user_agent: Option<&str>) -> TrackingEvent {
+        TrackingEvent {
+            token: "t".into(),
+            kind,
+            url: None,
+            user_agent: user_agent.map(str::to_string),
+            occurred_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_batch_is_counted_once_for_each_kind_and_source() {
+        let person = Some("Thunderbird/128.0");
+        let batch = [
+            event(EventKind::Open, person),
+            event(EventKind::Open, None),
+            event(EventKind::Click, person),
+            event(EventKind::Open, person),
+            event(EventKind::Open, Some("GoogleImageProxy")),
+        ];
+        assert_eq!(
+            tally(&batch),
+            [("open", false, 2), ("open", true, 2), ("click", false, 1)]
+        );
+        assert!(tally(&[]).is_empty());
     }
 }
