@@ -208,14 +208,14 @@ async fn seed(pool: &sqlx::PgPool, messages: i64, campaigns: i64, users: i64, no
     .await
     .unwrap();
     sqlx::query(
-        "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
-         select token, 'open', null, 'Mozilla/5.0', id % 4 = 0, opened_at from sent_emails
+        "insert into email_events (token, message, kind, url, user_agent, is_machine, occurred_at)
+         select token, id, 'open', null, 'Mozilla/5.0', id % 4 = 0, opened_at from sent_emails
          where opened_at is not null
          union all
-         select token, 'open', null, 'Mozilla/5.0', false, opened_at + 86400000 from sent_emails
+         select token, id, 'open', null, 'Mozilla/5.0', false, opened_at + 86400000 from sent_emails
          where opened_at is not null and id % 2 = 0
          union all
-         select token, 'click', 'https://bakery.example/menu', 'Mozilla/5.0', false, clicked_at from sent_emails
+         select token, id, 'click', 'https://bakery.example/menu', 'Mozilla/5.0', false, clicked_at from sent_emails
          where clicked_at is not null",
     )
     .execute(pool)
@@ -229,9 +229,9 @@ const RAW_CAMPAIGNS: &str = "
 select c.id, count(m.id), count(m.sent_at), count(*) filter (where m.status = 'failed'),
     count(m.delivered_at), count(m.opened_at), count(m.clicked_at), count(m.replied_at), count(m.bounced_at),
     count(m.spam_reported_at), count(m.unsubscribed_at),
-    (select count(*) from email_events e join sent_emails s on s.token = e.token
+    (select count(*) from email_events e join sent_emails s on s.id = e.message
         where s.campaign_id = c.id and e.kind = 'open' and not e.is_machine),
-    (select count(*) from email_events e join sent_emails s on s.token = e.token
+    (select count(*) from email_events e join sent_emails s on s.id = e.message
         where s.campaign_id = c.id and e.kind = 'click')
 from campaigns c left join sent_emails m on m.campaign_id = c.id and not m.is_test
 where c.user_id = $1 and $2::bigint is not null and $3::bigint is not null
@@ -257,9 +257,9 @@ group by to_email order by last_activity_at desc limit 2000";
 const RAW_DETAILS: &str = "
 select count(m.id), count(m.sent_at), count(m.delivered_at), count(m.opened_at), count(m.clicked_at),
     count(m.bounced_at), count(m.spam_reported_at),
-    (select count(*) from email_events e join sent_emails s on s.token = e.token
+    (select count(*) from email_events e join sent_emails s on s.id = e.message
         where s.campaign_id = $2 and e.kind = 'open' and not e.is_machine),
-    (select count(*) from email_events e join sent_emails s on s.token = e.token
+    (select count(*) from email_events e join sent_emails s on s.id = e.message
         where s.campaign_id = $2 and e.kind = 'click')
 from sent_emails m where m.campaign_id = $2 and m.user_id = $1 and $3::bigint is not null";
 

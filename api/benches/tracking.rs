@@ -33,7 +33,7 @@ const CONNECTIONS: &str = "64";
 const FIXED_RATE: u64 = 2_000;
 const FIXED_SECONDS: u64 = 10;
 /// The events of the spread pixel's messages.
-const SPREAD_EVENTS: &str = "select count(*) from email_events where token in (select token from sent_emails where campaign_id = $1)";
+const SPREAD_EVENTS: &str = "select count(*) from email_events where message in (select id from sent_emails where campaign_id = $1)";
 /// The fixed-rate client's stride through many paths: a prime, so it visits each before any twice.
 const SCATTER: usize = 1_000_003;
 
@@ -164,8 +164,8 @@ async fn main() {
     )
     .await;
     let opened_by_events = campaign_count(
-        "select count(distinct token) from email_events where kind = 'open' and not is_machine
-             and token in (select token from sent_emails where campaign_id = $1)",
+        "select count(distinct message) from email_events where kind = 'open' and not is_machine
+             and message in (select id from sent_emails where campaign_id = $1)",
     )
     .await;
     let backend = test_db.db.backend();

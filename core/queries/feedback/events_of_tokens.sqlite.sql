@@ -1,4 +1,6 @@
 -- The events of a page of messages (tokens as a JSON array), oldest first, by when they happened: the tracking
--- endpoints' batches are written side by side (PostgreSQL), so ids need not follow the events' times.
-select token, kind, url, user_agent, is_machine, occurred_at from email_events
-where token in (select value from json_each($1)) order by occurred_at, id
+-- endpoints' batches are written side by side (PostgreSQL), so ids need not follow the events' times. Each message
+-- by its token's index, its events by the index of their message's id.
+select m.token, e.kind, e.url, e.user_agent, e.is_machine, e.occurred_at
+from sent_emails m join email_events e on e.message = m.id
+where m.token in (select value from json_each($1)) order by e.occurred_at, e.id

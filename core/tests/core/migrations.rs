@@ -6,7 +6,7 @@ use outreach_core::testing::TestDb;
 
 /// Rows of every kind, written the way the app writes them (queued first, then one update), in SQL both backends
 /// read: a user, 5 campaigns, 2,000 messages to 700 addresses over 20 days (sent, failed, skipped, bounced,
-/// replied, opened, clicked, spam, unsubscribed, test sends) and their open and click events.
+/// replied, opened, clicked, spam, unsubscribed, test sends); their open and click events follow.
 const HISTORY: &[&str] = &[
     "insert into users (email, created_at, updated_at) values ('history@bakery.example', 0, 0)",
     "with recursive g(n) as (select 1 union all select n + 1 from g where n < 5)
@@ -31,12 +31,21 @@ const HISTORY: &[&str] = &[
          bounce_reason = case when id % 50 = 1 then '550 5.1.1 unknown user' end,
          spam_reported_at = case when id % 300 = 7 then created_at + 9000000 end,
          unsubscribed_at = case when id % 200 = 9 then created_at + 9000000 end",
-    "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
+];
+
+/// The history's open and click events as they were written before events named their message's id (migration 53).
+const EVENTS_BY_TOKEN: &str = "insert into email_events (token, kind, url, user_agent, is_machine, occurred_at)
      select token, 'open', 'none', 'x', id % 4 = 0, opened_at from sent_emails where opened_at is not null
      union all
      select token, 'click', 'https://bakery.example', 'x', id % 4 = 0, clicked_at from sent_emails
-     where clicked_at is not null",
-];
+     where clicked_at is not null";
+
+/// The same events as the app writes them now, each with its message's id.
+const EVENTS_BY_MESSAGE: &str = "insert into email_events (token, message, kind, url, user_agent, is_machine, occurred_at)
+     select token, id, 'open', 'none', 'x', id % 4 = 0, opened_at from sent_emails where opened_at is not null
+     union all
+     select token, id, 'click', 'https://bakery.example', 'x', id % 4 = 0, clicked_at from sent_emails
+     where clicked_at is not null";
 
 /// What the analytics and contacts screens read for the history's user.
 async fn analytics_of(db: &outreach_core::Db) -> serde_json::Value {
@@ -72,6 +81,8 @@ async fn the_analytics_migration_counts_what_was_written_before_it_as_the_trigge
             old.execute(statement).await;
             new.execute(statement).await;
         }
+        old.execute(EVENTS_BY_TOKEN).await;
+        new.execute(EVENTS_BY_MESSAGE).await;
         old.db.migrate().await.unwrap();
         let (backfilled, counted) = (analytics_of(&old.db).await, analytics_of(&new.db).await);
         assert_eq!(backfilled, counted, "{}", old.db.backend());

@@ -335,3 +335,55 @@ async fn the_recorder_writes_every_event_while_it_runs_and_the_rest_when_it_stop
     })
     .await;
 }
+
+/// An event names its message by id as well as by token, and the events' one index is of those ids: an index of
+/// tokens (44 bytes of text each, at a place the random token picks) took about a third of an event's insert
+/// (docs/benchmarks.md, Tracking). An event whose token names no message (deleted since) is kept, with no id; the
+/// message's events are read through the index of ids.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_name_their_message_by_id_and_are_indexed_by_it() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let (id, token) = sent_message(&test_db).await;
+        let batch = [
+            event(&token, EventKind::Open, PERSON, 60_000),
+            event("0deleted", EventKind::Open, PERSON, 60_000),
+            event(&token, EventKind::Click, PERSON, 61_000),
+        ];
+        db.tracking().insert_events(&batch).await.unwrap();
+        let stored: Vec<(String, Option<i64>)> = outreach_core::on_db!(db, pool => sqlx::query_as(
+            "select token, message from email_events order by id"
+        )
+        .fetch_all(pool)
+        .await)
+        .unwrap();
+        assert_eq!(
+            stored,
+            [
+                (token.clone(), Some(id)),
+                ("0deleted".into(), None),
+                (token.clone(), Some(id))
+            ]
+        );
+        assert_eq!(db.tracking().events_of(&token).await.unwrap().len(), 2);
+        let indexed: Vec<String> = match db {
+            Db::Postgres(pool) => sqlx::query_scalar(
+                "select a.attname::text from pg_index i
+                 join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                 where i.indrelid = cast('email_events' as regclass) and not i.indisprimary",
+            )
+            .fetch_all(pool)
+            .await
+            .unwrap(),
+            Db::Sqlite { readers, .. } => sqlx::query_scalar(
+                "select i.name from pragma_index_list('email_events') l, pragma_index_info(l.name) i",
+            )
+            .fetch_all(readers)
+            .await
+            .unwrap(),
+        };
+        assert_eq!(indexed, ["message"], "the events' indexed columns on {}", db.backend());
+        test_db.cleanup().await;
+    })
+    .await;
+}
