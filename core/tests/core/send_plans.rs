@@ -613,7 +613,7 @@ async fn a_sent_mark_indexes_no_message_id_and_a_reply_finds_its_message_by_toke
 }
 
 /// The columns of each index of a table, as one text an index.
-async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
+pub(crate) async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
     match db {
         Db::Postgres(pool) => sqlx::query_scalar("select indexdef from pg_indexes where tablename = $1")
             .bind(table)
