@@ -27,10 +27,12 @@ use outreach_core::sending::handover::HandOver;
 use outreach_core::sending::messages::{Delivered, Limits};
 use outreach_core::sending::senders::Provider;
 use outreach_core::testing::{TestDb, each_backend, seed_campaign, seed_follow_ups};
+
+use crate::schema::{index_size, indexes_of};
 use sqlx::Row;
 
 /// A statement's parameter, bound as its type (PostgreSQL infers a parameter's type from what is bound).
-enum Parameter {
+pub(crate) enum Parameter {
     Text(String),
     Number(i64),
     Numbers(Vec<i64>),
@@ -52,7 +54,12 @@ async fn plan(db: &Db, sql: &str, parameters: Vec<Parameter>) -> String {
 
 /// The plan of a statement under PostgreSQL settings of the connection (`name = value`, reset after). SQLite's is
 /// read on the hand-over file's connection, which sees both files.
-async fn plan_under(db: &Db, settings: &[&str], sql: &str, parameters: Vec<Parameter>) -> String {
+pub(crate) async fn plan_under(
+    db: &Db,
+    settings: &[&str],
+    sql: &str,
+    parameters: Vec<Parameter>,
+) -> String {
     let lines: Vec<String> = match db {
         Db::Postgres(pool) => {
             let mut connection = pool.acquire().await.unwrap();
@@ -612,24 +619,6 @@ async fn a_sent_mark_indexes_no_message_id_and_a_reply_finds_its_message_by_toke
     .await;
 }
 
-/// The columns of each index of a table, as one text an index.
-pub(crate) async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
-    match db {
-        Db::Postgres(pool) => sqlx::query_scalar("select indexdef from pg_indexes where tablename = $1")
-            .bind(table)
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-        Db::Sqlite { readers, .. } => sqlx::query_scalar(
-            "select group_concat(i.name) from pragma_index_list($1) l, pragma_index_info(l.name) i group by l.name",
-        )
-        .bind(table)
-        .fetch_all(readers)
-        .await
-        .unwrap(),
-    }
-}
-
 /// SQLite runs a table's checks and a row trigger's program once for every row a statement writes, and what they
 /// set up with them: a list of more than two values (`status in ('queued', 'sending', ...)`, `not in (...)`) is
 /// looked up through a temporary index built each time. The check of a message's status did so for every row a
@@ -676,22 +665,4 @@ async fn sqlite_builds_no_temporary_table_for_each_message_or_event_written() {
         );
     }
     test_db.cleanup().await;
-}
-
-/// The bytes an index takes on disk.
-async fn index_size(db: &Db, index: &str) -> i64 {
-    match db {
-        Db::Postgres(pool) => sqlx::query_scalar("select pg_relation_size(cast($1 as regclass))")
-            .bind(index)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        Db::Sqlite { readers, .. } => {
-            sqlx::query_scalar("select sum(pgsize) from dbstat where name = $1")
-                .bind(index)
-                .fetch_one(readers)
-                .await
-                .unwrap()
-        }
-    }
 }
