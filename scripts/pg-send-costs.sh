@@ -6,9 +6,9 @@
 # the server's time is which (docs/benchmarks.md, Sending):
 #   app         the statements as the app runs them
 #   triggers    the same with the table's triggers off
-#   indexes     the same with nine of the eleven indexes dropped (the primary key and the token's stay)
-#   narrow      a claim as a row of a narrow table and the sent mark as a narrow delivery row that deletes it, writing
-#               nothing to sent_emails (a model the app does not have: the size of the change S1 needs)
+#   indexes     the same with seven of the nine indexes dropped (the primary key and the token's stay)
+#   narrow      the app's claim, and the sent mark as a narrow delivery row that deletes the claim, writing nothing to
+#               sent_emails (a model the app does not have: the size of the change S1 would need)
 # Usage: scripts/pg-send-costs.sh [ADMIN_URL] [VARIANT...]; MESSAGES (default 20,000) and BATCH (200) set the size.
 set -euo pipefail
 
@@ -42,7 +42,6 @@ insert into sent_emails (user_id, to_email, subject, status, created_at, campaig
 select u.id, 'owner' || g || '@cafe.example', '', 'queued', 1764000000000, c.id, t.id,
     lpad(to_hex(g), 12, '0') || md5(g::text)
 from users u, campaigns c, email_templates t, generate_series(1, $messages) g;
-create table send_claims (message_id bigint primary key, claimed_by text not null, claimed_at bigint not null);
 create table deliveries (message bigint primary key, sent_at bigint not null, subject text not null,
     html_body text, text_body text, message_id text, provider text);
 create index deliveries_message_id on deliveries (message_id);
@@ -57,14 +56,11 @@ prepared() {
   claim="$(statement claim_batch.pg.sql)"
   mark="$(statement sent_batch.pg.sql)"
   if [ "$1" = narrow ]; then
-    claim="insert into send_claims (message_id, claimed_by, claimed_at) select m.id, \$3, \$2 from sent_emails m
-      where m.id = any(array(select cast(value as bigint) from jsonb_array_elements_text(cast(\$1 as jsonb))))
-      and (m.status = 'queued') is true on conflict do nothing returning message_id"
     mark="with d as (select * from unnest(\$1::bigint[], \$2::text[], \$3::text[], \$4::text[], \$5::text[], \$6::text[])
       as d (id, subject, html, text, message_id, provider)),
-      gone as (delete from send_claims c using d where c.message_id = d.id returning c.message_id)
+      gone as (delete from send_claims c using d where c.message = d.id returning c.message)
       insert into deliveries (message, sent_at, subject, html_body, text_body, message_id, provider)
-      select d.id, \$7, d.subject, d.html, d.text, d.message_id, d.provider from d join gone g on g.message_id = d.id"
+      select d.id, \$7, d.subject, d.html, d.text, d.message_id, d.provider from d join gone g on g.message = d.id"
   fi
   echo "prepare claim (text, bigint, text) as $claim;"
   echo "prepare mark (bigint[], text[], text[], text[], text[], text[], bigint) as $mark;"
@@ -93,9 +89,8 @@ for variant in "${variants[@]}"; do
   case "$variant" in
     app | narrow) change="select 1" ;;
     triggers) change="alter table sent_emails disable trigger user" ;;
-    indexes) change="drop index sent_emails_user_sent_at, sent_emails_campaign_status, sent_emails_message_id,
-        sent_emails_user_to_email, sent_emails_campaign_id, sent_emails_template, sent_emails_config,
-        sent_emails_sending, sent_emails_campaign_business_kind_step" ;;
+    indexes) change="drop index sent_emails_user_sent_at, sent_emails_campaign_status, sent_emails_user_to_email,
+        sent_emails_campaign_id, sent_emails_template, sent_emails_config, sent_emails_campaign_business_kind_step" ;;
     *) echo "unknown variant: $variant (app, triggers, indexes, narrow)" >&2; exit 2 ;;
   esac
   fresh_database
