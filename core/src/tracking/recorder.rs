@@ -12,10 +12,11 @@ use crate::platform::db::Db;
 use crate::platform::telemetry;
 use crate::tracking::events::{TrackingEvent, is_machine_agent};
 
-/// The most events one write holds. Opens spread over many messages each put an entry of the events' index of
-/// message ids (and a first open its message's row) on a page of its own, and SQLite logs every page a write changes whole: at
-/// 1,000 a write the log took 90-150 MB/s, the writer fell behind, the channel filled and the endpoints waited up
-/// to 100 ms for room. Larger writes under load share more pages (docs/benchmarks.md, Tracking).
+/// The most events one write holds. Opens spread over many messages each put an index entry (then of the events'
+/// tokens, now of their message ids) and a first open its message's row on a page of its own, and SQLite logs every
+/// page a write changes whole: at 1,000 a write the log took 90-150 MB/s, the writer fell behind, the channel filled
+/// and the endpoints waited up to 100 ms for room. Larger writes under load share more pages (docs/benchmarks.md,
+/// Tracking).
 const BATCH_EVENTS: usize = 20_000;
 /// Events waiting for their write at most (then the endpoints wait for room): four writes' worth.
 const CHANNEL_EVENTS: usize = BATCH_EVENTS * 4;
