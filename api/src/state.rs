@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::http::HeaderMap;
 use outreach_core::Context;
 use outreach_core::tracking::recorder::Recorder;
+use outreach_core::tracking::unsubscriber::Unsubscriber;
 
 use crate::clients::{self, ClientLimiter, OwnHosts};
 use crate::error::ApiResult;
@@ -29,6 +30,8 @@ pub struct Shared {
     pub public_limiter: ClientLimiter,
     /// The batched writer of tracking events; `finish` it after the server stops.
     pub recorder: Recorder,
+    /// The unsubscribe links' writer: a burst of them shares one write.
+    pub unsubscriber: Unsubscriber,
     /// The host names this server answers to.
     pub hosts: OwnHosts,
     /// Where uploaded education files are read (the `outreach` binary reads them in a child process).
@@ -70,6 +73,7 @@ impl AppState {
         let public_limiter = clients::client_limiter(ctx.settings.http.public_writes_per_minute);
         Ok(Self(Arc::new(Shared {
             recorder: Recorder::start(ctx.db.clone()),
+            unsubscriber: Unsubscriber::start(ctx.db.clone()),
             hosts: OwnHosts::of(&ctx.settings),
             extractor,
             ctx,

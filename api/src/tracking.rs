@@ -2,7 +2,8 @@
 //! and `GET /t/c/{token}?u=&s=` (click: redirects only to the address signed with that message's token; anything
 //! tampered is a 404, never a redirect). Events go to a batched writer that flushes at most every 50 ms or 20,000
 //! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?email=&signature=`
-//! is RFC 8058 one-click: it suppresses at once, without a confirmation step; GET of the same URL is the page.
+//! is RFC 8058 one-click: it suppresses at once, without a confirmation step, and answers once the address is stored
+//! (a burst of them shares one write); GET of the same URL is the page.
 
 use std::borrow::Cow;
 use std::convert::Infallible;
@@ -170,16 +171,11 @@ pub async fn one_click(
         return StatusCode::NOT_FOUND.into_response();
     }
     match state
-        .ctx
-        .db
-        .sending()
-        .insert_unsubscribe(&email, "one_click", state.ctx.now_ms())
+        .unsubscriber
+        .unsubscribe(email, "one_click", state.ctx.now_ms())
         .await
     {
         Ok(_) => (StatusCode::OK, "You are unsubscribed.").into_response(),
-        Err(error) => {
-            tracing::error!(%error, "one-click unsubscribe not recorded");
-            StatusCode::SERVICE_UNAVAILABLE.into_response()
-        }
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
     }
 }

@@ -102,11 +102,10 @@ pub async fn unsubscribe(
         .is_some_and(|signature| verify(key, UNSUBSCRIBE_PURPOSE, &email, &signature));
     let source = if from_link { "link" } else { "form" };
     let added = state
-        .ctx
-        .db
-        .sending()
-        .insert_unsubscribe(&email, source, state.ctx.now_ms())
-        .await?;
+        .unsubscriber
+        .unsubscribe(email.clone(), source, state.ctx.now_ms())
+        .await
+        .map_err(ApiError::internal)?;
     if added {
         tracing::info!(source, "address unsubscribed");
     }

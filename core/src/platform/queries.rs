@@ -72,6 +72,7 @@ queries! {
     INVITE_REDEEM = query!("invites/redeem");
     SENT_EMAILS_COUNT_SINCE = query!("sent_emails/count_since");
     UNSUBSCRIBE_INSERT = query!("unsubscribes/insert");
+    UNSUBSCRIBE_INSERT_BATCH = query!("unsubscribes/insert_batch", per_dialect);
     UNSUBSCRIBE_FIND = query!("unsubscribes/find");
     UNSUBSCRIBE_LIST = query!("unsubscribes/list");
     UNSUBSCRIBE_COUNT = query!("unsubscribes/count");

@@ -10,7 +10,7 @@ use crate::platform::clock::Timestamp;
 use crate::platform::db::{StoreResult, Tx, json_list};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
-use crate::{on_db, on_tx};
+use crate::{on_db, on_tx, on_writer};
 
 /// A suppressed address.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -33,6 +33,22 @@ impl SendingStore<'_> {
         let added = suppress(&mut tx, email, source, now).await?;
         tx.commit().await?;
         Ok(added)
+    }
+
+    /// Suppresses addresses in one statement, each `(normalised address, source, time)`: unsubscribes that arrived
+    /// together (`tracking::unsubscriber`). Returns the addresses that were not suppressed before; an address asked
+    /// for twice keeps its first request.
+    pub async fn insert_unsubscribes(
+        &self,
+        entries: &[(&str, &str, i64)],
+    ) -> StoreResult<HashSet<String>> {
+        if entries.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let (sql, entries) = (UNSUBSCRIBE_INSERT_BATCH.sql(self), json_list(entries));
+        let added: Vec<String> =
+            on_writer!(self, pool => sqlx::query_scalar(sql).bind(&entries).fetch_all(pool).await)?;
+        Ok(added.into_iter().collect())
     }
 
     pub async fn find_unsubscribe(&self, email: &str) -> StoreResult<Option<Unsubscribe>> {

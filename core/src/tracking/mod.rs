@@ -1,11 +1,12 @@
-//! What recipients did: open and click events (through the signed links of `sending::links`), analytics and
-//! contacts.
+//! What recipients did: open and click events and unsubscribes (through the signed links of `sending::links`),
+//! analytics and contacts.
 
 pub mod analytics;
 pub mod contacts;
 pub mod events;
 pub mod recorder;
 pub mod sent;
+pub mod unsubscriber;
 
 crate::capability_store!(
     /// The tracking capability's reads and writes: `db.tracking()`.

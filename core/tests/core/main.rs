@@ -23,3 +23,4 @@ mod sources_web_search;
 mod test_databases;
 mod tracking_events;
 mod unicode;
+mod unsubscribes;
