@@ -273,12 +273,19 @@ async fn send_oauth_request(
     request: oauth2::HttpRequest,
 ) -> Result<oauth2::HttpResponse, reqwest::Error> {
     let (parts, body) = request.into_parts();
-    let response = http
-        .request(parts.method, parts.uri.to_string())
-        .headers(parts.headers)
-        .body(body)
-        .send()
-        .await?;
+    let send = || {
+        http.request(parts.method.clone(), parts.uri.to_string())
+            .headers(parts.headers.clone())
+            .body(body.clone())
+            .send()
+    };
+    let response = match send().await {
+        // A kept-alive connection the provider closed as this request went out on it fails with no answer (the
+        // client keeps idle connections longer than many servers do). Sent again once, on a new connection: a
+        // code that did reach the provider the first time is refused then, as any used code is.
+        Err(error) if error.is_request() && !error.is_timeout() => send().await?,
+        answered => answered?,
+    };
     let mut answer = http::Response::builder().status(response.status());
     if let Some(headers) = answer.headers_mut() {
         headers.extend(response.headers().clone());

@@ -592,3 +592,79 @@ async fn cross_site_and_non_json_writes_are_refused() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_token_exchange_on_a_connection_the_provider_just_closed_is_sent_again_on_a_new_one() {
+    each_backend(|test_db| async move {
+        // A token endpoint that resets its first connection when a second request comes over it: what a server
+        // does when it ends an idle keep-alive connection just as the client sends on it again.
+        let endpoint = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let token_url = format!("http://{}/token", endpoint.local_addr().unwrap());
+        let endpoint = tokio::spawn(token_endpoint_resetting_its_first_connection(endpoint));
+        let app =
+            TestApp::start_with(test_db, |settings| settings.google.token_url = token_url).await;
+        app.google_person("ada", "ada@example.org", "Ada", "L")
+            .await;
+        for sign_in in 1..=2 {
+            let callback = app
+                .browser()
+                .google_round_trip(&app, "code-ada", None)
+                .await;
+            assert_eq!(location(&callback), "/dashboard", "sign-in {sign_in}");
+        }
+        app.stop().await;
+        endpoint.abort();
+    })
+    .await;
+}
+
+/// Answers every token request with ada's token; its first connection is reset at the second request over it.
+async fn token_endpoint_resetting_its_first_connection(listener: tokio::net::TcpListener) {
+    use tokio::io::AsyncWriteExt;
+    let mut first = true;
+    loop {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let resets = std::mem::replace(&mut first, false);
+        tokio::spawn(async move {
+            let mut answered = 0;
+            while read_request(&mut stream).await {
+                if resets && answered == 1 {
+                    // Dropped with no linger: a reset, not an orderly close.
+                    stream.set_zero_linger().unwrap();
+                    return;
+                }
+                let body =
+                    r#"{"access_token":"token-ada","token_type":"Bearer","expires_in":3599}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                stream.write_all(answer.as_bytes()).await.unwrap();
+                answered += 1;
+            }
+        });
+    }
+}
+
+/// Reads one HTTP request (its head and a body of its Content-Length); false at the end of the stream.
+async fn read_request(stream: &mut tokio::net::TcpStream) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut data = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        if let Some(end) = data.windows(4).position(|window| window == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&data[..end]).to_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length:"))
+                .map_or(0, |value| value.trim().parse().unwrap());
+            if data.len() >= end + 4 + length {
+                return true;
+            }
+        }
+        match stream.read(&mut buffer).await {
+            Ok(0) | Err(_) => return false,
+            Ok(read) => data.extend_from_slice(&buffer[..read]),
+        }
+    }
+}
