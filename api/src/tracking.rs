@@ -82,13 +82,13 @@ pub async fn open(
     }
     state
         .recorder
-        .record(TrackingEvent {
-            token: token.to_string(),
-            kind: EventKind::Open,
-            url: None,
+        .record(TrackingEvent::new(
+            token.to_string(),
+            EventKind::Open,
+            None,
             user_agent,
-            occurred_at: state.ctx.now_ms(),
-        })
+            state.ctx.now_ms(),
+        ))
         .await;
     (
         [
@@ -122,13 +122,13 @@ pub async fn click(
     }
     state
         .recorder
-        .record(TrackingEvent {
+        .record(TrackingEvent::new(
             token,
-            kind: EventKind::Click,
-            url: Some(url.to_string()),
+            EventKind::Click,
+            Some(url.to_string()),
             user_agent,
-            occurred_at: state.ctx.now_ms(),
-        })
+            state.ctx.now_ms(),
+        ))
         .await;
     Redirect::to(&url).into_response()
 }

@@ -51,6 +51,33 @@ pub struct TrackingEvent {
     pub url: Option<String>,
     pub user_agent: Option<String>,
     pub occurred_at: i64,
+    /// Whether the User-Agent is a machine's ([`is_machine_agent`]), read once when the event is made: the write
+    /// stores it and the metrics count by it.
+    machine_agent: bool,
+}
+
+impl TrackingEvent {
+    pub fn new(
+        token: String,
+        kind: EventKind,
+        url: Option<String>,
+        user_agent: Option<String>,
+        occurred_at: i64,
+    ) -> Self {
+        let machine_agent = is_machine_agent(user_agent.as_deref());
+        Self {
+            token,
+            kind,
+            url,
+            user_agent,
+            occurred_at,
+            machine_agent,
+        }
+    }
+
+    pub fn machine_agent(&self) -> bool {
+        self.machine_agent
+    }
 }
 
 /// A stored event.
@@ -86,9 +113,7 @@ impl TrackingStore<'_> {
                     .bind(column(events, |event| event.url.as_deref()))
                     .bind(column(events, |event| event.user_agent.as_deref()))
                     .bind(column(events, |event| event.occurred_at))
-                    .bind(column(events, |event| {
-                        is_machine_agent(event.user_agent.as_deref())
-                    }))
+                    .bind(column(events, TrackingEvent::machine_agent))
                     .execute(pool)
                     .await?;
                 Ok(())
@@ -103,7 +128,7 @@ impl TrackingStore<'_> {
                             &event.url,
                             &event.user_agent,
                             event.occurred_at,
-                            is_machine_agent(event.user_agent.as_deref()),
+                            event.machine_agent,
                         )
                     })
                     .collect();

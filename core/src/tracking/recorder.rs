@@ -10,7 +10,7 @@ use tokio::task::JoinHandle;
 
 use crate::platform::db::Db;
 use crate::platform::telemetry;
-use crate::tracking::events::{TrackingEvent, is_machine_agent};
+use crate::tracking::events::TrackingEvent;
 
 /// The most events one write holds. Opens spread over many messages each put an index entry (then of the events'
 /// tokens, now of their message ids) and a first open its message's row on a page of its own, and SQLite logs every
@@ -140,10 +140,7 @@ fn count_events(batch: &[TrackingEvent]) {
 fn tally(batch: &[TrackingEvent]) -> Vec<(&'static str, bool, u64)> {
     let mut counts: Vec<(&'static str, bool, u64)> = Vec::new();
     for event in batch {
-        let key = (
-            event.kind.as_str(),
-            is_machine_agent(event.user_agent.as_deref()),
-        );
+        let key = (event.kind.as_str(), event.machine_agent());
         match counts
             .iter_mut()
             .find(|(kind, machine, _)| (*kind, *machine) == key)
@@ -161,13 +158,7 @@ mod tests {
     use crate::tracking::events::{EventKind, TrackingEvent};
 
     fn event(kind: EventKind, user_agent: Option<&str>) -> TrackingEvent {
-        TrackingEvent {
-            token: "t".into(),
-            kind,
-            url: None,
-            user_agent: user_agent.map(str::to_string),
-            occurred_at: 0,
-        }
+        TrackingEvent::new("t".into(), kind, None, user_agent.map(str::to_string), 0)
     }
 
     #[test]

@@ -35,13 +35,13 @@ async fn sent_message(test_db: &TestDb) -> (i64, String) {
 }
 
 fn event(token: &str, kind: EventKind, agent: &str, after_sending: i64) -> TrackingEvent {
-    TrackingEvent {
-        token: token.to_string(),
+    TrackingEvent::new(
+        token.to_string(),
         kind,
-        url: (kind == EventKind::Click).then(|| "https://bakery.example/menu".to_string()),
-        user_agent: Some(agent.to_string()),
-        occurred_at: SENT_AT + after_sending,
-    }
+        (kind == EventKind::Click).then(|| "https://bakery.example/menu".to_string()),
+        Some(agent.to_string()),
+        SENT_AT + after_sending,
+    )
 }
 
 /// The message's (opened_at, clicked_at, status).
