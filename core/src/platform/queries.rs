@@ -140,7 +140,7 @@ queries! {
     JOB_RELEASE = query!("jobs/release", per_dialect);
     JOB_UNFINISHED_IDS = query!("jobs/unfinished_ids", per_dialect);
     JOB_NEXT_SEND = query!("jobs/next_send", per_dialect);
-    OUTGOING_WAITING = query!("outgoing/waiting");
+    OUTGOING_WAITING = query!("outgoing/waiting", per_dialect);
     SEARCH_RUNNING = query!("searches/running");
     BUSINESS_PENDING_ENRICHMENT = query!("businesses/pending_enrichment");
     AUTOMATION_RUNNING_RUNS = query!("automations/running_runs");

@@ -14,6 +14,7 @@ mod imap;
 mod mail_apis;
 mod message_parents;
 mod migrations;
+mod recovery_plans;
 mod schema;
 mod send_plans;
 mod smtp_pipelining;

@@ -379,7 +379,7 @@ fn reads_every_claim(plan: &str) -> bool {
 }
 
 /// Whether a plan reads `sent_emails` whole (SQLite's `SCAN`, PostgreSQL's sequential or bitmap heap scan).
-fn reads_every_message(plan: &str) -> bool {
+pub(crate) fn reads_every_message(plan: &str) -> bool {
     [
         "SCAN sent_emails",
         "SCAN m",

@@ -1,0 +1,19 @@
+-- Messages waiting to be sent (queued, no claim) that were queued before $1, of campaigns neither paused (they wait
+-- for the resume) nor archived, and of no campaign; campaign by campaign, each campaign's through the index
+-- sent_emails_campaign_status. A lateral subquery for each campaign, its `limit` keeping it from being pulled up into
+-- a join: planned as one, it read the index's entry of every message for its status alone
+-- (core/tests/core/recovery_plans.rs).
+select m.id, m.campaign_id from campaigns c
+cross join lateral (
+    select m.id, m.campaign_id from sent_emails m
+    where m.campaign_id = c.id and m.status = 'queued' and m.created_at < $1
+        and not exists (select 1 from send_claims s where s.message = m.id)
+    order by m.id
+    limit 20000
+) m
+where c.status not in ('paused', 'archived')
+union all
+select id, campaign_id from sent_emails m where campaign_id is null and status = 'queued' and created_at < $1
+    and not exists (select 1 from send_claims s where s.message = m.id)
+order by 2, 1
+limit 20000

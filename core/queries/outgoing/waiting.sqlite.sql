@@ -1,0 +1,13 @@
+-- Messages waiting to be sent (queued, no claim) that were queued before $1, of campaigns neither paused (they wait
+-- for the resume) nor archived, and of no campaign; campaign by campaign (index sent_emails_campaign_status). The
+-- campaigns come first (`cross join` keeps SQLite from turning the join around): SQLite otherwise walked the index
+-- of every message by campaign and id, to skip sorting the few it returns (core/tests/core/recovery_plans.rs).
+select m.id, m.campaign_id from campaigns c
+cross join sent_emails m
+where m.campaign_id = c.id and m.status = 'queued' and c.status not in ('paused', 'archived') and m.created_at < $1
+    and not exists (select 1 from send_claims s where s.message = m.id)
+union all
+select id, campaign_id from sent_emails m where campaign_id is null and status = 'queued' and created_at < $1
+    and not exists (select 1 from send_claims s where s.message = m.id)
+order by 2, 1
+limit 20000
