@@ -5,12 +5,11 @@
 //! databases read every business to find those waiting for their website lookup (the follow-up benchmark's tick over
 //! a million sent messages, each to a business of its own, spent 140 and 60-100 of its 250 ms there).
 
-use outreach_core::Db;
 use outreach_core::platform::clock::{Clock, SystemClock};
 use outreach_core::platform::queries::{BUSINESS_PENDING_ENRICHMENT, OUTGOING_WAITING};
 use outreach_core::testing::{each_backend, seed_campaign, seed_follow_ups};
 
-use crate::send_plans::{Parameter, plan_under, reads_every_message};
+use crate::send_plans::{Parameter, plans_as_statistics_change, reads_every_message};
 
 /// Messages waiting to be sent (a campaign's queued ones beside 10,000 sent), before any statistics and after:
 /// found through the index of messages by campaign and status, not by reading every message.
@@ -23,25 +22,12 @@ async fn the_messages_waiting_to_be_sent_are_found_without_reading_every_message
         let before = SystemClock.now_ms() + 1;
         let waiting = db.sending().waiting_messages(before).await.unwrap();
         assert_eq!(waiting.len(), 50, "the queued campaign's messages wait");
-        for statistics in ["none", "taken"] {
-            if statistics == "taken"
-                && let Db::Postgres(pool) = db
-            {
-                sqlx::query("analyze sent_emails")
-                    .execute(pool)
-                    .await
-                    .unwrap();
-            }
-            for cache in ["force_generic_plan", "force_custom_plan"] {
-                let setting = format!("plan_cache_mode = {cache}");
-                let sql = OUTGOING_WAITING.sql(db);
-                let plan = plan_under(db, &[&setting], sql, vec![Parameter::Number(before)]).await;
-                assert!(
-                    !reads_every_message(&plan),
-                    "statistics {statistics}, {cache} on {}: {plan}",
-                    db.backend()
-                );
-            }
+        let statements = [("waiting messages", OUTGOING_WAITING.sql(db))];
+        let parameters = || vec![Parameter::Number(before)];
+        for (planned, plan) in
+            plans_as_statistics_change(db, "sent_emails", &statements, parameters).await
+        {
+            assert!(!reads_every_message(&plan), "{planned}: {plan}");
         }
         test_db.cleanup().await;
     })
@@ -66,22 +52,9 @@ async fn the_businesses_waiting_for_their_website_lookup_are_found_without_readi
             db.discovery().businesses_pending_enrichment().await.unwrap(),
             [pending]
         );
-        for statistics in ["none", "taken"] {
-            if statistics == "taken"
-                && let Db::Postgres(pool) = db
-            {
-                sqlx::query("analyze businesses").execute(pool).await.unwrap();
-            }
-            for cache in ["force_generic_plan", "force_custom_plan"] {
-                let setting = format!("plan_cache_mode = {cache}");
-                let sql = BUSINESS_PENDING_ENRICHMENT.sql(db);
-                let plan = plan_under(db, &[&setting], sql, vec![]).await;
-                assert!(
-                    plan.contains("businesses_pending_enrichment"),
-                    "statistics {statistics}, {cache} on {}: {plan}",
-                    db.backend()
-                );
-            }
+        let statements = [("waiting businesses", BUSINESS_PENDING_ENRICHMENT.sql(db))];
+        for (planned, plan) in plans_as_statistics_change(db, "businesses", &statements, Vec::new).await {
+            assert!(plan.contains("businesses_pending_enrichment"), "{planned}: {plan}");
         }
         test_db.cleanup().await;
     })

@@ -102,6 +102,39 @@ pub(crate) async fn plan_under(
     lines.join("\n")
 }
 
+/// Statements' plans before any statistics of `table` and after (PostgreSQL's `analyze`; SQLite keeps none here),
+/// each under PostgreSQL's generic and custom plans: how each was planned, and its plan.
+pub(crate) async fn plans_as_statistics_change(
+    db: &Db,
+    table: &str,
+    statements: &[(&str, &str)],
+    parameters: impl Fn() -> Vec<Parameter>,
+) -> Vec<(String, String)> {
+    let mut plans = Vec::new();
+    for statistics in ["none", "taken"] {
+        if statistics == "taken"
+            && let Db::Postgres(pool) = db
+        {
+            sqlx::query(sqlx::AssertSqlSafe(format!("analyze {table}")))
+                .execute(pool)
+                .await
+                .unwrap();
+        }
+        for cache in ["force_generic_plan", "force_custom_plan"] {
+            let setting = format!("plan_cache_mode = {cache}");
+            for (name, sql) in statements {
+                let plan = plan_under(db, &[&setting], sql, parameters()).await;
+                let planned = format!(
+                    "{name} with statistics {statistics}, {cache} on {}",
+                    db.backend()
+                );
+                plans.push((planned, plan));
+            }
+        }
+    }
+    plans
+}
+
 /// A PostgreSQL statement with its parameters bound.
 fn bound(
     sql: &str,
@@ -331,35 +364,25 @@ async fn a_batchs_recipients_are_found_by_key_not_among_all_their_owners_busines
         let db = &test_db.db;
         let seeded = seed_follow_ups(db, "ada@example.org", 100_000, 10_000, 0, None).await;
         let ids = serde_json::to_string(&(1..=200).collect::<Vec<i64>>()).unwrap();
-        for statistics in ["none", "taken"] {
-            if statistics == "taken"
-                && let Db::Postgres(pool) = db
-            {
-                sqlx::query("analyze businesses")
-                    .execute(pool)
-                    .await
-                    .unwrap();
-            }
-            for cache in ["force_generic_plan", "force_custom_plan"] {
-                for (name, sql) in [
-                    ("recipients", BUSINESS_RECIPIENTS.sql(db)),
-                    ("launch's businesses", BUSINESS_FIND_OWNED_MANY.sql(db)),
-                ] {
-                    let parameters = vec![
-                        Parameter::Text(ids.clone()),
-                        Parameter::Number(seeded.user_id),
-                    ];
-                    let setting = format!("plan_cache_mode = {cache}");
-                    let plan = plan_under(db, &[&setting], sql, parameters).await;
-                    let by_key = plan.contains("USING INTEGER PRIMARY KEY")
-                        || plan.contains("businesses_pkey");
-                    assert!(
-                        by_key && !plan.contains("businesses_user"),
-                        "{name} with statistics {statistics}, {cache} on {}: {plan}",
-                        db.backend()
-                    );
-                }
-            }
+        let statements = [
+            ("recipients", BUSINESS_RECIPIENTS.sql(db)),
+            ("launch's businesses", BUSINESS_FIND_OWNED_MANY.sql(db)),
+        ];
+        let parameters = || {
+            vec![
+                Parameter::Text(ids.clone()),
+                Parameter::Number(seeded.user_id),
+            ]
+        };
+        for (planned, plan) in
+            plans_as_statistics_change(db, "businesses", &statements, parameters).await
+        {
+            let by_key =
+                plan.contains("USING INTEGER PRIMARY KEY") || plan.contains("businesses_pkey");
+            assert!(
+                by_key && !plan.contains("businesses_user"),
+                "{planned}: {plan}"
+            );
         }
         test_db.cleanup().await;
     })
