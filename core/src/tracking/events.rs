@@ -49,7 +49,8 @@ pub struct TrackingEvent {
     /// An open or a click.
     pub kind: EventKind,
     pub url: Option<String>,
-    pub user_agent: Option<String>,
+    /// Set only by [`TrackingEvent::new`], with the flag read from it.
+    user_agent: Option<String>,
     pub occurred_at: i64,
     /// Whether the User-Agent is a machine's ([`is_machine_agent`]), read once when the event is made: the write
     /// stores it and the metrics count by it.
