@@ -22,8 +22,10 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{Done, ErrorBody};
 use crate::senders::configs::default_sender;
+use crate::senders::request::owned_pool;
 use crate::session::SignedIn;
 use crate::test_sends::{TestResult, send_tests};
+use outreach_core::sending::health::pool_changed;
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -72,7 +74,43 @@ pub async fn list(
 ) -> ApiResult<Json<Vec<AutomationView>>> {
     let now = state.ctx.now_ms();
     let rows = state.ctx.db.automations().list_automations(user.id).await?;
-    Ok(Json(rows.iter().map(|row| row.view(now)).collect()))
+    let pools = state.ctx.db.sending().campaign_pools(user.id).await?;
+    Ok(Json(
+        rows.iter()
+            .map(|row| AutomationView {
+                email_config_ids: pools.get(&row.campaign_id).cloned().unwrap_or_default(),
+                ..row.view(now)
+            })
+            .collect(),
+    ))
+}
+
+/// An automation as the API answers it, with its campaign's pool.
+async fn view_of(state: &AppState, row: &AutomationRow) -> ApiResult<AutomationView> {
+    let pool = state
+        .ctx
+        .db
+        .sending()
+        .campaign_pool(row.campaign_id)
+        .await?;
+    Ok(AutomationView {
+        email_config_ids: pool.iter().map(|config| config.id).collect(),
+        ..row.view(state.ctx.now_ms())
+    })
+}
+
+/// Sets the pool a form names on the automation's campaign (checked first, so a refused pool writes nothing).
+async fn set_pool(state: &AppState, campaign_id: i64, pool: Option<Vec<i64>>) -> ApiResult<()> {
+    if let Some(pool) = pool {
+        state
+            .ctx
+            .db
+            .sending()
+            .set_campaign_pool(campaign_id, &pool)
+            .await?;
+        pool_changed(&state.ctx, campaign_id).await?;
+    }
+    Ok(())
 }
 
 /// A new automation (radius 25, 10 a day, active unless given) with a campaign of its own named after it.
@@ -87,9 +125,14 @@ pub async fn create_automation(
 ) -> ApiResult<Response> {
     let settings = form.apply(None).map_err(ApiError::validation)?;
     check_template(&state, settings.email_template_id, user.id).await?;
+    let pool = match &form.email_config_ids {
+        Some(ids) => Some(owned_pool(&state, user.id, ids).await?),
+        None => None,
+    };
     let id = create(&state.ctx, user.id, &settings).await?;
     let row = owned(&state, id, user.id).await?;
-    Ok((StatusCode::CREATED, Json(row.view(state.ctx.now_ms()))).into_response())
+    set_pool(&state, row.campaign_id, pool).await?;
+    Ok((StatusCode::CREATED, Json(view_of(&state, &row).await?)).into_response())
 }
 
 /// Changes an automation: Pause/Start (`isActive`) or any of the form's fields. Starting one that ended is refused
@@ -113,6 +156,10 @@ pub async fn update(
     if form.email_template_id.is_some() {
         check_template(&state, settings.email_template_id, user.id).await?;
     }
+    let pool = match &form.email_config_ids {
+        Some(ids) => Some(owned_pool(&state, user.id, ids).await?),
+        None => None,
+    };
     let now = state.ctx.now_ms();
     let edited = AutomationRow {
         max_total_emails: settings.max_total_emails,
@@ -140,7 +187,9 @@ pub async fn update(
         .automations()
         .update_automation(id, user.id, &settings, ended.as_deref(), now)
         .await?;
-    Ok(Json(owned(&state, id, user.id).await?.view(now)))
+    set_pool(&state, row.campaign_id, pool).await?;
+    let row = owned(&state, id, user.id).await?;
+    Ok(Json(view_of(&state, &row).await?))
 }
 
 /// Deletes an automation; its campaign, with the emails already sent and their analytics, stays.

@@ -19,8 +19,10 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{Done, ErrorBody};
+use crate::senders::request::owned_pool;
 use crate::session::SignedIn;
 use crate::upload::FileUpload;
+use outreach_core::sending::health::pool_changed;
 
 use axum::extract::DefaultBodyLimit;
 
@@ -44,7 +46,17 @@ async fn view(state: &AppState, row: &CampaignRow) -> ApiResult<CampaignView> {
         .campaigns()
         .list_education_files(row.id)
         .await?;
-    Ok(row.view(&files))
+    let mut view = row.view(&files);
+    view.email_config_ids = state
+        .ctx
+        .db
+        .sending()
+        .campaign_pool(row.id)
+        .await?
+        .iter()
+        .map(|config| config.id)
+        .collect();
+    Ok(view)
 }
 
 async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<CampaignRow> {
@@ -223,8 +235,21 @@ pub async fn update(
                 .await?;
         }
     }
+    if let Some(pool) = chosen_pool(&patch) {
+        state.ctx.db.sending().set_campaign_pool(id, &pool).await?;
+        pool_changed(&state.ctx, id).await?;
+    }
     let row = owned(&state, id, user.id).await?;
     Ok(Json(view(&state, &row).await?))
+}
+
+/// The pool a builder request sets: its senders in order, or the one sender (none: the default sender).
+fn chosen_pool(patch: &CampaignPatch) -> Option<Vec<i64>> {
+    match (&patch.email_config_ids, patch.email_config_id) {
+        (Some(ids), _) => Some(outreach_core::platform::limits::distinct(ids)),
+        (None, Some(one)) => Some(one.into_iter().collect()),
+        (None, None) => None,
+    }
 }
 
 /// The search, template and sender a builder request names must be the user's own (another user's is 404).
@@ -246,11 +271,14 @@ async fn check_owned_choices(
             .await?
             .ok_or_else(|| ApiError::not_found("Template not found"))?;
     }
-    if let Some(Some(config_id)) = patch.email_config_id {
-        db.sending()
-            .find_email_config(config_id, user_id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
+    match (&patch.email_config_ids, patch.email_config_id) {
+        (Some(ids), _) => {
+            owned_pool(state, user_id, ids).await?;
+        }
+        (None, Some(Some(id))) => {
+            owned_pool(state, user_id, &[id]).await?;
+        }
+        (None, _) => {}
     }
     Ok(())
 }

@@ -11,6 +11,7 @@ use outreach_core::sending::control::{self, ControlError};
 use outreach_core::sending::launch::{Launched, launch_campaign};
 use outreach_core::sending::launch_check::{self, LaunchCheck, PlanError, Planned, plan_launch};
 use outreach_core::sending::messages::Progress;
+use outreach_core::sending::pool::SenderProgress;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -39,10 +40,24 @@ pub struct LaunchRequest {
     campaign_id: Option<i64>,
     template_id: Option<i64>,
     business_ids: Vec<i64>,
-    /// The sender configuration to use; the default one (else the outbox) when absent.
+    /// The senders to send from, which become the campaign's pool: each email goes from the one with the most
+    /// room left when it is sent. An empty list is refused.
+    email_config_ids: Option<Vec<i64>>,
+    /// The one sender to send from (the spec's one-sender form); absent with `emailConfigIds` too: the campaign's
+    /// pool, else the default sender, else the outbox.
     email_config_id: Option<i64>,
+    /// The spec's sender settings: `fromEmail` picks the sender of that address in a one-sender campaign.
+    campaign_email_settings: Option<CampaignEmailSettings>,
     /// `POST /api/campaigns/launch` without a campaign: the name of the campaign it makes.
     name: Option<String>,
+}
+
+/// A §3 Campaign email settings.
+#[derive(Debug, Default, Deserialize, serde::Serialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CampaignEmailSettings {
+    from_name: Option<String>,
+    from_email: Option<String>,
 }
 
 /// What a launch queued.
@@ -68,13 +83,23 @@ async fn plan(
         campaign_id: request.campaign_id,
         template_id: request.template_id,
         business_ids: &request.business_ids,
+        email_config_ids: request.email_config_ids.as_deref(),
         email_config_id: request.email_config_id,
+        from_email: request
+            .campaign_email_settings
+            .as_ref()
+            .and_then(|settings| settings.from_email.as_deref()),
     };
     plan_launch(&state.ctx, user, named)
         .await
         .map_err(|error| match error {
             PlanError::Invalid(message) => ApiError::validation(message),
             PlanError::NotFound(message) => ApiError::not_found(message),
+            PlanError::EmptyPool => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "empty_pool",
+                PlanError::EmptyPool.to_string(),
+            ),
             PlanError::Store(error) => error.into(),
         })
 }
@@ -109,12 +134,20 @@ pub async fn launch(
     if let Some(block) = check.block() {
         return Err(ApiError::validation(block.message.clone()));
     }
+    if plan.chosen {
+        let pool: Vec<i64> = plan.senders.iter().map(|config| config.id).collect();
+        state
+            .ctx
+            .db
+            .sending()
+            .set_campaign_pool(plan.campaign_id, &pool)
+            .await?;
+    }
     let launched = launch_campaign(
         &state.ctx,
         user.id,
         plan.campaign_id,
         plan.template_id,
-        plan.config.as_ref().map(|config| config.id),
         &plan.businesses,
         false,
     )
@@ -195,6 +228,8 @@ pub struct CampaignProgress {
     /// When nothing is being sent but mail waits for a later time (the sending window, in each recipient's local
     /// time, or a sender's pace): when the next emails go out.
     pub next_send_at: Option<Timestamp>,
+    /// Each sender of the campaign: what it sent and what waits on it, its cap today and its state.
+    pub senders: Vec<SenderProgress>,
 }
 
 /// Queued, sending, sent, failed and skipped counts, the status and why it paused.
@@ -235,6 +270,12 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
         status_reason: state.ctx.db.campaigns().campaign_status_reason(id).await?,
         progress,
         next_send_at,
+        senders: state
+            .ctx
+            .db
+            .sending()
+            .campaign_senders(user_id, id, state.ctx.now_ms())
+            .await?,
     }))
 }
 

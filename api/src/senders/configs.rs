@@ -12,8 +12,9 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::{DONE, ErrorBody, Success};
-use crate::senders::request::{basic_address, reply_to_address, text};
+use crate::senders::request::{LimitsRequest, basic_address, reply_to_address, text};
 use crate::session::SignedIn;
+use outreach_core::sending::health::{self, PutBackError};
 
 /// The user's senders.
 #[utoipa::path(get, path = "/api/user/email-configs", tag = "senders", responses((status = 200, body = Vec<EmailConfigView>)))]
@@ -22,7 +23,55 @@ pub async fn list_configs(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<EmailConfigView>>> {
     let configs = state.ctx.db.sending().list_email_configs(user.id).await?;
-    Ok(Json(configs.iter().map(EmailConfig::view).collect()))
+    Ok(Json(
+        state
+            .ctx
+            .db
+            .sending()
+            .sender_views(&configs, state.ctx.now_ms())
+            .await?,
+    ))
+}
+
+/// A sender as the API lists it, with its use of today.
+pub(crate) async fn sender_view(
+    state: &AppState,
+    config: &EmailConfig,
+) -> ApiResult<EmailConfigView> {
+    let mut views = state
+        .ctx
+        .db
+        .sending()
+        .sender_views(std::slice::from_ref(config), state.ctx.now_ms())
+        .await?;
+    Ok(views.remove(0))
+}
+
+/// Puts a sender that was taken out of rotation back: the campaigns that waited for it send again.
+#[utoipa::path(post, path = "/api/user/email-configs/{id}/put-back", tag = "senders", params(("id" = i64, Path)),
+    responses((status = 200, body = SavedSender),
+        (status = 404, description = "Email configuration not found", body = ErrorBody),
+        (status = 409, description = "This sender is in rotation already", body = ErrorBody)))]
+pub async fn put_back(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<SavedSender>> {
+    health::put_back(&state.ctx, user.id, id)
+        .await
+        .map_err(|error| match error {
+            PutBackError::NotFound => ApiError::not_found(error.to_string()),
+            PutBackError::NotOut => {
+                ApiError::new(StatusCode::CONFLICT, "not_out", error.to_string())
+            }
+            PutBackError::Store(error) => error.into(),
+            PutBackError::Queue(error) => error.into(),
+        })?;
+    let saved = owned_config(&state, id, user.id).await?;
+    Ok(Json(SavedSender {
+        success: true,
+        config: sender_view(&state, &saved).await?,
+    }))
 }
 
 /// The default sender's status (A §3 Email configuration status).
@@ -106,7 +155,7 @@ pub async fn delete_config(
         .ctx
         .db
         .sending()
-        .delete_email_config(user.id, id)
+        .delete_email_config(user.id, id, state.ctx.now_ms())
         .await?
     {
         return Err(ApiError::new(
@@ -147,6 +196,9 @@ pub struct IdentityRequest {
     last_name: Option<String>,
     email_prefix: Option<String>,
     reply_to: Option<String>,
+    /// Its daily cap and ramp-up; a body with only these changes only them.
+    #[serde(flatten)]
+    limits: LimitsRequest,
 }
 
 /// A saved sender.
@@ -168,6 +220,26 @@ pub async fn update_config(
     JsonBody(request): JsonBody<IdentityRequest>,
 ) -> ApiResult<Json<SavedSender>> {
     let config = owned_config(&state, id, user.id).await?;
+    let (daily_cap, ramp) = request.limits.apply(config.daily_cap, config.ramp())?;
+    let only_limits = request.first_name.is_none()
+        && request.last_name.is_none()
+        && request.email_prefix.is_none()
+        && request.reply_to.is_none();
+    if only_limits {
+        if !request.limits.is_empty() {
+            state
+                .ctx
+                .db
+                .sending()
+                .set_sender_limits(id, user.id, daily_cap, ramp, state.ctx.now_ms())
+                .await?;
+        }
+        let saved = owned_config(&state, id, user.id).await?;
+        return Ok(Json(SavedSender {
+            success: true,
+            config: sender_view(&state, &saved).await?,
+        }));
+    }
     let (Some(first), Some(last)) = (text(&request.first_name), text(&request.last_name)) else {
         return Err(ApiError::validation(
             "First name and last name are required",
@@ -201,10 +273,18 @@ pub async fn update_config(
             state.ctx.now_ms(),
         )
         .await?;
+    if !request.limits.is_empty() {
+        state
+            .ctx
+            .db
+            .sending()
+            .set_sender_limits(id, user.id, daily_cap, ramp, state.ctx.now_ms())
+            .await?;
+    }
     let saved = owned_config(&state, id, user.id).await?;
     Ok(Json(SavedSender {
         success: true,
-        config: saved.view(),
+        config: sender_view(&state, &saved).await?,
     }))
 }
 

@@ -22,6 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(configs::list_configs))
         .routes(routes!(configs::delete_config, configs::update_config))
         .routes(routes!(configs::set_default))
+        .routes(routes!(configs::put_back))
         .routes(routes!(configs::verify_config))
         .routes(routes!(gmail::additional))
         .routes(routes!(gmail::read_access))

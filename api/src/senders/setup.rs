@@ -18,10 +18,11 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;
-use crate::senders::configs::SavedSender;
+use crate::senders::configs::{SavedSender, sender_view};
 use crate::senders::gmail;
-use crate::senders::request::{DEFAULT_DAILY_CAP, reply_to_address, text};
+use crate::senders::request::{DEFAULT_DAILY_CAP, LimitsRequest, reply_to_address, text};
 use crate::session::{SignedIn, with_cookie};
+use outreach_core::sending::pool::Ramp;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
@@ -40,7 +41,9 @@ pub struct EmailConfigRequest {
     imap_security: Option<String>,
     imap_username: Option<String>,
     imap_password: Option<String>,
-    daily_cap: Option<i32>,
+    /// Its daily cap and ramp-up (a new sender warms up unless `rampUp` is false).
+    #[serde(flatten)]
+    limits: LimitsRequest,
     sendgrid_api_key: Option<String>,
     custom_domain: Option<String>,
     business_name: Option<String>,
@@ -90,12 +93,7 @@ pub async fn save_config(
     let name = request.email_send_from_name.trim().to_string();
     let from = normalize_email(&request.email_send_from);
     let reply_to = reply_to_address(&request.email_reply_to)?;
-    let daily_cap = request.daily_cap.unwrap_or(DEFAULT_DAILY_CAP);
-    if !(1..=100_000).contains(&daily_cap) {
-        return Err(ApiError::validation(
-            "Daily cap must be between 1 and 100000",
-        ));
-    }
+    let (daily_cap, ramp) = request.limits.apply(DEFAULT_DAILY_CAP, Ramp::DEFAULT)?;
     let config = match provider {
         // Level 1: nothing is saved until Google answers; the browser goes to the consent screen (A §7).
         Provider::Gmail => {
@@ -132,6 +130,8 @@ pub async fn save_config(
             },
             reply_to: reply_to.or_else(|| Some(user.email.clone())),
             daily_cap,
+            // Nothing leaves the machine: there is no mailbox to warm up.
+            ramp: Ramp::OFF,
             is_verified: true,
             ..NewEmailConfig::default()
         },
@@ -238,6 +238,7 @@ pub async fn save_config(
                     .map(|password| encrypt_secret(key_for_secrets, &password)),
                 imap_start,
                 daily_cap,
+                ramp,
                 is_verified: true,
                 status_message: None,
             }
@@ -271,6 +272,7 @@ pub async fn save_config(
                 reply_to,
                 secret: Some(encrypt_secret(key_for_secrets, &key)),
                 daily_cap,
+                ramp,
                 // Sending works now; the domain's SPF, DKIM and DMARC are checked by verify-email-config.
                 is_verified: false,
                 status_message: text(&request.custom_domain)
@@ -294,7 +296,7 @@ pub async fn save_config(
         .ok_or_else(|| ApiError::not_found("Email configuration not found"))?;
     Ok(Json(SenderSetup::Saved(Box::new(SavedSender {
         success: true,
-        config: saved.view(),
+        config: sender_view(&state, &saved).await?,
     })))
     .into_response())
 }

@@ -60,6 +60,8 @@ pub struct AutomationView {
     /// Why it stopped for good.
     pub ended_reason: Option<String>,
     pub created_at: Timestamp,
+    /// The senders its emails go from (its campaign's pool); empty: the default sender.
+    pub email_config_ids: Vec<i64>,
 }
 
 impl AutomationRow {
@@ -99,6 +101,7 @@ impl AutomationRow {
             emails_written: self.emails_written,
             ended_reason: self.ended_reason.clone(),
             created_at: Timestamp(self.created_at),
+            email_config_ids: Vec::new(),
         }
     }
 
@@ -369,7 +372,6 @@ async fn run_automation(
         .discovery()
         .find_businesses(&ids, automation.user_id)
         .await?;
-    let config = ctx.db.sending().default_sender(automation.user_id).await?;
     let launched = if businesses.is_empty() {
         None
     } else {
@@ -379,7 +381,6 @@ async fn run_automation(
                 automation.user_id,
                 automation.campaign_id,
                 template_id,
-                config.map(|c| c.id),
                 &businesses,
                 // Run Now executes immediately (B §7): its emails go now, even outside the sending window.
                 record.manual,

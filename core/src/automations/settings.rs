@@ -27,6 +27,9 @@ pub struct AutomationForm {
     #[schema(value_type = Option<i32>)]
     pub campaign_duration_minutes: Option<Option<i32>>,
     pub is_active: Option<bool>,
+    /// The senders its emails go from (its campaign's pool; at least one); none: the default sender. The API
+    /// checks each is the user's.
+    pub email_config_ids: Option<Vec<i64>>,
 }
 
 /// A field that may be sent as null: absent is `None`, null is `Some(None)`.

@@ -138,8 +138,11 @@ pub struct CampaignView {
     /// The campaign's last search, whose results the builder shows again.
     pub search_id: Option<i64>,
     pub template_id: Option<i64>,
-    /// The sender chosen in step 5; none means the default sender, else the local outbox.
+    /// The sender chosen in step 5 (the first of its pool); none means the default sender, else the local outbox.
     pub email_config_id: Option<i64>,
+    /// The senders its first emails go from, in the user's order: each email goes from the one with the most room
+    /// left when it is sent. Empty: the default sender, else the local outbox.
+    pub email_config_ids: Vec<i64>,
     /// Where replies go; none: the sender's reply-to address, else the user's own email.
     pub reply_to: Option<String>,
     pub ai_settings: AiSettings,
@@ -175,6 +178,7 @@ impl CampaignRow {
             search_id: self.search_id,
             template_id: self.template_id,
             email_config_id: self.email_config_id,
+            email_config_ids: self.email_config_id.into_iter().collect(),
             reply_to: self.reply_to.clone(),
             ai_settings: self.ai_settings,
             sending_window: self.window.window().view(),
@@ -213,6 +217,8 @@ pub struct CampaignPatch {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<i64>)]
     pub email_config_id: Option<Option<i64>>,
+    /// The campaign's senders, in order (at least one); the API checks each is the user's.
+    pub email_config_ids: Option<Vec<i64>>,
     /// Where replies go (empty: the sender's reply-to address, else the user's own email).
     pub reply_to: Option<String>,
     /// The campaign's AI settings, all of them.
@@ -308,6 +314,9 @@ impl CampaignPatch {
         }
         if let Some(config_id) = self.email_config_id {
             row.email_config_id = config_id;
+        }
+        if let Some(ids) = &self.email_config_ids {
+            row.email_config_id = ids.first().copied();
         }
         if let Some(address) = &self.email_from_address {
             row.email_from_address = valid_optional_email(address)?;

@@ -183,6 +183,7 @@ pub async fn queue_due_follow_ups(
             user_id: first.user_id,
             campaign_id: Some(campaign_id),
             config_id: first.config_id,
+            pooled: false,
             kind: MessageKind::FollowUp,
         };
         // A campaign's follow-ups share its user; each keeps the sender of the email it follows.

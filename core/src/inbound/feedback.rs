@@ -20,6 +20,8 @@ pub struct SentRef {
     pub user_id: i64,
     pub campaign_id: Option<i64>,
     pub business_id: Option<i64>,
+    /// The sender it went from (its health reads its bounces and complaints).
+    pub config_id: Option<i64>,
     pub to_email: String,
     pub token: Option<String>,
     pub status: MessageStatus,
@@ -176,6 +178,11 @@ impl InboundStore<'_> {
             _ => {}
         }
         tx.commit().await?;
+        if let (Outcome::Bounced { hard: true, .. } | Outcome::Spam, Some(config_id)) =
+            (outcome, message.config_id)
+        {
+            self.sending().check_sender_feedback(config_id, at).await?;
+        }
         match (outcome, message.campaign_id) {
             (Outcome::Bounced { hard: true, .. } | Outcome::Spam, Some(campaign_id)) => {
                 self.pause_if_unhealthy(campaign_id, at).await

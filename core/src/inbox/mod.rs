@@ -158,6 +158,7 @@ pub async fn answer(
         user_id,
         campaign_id: Some(campaign_id),
         config_id: thread.config_id,
+        pooled: false,
         kind: MessageKind::Answer,
     };
     let letter = Letter {

@@ -28,6 +28,7 @@ pub const JOB_PANICS: &str = "outreach_job_panics_total";
 pub const WORKER_RESTARTS: &str = "outreach_worker_restarts_total";
 pub const JOBS_UNREADABLE: &str = "outreach_jobs_unreadable_total";
 pub const CHAINS_RESUMED: &str = "outreach_chains_resumed_total";
+pub const SENDERS_TAKEN_OUT: &str = "outreach_senders_taken_out_total";
 
 /// The chains of jobs the scheduler resumes after a crash cut them (see the scheduler's `resume_interrupted_chains`).
 pub const CHAINS: &[&str] = &[
@@ -55,6 +56,7 @@ pub const SEND_OUTCOMES: &[&str] = &[
     "refused",
     "invalid",
     "uncertain",
+    "sender_down",
 ];
 
 /// Why a campaign paused.
@@ -72,6 +74,37 @@ pub enum PauseReason {
     Bounces,
     /// Too many recent sends were reported as spam.
     Complaints,
+}
+
+/// Why a sender was taken out of rotation (`sending::health`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SenderOut {
+    /// Its server could not be reached, time after time.
+    Unreachable,
+    /// Its server refused the sign-in, time after time.
+    SignIn,
+    /// Too many of its recent messages bounced.
+    Bounces,
+    /// A recipient reported its mail as spam.
+    Complaint,
+}
+
+impl SenderOut {
+    const ALL: [SenderOut; 4] = [
+        SenderOut::Unreachable,
+        SenderOut::SignIn,
+        SenderOut::Bounces,
+        SenderOut::Complaint,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            SenderOut::Unreachable => "unreachable",
+            SenderOut::SignIn => "sign_in",
+            SenderOut::Bounces => "bounces",
+            SenderOut::Complaint => "complaint",
+        }
+    }
 }
 
 impl PauseReason {
@@ -107,6 +140,10 @@ pub fn describe() {
         "What providers and recipients reported about sent messages (delivered, open, click, hard_bounce, soft_bounce, spam, unsubscribe, reply)"
     );
     describe_counter!(CAMPAIGN_PAUSES, "Campaigns paused, by reason");
+    describe_counter!(
+        SENDERS_TAKEN_OUT,
+        "Senders taken out of rotation, by reason (unreachable, sign_in, bounces, complaint)"
+    );
     describe_counter!(
         TRACKING_EVENTS,
         "Opens and clicks recorded from tracking links, by kind and source (human or machine)"
@@ -221,6 +258,9 @@ pub fn describe() {
     for reason in PauseReason::ALL {
         counter!(CAMPAIGN_PAUSES, "reason" => reason.label()).absolute(0);
     }
+    for reason in SenderOut::ALL {
+        counter!(SENDERS_TAKEN_OUT, "reason" => reason.label()).absolute(0);
+    }
     for kind in ["open", "click"] {
         for source in ["human", "machine"] {
             counter!(TRACKING_EVENTS, "kind" => kind, "source" => source).absolute(0);
@@ -292,6 +332,11 @@ pub fn send(provider: &'static str, outcome: &'static str) {
 /// What a provider or recipient reported about a sent message.
 pub fn email_outcome(outcome: &'static str) {
     counter!(EMAIL_OUTCOMES, "outcome" => outcome).increment(1);
+}
+
+/// A sender taken out of rotation.
+pub fn sender_taken_out(reason: SenderOut) {
+    counter!(SENDERS_TAKEN_OUT, "reason" => reason.label()).increment(1);
 }
 
 /// A campaign paused.

@@ -425,6 +425,7 @@ async fn queue_answer(
         user_id: reply.user_id,
         campaign_id: Some(campaign_id),
         config_id: reply.config_id,
+        pooled: false,
         kind: MessageKind::Answer,
     };
     let step = ctx

@@ -41,18 +41,24 @@ pub fn valid_address(email: Option<&str>) -> Option<String> {
         .filter(|email| is_valid_email(email))
 }
 
-/// Queues the campaign's first email to each business through `config_id` (None: the outbox), marks the campaign
-/// active, and completes it at once when nothing was queued. `at_once` sends them whatever the campaign's window.
+/// Queues the campaign's first email to each business, marks the campaign active, and completes it at once when
+/// nothing was queued. Each email gets its sender from the campaign's pool when it is sent (the user's default
+/// sender when the campaign names none; the outbox when there is no sender at all). `at_once` sends them whatever
+/// the campaign's window.
 pub async fn launch_campaign(
     ctx: &Context,
     user_id: i64,
     campaign_id: i64,
     template_id: i64,
-    config_id: Option<i64>,
     businesses: &[BusinessRow],
     at_once: bool,
 ) -> Result<Launched, QueueError> {
     let db = &ctx.db;
+    let pooled = !db
+        .sending()
+        .effective_pool(user_id, campaign_id)
+        .await?
+        .is_empty();
     let addresses: Vec<Option<String>> = businesses
         .iter()
         .map(|business| valid_address(business.email.as_deref()))
@@ -77,7 +83,8 @@ pub async fn launch_campaign(
     let outgoing = Outgoing {
         user_id,
         campaign_id: Some(campaign_id),
-        config_id,
+        config_id: None,
+        pooled,
         kind: MessageKind::First,
     };
     let now = ctx.now_ms();
@@ -154,6 +161,7 @@ pub async fn queue_tests(
         user_id,
         campaign_id: None,
         config_id,
+        pooled: false,
         kind: MessageKind::Test,
     };
     let ids = outgoing.write(&ctx.db, &letters, ctx.now_ms()).await?;

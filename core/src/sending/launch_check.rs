@@ -18,6 +18,7 @@ use crate::platform::limits::distinct;
 use crate::platform::net::is_forbidden;
 use crate::sending::domain_auth::needs_no_records;
 use crate::sending::launch::valid_address;
+use crate::sending::pool::{Standing, Usage, days_to_send};
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::window::{Place, held_at};
 
@@ -39,6 +40,7 @@ crate::text_enum! {
         MonthlyQuota = "monthly_quota",
         SenderDomain = "sender_domain",
         SendingWindow = "sending_window",
+        NoSender = "no_sender",
     }
 }
 
@@ -67,6 +69,12 @@ pub struct LaunchCheck {
     pub findings: Vec<Finding>,
     /// No finding blocks the launch.
     pub ready: bool,
+    /// What the campaign's senders can send today, under their caps and ramp-ups (none: the local outbox, which has
+    /// no cap).
+    pub capacity_per_day: Option<i64>,
+    /// In how many days (today the first) the senders will have sent this launch's emails, each sending every
+    /// day as its ramp-up allows (none: the outbox, or more than a year).
+    pub days_to_send: Option<i64>,
 }
 
 impl LaunchCheck {
@@ -84,8 +92,12 @@ pub struct LaunchRequest<'a> {
     pub campaign_id: Option<i64>,
     pub template_id: Option<i64>,
     pub business_ids: &'a [i64],
-    /// The sender to use; the user's default one (else the outbox) when absent.
+    /// The senders to send from (the campaign's pool); else the one sender `email_config_id`; else the sender whose
+    /// address is `from_email` (the spec's `campaignEmailSettings.fromEmail`, which picks only a one-sender
+    /// campaign's sender); else the campaign's pool, or the user's default sender, or the outbox.
+    pub email_config_ids: Option<&'a [i64]>,
     pub email_config_id: Option<i64>,
+    pub from_email: Option<&'a str>,
 }
 
 /// What a launch request names, each checked to be the user's.
@@ -93,7 +105,10 @@ pub struct LaunchRequest<'a> {
 pub struct Planned {
     pub campaign_id: i64,
     pub template_id: i64,
-    pub config: Option<EmailConfig>,
+    /// The senders the first emails go from (none: the outbox).
+    pub senders: Vec<EmailConfig>,
+    /// The request chose them: the campaign's pool becomes this.
+    pub chosen: bool,
     pub businesses: Vec<BusinessRow>,
 }
 
@@ -105,6 +120,9 @@ pub enum PlanError {
     Invalid(&'static str),
     #[error("{0}")]
     NotFound(&'static str),
+    /// A pool with no sender in it.
+    #[error("Choose at least one sender to send this campaign from")]
+    EmptyPool,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -136,20 +154,7 @@ pub async fn plan_launch(
         .template_content(template_id, user.id)
         .await?
         .ok_or(PlanError::NotFound("Template not found"))?;
-    let config = match request.email_config_id {
-        Some(id) => Some(
-            db.sending()
-                .find_email_config(id, user.id)
-                .await?
-                .ok_or(PlanError::NotFound("Email configuration not found"))?,
-        ),
-        None => db.sending().default_sender(user.id).await?,
-    };
-    if config.as_ref().is_some_and(|config| !config.is_active) {
-        return Err(PlanError::Invalid(
-            "This sender is not active; choose another one",
-        ));
-    }
+    let (senders, chosen) = plan_senders(ctx, user, campaign_id, &request).await?;
     // A business named twice is sent one email; all are read in one query, and any not the user's is refused.
     let ids = distinct(request.business_ids);
     let businesses = db.discovery().find_businesses(&ids, user.id).await?;
@@ -182,26 +187,96 @@ pub async fn plan_launch(
             )
         })
         .collect();
-    let check = check_launch(
+    let pool_ids: Vec<i64> = senders.iter().map(|config| config.id).collect();
+    let usage = db.sending().sender_usage(&pool_ids, now).await?;
+    let pool: Vec<(EmailConfig, Usage)> = senders
+        .iter()
+        .map(|config| {
+            (
+                config.clone(),
+                usage.get(&config.id).copied().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let mut check = check_launch(
         &ctx.settings,
         &LaunchPlan {
             user,
             sent_this_month,
             subject: &subject,
             body: &body,
-            config: config.as_ref(),
+            senders: &senders,
             emails: &emails,
             already: businesses.len() - fresh.len(),
             held_by_window: held_at(&campaign.window.window(), now, &places),
         },
     );
+    if !senders.is_empty() {
+        check.capacity_per_day = Some(
+            pool.iter()
+                .filter(|(config, _)| config.can_send())
+                .map(|(config, usage)| Standing::of(config, *usage, now).cap_today)
+                .sum(),
+        );
+        check.days_to_send = days_to_send(&pool, check.with_email as i64, now);
+    }
     let planned = Planned {
         campaign_id,
         template_id,
-        config,
+        senders,
+        chosen,
         businesses,
     };
     Ok((planned, check))
+}
+
+/// The senders a launch goes from, and whether the request chose them (see [`LaunchRequest`]). A sender that is not
+/// the user's is not found; one the user turned off, or that is removed, cannot be chosen.
+async fn plan_senders(
+    ctx: &Context,
+    user: &User,
+    campaign_id: i64,
+    request: &LaunchRequest<'_>,
+) -> Result<(Vec<EmailConfig>, bool), PlanError> {
+    let db = &ctx.db;
+    let named: Vec<i64> = match (request.email_config_ids, request.email_config_id) {
+        (Some([]), _) => return Err(PlanError::EmptyPool),
+        (Some(ids), _) => distinct(ids),
+        (None, Some(id)) => vec![id],
+        (None, None) => Vec::new(),
+    };
+    let mut chosen = Vec::with_capacity(named.len());
+    for id in named {
+        let config = db
+            .sending()
+            .find_email_config(id, user.id)
+            .await?
+            .filter(|config| config.removed_at.is_none())
+            .ok_or(PlanError::NotFound("Email configuration not found"))?;
+        if !config.is_active {
+            return Err(PlanError::Invalid(
+                "This sender is not active; choose another one",
+            ));
+        }
+        chosen.push(config);
+    }
+    if !chosen.is_empty() {
+        return Ok((chosen, true));
+    }
+    if let Some(address) = request.from_email.map(crate::accounts::normalize_email)
+        && let Some(config) = db
+            .sending()
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.is_active && config.send_from.eq_ignore_ascii_case(&address))
+    {
+        return Ok((vec![config], true));
+    }
+    Ok((
+        db.sending().effective_pool(user.id, campaign_id).await?,
+        false,
+    ))
 }
 
 /// What a launch would use.
@@ -211,8 +286,8 @@ pub struct LaunchPlan<'a> {
     pub sent_this_month: i64,
     pub subject: &'a str,
     pub body: &'a str,
-    /// None: the local outbox.
-    pub config: Option<&'a EmailConfig>,
+    /// The senders it goes from (none: the local outbox).
+    pub senders: &'a [EmailConfig],
     /// The email addresses of the chosen businesses the campaign has not emailed yet, as found.
     pub emails: &'a [Option<&'a str>],
     /// Chosen businesses the campaign has emailed already.
@@ -237,8 +312,9 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         .filter(|email| valid_address(**email).is_some())
         .count();
     let leaves_machine = plan
-        .config
-        .is_some_and(|config| config.provider != Provider::Outbox);
+        .senders
+        .iter()
+        .any(|config| config.provider != Provider::Outbox);
     if with_email == 0 {
         let message = if plan.already > 0 && plan.emails.is_empty() {
             "Every chosen business has this campaign's email already: there is nobody new to send to."
@@ -322,8 +398,19 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
     }
     // A sender's domain verdict is kept by the domain check of Email Settings (its message); a sender saved since
     // has none yet.
-    if let Some(config) = plan.config
-        && !needs_no_records(config.provider, &config.send_from)
+    if !plan.senders.is_empty() && !plan.senders.iter().any(EmailConfig::can_send) {
+        add(
+            CheckLevel::Block,
+            CheckKind::NoSender,
+            "No sender of this campaign can send now (each is out of rotation, turned off or removed): put one \
+             back or choose another in step 5."
+                .into(),
+        );
+    }
+    for config in plan
+        .senders
+        .iter()
+        .filter(|config| !needs_no_records(config.provider, &config.send_from))
     {
         let verdict = match (&config.status_message, config.is_verified) {
             (Some(_), true) => None,
@@ -353,6 +440,8 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         remaining_this_month: remaining,
         findings,
         ready,
+        capacity_per_day: None,
+        days_to_send: None,
     }
 }
 
@@ -430,6 +519,13 @@ mod tests {
             replies_checked_at: None,
             replies_error: None,
             gmail_read: false,
+            ramp_up: false,
+            ramp_start: 10,
+            ramp_step: 5,
+            failure_streak: 0,
+            out_at: None,
+            out_reason: None,
+            removed_at: None,
         }
     }
 
@@ -457,7 +553,7 @@ mod tests {
             sent_this_month: 0,
             subject: "Hi {{businessName}}",
             body: "<p>Hello</p>",
-            config: Some(&config),
+            senders: std::slice::from_ref(&config),
             emails: &emails,
             already: 0,
             held_by_window: (0, None),
@@ -487,7 +583,7 @@ mod tests {
             sent_this_month: 4,
             subject: "Hi {{firstName}}",
             body: "<p>Hello</p>",
-            config: Some(&config),
+            senders: std::slice::from_ref(&config),
             emails: &emails,
             already: 0,
             held_by_window: (0, None),
@@ -538,7 +634,7 @@ mod tests {
             sent_this_month: 10,
             subject: "Hi",
             body: "<p>Hello</p>",
-            config: None,
+            senders: &[],
             emails: &emails,
             already: 0,
             held_by_window: (0, None),

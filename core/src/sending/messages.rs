@@ -39,7 +39,9 @@ crate::text_enum! {
 crate::text_enum! {
     /// What a message is to its recipient. Campaign figures count first emails and follow-ups; answers have figures
     /// of their own, and test sends count nowhere.
+    #[derive(Default)]
     pub enum MessageKind ("message kind") {
+        #[default]
         First = "first",
         /// Follow-up n of the campaign's sequence (its step).
         FollowUp = "follow_up",
@@ -70,6 +72,8 @@ pub struct NewMessage<'a> {
     /// Its number among the thread's messages of its kind (0 for a first email, n for follow-up or answer n).
     pub step: i32,
     pub config_id: Option<i64>,
+    /// A first email of a campaign with a pool: it gets its sender when it is sent (`config_id` is none until then).
+    pub pooled: bool,
     pub token: &'a str,
     pub error: Option<&'a str>,
     /// A test email's own subject and body, when it has no template.
@@ -87,7 +91,11 @@ pub struct MessageRow {
     pub campaign_id: Option<i64>,
     pub template_id: Option<i64>,
     pub business_id: Option<i64>,
+    /// Its sender; for a pooled message, the one that last claimed it (it is chosen again at each claim).
     pub config_id: Option<i64>,
+    /// It gets its sender from its campaign's pool when it is sent.
+    #[serde(default)]
+    pub pooled: bool,
     pub to_email: String,
     pub status: MessageStatus,
     pub token: Option<String>,
@@ -122,11 +130,13 @@ pub struct Interrupted {
     pub handed_seq: Option<i64>,
 }
 
-/// What a batch claim took: the ids now sending, in batch order, and whether the limits left no room for more.
+/// What a batch claim took: the ids now sending, in batch order, whether the limits left no room for more, and
+/// whether the limit reached was the user's monthly quota (else the sender's daily cap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchClaim {
     pub claimed: Vec<i64>,
     pub no_room: bool,
+    pub quota_reached: bool,
 }
 
 /// A campaign's messages by state.
@@ -253,6 +263,7 @@ impl SendingStore<'_> {
                     .bind(column(messages, |m| m.kind.as_str()))
                     .bind(column(messages, |m| m.step))
                     .bind(column(messages, |m| m.config_id))
+                    .bind(column(messages, |m| m.pooled))
                     .bind(column(messages, |m| m.token))
                     .bind(column(messages, |m| m.error))
                     .bind(column(messages, |m| m.html_body))
@@ -308,11 +319,40 @@ impl SendingStore<'_> {
         lease: &str,
         now: i64,
     ) -> StoreResult<BatchClaim> {
-        let (lock, claim, room, add) = (
+        self.claim(user_id, config_id, ids, limits, (lease, now), false)
+            .await
+    }
+
+    /// Claims a pool's messages for one of its senders as [`Self::claim_messages`] does, and in the same
+    /// transaction gives the claimed ones that sender (the mailbox their thread then stays on).
+    pub async fn claim_for_sender(
+        &self,
+        user_id: i64,
+        config_id: i64,
+        ids: &[i64],
+        limits: Limits,
+        lease: &str,
+        now: i64,
+    ) -> StoreResult<BatchClaim> {
+        self.claim(user_id, Some(config_id), ids, limits, (lease, now), true)
+            .await
+    }
+
+    async fn claim(
+        &self,
+        user_id: i64,
+        config_id: Option<i64>,
+        ids: &[i64],
+        limits: Limits,
+        (lease, now): (&str, i64),
+        assign: bool,
+    ) -> StoreResult<BatchClaim> {
+        let (lock, claim, room, add, give) = (
             USER_LOCK.sql(self),
             OUTGOING_CLAIM_BATCH.sql(self),
             COUNTER_ROOM.sql(self),
             COUNTER_ADD.sql(self),
+            OUTGOING_ASSIGN.sql(self),
         );
         let day = now.div_euclid(DAY_MS);
         let list = json_list(ids);
@@ -334,7 +374,8 @@ impl SendingStore<'_> {
             claimed.sort_by_key(|id| position.get(id).copied());
             let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
                 .fetch_one(&mut *tx).await?;
-            let mut allowed = (limits.monthly_limit - user_used).max(0);
+            let quota_room = (limits.monthly_limit - user_used).max(0);
+            let mut allowed = quota_room;
             if let Some(config_id) = config_id {
                 let sender_used: i64 = sqlx::query_scalar(room).bind("config").bind(config_id).bind(day).bind(1i64)
                     .fetch_one(&mut *tx).await?;
@@ -350,10 +391,14 @@ impl SendingStore<'_> {
                 sqlx::query(add).bind("user").bind(user_id).bind(day).bind(count).execute(&mut *tx).await?;
                 if let Some(config_id) = config_id {
                     sqlx::query(add).bind("config").bind(config_id).bind(day).bind(count).execute(&mut *tx).await?;
+                    if assign {
+                        sqlx::query(give).bind(config_id).bind(json_list(&claimed)).execute(&mut *tx).await?;
+                    }
                 }
             }
             tx.commit().await?;
-            Ok(BatchClaim { claimed, no_room: !over.is_empty() })
+            let no_room = !over.is_empty();
+            Ok(BatchClaim { claimed, no_room, quota_reached: no_room && quota_room as usize == allowed })
         })
     }
 

@@ -3,12 +3,11 @@
 //! local outbox).
 
 pub mod batch;
-mod batch_message;
-mod batch_record;
 pub mod compose;
 pub mod control;
 pub mod domain_auth;
 pub mod handover;
+pub mod health;
 pub mod launch;
 pub mod launch_check;
 pub mod links;
@@ -17,6 +16,7 @@ pub mod messages;
 pub mod mime;
 pub mod outgoing;
 pub mod pacing;
+pub mod pool;
 pub mod recovery;
 pub mod sender;
 pub mod senders;
@@ -56,6 +56,23 @@ pub enum SendError {
     /// The message was handed over but its answer never came: the server may have it, so it is not sent again.
     #[error("{0}")]
     Uncertain(String),
+    /// The sender itself could not be used: its server could not be reached, or refused the connection or the
+    /// sign-in. Nothing was handed over; the message waits (in a pool, for another sender), and the sender's
+    /// failures in a row grow (`health`).
+    #[error("{reason}")]
+    SenderDown {
+        reason: String,
+        failure: SenderFailure,
+    },
+}
+
+/// How a sender could not be used at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SenderFailure {
+    /// Its server could not be reached (connection, greeting, deadline).
+    Unreachable,
+    /// Its server refused the connection or the sign-in (TLS, authentication, the network policy).
+    Refused,
 }
 
 impl SendError {
@@ -67,6 +84,7 @@ impl SendError {
             SendError::Invalid(_) => "invalid",
             SendError::Revoked(_) => "revoked",
             SendError::Uncertain(_) => "uncertain",
+            SendError::SenderDown { .. } => "sender_down",
         }
     }
 }

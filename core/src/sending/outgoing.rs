@@ -13,12 +13,15 @@ use crate::platform::queue::{Queue, QueueError};
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageKind, MessageStatus, NewMessage};
 
-/// Messages of one kind from one user, through one sender (None: the outbox), in one campaign (None: a test send).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Messages of one kind from one user, through one sender (None: the outbox, or the campaign's pool), in one
+/// campaign (None: a test send).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Outgoing {
     pub user_id: i64,
     pub campaign_id: Option<i64>,
     pub config_id: Option<i64>,
+    /// First emails that get their sender from the campaign's pool when they are sent.
+    pub pooled: bool,
     pub kind: MessageKind,
 }
 
@@ -83,6 +86,7 @@ impl Outgoing {
                 kind: self.kind,
                 step: letter.step,
                 config_id: self.config_id,
+                pooled: self.pooled,
                 token,
                 error: letter.skip,
                 subject: letter.subject,

@@ -8,6 +8,7 @@ use crate::platform::db::StoreResult;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
+use crate::sending::pool::{Ramp, SenderState, Standing, Usage};
 
 /// A §5 Sender identity: the rule for the username of a basic address.
 pub const USERNAME_RULE: &str =
@@ -95,6 +96,33 @@ pub struct EmailConfig {
     pub replies_error: Option<String>,
     /// A Gmail sender whose mailbox may be read for replies.
     pub gmail_read: bool,
+    /// Its daily cap while it warms up (see `pool::Ramp`).
+    pub ramp_up: bool,
+    pub ramp_start: i32,
+    pub ramp_step: i32,
+    /// Connections or sign-ins that failed in a row.
+    pub failure_streak: i32,
+    /// When and why it was taken out of rotation (see `health`).
+    pub out_at: Option<i64>,
+    pub out_reason: Option<String>,
+    /// When the user removed it (its row stays for the threads it wrote).
+    pub removed_at: Option<i64>,
+}
+
+impl EmailConfig {
+    /// Its ramp-up settings.
+    pub fn ramp(&self) -> Ramp {
+        Ramp {
+            enabled: self.ramp_up,
+            start: self.ramp_start,
+            step: self.ramp_step,
+        }
+    }
+
+    /// It may send: active, in rotation and not removed.
+    pub fn can_send(&self) -> bool {
+        self.is_active && self.out_at.is_none() && self.removed_at.is_none()
+    }
 }
 
 /// A sender as the API lists it (A §3 Email config), with the SMTP and IMAP details a form edits (never a password
@@ -128,11 +156,24 @@ pub struct EmailConfigView {
     pub replies_error: Option<String>,
     /// A Gmail sender whose mailbox may be read for replies.
     pub gmail_read: bool,
+    /// Its ramp-up, today's cap under it, and the day it reaches its full cap.
+    pub ramp_up: bool,
+    pub ramp_start: i32,
+    pub ramp_step: i32,
+    pub cap_today: i64,
+    pub sent_today: i64,
+    pub full_cap_on: Option<Timestamp>,
+    /// Whether it sends now, and why not (taken out, at its cap, ramping up).
+    pub state: SenderState,
+    pub state_reason: Option<String>,
+    /// When it was taken out of rotation.
+    pub out_at: Option<Timestamp>,
 }
 
 impl EmailConfig {
-    /// The sender as the API lists it.
-    pub fn view(&self) -> EmailConfigView {
+    /// The sender as the API lists it, with its use of today (`usage`) at `now`.
+    pub fn view(&self, usage: Usage, now: i64) -> EmailConfigView {
+        let standing = Standing::of(self, usage, now);
         EmailConfigView {
             id: self.id,
             config_name: format!("{} <{}>", self.send_from_name, self.send_from),
@@ -157,6 +198,15 @@ impl EmailConfig {
             replies_checked_at: self.replies_checked_at.map(Timestamp),
             replies_error: self.replies_error.clone(),
             gmail_read: self.gmail_read,
+            ramp_up: self.ramp_up,
+            ramp_start: self.ramp_start,
+            ramp_step: self.ramp_step,
+            cap_today: standing.cap_today,
+            sent_today: usage.used_today,
+            full_cap_on: standing.full_cap_on.map(Timestamp),
+            state: standing.state,
+            state_reason: standing.reason,
+            out_at: self.out_at.map(Timestamp),
         }
     }
 }
@@ -188,6 +238,7 @@ pub struct NewEmailConfig {
     /// Where INBOX ended when the IMAP login was checked: reading replies starts after it.
     pub imap_start: Option<Mark>,
     pub daily_cap: i32,
+    pub ramp: Ramp,
     pub is_verified: bool,
     pub status_message: Option<String>,
 }
@@ -207,6 +258,7 @@ impl SendingStore<'_> {
             .bind(config.daily_cap).bind(config.is_verified).bind(&config.status_message).bind(now)
             .bind(config.imap_start.map(|mark| i64::from(mark.uid_validity)))
             .bind(config.imap_start.map(|mark| i64::from(mark.last_uid)))
+            .bind(config.ramp.enabled).bind(config.ramp.start).bind(config.ramp.step)
             .fetch_one(pool).await)
     }
 
@@ -251,20 +303,47 @@ impl SendingStore<'_> {
         on_db!(self, pool => sqlx::query(sql).bind(user_id).bind(id).bind(now).execute(pool).await.map(|_| ()))
     }
 
-    /// Removes a configuration; another becomes the default if it was. False when it is not the user's or messages
-    /// still wait to go out through it.
-    pub async fn delete_email_config(&self, user_id: i64, id: i64) -> StoreResult<bool> {
+    /// Removes a configuration: its credentials go, it leaves every campaign's pool, and another becomes the default
+    /// if it was. False when it is not the user's or messages still wait to go out through it.
+    pub async fn delete_email_config(&self, user_id: i64, id: i64, now: i64) -> StoreResult<bool> {
         let (delete, promote) = (
             EMAIL_CONFIG_DELETE.sql(self),
             EMAIL_CONFIG_PROMOTE_DEFAULT.sql(self),
         );
+        let (campaigns, leave, first) = (
+            CAMPAIGN_SENDERS_CAMPAIGNS_OF.sql(self),
+            CAMPAIGN_SENDERS_LEAVE.sql(self),
+            CAMPAIGN_SENDERS_FIRST.sql(self),
+        );
         on_db!(self, pool => {
             let mut tx = pool.begin_write().await?;
-            let removed = sqlx::query(delete).bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected() > 0;
-            sqlx::query(promote).bind(user_id).execute(&mut *tx).await?;
+            let removed = sqlx::query(delete).bind(id).bind(user_id).bind(now).execute(&mut *tx).await?
+                .rows_affected() > 0;
+            if removed {
+                let pools: Vec<(i64, String)> = sqlx::query_as(campaigns).bind(id).fetch_all(&mut *tx).await?;
+                sqlx::query(leave).bind(id).execute(&mut *tx).await?;
+                for (campaign_id, _) in pools {
+                    sqlx::query(first).bind(campaign_id).execute(&mut *tx).await?;
+                }
+                sqlx::query(promote).bind(user_id).execute(&mut *tx).await?;
+            }
             tx.commit().await?;
             Ok(removed)
         })
+    }
+
+    /// A sender's daily cap and ramp-up (a no-op for another user's id).
+    pub async fn set_sender_limits(
+        &self,
+        id: i64,
+        user_id: i64,
+        daily_cap: i32,
+        ramp: Ramp,
+        now: i64,
+    ) -> StoreResult<()> {
+        let sql = EMAIL_CONFIG_SET_LIMITS.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).bind(user_id).bind(daily_cap).bind(ramp.enabled)
+            .bind(ramp.start).bind(ramp.step).bind(now).execute(pool).await.map(drop))
     }
 
     /// Whether a sender of any user has this address.

@@ -78,6 +78,7 @@ pub async fn seed_campaign(
         user_id,
         campaign_id: Some(campaign),
         config_id,
+        pooled: false,
         kind: MessageKind::First,
     };
     // Distinct steps keep the (campaign, business, kind, step) key apart without business rows.

@@ -17,7 +17,7 @@ use lettre::transport::smtp::extension::{MailBodyParameter, MailParameter};
 
 use crate::sending::compose::Composed;
 use crate::sending::mime;
-use crate::sending::{Handoff, NoRecord, SendError};
+use crate::sending::{Handoff, NoRecord, SendError, SenderFailure};
 
 pub use connection::SmtpServer;
 use connection::{Connection, Extensions, Failure, Reply};
@@ -100,10 +100,21 @@ impl SmtpSession {
             if self.connection.is_none() {
                 match Connection::open(&self.server).await {
                     Ok(connection) => self.connection = Some(connection),
-                    // Nothing can be handed over: a refusal (authentication, TLS, policy) fails every message, an
-                    // unreachable server the first, which stops the rest.
-                    Err(error @ SendError::Unreachable(_)) => {
-                        results.push(Err(error));
+                    // Nothing can be handed over: the sender is down. A refusal (authentication, TLS, policy) is
+                    // the answer for every message, an unreachable server for the first, which stops the rest.
+                    Err(SendError::Unreachable(reason)) => {
+                        results.push(Err(SendError::SenderDown {
+                            reason,
+                            failure: SenderFailure::Unreachable,
+                        }));
+                        return results;
+                    }
+                    Err(SendError::Refused(reason)) => {
+                        let down = SendError::SenderDown {
+                            reason,
+                            failure: SenderFailure::Refused,
+                        };
+                        results.resize(messages.len(), Err(down));
                         return results;
                     }
                     Err(error) => {

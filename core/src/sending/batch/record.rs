@@ -134,21 +134,25 @@ pub(super) async fn pause_for_room(
     ctx: &Context,
     job: &SendCampaignEmail,
     remaining: &[i64],
+    quota: bool,
     now: i64,
 ) -> anyhow::Result<()> {
-    let reason = "Paused: the monthly email limit or the sender's daily cap is reached. \
-                  Sending resumes by itself when there is room.";
+    let reason = if quota {
+        "Paused: the monthly email limit is reached. Sending resumes by itself when there is room."
+    } else {
+        "Paused: the sender's daily cap is reached. Sending resumes by itself when there is room."
+    };
     let Some(campaign_id) = job.campaign_id else {
-        // A test send is not kept waiting: the user hears that the limit is reached.
+        // A test send is not kept waiting: the user hears which limit is reached.
+        let why = if quota {
+            "The monthly email limit is reached"
+        } else {
+            "The sender's daily cap is reached"
+        };
         for &id in remaining {
             ctx.db
                 .sending()
-                .mark_unsent(
-                    id,
-                    MessageStatus::Failed,
-                    "The monthly email limit is reached",
-                    None,
-                )
+                .mark_unsent(id, MessageStatus::Failed, why, None)
                 .await?;
         }
         return Ok(());

@@ -6,33 +6,40 @@
 //! A campaign's messages wait for its sending window (in each recipient's local time) and go at each sender's pace:
 //! what may not go now is handed to a job that runs when it may.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 
+mod message;
+mod record;
+mod rotation;
+
+use message::{SenderIdentity, compose_message, follow_up_thread};
+use record::{Recorder, pause_for_room};
+
 use crate::Context;
 use crate::accounts::{User, normalize_email};
 use crate::campaigns::CampaignStatus;
 use crate::campaigns::personalise::Recipient;
+use crate::platform::clock::DAY_MS;
 use crate::platform::faults::panic_message;
 use crate::platform::invalid::Invalid;
 use crate::platform::jobs::SendCampaignEmail;
 use crate::platform::security::random_token;
 use crate::platform::telemetry::{self, PauseReason};
-use crate::sending::batch_message::{SenderIdentity, compose_message, follow_up_thread};
-use crate::sending::batch_record::{Recorder, pause_for_room};
 use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::handover::HandOverLog;
 use crate::sending::messages::{Delivered, Limits, MessageKind, MessageRow, MessageStatus};
 use crate::sending::outgoing::{Dispatch, queue_sending};
+use crate::sending::pool::Standing;
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
 use crate::sending::steps::SendStep;
-use crate::sending::{SendError, recovery};
+use crate::sending::{SendError, SenderFailure, health, recovery};
 
 /// Whether the worker process is stopping; checked between messages, so a stop never cuts a send in half.
 pub type Stopping<'a> = &'a (dyn Fn() -> bool + Sync);
@@ -77,6 +84,10 @@ struct Batch<'a> {
     /// Ids this batch has finished with (sent, failed, skipped, or handed back).
     done: Vec<i64>,
     last_record: Instant,
+    /// A claim of this batch took room again, so a campaign paused for a limit is sending.
+    resumed: bool,
+    /// Senders whose failures in a row this batch ended by sending through them.
+    recovered: HashSet<i64>,
 }
 
 /// How a batch ended before its last message.
@@ -85,11 +96,19 @@ enum Stop {
     HandOver,
     /// The sender's slots in this process are all taken: the rest goes to a new job a little later.
     SenderBusy,
-    /// A limit is reached: the campaign pauses and the rest waits.
-    NoRoom,
-    /// The sender was refused for good: it is turned off and the campaign pauses.
-    SenderRefused(String),
+    /// A limit is reached: the user's monthly quota (the campaign pauses and the rest waits), or the sender's
+    /// daily cap; `unclaimed` are the messages it left.
+    NoRoom { quota: bool, unclaimed: Vec<i64> },
+    /// The sender was refused for good: it is turned off, and the campaign pauses unless its pool has another.
+    /// `requeued` is the message it refused, back in the queue.
+    SenderRefused { reason: String, requeued: i64 },
+    /// The sender's server could not be reached or refused the sign-in (its failures in a row grow): the messages
+    /// it claimed wait for it or, in a pool, for the others; `requeued` is the one it failed on.
+    SenderDown { reason: String, requeued: i64 },
 }
+
+/// How long a pool's messages wait after their sender was down before its next try (three tries take it out).
+const SENDER_DOWN_RETRY_MS: i64 = 20_000;
 
 /// Sends one batch; the worker's `SendCampaignEmail` handler delegates here.
 pub async fn send_campaign_email(
@@ -130,6 +149,8 @@ pub async fn send_campaign_email(
         claimed: Vec::new(),
         done: Vec::new(),
         last_record: Instant::now(),
+        resumed: false,
+        recovered: HashSet::new(),
     };
     // A panic while sending fails the batch like an error, after what it did is recorded below.
     let outcome = match AssertUnwindSafe(batch.run(stopping, slots))
@@ -165,14 +186,15 @@ pub async fn send_campaign_email(
             queue_sending(&ctx.queue, job.campaign_id, &batch.rest(), dispatch).await?;
             return Ok(());
         }
-        Some(Stop::NoRoom) => {
+        Some(Stop::NoRoom { quota, .. }) => {
             let rest = batch.rest();
             if !rest.is_empty() {
-                pause_for_room(ctx, job, &rest, now).await?;
+                pause_for_room(ctx, job, &rest, quota, now).await?;
             }
             return Ok(());
         }
-        Some(Stop::SenderRefused(reason)) => {
+        Some(Stop::SenderDown { reason, .. }) => anyhow::bail!("{reason}"),
+        Some(Stop::SenderRefused { reason, .. }) => {
             if let Some(campaign_id) = job.campaign_id {
                 ctx.db
                     .campaigns()
@@ -247,118 +269,265 @@ impl Batch<'_> {
         {
             rows = self.defer_outside_window(campaign_id, rows).await?;
         }
-        let mut resumed = false;
-        // A batch normally has one user and one sender; consecutive runs of each are claimed together.
-        for group in rows.chunk_by(|a, b| (a.user_id, a.config_id) == (b.user_id, b.config_id)) {
+        // A batch normally has one user and one sender (or its campaign's pool); consecutive runs of each are
+        // claimed together.
+        for group in
+            rows.chunk_by(|a, b| a.user_id == b.user_id && a.sender_key() == b.sender_key())
+        {
             let first = &group[0];
             let Some(user) = ctx.db.accounts().find_user(first.user_id).await? else {
                 continue;
             };
-            let config = match first.config_id {
-                Some(config_id) => ctx.db.sending().load_email_config(config_id).await?,
-                None => None,
+            let monthly_limit = user.email_limit(&ctx.settings.auth, &ctx.settings.accounts);
+            let ids = self.without_suppressed(&user, group).await?;
+            if ids.is_empty() {
+                continue;
+            }
+            let stop = match (self.job.campaign_id, first.pooled) {
+                (Some(campaign_id), true) => {
+                    self.send_pooled(
+                        campaign_id,
+                        &user,
+                        ids,
+                        group,
+                        monthly_limit,
+                        slots,
+                        stopping,
+                    )
+                    .await?
+                }
+                _ => {
+                    self.send_fixed(&user, first, ids, group, monthly_limit, slots, stopping)
+                        .await?
+                }
             };
+            if stop.is_some() {
+                return Ok(stop);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The group's messages but those to addresses that bounced hard or complained to this user, which are skipped:
+    /// they are never sent to again.
+    async fn without_suppressed(
+        &mut self,
+        user: &User,
+        group: &[MessageRow],
+    ) -> anyhow::Result<Vec<i64>> {
+        let emails: Vec<String> = group
+            .iter()
+            .map(|row| normalize_email(&row.to_email))
+            .collect();
+        let blocked = self
+            .ctx
+            .db
+            .sending()
+            .suppressed_for_user(user.id, &emails)
+            .await?;
+        let mut ids = Vec::with_capacity(group.len());
+        for (row, email) in group.iter().zip(&emails) {
+            if blocked.contains(email) {
+                self.ctx
+                    .db
+                    .sending()
+                    .mark_unsent(row.id, MessageStatus::Skipped, SUPPRESSED_FOR_USER, None)
+                    .await?;
+                self.done.push(row.id);
+            } else {
+                ids.push(row.id);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Messages with a sender of their own (none: the outbox): a test send, or a follow-up or answer on the mailbox
+    /// of its thread, which waits while that mailbox cannot send rather than going from another.
+    #[allow(clippy::too_many_arguments)]
+    async fn send_fixed(
+        &mut self,
+        user: &User,
+        first: &MessageRow,
+        mut ids: Vec<i64>,
+        group: &[MessageRow],
+        monthly_limit: i64,
+        slots: &SenderSlots,
+        stopping: Stopping<'_>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let config = match first.config_id {
+            Some(config_id) => ctx.db.sending().load_email_config(config_id).await?,
+            None => None,
+        };
+        let (Some(campaign_id), Some(config)) = (self.job.campaign_id, config.as_ref()) else {
             let limits = Limits {
-                monthly_limit: user.email_limit(&ctx.settings.auth, &ctx.settings.accounts),
+                monthly_limit,
                 daily_cap: config
                     .as_ref()
                     .map_or(i64::MAX, |config| i64::from(config.daily_cap)),
             };
-            // Addresses that bounced hard or complained to this user are never sent to again.
-            let emails: Vec<String> = group
-                .iter()
-                .map(|row| normalize_email(&row.to_email))
-                .collect();
-            let blocked = ctx
-                .db
-                .sending()
-                .suppressed_for_user(user.id, &emails)
+            return self
+                .send_through(user, config.as_ref(), &ids, group, limits, slots, stopping)
+                .await;
+        };
+        if let Some(why) = self.thread_waits(campaign_id, config, first.kind).await? {
+            self.hold(&ids, &why).await?;
+            return Ok(None);
+        }
+        let usage = ctx
+            .db
+            .sending()
+            .sender_usage(&[config.id], ctx.now_ms())
+            .await?;
+        let standing = Standing::of(
+            config,
+            usage.get(&config.id).copied().unwrap_or_default(),
+            ctx.now_ms(),
+        );
+        // Each sender of a campaign sends at its pace: what it may not send now waits for its turn.
+        let open_minutes = self.settings.window.window().open_minutes_a_day();
+        let gap = slots.pacer().gap(standing.cap_today as i32, open_minutes);
+        let admitted = slots.pacer().admit(config.id, gap, ids.len());
+        if let Some(next_at) = admitted.next_at {
+            let held = ids.split_off(admitted.now);
+            self.later(campaign_id, held, next_at, "paced").await?;
+        }
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        let limits = Limits {
+            monthly_limit,
+            daily_cap: standing.cap_today,
+        };
+        match self
+            .send_through(user, Some(config), &ids, group, limits, slots, stopping)
+            .await?
+        {
+            // Not handed over: back to the queue, and the job retries with backoff (sent ones are passed over).
+            Some(Stop::SenderDown { reason, .. }) => anyhow::bail!("{reason}"),
+            // The thread's mailbox sent its cap for today: the rest of its thread waits for tomorrow.
+            Some(Stop::NoRoom {
+                quota: false,
+                unclaimed,
+            }) => {
+                let tomorrow = (ctx.now_ms().div_euclid(DAY_MS) + 1) * DAY_MS;
+                self.hold(
+                    &unclaimed,
+                    &format!("Waiting: {} sent its cap for today", config.send_from),
+                )
                 .await?;
-            let mut ids = Vec::with_capacity(group.len());
-            for row in group {
-                if blocked.contains(&normalize_email(&row.to_email)) {
-                    ctx.db
-                        .sending()
-                        .mark_unsent(row.id, MessageStatus::Skipped, SUPPRESSED_FOR_USER, None)
-                        .await?;
-                    self.done.push(row.id);
-                } else {
-                    ids.push(row.id);
-                }
-            }
-            // Each sender of a campaign sends at its pace: what it may not send now waits for its turn.
-            if let (Some(campaign_id), Some(config)) = (self.job.campaign_id, config.as_ref()) {
-                let open_minutes = self.settings.window.window().open_minutes_a_day();
-                let gap = slots.pacer().gap(config.daily_cap, open_minutes);
-                let admitted = slots.pacer().admit(config.id, gap, ids.len());
-                if let Some(next_at) = admitted.next_at {
-                    let held = ids.split_off(admitted.now);
-                    self.later(campaign_id, held, next_at, "paced").await?;
-                }
-                if ids.is_empty() {
-                    continue;
-                }
-            }
-            let claim = SendStep::Claim
-                .time(ctx.db.sending().claim_messages(
-                    user.id,
-                    first.config_id,
-                    &ids,
-                    limits,
-                    slots.lease(),
-                    ctx.now_ms(),
-                ))
-                .await?;
-            self.claimed = claim.claimed.clone();
-            if let Some(campaign_id) = self.job.campaign_id
-                && !resumed
-                && !claim.claimed.is_empty()
-            {
-                ctx.db
-                    .campaigns()
-                    .resume_campaign_if_paused(campaign_id, ctx.now_ms())
+                self.later(campaign_id, unclaimed, tomorrow, "tomorrow")
                     .await?;
-                resumed = true;
+                Ok(None)
             }
-            let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
-            let recipients = ctx
-                .db
-                .discovery()
-                .recipients(&business_ids, user.id)
+            stop => Ok(stop),
+        }
+    }
+
+    /// Claims messages for one sender (None: the outbox) under `limits`, and sends them. A pool's messages get the
+    /// sender in the claim. `Some` ends the batch, or (a sender down, or no room) this sender's share.
+    #[allow(clippy::too_many_arguments)]
+    async fn send_through(
+        &mut self,
+        user: &User,
+        config: Option<&EmailConfig>,
+        ids: &[i64],
+        group: &[MessageRow],
+        limits: Limits,
+        slots: &SenderSlots,
+        stopping: Stopping<'_>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let pooled = group[0].pooled && self.job.campaign_id.is_some();
+        let claim = SendStep::Claim
+            .time(async {
+                match config {
+                    Some(config) if pooled => {
+                        ctx.db
+                            .sending()
+                            .claim_for_sender(
+                                user.id,
+                                config.id,
+                                ids,
+                                limits,
+                                slots.lease(),
+                                ctx.now_ms(),
+                            )
+                            .await
+                    }
+                    _ => {
+                        ctx.db
+                            .sending()
+                            .claim_messages(
+                                user.id,
+                                config.map(|config| config.id),
+                                ids,
+                                limits,
+                                slots.lease(),
+                                ctx.now_ms(),
+                            )
+                            .await
+                    }
+                }
+            })
+            .await?;
+        self.claimed = claim.claimed.clone();
+        if let Some(campaign_id) = self.job.campaign_id
+            && !self.resumed
+            && !claim.claimed.is_empty()
+        {
+            ctx.db
+                .campaigns()
+                .resume_campaign_if_paused(campaign_id, ctx.now_ms())
                 .await?;
-            let claimed: Vec<&MessageRow> = group
+            self.resumed = true;
+        }
+        let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+        let recipients = ctx
+            .db
+            .discovery()
+            .recipients(&business_ids, user.id)
+            .await?;
+        let claimed: Vec<&MessageRow> = group
+            .iter()
+            .filter(|row| claim.claimed.contains(&row.id))
+            .collect();
+        // Claimed before the wait for a slot of the sender, so that the batch sends as soon as one comes free
+        // (its claim no longer waits for the writer in the sender's place). When none comes free in time (its
+        // server may hang), the claims go back with the batch, which waits its turn in the queue, not in a
+        // worker.
+        let _slot = match config {
+            Some(config) if !claimed.is_empty() => match SendStep::SlotWait
+                .time(slots.acquire(user.id, config.id, SENDER_SLOT_WAIT))
+                .await
+            {
+                Some(slot) => Some(slot),
+                None => return Ok(Some(Stop::SenderBusy)),
+            },
+            _ => None,
+        };
+        for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
+            if stopping() {
+                return Ok(Some(Stop::HandOver));
+            }
+            if let Some(stop) = self
+                .send_chunk(chunk, user, config, &recipients, stopping)
+                .await?
+            {
+                return Ok(Some(stop));
+            }
+        }
+        // The unclaimed rest waits for room (messages another worker took are passed over then).
+        if claim.no_room {
+            let unclaimed = ids
                 .iter()
-                .filter(|row| claim.claimed.contains(&row.id))
+                .copied()
+                .filter(|id| !claim.claimed.contains(id))
                 .collect();
-            // Claimed before the wait for a slot of the sender, so that the batch sends as soon as one comes free
-            // (its claim no longer waits for the writer in the sender's place). When none comes free in time (its
-            // server may hang), the claims go back with the batch, which waits its turn in the queue, not in a
-            // worker.
-            let _slot = match first.config_id {
-                Some(config_id) if !claimed.is_empty() => match SendStep::SlotWait
-                    .time(slots.acquire(first.user_id, config_id, SENDER_SLOT_WAIT))
-                    .await
-                {
-                    Some(slot) => Some(slot),
-                    None => return Ok(Some(Stop::SenderBusy)),
-                },
-                _ => None,
-            };
-            for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
-                if stopping() {
-                    return Ok(Some(Stop::HandOver));
-                }
-                if let Some(stop) = self
-                    .send_chunk(chunk, &user, config.as_ref(), &recipients, stopping)
-                    .await?
-                {
-                    return Ok(Some(stop));
-                }
-            }
-            // The unclaimed rest waits for room (messages another worker took are passed over then).
-            if claim.no_room {
-                return Ok(Some(Stop::NoRoom));
-            }
+            return Ok(Some(Stop::NoRoom {
+                quota: claim.quota_reached,
+                unclaimed,
+            }));
         }
         Ok(None)
     }
@@ -568,6 +737,12 @@ impl Batch<'_> {
         );
         match outcome {
             Ok(()) => {
+                if let Some(config) = config
+                    && config.failure_streak > 0
+                    && self.recovered.insert(config.id)
+                {
+                    ctx.db.sending().sender_worked(config.id).await?;
+                }
                 self.accepted.push((id, composed, provider));
                 // Slow senders still show progress (and leave little to reconcile after a crash).
                 if self.last_record.elapsed() >= RECORD_EVERY {
@@ -580,8 +755,33 @@ impl Batch<'_> {
                 ctx.db.sending().requeue_message(id, &reason).await?;
                 anyhow::bail!("message {id}: {reason}");
             }
+            // A test send has no campaign to wait in: a refusal fails it with the reason, an unreachable server
+            // leaves it to the job's retry.
+            Err(SendError::SenderDown { reason, failure }) if self.job.campaign_id.is_none() => {
+                if failure == SenderFailure::Unreachable {
+                    ctx.db.sending().requeue_message(id, &reason).await?;
+                    anyhow::bail!("message {id}: {reason}");
+                }
+                ctx.db
+                    .sending()
+                    .mark_unsent(id, MessageStatus::Failed, &reason, Some(provider))
+                    .await?;
+                Ok(None)
+            }
+            // The sender could not be used at all: the message waits, and three times in a row take the sender
+            // out of rotation.
+            Err(SendError::SenderDown { reason, failure }) => {
+                ctx.db.sending().requeue_message(id, &reason).await?;
+                if let Some(config) = config {
+                    health::sender_failed(ctx, config.id, failure, &reason).await?;
+                }
+                Ok(Some(Stop::SenderDown {
+                    reason,
+                    requeued: id,
+                }))
+            }
             // The sender itself stopped working: it is turned off with the reason, the message waits, and the
-            // campaign pauses until the user connects the sender again.
+            // campaign pauses until the user connects the sender again (unless its pool has another sender).
             Err(SendError::Revoked(reason)) => {
                 if let Some(config) = config {
                     ctx.db
@@ -598,7 +798,10 @@ impl Batch<'_> {
                     return Ok(None);
                 }
                 ctx.db.sending().requeue_message(id, &reason).await?;
-                Ok(Some(Stop::SenderRefused(reason)))
+                Ok(Some(Stop::SenderRefused {
+                    reason,
+                    requeued: id,
+                }))
             }
             // Handed over with no answer: it may have arrived, so it is never sent again, and shows as uncertain.
             Err(SendError::Uncertain(reason)) => {

@@ -1,0 +1,234 @@
+//! A batch's pooled messages (issue 79): each run of a few goes to the sender of the campaign's pool with the most
+//! room left today (`pool::allocate`), at that sender's pace, claimed under its cap and given it in the claim. What
+//! no sender has room for today waits for tomorrow; what a sender that is down or turned off had claimed goes back
+//! to the others; a campaign pauses only when its pool has no sender left that can send.
+//!
+//! The thread rule is here too: a follow-up or an answer goes only from the mailbox of its thread, and waits, with
+//! why, while that mailbox is removed, out of rotation, turned off, or (a follow-up) no longer in the pool.
+
+use super::{Batch, SENDER_DOWN_RETRY_MS, Stop, Stopping};
+use crate::accounts::User;
+use crate::platform::clock::DAY_MS;
+use crate::platform::telemetry::{self, PauseReason};
+use crate::sending::messages::{Limits, MessageKind, MessageRow};
+use crate::sending::pool::{Standing, allocate};
+use crate::sending::senders::EmailConfig;
+use crate::sending::slots::SenderSlots;
+
+/// At most this many messages of a batch go to one sender before the next sender with the most room takes a turn:
+/// a run shares one connection, and runs keep a day's mail spread over the pool.
+const POOL_RUN: usize = 50;
+
+/// Why pooled messages wait for tomorrow.
+pub const ALL_AT_CAP: &str =
+    "Waiting: every sender of this campaign sent its cap for today; the rest go tomorrow";
+
+/// A message's sender as a batch groups them: its pool, or its own sender (None: the outbox).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SenderKey {
+    Pool,
+    Own(Option<i64>),
+}
+
+impl MessageRow {
+    pub(super) fn sender_key(&self) -> SenderKey {
+        if self.pooled && self.campaign_id.is_some() {
+            SenderKey::Pool
+        } else {
+            SenderKey::Own(self.config_id)
+        }
+    }
+}
+
+impl Batch<'_> {
+    /// Sends a campaign's pooled first emails from the senders of its pool.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn send_pooled(
+        &mut self,
+        campaign_id: i64,
+        user: &User,
+        ids: Vec<i64>,
+        group: &[MessageRow],
+        monthly_limit: i64,
+        slots: &SenderSlots,
+        stopping: Stopping<'_>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        let now = ctx.now_ms();
+        let pool = ctx
+            .db
+            .sending()
+            .effective_pool(user.id, campaign_id)
+            .await?;
+        let pool_ids: Vec<i64> = pool.iter().map(|config| config.id).collect();
+        let usage = ctx.db.sending().sender_usage(&pool_ids, now).await?;
+        let senders: Vec<(EmailConfig, Standing, i64)> = pool
+            .into_iter()
+            .map(|config| {
+                let used = usage.get(&config.id).copied().unwrap_or_default();
+                let standing = Standing::of(&config, used, now);
+                let room = if config.can_send() {
+                    standing.room(used)
+                } else {
+                    0
+                };
+                (config, standing, room)
+            })
+            .collect();
+        if !senders.iter().any(|(config, _, _)| config.can_send()) {
+            let reason = no_sender_left(&senders);
+            ctx.db
+                .sending()
+                .pause_for_senders(campaign_id, &reason, now)
+                .await?;
+            telemetry::campaign_paused(PauseReason::Sender);
+            // They wait, queued, for a sender: putting one back or changing the pool gives them jobs again.
+            self.done.extend(&ids);
+            return Ok(None);
+        }
+        let rooms: Vec<i64> = senders.iter().map(|(_, _, room)| *room).collect();
+        let shares = allocate(ids.len(), &rooms, POOL_RUN);
+        let open_minutes = self.settings.window.window().open_minutes_a_day();
+        let mut rest = ids.as_slice();
+        let (mut paced, mut paced_until) = (Vec::new(), i64::MAX);
+        let (mut retry, mut retry_at) = (Vec::new(), now);
+        let mut over_cap = Vec::new();
+        for ((config, standing, _), share) in senders.iter().zip(shares) {
+            if share == 0 {
+                continue;
+            }
+            let (mine, others) = rest.split_at(share);
+            rest = others;
+            let mut mine = mine.to_vec();
+            let gap = slots.pacer().gap(standing.cap_today as i32, open_minutes);
+            let admitted = slots.pacer().admit(config.id, gap, mine.len());
+            if let Some(next_at) = admitted.next_at {
+                paced.extend(mine.split_off(admitted.now));
+                paced_until = paced_until.min(next_at);
+            }
+            if mine.is_empty() {
+                continue;
+            }
+            let limits = Limits {
+                monthly_limit,
+                daily_cap: standing.cap_today,
+            };
+            match self
+                .send_through(user, Some(config), &mine, group, limits, slots, stopping)
+                .await?
+            {
+                None => {}
+                // Its cap filled meanwhile (another worker): the rest wait for a sender with room.
+                Some(Stop::NoRoom {
+                    quota: false,
+                    unclaimed,
+                }) => over_cap.extend(unclaimed),
+                // Down or turned off: what it claimed goes back to the others, soon (at once when it is out).
+                Some(
+                    Stop::SenderDown { reason, requeued }
+                    | Stop::SenderRefused { reason, requeued },
+                ) => {
+                    retry.extend(self.release_claimed(&reason).await?);
+                    retry.push(requeued);
+                    let out = !ctx
+                        .db
+                        .sending()
+                        .load_email_config(config.id)
+                        .await?
+                        .is_some_and(|config| config.can_send());
+                    if !out {
+                        retry_at = retry_at.max(now + SENDER_DOWN_RETRY_MS);
+                    }
+                }
+                stop => return Ok(stop),
+            }
+        }
+        if !paced.is_empty() {
+            self.later(campaign_id, paced, paced_until, "paced").await?;
+        }
+        if !retry.is_empty() {
+            self.later(campaign_id, retry, retry_at, "rotate").await?;
+        }
+        let mut waiting: Vec<i64> = rest.to_vec();
+        waiting.extend(over_cap);
+        if !waiting.is_empty() {
+            let tomorrow = (now.div_euclid(DAY_MS) + 1) * DAY_MS;
+            self.hold(&waiting, ALL_AT_CAP).await?;
+            self.later(campaign_id, waiting, tomorrow, "tomorrow")
+                .await?;
+        }
+        Ok(None)
+    }
+
+    /// Why a follow-up or an answer on `config`, the mailbox of its thread, cannot go now; None when it can.
+    pub(super) async fn thread_waits(
+        &mut self,
+        campaign_id: i64,
+        config: &EmailConfig,
+        kind: MessageKind,
+    ) -> anyhow::Result<Option<String>> {
+        let address = &config.send_from;
+        if config.removed_at.is_some() {
+            return Ok(Some(format!(
+                "Waiting: {address}, the mailbox of this prospect's thread, was removed; its follow-ups never go from another mailbox"
+            )));
+        }
+        if let Some(reason) = &config.out_reason {
+            return Ok(Some(format!(
+                "Waiting: {address}, the mailbox of this prospect's thread, is out of rotation ({reason}); put it back to send"
+            )));
+        }
+        if !config.is_active {
+            let why = config.status_message.as_deref().unwrap_or("turned off");
+            return Ok(Some(format!(
+                "Waiting: {address}, the mailbox of this prospect's thread, is turned off ({why}); connect it again to send"
+            )));
+        }
+        if kind == MessageKind::FollowUp {
+            let pool = self.ctx.db.sending().campaign_pool(campaign_id).await?;
+            if !pool.is_empty() && !pool.iter().any(|member| member.id == config.id) {
+                return Ok(Some(format!(
+                    "Waiting: {address}, the mailbox of this prospect's thread, is no longer one of this campaign's senders; add it back to send"
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Leaves messages queued with why they wait (no job: what they wait for gives them one).
+    pub(super) async fn hold(&mut self, ids: &[i64], why: &str) -> anyhow::Result<()> {
+        self.ctx.db.sending().hold_messages(ids, why).await?;
+        self.done.extend(ids);
+        Ok(())
+    }
+
+    /// Hands this batch's unsent claims back to the queue with `why`; returns their ids.
+    async fn release_claimed(&mut self, why: &str) -> anyhow::Result<Vec<i64>> {
+        let unsent = std::mem::take(&mut self.claimed);
+        self.ctx
+            .db
+            .sending()
+            .release_claims(&unsent, Some(why), crate::sending::recovery::UNDER_WAY)
+            .await?;
+        Ok(unsent)
+    }
+}
+
+/// Why a campaign pauses with no sender left: each sender of its pool and why it cannot send.
+fn no_sender_left(senders: &[(EmailConfig, Standing, i64)]) -> String {
+    if senders.is_empty() {
+        return "Paused: this campaign has no sender left. Choose one in step 5 to send the rest."
+            .into();
+    }
+    let each: Vec<String> = senders
+        .iter()
+        .map(|(config, standing, _)| {
+            let why = standing.reason.as_deref().unwrap_or("cannot send");
+            format!("{} ({why})", config.send_from)
+        })
+        .collect();
+    format!(
+        "Paused: no sender of this campaign can send: {}. Put one back or choose another to send the rest.",
+        each.join("; ")
+    )
+}
