@@ -91,6 +91,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                 kind: outreach_core::sending::messages::MessageKind::FollowUp,
                 step: 1,
                 config_id: None,
+                pooled: false,
                 token,
                 error: None,
                 subject: "Following up",

@@ -246,7 +246,7 @@ async fn each_mailbox_sends_at_its_pace_and_the_rest_waits_its_turn() {
         let ada = ready_to_send(&app, "ada").await;
         let (status, saved) = ada.post_json("/api/user/email-config", json!({
             "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
-            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none", "dailyCap": 144
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none", "dailyCap": 144, "rampUp": false
         })).await;
         // A cap of 144 a day over a window open all day: one message every 10 minutes.
         assert_eq!(status, StatusCode::OK, "{saved}");

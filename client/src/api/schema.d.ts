@@ -1929,6 +1929,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/email-configs/{id}/put-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Puts a sender that was taken out of rotation back: the campaigns that waited for it send again. */
+        post: operations["postApiUserEmailConfigsByIdPutBack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/email-configs/{id}/set-default": {
         parameters: {
             query?: never;
@@ -2386,6 +2403,11 @@ export interface components {
              */
             campaignDurationMinutes?: number | null;
             campaignName?: string | null;
+            /**
+             * @description The senders its emails go from (its campaign's pool; at least one); none: the default sender. The API
+             *     checks each is the user's.
+             */
+            emailConfigIds?: number[] | null;
             /** Format: int64 */
             emailTemplateId?: number | null;
             geographicArea?: string | null;
@@ -2480,6 +2502,8 @@ export interface components {
             campaignId: number;
             campaignName: string;
             createdAt: components["schemas"]["Timestamp"];
+            /** @description The senders its emails go from (its campaign's pool); empty: the default sender. */
+            emailConfigIds: number[];
             /**
              * Format: int64
              * @description Its campaign's emails sent (first emails and follow-ups), as its analytics count them.
@@ -2681,6 +2705,13 @@ export interface components {
             uncertain: boolean;
             unsubscribedAt?: components["schemas"]["Timestamp"] | null;
         };
+        /** @description A §3 Campaign email settings. */
+        CampaignEmailSettings: {
+            /** @default null */
+            fromEmail: string | null;
+            /** @default null */
+            fromName: string | null;
+        };
         /** @description A campaign as the analytics screens show it (radius in km there, A §3). */
         CampaignInfo: {
             businessType?: string | null;
@@ -2717,6 +2748,8 @@ export interface components {
              * @description The chosen sender (null: the default sender, else the outbox); the API checks it is the user's.
              */
             emailConfigId?: number | null;
+            /** @description The campaign's senders, in order (at least one); the API checks each is the user's. */
+            emailConfigIds?: number[] | null;
             emailFromAddress?: string | null;
             emailFromName?: string | null;
             geographicArea?: string | null;
@@ -2748,6 +2781,8 @@ export interface components {
             campaignId: number;
             nextSendAt?: components["schemas"]["Timestamp"] | null;
             progress: components["schemas"]["Progress"];
+            /** @description Each sender of the campaign: what it sent and what waits on it, its cap today and its state. */
+            senders: components["schemas"]["SenderProgress"][];
             status: components["schemas"]["CampaignStatus"];
             /** @description Why the campaign paused (a limit reached, a sender revoked), when it did. */
             statusReason?: string | null;
@@ -2770,9 +2805,14 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /**
              * Format: int64
-             * @description The sender chosen in step 5; none means the default sender, else the local outbox.
+             * @description The sender chosen in step 5 (the first of its pool); none means the default sender, else the local outbox.
              */
             emailConfigId?: number | null;
+            /**
+             * @description The senders its first emails go from, in the user's order: each email goes from the one with the most room
+             *     left when it is sent. Empty: the default sender, else the local outbox.
+             */
+            emailConfigIds: number[];
             emailFromAddress?: string | null;
             emailFromName?: string | null;
             /** Format: int64 */
@@ -2812,7 +2852,7 @@ export interface components {
             record?: string | null;
         };
         /** @enum {string} */
-        CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain" | "sending_window";
+        CheckKind: "no_recipients" | "postal_address" | "unsubscribe_link" | "unknown_variable" | "monthly_quota" | "sender_domain" | "sending_window" | "no_sender";
         /** @enum {string} */
         CheckLevel: "block" | "warn";
         /** @description What a classifier read in a reply. */
@@ -2969,16 +3009,11 @@ export interface components {
             businessId: number;
             subject: string;
         };
-        EmailConfigRequest: {
+        EmailConfigRequest: components["schemas"]["LimitsRequest"] & {
             /** @default null */
             businessName: string | null;
             /** @default null */
             customDomain: string | null;
-            /**
-             * Format: int32
-             * @default null
-             */
-            dailyCap: number | null;
             /** @default  */
             emailProvider: string;
             /** @default null */
@@ -3021,12 +3056,15 @@ export interface components {
          *     or a token).
          */
         EmailConfigView: {
+            /** Format: int64 */
+            capToday: number;
             /** @description "Name <address>". */
             configName: string;
             /** Format: int32 */
             dailyCap: number;
             displayName: string;
             emailAddress: string;
+            fullCapOn?: components["schemas"]["Timestamp"] | null;
             /** @description A Gmail sender whose mailbox may be read for replies. */
             gmailRead: boolean;
             /** Format: int64 */
@@ -3039,16 +3077,28 @@ export interface components {
             isActive: boolean;
             isDefault: boolean;
             isVerified: boolean;
+            outAt?: components["schemas"]["Timestamp"] | null;
             provider: components["schemas"]["Provider"];
+            /** Format: int32 */
+            rampStart: number;
+            /** Format: int32 */
+            rampStep: number;
+            /** @description Its ramp-up, today's cap under it, and the day it reaches its full cap. */
+            rampUp: boolean;
             repliesCheckedAt?: components["schemas"]["Timestamp"] | null;
             repliesError?: string | null;
             replyTo?: string | null;
             sendFromName: string;
+            /** Format: int64 */
+            sentToday: number;
             smtpHost?: string | null;
             /** Format: int32 */
             smtpPort?: number | null;
             smtpSecurity?: components["schemas"]["Security"] | null;
             smtpUsername?: string | null;
+            /** @description Whether it sends now, and why not (taken out, at its cap, ramping up). */
+            state: components["schemas"]["SenderState"];
+            stateReason?: string | null;
             statusMessage?: string | null;
         };
         /** @description A follow-up's content. */
@@ -3229,7 +3279,7 @@ export interface components {
         };
         /** @enum {string} */
         HumanApproval: "always" | "first_ten" | "never";
-        IdentityRequest: {
+        IdentityRequest: components["schemas"]["LimitsRequest"] & {
             /** @default null */
             emailPrefix: string | null;
             /** @default null */
@@ -3364,6 +3414,18 @@ export interface components {
         LaunchCheck: {
             /** @description Of those, businesses the campaign has emailed already (launched again after a stop): not written again. */
             already: number;
+            /**
+             * Format: int64
+             * @description What the campaign's senders can send today, under their caps and ramp-ups (none: the local outbox, which has
+             *     no cap).
+             */
+            capacityPerDay?: number | null;
+            /**
+             * Format: int64
+             * @description In how many days (today the first) the senders will have sent this launch's emails, each sending every
+             *     day as its ramp-up allows (none: the outbox, or more than a year).
+             */
+            daysToSend?: number | null;
             findings: components["schemas"]["Finding"][];
             /** @description No finding blocks the launch. */
             ready: boolean;
@@ -3383,6 +3445,8 @@ export interface components {
         LaunchRequest: {
             /** @default [] */
             businessIds: number[];
+            /** @default null */
+            campaignEmailSettings: components["schemas"]["CampaignEmailSettings"] | null;
             /**
              * Format: int64
              * @default null
@@ -3390,10 +3454,17 @@ export interface components {
             campaignId: number | null;
             /**
              * Format: int64
-             * @description The sender configuration to use; the default one (else the outbox) when absent.
+             * @description The one sender to send from (the spec's one-sender form); absent with `emailConfigIds` too: the campaign's
+             *     pool, else the default sender, else the outbox.
              * @default null
              */
             emailConfigId: number | null;
+            /**
+             * @description The senders to send from, which become the campaign's pool: each email goes from the one with the most
+             *     room left when it is sent. An empty list is refused.
+             * @default null
+             */
+            emailConfigIds: number[] | null;
             /**
              * @description `POST /api/campaigns/launch` without a campaign: the name of the campaign it makes.
              * @default null
@@ -3404,6 +3475,30 @@ export interface components {
              * @default null
              */
             templateId: number | null;
+        };
+        /** @description A sender's daily cap and ramp-up, as a form sends them (absent fields keep what the sender has). */
+        LimitsRequest: {
+            /**
+             * Format: int32
+             * @description The most it sends a day once warmed up (1 to 100,000).
+             * @default null
+             */
+            dailyCap: number | null;
+            /**
+             * Format: int32
+             * @default null
+             */
+            rampStart: number | null;
+            /**
+             * Format: int32
+             * @default null
+             */
+            rampStep: number | null;
+            /**
+             * @description Whether it warms up: it starts at `rampStart` a day and adds `rampStep` each day it has sent.
+             * @default null
+             */
+            rampUp: boolean | null;
         };
         /** @description The address of a signed unsubscribe link. */
         LinkAddress: {
@@ -3804,8 +3899,35 @@ export interface components {
             results: components["schemas"]["SendResult"][];
             success: boolean;
         };
+        /** @description One sender of a campaign, as its progress lists it (issue 79). */
+        SenderProgress: {
+            address: string;
+            /** Format: int64 */
+            capToday: number;
+            /** Format: int64 */
+            emailConfigId: number;
+            /** @description In the campaign's pool now (a sender that left it may still have threads of this campaign). */
+            inPool: boolean;
+            /** @description Why it does not send now (taken out, at its cap, ramping up). */
+            reason?: string | null;
+            /**
+             * Format: int64
+             * @description The campaign's messages it sent.
+             */
+            sent: number;
+            /** Format: int64 */
+            sentToday: number;
+            state: components["schemas"]["SenderState"];
+            /**
+             * Format: int64
+             * @description The campaign's messages waiting on it: its threads' follow-ups and answers, and what it is sending now.
+             */
+            waiting: number;
+        };
         /** @description A sender set up: saved, or (Gmail) waiting for Google's consent. */
         SenderSetup: components["schemas"]["SavedSender"] | components["schemas"]["ConsentNeeded"];
+        /** @enum {string} */
+        SenderState: "active" | "at_cap" | "ramping" | "out";
         /** @description The default sender's status (A §3 Email configuration status). */
         SenderStatus: {
             /** @description False: no sender is set up and mail stays in the local outbox. */
@@ -13191,6 +13313,82 @@ export interface operations {
             };
             /** @description This instance has no Google OAuth client */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiUserEmailConfigsByIdPutBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSender"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email configuration not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This sender is in rotation already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };

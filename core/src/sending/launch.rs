@@ -42,9 +42,9 @@ pub fn valid_address(email: Option<&str>) -> Option<String> {
 }
 
 /// Queues the campaign's first email to each business, marks the campaign active, and completes it at once when
-/// nothing was queued. Each email gets its sender from the campaign's pool when it is sent (the user's default
-/// sender when the campaign names none; the outbox when there is no sender at all). `at_once` sends them whatever
-/// the campaign's window.
+/// nothing was queued. Each email gets its sender from the campaign's pool when it is sent; a campaign that names
+/// none gets the user's default sender as its pool (with no sender at all, the emails stay in the local outbox).
+/// `at_once` sends them whatever the campaign's window.
 pub async fn launch_campaign(
     ctx: &Context,
     user_id: i64,
@@ -54,11 +54,14 @@ pub async fn launch_campaign(
     at_once: bool,
 ) -> Result<Launched, QueueError> {
     let db = &ctx.db;
-    let pooled = !db
-        .sending()
-        .effective_pool(user_id, campaign_id)
-        .await?
-        .is_empty();
+    // A campaign's senders are settled at its launch: those picked for it, else the default sender of the moment.
+    let mut pooled = !db.sending().campaign_pool(campaign_id).await?.is_empty();
+    if !pooled && let Some(default) = db.sending().default_sender(user_id).await? {
+        db.sending()
+            .set_campaign_pool(campaign_id, &[default.id])
+            .await?;
+        pooled = true;
+    }
     let addresses: Vec<Option<String>> = businesses
         .iter()
         .map(|business| valid_address(business.email.as_deref()))

@@ -144,14 +144,13 @@ impl Standing {
     }
 }
 
-/// Spreads `count` messages over senders with `rooms` left today: each run of up to `run` messages goes to the sender
-/// with the most room left (the first of those tied), so the pool's senders take turns and none goes past its room.
-/// Runs keep one sender's messages together on its connection. Returns how many each sender takes.
-pub fn allocate(count: usize, rooms: &[i64], run: usize) -> Vec<usize> {
+/// Spreads `count` messages over senders with `rooms` left today: each message goes to the sender with the most room
+/// left (the first of those tied), so the pool's senders end the day as evenly used as their caps allow and none goes
+/// past its room. Returns how many each sender takes (its share goes out on one connection).
+pub fn allocate(count: usize, rooms: &[i64]) -> Vec<usize> {
     let mut left: Vec<i64> = rooms.iter().map(|room| (*room).max(0)).collect();
     let mut taken = vec![0; rooms.len()];
-    let mut remaining = count;
-    while remaining > 0 {
+    for _ in 0..count {
         let Some((most, room)) = left
             .iter()
             .copied()
@@ -163,10 +162,8 @@ pub fn allocate(count: usize, rooms: &[i64], run: usize) -> Vec<usize> {
         if room == 0 {
             break;
         }
-        let take = remaining.min(run.max(1)).min(room as usize);
-        taken[most] += take;
-        left[most] -= take as i64;
-        remaining -= take;
+        taken[most] += 1;
+        left[most] -= 1;
     }
     taken
 }
@@ -405,16 +402,17 @@ mod tests {
     }
 
     #[test]
-    fn runs_go_to_the_sender_with_the_most_room_and_never_past_it() {
-        // Two senders capped at 5 and one at 5: fifteen spread five each.
-        assert_eq!(allocate(15, &[5, 5, 5], 25), vec![5, 5, 5]);
+    fn each_message_goes_to_the_sender_with_the_most_room_and_never_past_it() {
+        // Three senders capped at 5: fifteen spread five each.
+        assert_eq!(allocate(15, &[5, 5, 5]), vec![5, 5, 5]);
         // More messages than room: the rest is left for tomorrow.
-        assert_eq!(allocate(20, &[5, 5, 0], 25), vec![5, 5, 0]);
-        // Equal rooms take turns in runs.
-        assert_eq!(allocate(200, &[500, 500, 500], 50), vec![100, 50, 50]);
-        // The most room first.
-        assert_eq!(allocate(10, &[3, 40, 20], 10), vec![0, 10, 0]);
-        assert_eq!(allocate(0, &[3], 10), vec![0]);
-        assert_eq!(allocate(3, &[], 10), Vec::<usize>::new());
+        assert_eq!(allocate(20, &[5, 5, 0]), vec![5, 5, 0]);
+        // Equal rooms share evenly; uneven ones are evened out first.
+        assert_eq!(allocate(30, &[20, 20]), vec![15, 15]);
+        assert_eq!(allocate(200, &[500, 500, 500]), vec![67, 67, 66]);
+        assert_eq!(allocate(10, &[3, 40, 20]), vec![0, 10, 0]);
+        assert_eq!(allocate(30, &[3, 40, 20]), vec![0, 25, 5]);
+        assert_eq!(allocate(0, &[3]), vec![0]);
+        assert_eq!(allocate(3, &[]), Vec::<usize>::new());
     }
 }

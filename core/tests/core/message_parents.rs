@@ -73,6 +73,7 @@ async fn a_message_naming_a_parent_that_is_gone_is_refused() {
             user_id,
             campaign_id: Some(campaign_id),
             config_id: Some(config_id),
+            pooled: false,
             kind: MessageKind::FollowUp,
         };
         let cases = [
@@ -142,15 +143,19 @@ async fn deleting_a_parent_does_what_its_key_says() {
         );
         assert!(
             db.sending()
-                .delete_email_config(user, sender)
+                .delete_email_config(user, sender, 0)
                 .await
                 .unwrap()
         );
+        // A removed sender keeps its row, without credentials, so its threads still name their mailbox.
         assert_eq!(
             references(db, ids[0]).await,
-            Some((Some(campaign), None, None)),
-            "{backend}: the sender's messages stay without it"
+            Some((Some(campaign), None, Some(sender))),
+            "{backend}: the sender's messages still name it"
         );
+        let removed = db.sending().load_email_config(sender).await.unwrap().unwrap();
+        assert!(removed.removed_at.is_some() && removed.secret.is_none() && !removed.is_active);
+        assert!(db.sending().list_email_configs(user).await.unwrap().is_empty());
         assert!(
             db.campaigns()
                 .delete_campaign(campaign, user)
@@ -160,7 +165,7 @@ async fn deleting_a_parent_does_what_its_key_says() {
         for id in &ids {
             assert_eq!(
                 references(db, *id).await,
-                Some((None, None, None)),
+                Some((None, None, Some(sender))),
                 "{backend}: the campaign's messages stay without it"
             );
         }

@@ -216,7 +216,7 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
         outreach_worker::run_until_idle(ctx.clone(), LIMIT)
             .await
             .unwrap();
-        for seeded in [ada, bea] {
+        for seeded in [&ada, &bea] {
             let progress = test_db
                 .db
                 .sending()
@@ -225,17 +225,38 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
                 .unwrap();
             // 4 seeded first emails, 2 follow-ups sent within the limit, 2 waiting for room.
             assert_eq!((progress.sent, progress.queued), (6, 2), "{progress:?}");
-            let reason = test_db
+        }
+        // Bea's monthly quota is used up: her campaign pauses until there is room.
+        let reason = test_db
+            .db
+            .campaigns()
+            .campaign_status_reason(bea.campaign_id)
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        assert!(reason.contains("monthly email limit"), "{reason}");
+        // Ada's mailbox sent its cap for today: her follow-ups wait for tomorrow, on the same mailbox, without
+        // pausing the campaign, and say why.
+        assert_eq!(
+            test_db
                 .db
                 .campaigns()
-                .campaign_status_reason(seeded.campaign_id)
+                .campaign_status_reason(ada.campaign_id)
                 .await
-                .unwrap()
-                .unwrap_or_default();
-            assert!(
-                reason.contains("limit") || reason.contains("cap"),
-                "{reason}"
-            );
+                .unwrap(),
+            None
+        );
+        let queued = test_db
+            .db
+            .sending()
+            .queued_message_ids(ada.campaign_id)
+            .await
+            .unwrap();
+        let errors = test_db.db.sending().message_errors(&queued).await.unwrap();
+        assert!(errors.is_empty(), "queued, not failed: {errors:?}");
+        for id in queued {
+            let message = test_db.db.sending().load_message(id).await.unwrap().unwrap();
+            assert_eq!(message.config_id, Some(ada_sender));
         }
         assert_eq!(follow_ups_received(&sink).values().sum::<usize>(), 4);
         test_db.cleanup().await;

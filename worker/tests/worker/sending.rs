@@ -526,7 +526,7 @@ async fn a_crashed_workers_sends_are_settled_by_how_far_each_got() {
         assert_eq!(delivered.len(), 2, "{delivered:?}");
         assert!(
             db.sending()
-                .delete_email_config(user_id, config_id)
+                .delete_email_config(user_id, config_id, now)
                 .await
                 .unwrap()
         );

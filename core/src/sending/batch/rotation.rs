@@ -1,7 +1,8 @@
-//! A batch's pooled messages (issue 79): each run of a few goes to the sender of the campaign's pool with the most
-//! room left today (`pool::allocate`), at that sender's pace, claimed under its cap and given it in the claim. What
-//! no sender has room for today waits for tomorrow; what a sender that is down or turned off had claimed goes back
-//! to the others; a campaign pauses only when its pool has no sender left that can send.
+//! A batch's pooled messages (issue 79): each goes to the sender of the campaign's pool with the most room left today
+//! (`pool::allocate`; a sender's share goes out on one connection), at that sender's pace, claimed under its cap and
+//! given that sender in the claim. What no sender has room for today waits for tomorrow; what a sender that is down
+//! or turned off had claimed goes back to the others; a campaign pauses only when its pool has no sender left that
+//! can send.
 //!
 //! The thread rule is here too: a follow-up or an answer goes only from the mailbox of its thread, and waits, with
 //! why, while that mailbox is removed, out of rotation, turned off, or (a follow-up) no longer in the pool.
@@ -11,13 +12,9 @@ use crate::accounts::User;
 use crate::platform::clock::DAY_MS;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::{Limits, MessageKind, MessageRow};
-use crate::sending::pool::{Standing, allocate};
+use crate::sending::pool::{Standing, Usage, allocate};
 use crate::sending::senders::EmailConfig;
 use crate::sending::slots::SenderSlots;
-
-/// At most this many messages of a batch go to one sender before the next sender with the most room takes a turn:
-/// a run shares one connection, and runs keep a day's mail spread over the pool.
-const POOL_RUN: usize = 50;
 
 /// Why pooled messages wait for tomorrow.
 pub const ALL_AT_CAP: &str =
@@ -76,18 +73,11 @@ impl Batch<'_> {
             })
             .collect();
         if !senders.iter().any(|(config, _, _)| config.can_send()) {
-            let reason = no_sender_left(&senders);
-            ctx.db
-                .sending()
-                .pause_for_senders(campaign_id, &reason, now)
-                .await?;
-            telemetry::campaign_paused(PauseReason::Sender);
-            // They wait, queued, for a sender: putting one back or changing the pool gives them jobs again.
-            self.done.extend(&ids);
+            self.wait_for_senders(campaign_id, &senders, &ids).await?;
             return Ok(None);
         }
         let rooms: Vec<i64> = senders.iter().map(|(_, _, room)| *room).collect();
-        let shares = allocate(ids.len(), &rooms, POOL_RUN);
+        let shares = allocate(ids.len(), &rooms);
         let open_minutes = self.settings.window.window().open_minutes_a_day();
         let mut rest = ids.as_slice();
         let (mut paced, mut paced_until) = (Vec::new(), i64::MAX);
@@ -147,7 +137,24 @@ impl Batch<'_> {
             self.later(campaign_id, paced, paced_until, "paced").await?;
         }
         if !retry.is_empty() {
-            self.later(campaign_id, retry, retry_at, "rotate").await?;
+            // Those that were down or turned off may have been the last that could send.
+            let mut now_senders = Vec::with_capacity(senders.len());
+            for (config, _, _) in &senders {
+                let current = ctx
+                    .db
+                    .sending()
+                    .load_email_config(config.id)
+                    .await?
+                    .unwrap_or_else(|| config.clone());
+                let standing = Standing::of(&current, Usage::default(), now);
+                now_senders.push((current, standing, 0));
+            }
+            if now_senders.iter().any(|(config, _, _)| config.can_send()) {
+                self.later(campaign_id, retry, retry_at, "rotate").await?;
+            } else {
+                self.wait_for_senders(campaign_id, &now_senders, &retry)
+                    .await?;
+            }
         }
         let mut waiting: Vec<i64> = rest.to_vec();
         waiting.extend(over_cap);
@@ -158,6 +165,25 @@ impl Batch<'_> {
                 .await?;
         }
         Ok(None)
+    }
+
+    /// No sender of the pool can send: the campaign pauses with each one's reason, and `ids` wait, queued, for a
+    /// sender (putting one back or changing the pool gives them jobs again).
+    async fn wait_for_senders(
+        &mut self,
+        campaign_id: i64,
+        senders: &[(EmailConfig, Standing, i64)],
+        ids: &[i64],
+    ) -> anyhow::Result<()> {
+        let reason = no_sender_left(senders);
+        self.ctx
+            .db
+            .sending()
+            .pause_for_senders(campaign_id, &reason, self.ctx.now_ms())
+            .await?;
+        telemetry::campaign_paused(PauseReason::Sender);
+        self.done.extend(ids);
+        Ok(())
     }
 
     /// Why a follow-up or an answer on `config`, the mailbox of its thread, cannot go now; None when it can.
