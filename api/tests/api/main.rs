@@ -36,6 +36,7 @@ mod inbox;
 mod input_abuse;
 mod isolation;
 mod monitoring;
+mod pools;
 mod public;
 mod responses;
 mod senders;

@@ -11,7 +11,7 @@ const HOUR_MS: i64 = 3_600_000;
 const FRIDAY_8_UTC: i64 = 1_800_000_000_000;
 
 /// Send jobs waiting for a later moment, as (run at in ms, message ids).
-async fn waiting_sends(app: &TestApp) -> Vec<(i64, Vec<i64>)> {
+pub(super) async fn waiting_sends(app: &TestApp) -> Vec<(i64, Vec<i64>)> {
     let jobs = app
         .ctx
         .queue
@@ -40,7 +40,7 @@ async fn waiting_sends(app: &TestApp) -> Vec<(i64, Vec<i64>)> {
 
 /// Moves the clock to `at` and lets the workers run every send job due by then (their queue times are moved to
 /// now, as the real clock would have reached them).
-async fn run_due_jobs(app: &TestApp, at: i64) {
+pub(super) async fn run_due_jobs(app: &TestApp, at: i64) {
     let now = app.clock.now_ms();
     assert!(at >= now, "the clock only moves forward");
     app.clock.advance(at - now);
@@ -67,7 +67,7 @@ async fn run_due_jobs(app: &TestApp, at: i64) {
 }
 
 /// Imports businesses (name, email, city) and answers their ids in order.
-async fn import(browser: &Browser, rows: &[(&str, &str, &str)]) -> Vec<i64> {
+pub(super) async fn import(browser: &Browser, rows: &[(&str, &str, &str)]) -> Vec<i64> {
     let mut csv = String::from("name,email,city\n");
     for (name, email, city) in rows {
         csv.push_str(&format!("{name},{email},{city}\n"));
@@ -84,7 +84,7 @@ async fn import(browser: &Browser, rows: &[(&str, &str, &str)]) -> Vec<i64> {
         .collect()
 }
 
-async fn template(browser: &Browser) -> i64 {
+pub(super) async fn template(browser: &Browser) -> i64 {
     let (status, template) = browser.post_json("/api/email-templates", json!({
         "name": "Intro", "subject": "Bread for {{businessName}}", "objective": "Lead Generation", "tone": "friendly",
         "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
@@ -111,7 +111,7 @@ async fn statuses(app: &TestApp, ids: &[i64]) -> Vec<MessageStatus> {
 }
 
 /// The campaign's message ids by recipient address.
-async fn message_ids(app: &TestApp, campaign: i64, to: &[&str]) -> Vec<i64> {
+pub(super) async fn message_ids(app: &TestApp, campaign: i64, to: &[&str]) -> Vec<i64> {
     let sql = "select id, to_email from sent_emails where campaign_id = $1 and step = 0";
     let rows: Vec<(i64, String)> = match &app.ctx.db {
         outreach_core::Db::Postgres(pool) => sqlx::query_as(sql)
@@ -288,7 +288,7 @@ async fn each_mailbox_sends_at_its_pace_and_the_rest_waits_its_turn() {
 }
 
 /// Runs the scheduler's minute (its follow-up job among others) at `at` and lets the workers send what it queued.
-async fn scheduler_at(app: &TestApp, at: i64) {
+pub(super) async fn scheduler_at(app: &TestApp, at: i64) {
     app.clock.advance(at - app.clock.now_ms());
     outreach_scheduler::tick(&app.ctx).await;
     outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(30))

@@ -153,9 +153,20 @@ async fn deleting_a_parent_does_what_its_key_says() {
             Some((Some(campaign), None, Some(sender))),
             "{backend}: the sender's messages still name it"
         );
-        let removed = db.sending().load_email_config(sender).await.unwrap().unwrap();
+        let removed = db
+            .sending()
+            .load_email_config(sender)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(removed.removed_at.is_some() && removed.secret.is_none() && !removed.is_active);
-        assert!(db.sending().list_email_configs(user).await.unwrap().is_empty());
+        assert!(
+            db.sending()
+                .list_email_configs(user)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         assert!(
             db.campaigns()
                 .delete_campaign(campaign, user)

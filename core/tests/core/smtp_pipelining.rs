@@ -533,7 +533,11 @@ async fn silent_servers_are_given_up_on_at_every_step() {
         } else {
             "deferred"
         };
-        assert_eq!(kinds(&results), [expected], "{step}: nothing was handed over");
+        assert_eq!(
+            kinds(&results),
+            [expected],
+            "{step}: nothing was handed over"
+        );
     }
 }
 

@@ -255,7 +255,13 @@ async fn follow_ups_share_the_daily_cap_and_the_monthly_quota_with_first_emails(
         let errors = test_db.db.sending().message_errors(&queued).await.unwrap();
         assert!(errors.is_empty(), "queued, not failed: {errors:?}");
         for id in queued {
-            let message = test_db.db.sending().load_message(id).await.unwrap().unwrap();
+            let message = test_db
+                .db
+                .sending()
+                .load_message(id)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(message.config_id, Some(ada_sender));
         }
         assert_eq!(follow_ups_received(&sink).values().sum::<usize>(), 4);
