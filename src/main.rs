@@ -55,6 +55,14 @@ enum Command {
         #[command(subcommand)]
         command: operator::UsersCommand,
     },
+    /// Senders across users: their health and pools.
+    Senders {
+        /// Print JSON.
+        #[arg(long, global = true)]
+        json: bool,
+        #[command(subcommand)]
+        command: operator::SendersCommand,
+    },
     /// Pause or resume any user's campaign (written to the audit log).
     Campaigns {
         /// Print JSON.
@@ -191,6 +199,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let ctx = operator_context(settings).await?;
             return operator::users(&ctx, command, json).await;
         }
+        Command::Senders { json, command } => {
+            let ctx = operator_context(settings).await?;
+            return operator::senders(&ctx, command, json).await;
+        }
         Command::Campaigns { json, command } => {
             let ctx = operator_context(settings).await?;
             return operator::campaigns(&ctx, command, json).await;
@@ -267,6 +279,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         | Command::Eval { .. }
         | Command::Jobs { .. }
         | Command::Users { .. }
+        | Command::Senders { .. }
         | Command::Campaigns { .. }
         | Command::Reprocess { .. }
         | Command::Import { .. }

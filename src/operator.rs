@@ -1,4 +1,4 @@
-//! The operator's command line beside `outreach jobs`: `users`, `campaigns` and `reprocess`. Each change goes
+//! The operator's command line beside `outreach jobs`: `users`, `senders`, `campaigns` and `reprocess`. Each change goes
 //! through the same action as the console (`outreach_core::admin`), so it writes the same audit entry (actor
 //! `cli`); `--json` prints what the command did (the audit entry, or the records) as JSON.
 
@@ -6,7 +6,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use outreach_core::Context;
 use outreach_core::accounts::Grant;
 use outreach_core::admin::audit::{AuditEntry, CLI_ACTOR};
-use outreach_core::admin::listing::{self, AdminUser, Filter, USER_GROUPS};
+use outreach_core::admin::listing::{self, AdminSender, AdminUser, Filter, USER_GROUPS};
 use outreach_core::admin::{self, EnrichmentScope, UserAction};
 use outreach_core::platform::clock::{iso, parse_moment};
 use serde::Serialize;
@@ -36,6 +36,19 @@ pub enum UsersCommand {
     Trial { email: String },
     /// Activate an account (let someone in from the waiting screen).
     Activate { email: String },
+}
+
+#[derive(Subcommand)]
+pub enum SendersCommand {
+    /// List senders across users with their health (in rotation, at their cap, warming up, or out and why) and
+    /// the campaigns whose pools they are in.
+    List {
+        /// Text to look for in the address and the owner's email.
+        #[arg(long)]
+        search: Option<String>,
+        #[arg(long, default_value_t = 100)]
+        limit: i64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -102,6 +115,46 @@ fn report_change(
             || nothing.to_string(),
         ),
     }
+}
+
+/// `outreach senders`.
+pub async fn senders(ctx: &Context, command: SendersCommand, json: bool) -> anyhow::Result<()> {
+    let SendersCommand::List { search, limit } = command;
+    let filter = Filter {
+        text: search.unwrap_or_default(),
+        status: String::new(),
+    };
+    let page = listing::SENDERS
+        .page(None, true, limit.clamp(1, 10_000), 0)
+        .expect("default order");
+    let (senders, total) = ctx
+        .db
+        .admin()
+        .admin_senders(&filter, &page, ctx.now_ms())
+        .await?;
+    report(json, &senders, || {
+        let mut lines: Vec<String> = senders.iter().map(sender_line).collect();
+        lines.push(format!("{} of {total} sender(s)", senders.len()));
+        lines.join("\n")
+    })
+}
+
+fn sender_line(sender: &AdminSender) -> String {
+    format!(
+        "{:<6} {:<32} {:<28} {:<8} {:>5}/{:<5} {}{}",
+        sender.id,
+        sender.send_from,
+        sender.user_email,
+        sender.state,
+        sender.used_today,
+        sender.cap_today,
+        sender.state_reason.as_deref().unwrap_or("-"),
+        if sender.campaigns.is_empty() {
+            String::new()
+        } else {
+            format!(" [pools: {}]", sender.campaigns.join(", "))
+        }
+    )
 }
 
 fn user_line(user: &AdminUser) -> String {

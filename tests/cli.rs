@@ -379,6 +379,22 @@ async fn operators_change_users_and_campaigns_and_reprocess_work_with_an_audit_e
         let (ok, refused) = outreach(&url, &["campaigns", "resume", &id]);
         assert!(!ok && refused.contains("Only a paused campaign can be resumed"), "{refused}");
 
+        // Senders: their health and the pools they are in (issue 79).
+        let sender = db.sending().insert_email_config(ada.id, &outreach_core::testing::loopback_smtp_sender(25), 1).await.unwrap();
+        db.sending().set_campaign_pool(campaign, &[sender]).await.unwrap();
+        test_db.execute("update email_configs set out_at = 1, out_reason = 'Taken out of rotation: a recipient reported its email as spam'").await;
+        let (ok, listed) = outreach(&url, &["senders", "list", "--json"]);
+        assert!(ok, "{listed}");
+        let listed = json_of(&listed);
+        assert_eq!(
+            (listed[0]["sendFrom"].as_str(), listed[0]["state"].as_str(), listed[0]["campaigns"].clone()),
+            (Some("ada@bakery.example"), Some("out"), serde_json::json!(["Cafés"])),
+            "{listed}"
+        );
+        assert!(listed[0]["stateReason"].as_str().unwrap().contains("reported its email as spam"), "{listed}");
+        let (ok, lines) = outreach(&url, &["senders", "list"]);
+        assert!(ok && lines.contains("[pools: Cafés]") && lines.contains("1 of 1 sender(s)"), "{lines}");
+
         // Reprocessing: a failed search from its next chunk, failed website lookups, replies since a date.
         test_db.execute("insert into searches (user_id, search_type, search_term, params, status, chunks_total, chunks_done, error, created_at)
             select id, 'local', 'cafe', '{}', 'failed', 3, 1, 'provider down', 1 from users where email = 'ada@example.org'").await;

@@ -16,12 +16,14 @@ use crate::emails::Page;
 use crate::error::{ApiError, ApiResult};
 use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
+use outreach_core::tracking::senders::SenderFigures;
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(campaigns))
         .routes(routes!(daily))
+        .routes(routes!(senders))
         .routes(routes!(campaign_daily))
         .routes(routes!(details))
 }
@@ -77,6 +79,16 @@ pub async fn daily(
         .daily_activity(user.id, None, range.days(), state.ctx.now_ms())
         .await?;
     Ok(Json(DailySeries { days }))
+}
+
+/// Each of the user's senders: sent, bounced, replied and spam complaints (issue 79).
+#[utoipa::path(get, path = "/api/analytics/senders", tag = "analytics",
+    responses((status = 200, body = Vec<SenderFigures>)))]
+pub async fn senders(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> ApiResult<Json<Vec<SenderFigures>>> {
+    Ok(Json(state.ctx.db.tracking().sender_figures(user.id).await?))
 }
 
 /// One campaign, per UTC day.

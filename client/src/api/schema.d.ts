@@ -415,6 +415,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each of the user's senders: sent, bounced, replied and spam complaints (issue 79). */
+        get: operations["getApiAnalyticsSenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/gmail/additional": {
         parameters: {
             query?: never;
@@ -2269,6 +2286,10 @@ export interface components {
         };
         /** @description A sender's health across users. */
         AdminSender: {
+            /** @description The campaigns whose pool it is in. */
+            campaigns: string[];
+            /** Format: int64 */
+            capToday: number;
             createdAt: components["schemas"]["Timestamp"];
             /** Format: int32 */
             dailyCap: number;
@@ -2276,9 +2297,13 @@ export interface components {
             id: number;
             isActive: boolean;
             isDefault: boolean;
+            outAt?: components["schemas"]["Timestamp"] | null;
             provider: string;
             repliesError?: string | null;
             sendFrom: string;
+            /** @description Its health in rotation (issue 79): sends, at its cap, warming up, or out (why, and since when). */
+            state: components["schemas"]["SenderState"];
+            stateReason?: string | null;
             /** @description The last sending error (a revoked Gmail grant says so here). */
             statusMessage?: string | null;
             /** Format: int64 */
@@ -3898,6 +3923,22 @@ export interface components {
             processed: number;
             results: components["schemas"]["SendResult"][];
             success: boolean;
+        };
+        /** @description One sender's figures over all its campaign mail. */
+        SenderFigures: {
+            address: string;
+            /** Format: int64 */
+            bounced: number;
+            /** Format: int64 */
+            complaints: number;
+            /** Format: int64 */
+            emailConfigId: number;
+            /** @description The user removed it; its history stays. */
+            removed: boolean;
+            /** Format: int64 */
+            replied: number;
+            /** Format: int64 */
+            sent: number;
         };
         /** @description One sender of a campaign, as its progress lists it (issue 79). */
         SenderProgress: {
@@ -6150,6 +6191,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DailySeries"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAnalyticsSenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderFigures"][];
                 };
             };
             /** @description Not signed in */

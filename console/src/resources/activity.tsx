@@ -1,4 +1,5 @@
-/** Read-only views across users: senders' health, searches, and the audit log of every administrator action. */
+/** Read-only views across users: senders' health (in rotation or out, and the campaigns whose pools they are in),
+ * searches, and the audit log of every administrator action. */
 import {
   BooleanField,
   Datagrid,
@@ -32,7 +33,10 @@ export function SenderList() {
         <BooleanField source="isActive" label="Active" />
         <TextField source="statusMessage" label="Last error" emptyText="—" sortable={false} />
         <TextField source="repliesError" label="Replies" emptyText="—" sortable={false} />
-        <FunctionField<AdminSender> label="Cap used today" sortBy="usedToday" render={(s) => `${s.usedToday} / ${s.dailyCap}`} />
+        <FunctionField<AdminSender> label="Cap used today" sortBy="usedToday" render={(s) => `${s.usedToday} / ${s.capToday}${s.capToday < s.dailyCap ? ` (warming up to ${s.dailyCap})` : ""}`} />
+        <FunctionField<AdminSender> label="Rotation" sortable={false} render={(s) => (s.stateReason ? `${s.state}: ${s.stateReason}` : s.state)} />
+        <DateField source="outAt" label="Out since" showTime emptyText="—" sortable={false} />
+        <FunctionField<AdminSender> label="Pools" sortable={false} render={(s) => (s.campaigns.length > 0 ? s.campaigns.join(", ") : "—")} />
       </Datagrid>
     </List>
   );

@@ -9,6 +9,7 @@ use crate::platform::clock::{DAY_MS, Timestamp};
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::queue::JobRow;
+use crate::sending::pool::{SenderState, Standing};
 use crate::{bind_args, on_db};
 use serde::Serialize;
 
@@ -197,6 +198,18 @@ pub struct AdminSender {
     pub daily_cap: i32,
     pub used_today: i64,
     pub created_at: Timestamp,
+    /// Its health in rotation (issue 79): sends, at its cap, warming up, or out (why, and since when).
+    #[sqlx(skip)]
+    pub state: SenderState,
+    #[sqlx(skip)]
+    pub state_reason: Option<String>,
+    #[sqlx(skip)]
+    pub cap_today: i64,
+    #[sqlx(skip)]
+    pub out_at: Option<Timestamp>,
+    /// The campaigns whose pool it is in.
+    #[sqlx(skip)]
+    pub campaigns: Vec<String>,
 }
 
 /// A search across users.
@@ -316,14 +329,43 @@ impl AdminStore<'_> {
             Arg::text(filter.pattern()),
             Arg::text(filter.status.clone()),
         ];
-        page_of!(
-            self,
-            ADMIN_SENDERS_LIST,
-            ADMIN_SENDERS_COUNT,
-            filters,
-            page,
-            [Arg::int(now.div_euclid(DAY_MS))]
-        )
+        let listed: StoreResult<(Vec<AdminSender>, i64)> = async {
+            page_of!(
+                self,
+                ADMIN_SENDERS_LIST,
+                ADMIN_SENDERS_COUNT,
+                filters,
+                page,
+                [Arg::int(now.div_euclid(DAY_MS))]
+            )
+        }
+        .await;
+        let (mut senders, total) = listed?;
+        // The page's health and pools, read per sender (a page is a few dozen).
+        let ids: Vec<i64> = senders.iter().map(|sender| sender.id).collect();
+        let usage = self.sending().sender_usage(&ids, now).await?;
+        for sender in &mut senders {
+            let Some(config) = self.sending().load_email_config(sender.id).await? else {
+                continue;
+            };
+            let standing = Standing::of(
+                &config,
+                usage.get(&sender.id).copied().unwrap_or_default(),
+                now,
+            );
+            sender.state = standing.state;
+            sender.state_reason = standing.reason;
+            sender.cap_today = standing.cap_today;
+            sender.out_at = config.out_at.map(Timestamp);
+            sender.campaigns = self
+                .sending()
+                .sender_campaigns(sender.id)
+                .await?
+                .into_iter()
+                .map(|(_, name)| name)
+                .collect();
+        }
+        Ok((senders, total))
     }
 
     /// Invite codes; `id` one invite (its page holds it or nothing).

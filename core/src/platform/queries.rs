@@ -209,6 +209,7 @@ queries! {
     ANALYTICS_DAILY = query!("analytics/daily");
     ANALYTICS_RECENT_EMAILS = query!("analytics/recent_emails", per_dialect);
     ANALYTICS_CAMPAIGN_EMAILS = query!("analytics/campaign_emails");
+    ANALYTICS_SENDERS = query!("analytics/senders");
     CONTACTS_LIST = query!("contacts/list");
     CONTACTS_STATS = query!("contacts/stats");
     CONTACTS_MESSAGES = query!("contacts/messages");

@@ -73,7 +73,9 @@ pub struct Usage {
 crate::text_enum! {
     /// Whether a sender sends now, and if not, why: taken out of rotation (or turned off, or removed), at today's
     /// cap, or sending below its full cap while it ramps up.
+    #[derive(Default)]
     pub enum SenderState ("sender state") {
+        #[default]
         Active = "active",
         AtCap = "at_cap",
         Ramping = "ramping",

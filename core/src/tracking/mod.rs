@@ -5,6 +5,7 @@ pub mod analytics;
 pub mod contacts;
 pub mod events;
 pub mod recorder;
+pub mod senders;
 pub mod sent;
 pub mod unsubscriber;
 

@@ -9,11 +9,12 @@ import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "@outreach/client/events";
 import { formatDate, formatDateTime, sentText } from "../../lib/format";
-import type { Automation, AutomationAnalytics, RunRecord, SentEmail, SentFollowUp } from "@outreach/client/api/types";
+import type { Automation, AutomationAnalytics, RunRecord, SenderFigures, SentEmail, SentFollowUp } from "@outreach/client/api/types";
 import {
   ALL_DAYS_KEY,
   ANALYTICS_KEY,
   SENT_KEY,
+  SENDERS_KEY,
   FOLLOW_UP_ANALYTICS_KEY,
   THIRTY_SECONDS,
   cardMetrics,
@@ -129,11 +130,45 @@ function CampaignList() {
       <Card title="All campaigns, last 30 days">
         <DailyCharts path={ALL_DAYS_KEY} />
       </Card>
+      <SenderFiguresCard />
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-600">Show raw data</summary>
         <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(list, null, 2)}</pre>
       </details>
     </div>
+  );
+}
+
+/** What each sender sent and what came back (issue 79): a mailbox that bounces or draws complaints shows here. */
+function SenderFiguresCard() {
+  const senders = useQuery<SenderFigures[] | null>({ queryKey: [SENDERS_KEY], refetchInterval: THIRTY_SECONDS });
+  const rows = senders.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <Card title="Senders">
+      <table aria-label="Sender figures" className="w-full text-left text-sm">
+        <thead className="text-xs text-slate-500">
+          <tr>
+            <th className="py-1 font-medium">Sender</th>
+            <th className="py-1 font-medium">Sent</th>
+            <th className="py-1 font-medium">Bounced</th>
+            <th className="py-1 font-medium">Replied</th>
+            <th className="py-1 font-medium">Spam complaints</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.emailConfigId} className="border-t border-slate-100">
+              <td className="py-1">{row.address}{row.removed ? " (removed)" : ""}</td>
+              <td className="py-1">{row.sent}</td>
+              <td className="py-1">{row.bounced}</td>
+              <td className="py-1">{row.replied}</td>
+              <td className="py-1">{row.complaints}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }
 

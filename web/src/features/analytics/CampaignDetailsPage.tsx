@@ -1,5 +1,5 @@
-/** /campaign-details/{id} (B §2.11): refreshes every 30 s; header, eight tiles, and each contact with their
- * engagement badge, business details, times, bounce reason and clicked links. */
+/** /campaign-details/{id} (B §2.11): refreshes every 30 s; header, eight tiles, the campaign's senders (issue 79), and
+ * each contact with their engagement badge, business details, times, bounce reason and clicked links. */
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "react-router";
@@ -10,6 +10,8 @@ import { Spinner } from "../../components/ui/spinner";
 import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
 import { formatDateTime } from "../../lib/format";
+import { SenderProgressList } from "../../components/sender-progress";
+import type { CampaignProgress } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
 import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
@@ -21,6 +23,8 @@ export function CampaignDetailsPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const details = useQuery<CampaignDetails | null>({ queryKey: [detailsKey(id)], refetchInterval: THIRTY_SECONDS });
+  // Its senders, sent and waiting on each, with their caps and states (issue 79).
+  const progress = useQuery<CampaignProgress | null>({ queryKey: [`/api/campaigns/${id}/progress`], refetchInterval: THIRTY_SECONDS });
   if (details.isLoading) return <Spinner label="Loading campaign..." />;
   if (details.isError || !details.data) {
     return (
@@ -46,6 +50,11 @@ export function CampaignDetailsPage() {
         <Tile label="Total Opens" value={summary.totalOpens} detail={summary.machineOpens > 0 ? `${summary.machineOpens} machine opens not counted` : undefined} />
         <Tile label="Total Clicks" value={summary.totalClicks} />
       </div>
+      {progress.data && progress.data.senders.length > 0 ? (
+        <Card title="Senders">
+          <SenderProgressList senders={progress.data.senders} />
+        </Card>
+      ) : null}
       <Card title={`Contacts (${contactsTotal})`}>
         {contacts.length === 0 ? (
           <p className="py-6 text-center text-slate-600">No emails found for this campaign</p>

@@ -4,6 +4,8 @@ import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, D
 export const ANALYTICS_KEY = "/api/analytics/campaigns";
 export const SENT_KEY = "/api/emails/sent?limit=200";
 export const ALL_DAYS_KEY = "/api/analytics/daily?days=30";
+/** Each sender's figures (issue 79). */
+export const SENDERS_KEY = "/api/analytics/senders";
 /** Sent follow-ups with their opens and clicks (also read by the Follow-up Analytics page). */
 export const FOLLOW_UP_ANALYTICS_KEY = "/api/followup-cronjob/analytics";
 export const THIRTY_SECONDS = 30_000;

@@ -79,6 +79,8 @@ export function CampaignBuilder() {
   const [composing, setComposing] = useState(false);
   const [chosenTemplate, setTemplate] = useState<Template | null>(null);
   const [sender, setSender] = useState("");
+  // The rest of the campaign's pool of senders, after the one `sender` names.
+  const [extraSenders, setExtraSenders] = useState<number[]>([]);
   const [education, setEducation] = useState<{ text: string; files: string[] }>({ text: "", files: [] });
   const list = campaigns.data ?? [];
   const current = list.find((campaign) => campaign.id === currentId) ?? null;
@@ -95,6 +97,7 @@ export function CampaignBuilder() {
     setView(inView);
     setTemplate(null);
     setSender(campaign.emailConfigId != null ? String(campaign.emailConfigId) : "");
+    setExtraSenders(campaign.emailConfigIds.slice(1));
   };
   if (current && restoredFor !== current.id) restore(current, Math.max(2, current.builderStep));
 
@@ -330,11 +333,18 @@ export function CampaignBuilder() {
             key={current.id}
             campaign={current}
             sender={sender}
+            extras={extraSenders}
             saving={updating.isPending}
             onSenderChange={(value, picked) => {
               setSender(value);
+              const extras = value === OUTBOX ? [] : extraSenders.filter((id) => String(id) !== value);
+              setExtraSenders(extras);
               // A pick by the user is kept with the campaign; the preselected default is not.
-              if (picked) update({ emailConfigId: value !== OUTBOX ? Number(value) : null });
+              if (picked) update(value !== OUTBOX ? { emailConfigIds: [Number(value), ...extras] } : { emailConfigId: null });
+            }}
+            onExtrasChange={(extras) => {
+              setExtraSenders(extras);
+              if (sender && sender !== OUTBOX) update({ emailConfigIds: [Number(sender), ...extras] });
             }}
             onContinue={(choice) => reach(6, { emailFromName: choice.emailFromName, replyTo: choice.replyTo })}
           />
@@ -343,7 +353,7 @@ export function CampaignBuilder() {
 
       {current && template && shown === 6 ? (
         <Card title={banner(6, "Test and Launch")}>
-          <LaunchStep key={current.id} campaign={current} template={template} sender={sender} />
+          <LaunchStep key={current.id} campaign={current} template={template} sender={sender} extraSenders={extraSenders} />
         </Card>
       ) : null}
     </div>

@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { toast } from "@outreach/client/toast-store";
 import { CampaignControls } from "../../components/campaign-controls";
+import { SenderProgressList } from "../../components/sender-progress";
 import { count, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson, serverMessage } from "@outreach/client/request";
@@ -51,13 +52,26 @@ export function progressState(progress: Pick<CampaignProgress, "status" | "nextS
   return progress.nextSendAt ? "Waiting" : "Sending";
 }
 
+/** The senders a launch names: a pool of several, one, or none (the default sender, else the outbox). */
+export function senderChoice(sender: string, extraSenders: number[]): { emailConfigIds: number[] } | { emailConfigId: number | null } {
+  if (!sender || sender === OUTBOX) return { emailConfigId: null };
+  return extraSenders.length > 0 ? { emailConfigIds: [Number(sender), ...extraSenders] } : { emailConfigId: Number(sender) };
+}
+
+/** What the campaign's senders can send a day, and when this launch will have gone out. */
+export function capacityText(check: Pick<LaunchCheck, "capacityPerDay" | "daysToSend" | "withEmail">): string | null {
+  if (check.capacityPerDay == null) return null;
+  const days = check.daysToSend == null ? "more than a year" : check.daysToSend <= 1 ? "today" : `in ${check.daysToSend} days`;
+  return `Your senders can send ${count(check.capacityPerDay, "email", "emails")} today: ${count(check.withEmail, "email", "emails")} go out ${days}.`;
+}
+
 /** Step 6: launch and watch. */
-export function LaunchStep({ campaign, template, sender }: { campaign: Campaign; template: Template; sender: string }) {
+export function LaunchStep({ campaign, template, sender, extraSenders }: { campaign: Campaign; template: Template; sender: string; extraSenders: number[] }) {
   const [confirming, setConfirming] = useState(false);
   const [launched, setLaunched] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const businessIds = campaign.businessIds ?? [];
-  const request = { campaignId: campaign.id, templateId: template.id, businessIds, emailConfigId: sender && sender !== OUTBOX ? Number(sender) : null };
+  const request = { campaignId: campaign.id, templateId: template.id, businessIds, ...senderChoice(sender, extraSenders) };
 
   // A launched campaign's progress is read every two seconds while it sends (also for a user who comes back to it).
   const started = launched !== null || ["active", "paused", "completed"].includes(campaign.status);
@@ -131,6 +145,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
             <div className="h-2 rounded bg-brand" style={{ width: `${summary?.percent ?? 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
+          <SenderProgressList senders={progress.senders} />
           {progress.status === "active" && progress.nextSendAt ? (
             <p className="mt-1 text-slate-600">
               Waiting for the sending window (in each recipient's local time): the next emails go out {formatDateTime(progress.nextSendAt)}.
@@ -152,6 +167,7 @@ export function LaunchStep({ campaign, template, sender }: { campaign: Campaign;
               <p data-testid="launch-counts">
                 Send "{template.name}" to {count(check.data.recipients, "business", "businesses")}? {launchCounts(check.data)}
               </p>
+              {capacityText(check.data) ? <p className="mt-1 text-sm">{capacityText(check.data)}</p> : null}
               <Findings findings={check.data.findings} />
             </>
           ) : (
@@ -196,6 +212,7 @@ function PreLaunchCheck({ check, failure }: { check: LaunchCheck | undefined; fa
             without an address skipped{check.already > 0 ? `, ${count(check.already, "business", "businesses")} emailed already` : ""},{" "}
             {check.remainingThisMonth} left this month.{check.ready && check.findings.length === 0 ? " Ready to launch." : ""}
           </p>
+          {capacityText(check) ? <p className="mt-1 text-sm text-slate-700" data-testid="launch-capacity">{capacityText(check)}</p> : null}
           <Findings findings={check.findings} />
         </>
       ) : null}

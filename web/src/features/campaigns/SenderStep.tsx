@@ -1,6 +1,7 @@
-/** Step 5 of the builder (A §2 step 5, §5 Email settings in the builder, §9 sender choices): which sender sends the
- * campaign (active configurations, else the local outbox), the sender name its emails carry and where replies go,
- * with 'Refresh from User Profile' ('Missing Information' without a name in the profile). */
+/** Step 5 of the builder (A §2 step 5, §5 Email settings in the builder, §9 sender choices): which senders send the
+ * campaign (active configurations, else the local outbox; more than one makes a pool whose mailboxes share the
+ * sending, issue 79), what they can send today, the sender name its emails carry and where replies go, with
+ * 'Refresh from User Profile' ('Missing Information' without a name in the profile). */
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
@@ -38,16 +39,28 @@ export function preferredSender(active: Pick<EmailConfig, "id" | "provider" | "i
 }
 
 /** Step 5: the sender, its name and reply address; `onContinue` gets them once they are valid. */
+/** What a pool can send today, in words: the sum of its senders' caps of today. */
+export function poolCapacity(pool: Pick<EmailConfig, "capToday" | "state">[]): string {
+  const today = pool.filter((config) => config.state !== "out").reduce((sum, config) => sum + config.capToday, 0);
+  const senders = pool.length === 1 ? "This sender" : `These ${pool.length} senders`;
+  return `${senders} can send ${today} ${today === 1 ? "email" : "emails"} today; each email goes from the one with the most room left.`;
+}
+
 export function SenderStep({
   campaign,
   sender,
+  extras,
   onSenderChange,
+  onExtrasChange,
   onContinue,
   saving,
 }: {
   campaign: Campaign;
   sender: string;
+  /** More senders of the campaign's pool, besides `sender`. */
+  extras: number[];
   onSenderChange: (value: string, picked: boolean) => void;
+  onExtrasChange: (extras: number[]) => void;
   onContinue: (choice: SenderChoice) => void;
   saving: boolean;
 }) {
@@ -63,7 +76,8 @@ export function SenderStep({
   }, [active, sender, senders.isSuccess, onSenderChange]);
 
   const chosen = active.find((config) => String(config.id) === sender) ?? null;
-  const fromAddress = chosen ? chosen.emailAddress : "the local outbox (nothing leaves this machine)";
+  const pool = chosen ? [chosen, ...active.filter((config) => extras.includes(config.id))] : [];
+  const fromAddress = pool.length > 0 ? pool.map((config) => config.emailAddress).join(", ") : "the local outbox (nothing leaves this machine)";
   const ownName = profile.data ? identityFromProfile(profile.data)?.name : undefined;
   const defaultName = chosen?.sendFromName || ownName || "";
   const defaultReplyTo = chosen ? chosen.replyTo || chosen.emailAddress : profile.data?.email ?? "your own email";
@@ -93,8 +107,26 @@ export function SenderStep({
     <div className="space-y-3">
       <p className="text-slate-600">Senders are connected in Email Settings; only active ones are offered.</p>
       <SelectField label="Send from" options={options} value={sender} onChange={(event) => onSenderChange(event.target.value, true)} />
+      {chosen && active.length > 1 ? (
+        <fieldset className="rounded-md border border-slate-200 p-3 text-sm">
+          <legend className="px-1 font-medium">Also send from</legend>
+          <p className="mb-2 text-xs text-slate-500">A cold mailbox stays out of spam only at a few dozen emails a day: more mailboxes share a bigger campaign.</p>
+          {active
+            .filter((config) => config.id !== chosen.id)
+            .map((config) => (
+              <label key={config.id} className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={extras.includes(config.id)}
+                  onChange={(event) => onExtrasChange(event.target.checked ? [...extras, config.id] : extras.filter((id) => id !== config.id))}
+                />
+                {config.configName} · {config.capToday} today{config.state === "out" ? " · out of rotation" : ""}
+              </label>
+            ))}
+        </fieldset>
+      ) : null}
       <p className="text-sm text-slate-600" data-testid="from-address">
-        Emails go out from <strong>{fromAddress}</strong>.
+        Emails go out from <strong>{fromAddress}</strong>.{pool.length > 0 ? ` ${poolCapacity(pool)}` : ""}
       </p>
       <TextField
         label="Sender name"

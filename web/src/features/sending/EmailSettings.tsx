@@ -19,6 +19,7 @@ import { BrandedSendGridLevel } from "./BrandedSendGridLevel";
 import { GmailLevel } from "./GmailLevel";
 import { SmtpLevel } from "./SmtpLevel";
 import { repliesNote } from "./rules";
+import { SenderStanding } from "./SenderStanding";
 import type { ConsentUrl, OutboxMessage, Profile } from "@outreach/client/api/types";
 
 const OUTBOX_KEY = ["/api/outbox"];
@@ -125,6 +126,7 @@ export function EmailSettings() {
                   {config.isVerified ? <span className="ml-2 text-xs text-green-700">Verified</span> : null}
                   {!config.isActive ? <span className="ml-2 text-amber-700">Inactive{config.statusMessage ? `: ${config.statusMessage}` : ""}</span> : config.statusMessage ? <span className="ml-2 text-xs text-slate-500">{config.statusMessage}</span> : null}
                   {repliesNote(config) ? <span className="block text-xs text-slate-500">{repliesNote(config)}</span> : null}
+                  <SenderStanding config={config} />
                 </span>
                 <span className="flex flex-wrap gap-2">
                   {!config.isDefault ? <Button variant="outline" onClick={() => settingDefault.mutate(config)}>Set Default</Button> : null}
