@@ -15,7 +15,7 @@ use outreach_core::platform::jobs::SendCampaignEmail;
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::testing::{
     SmtpSink, TestDb, at_any_time, each_backend, loopback_senders_allowed, loopback_smtp_sender,
-    seed_campaign, seed_follow_ups,
+    seed_campaign, seed_follow_ups, seed_pooled_campaign,
 };
 use outreach_core::{Context, Db, Settings, on_db};
 
@@ -218,6 +218,91 @@ async fn a_kill_in_the_middle_of_a_batch_loses_and_doubles_nothing() {
         assert!(
             (1..=HANDOVER_WINDOW).contains(&uncertain),
             "{}: one connection was open, {uncertain} uncertain",
+            db.backend()
+        );
+        test_db.cleanup().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_in_the_middle_of_a_pooled_batch_loses_and_doubles_nothing_and_keeps_each_thread_on_one_mailbox() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let dir = tempfile::tempdir().unwrap();
+        // A campaign of 40 shared by three mailboxes (issue 79), each on its own SMTP server.
+        let sinks = [SmtpSink::start(&[]), SmtpSink::start(&[]), SmtpSink::start(&[])];
+        let mut pool = Vec::new();
+        for (index, sink) in sinks.iter().enumerate() {
+            let config = outreach_core::sending::senders::NewEmailConfig {
+                send_from: format!("mailbox{index}@bakery.example"),
+                ..loopback_smtp_sender(sink.port)
+            };
+            pool.push(outreach_core::testing::seed_sender(db, "ada@example.org", &config).await.1);
+        }
+        let (_, campaign, ids) =
+            seed_pooled_campaign(db, "ada@example.org", 1000, 40, &pool, "<p>Hi</p>").await;
+        let job = SendCampaignEmail {
+            campaign_id: Some(campaign),
+            message_ids: ids.clone(),
+            at_once: false,
+            branding: None,
+        };
+        context(db)
+            .queue
+            .enqueue(job, Some("send:crash"))
+            .await
+            .unwrap();
+
+        killed_at_the_hand_off(
+            serve(&test_db, dir.path(), Some("handed:*:kill@12")),
+            dir.path(),
+            "send",
+        );
+        let child = serve(&test_db, dir.path(), None);
+        settles("send", || async {
+            let progress = db
+                .sending()
+                .campaign_progress(campaign)
+                .await
+                .map_err(|error| error.to_string())?;
+            if progress.queued + progress.sending == 0 {
+                Ok(())
+            } else {
+                Err(format!("{progress:?}"))
+            }
+        })
+        .await;
+        stop(child);
+        // Every recipient got its email once, from one mailbox: the one its row names (where its thread goes on).
+        let mut lost_or_doubled = Vec::new();
+        let mut uncertain = 0;
+        for id in &ids {
+            let message = db.sending().load_message(*id).await.unwrap().unwrap();
+            let is_uncertain: bool = on_db!(db, pool => sqlx::query_scalar(
+                "select uncertain from sent_emails where id = $1").bind(id).fetch_one(pool).await)
+            .unwrap();
+            uncertain += usize::from(is_uncertain);
+            let to = format!("To: {}", message.to_email);
+            let copies: Vec<usize> = sinks
+                .iter()
+                .map(|sink| sink.messages().iter().filter(|text| text.contains(&to)).count())
+                .collect();
+            let received: usize = copies.iter().sum();
+            let from = copies.iter().position(|count| *count > 0);
+            match (received, is_uncertain) {
+                (0, true) => {}
+                (1, _) if from.map(|at| pool[at]) == message.config_id => {}
+                _ => lost_or_doubled.push(format!(
+                    "{}: {copies:?} received, {:?} from {:?}",
+                    message.to_email, message.status, message.config_id
+                )),
+            }
+        }
+        assert!(lost_or_doubled.is_empty(), "{}: {lost_or_doubled:?}", db.backend());
+        assert!(
+            uncertain <= 3 * HANDOVER_WINDOW,
+            "{}: {uncertain} uncertain, at most a window per open connection",
             db.backend()
         );
         test_db.cleanup().await;

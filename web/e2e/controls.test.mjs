@@ -56,7 +56,7 @@ test("a campaign paused at its limit is resumed, then stopped, from its analytic
 
   await page.goto(`${app.base}/campaign-analytics/${campaign.id}`);
   const controls = page.getByRole("group", { name: "Campaign controls" });
-  await page.getByText("Paused: the monthly email limit or the sender's daily cap is reached.", { exact: false }).first().waitFor();
+  await page.getByText("Paused: the monthly email limit is reached.", { exact: false }).first().waitFor();
   assert.equal(await controls.getByRole("button", { name: "Pause" }).count(), 0, "a paused campaign offers Resume");
 
   // Resumed: still no room this month, so it pauses again for the limit.

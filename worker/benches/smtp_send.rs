@@ -3,7 +3,9 @@
 //! `smtp-sink` on loopback and marked sent, by the worker with its default settings. Beside it, the ceiling: Postfix's
 //! `smtp-source` pushing the same number of messages of the same size into the same kind of sink. Prints messages per
 //! second for both and this process's CPU time per message. SQLite by default; `BENCH_DATABASE_URL` for PostgreSQL.
-//! Pacing is off and the campaign sends at any time: this measures the pipeline, not a mailbox's chosen pace.
+//! Pacing is off and the campaign sends at any time: this measures the pipeline, not a mailbox's chosen pace. The
+//! campaign's messages get their sender from its pool as every launch's do: `BENCH_POOL` senders (default 1), each a
+//! mailbox of its own on the same sink.
 //! Then where the time went: each step of the send path (`outreach_send_step_seconds`, see
 //! `outreach_core::sending::steps`) as wall time per message, summed over the workers that ran at once; and, as
 //! a reference, the SMTP client alone (the same messages composed beforehand, over as many connections as a
@@ -27,8 +29,8 @@ use outreach_core::sending::smtp::{SmtpServer, SmtpSession};
 use outreach_core::sending::steps::SendStep;
 use outreach_core::testing::goals::{Goal, env_setting, report};
 use outreach_core::testing::{
-    SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_campaign,
-    seed_follow_ups,
+    SmtpSink, TestDb, at_any_time, loopback_senders_allowed, loopback_smtp_sender, seed_follow_ups,
+    seed_pooled_campaign,
 };
 use outreach_core::{Context, Db, Settings, on_db};
 
@@ -65,8 +67,9 @@ async fn main() {
     let alone = client_alone(count).await;
     let composing = composing_alone(count);
     println!(
-        "{count} messages of ~{size} bytes, {} database",
-        test_db.db.backend()
+        "{count} messages of ~{size} bytes, {} database, a pool of {} sender(s)",
+        test_db.db.backend(),
+        env_setting::<usize>("BENCH_POOL").unwrap_or(1).max(1)
     );
     println!("pipeline:     {rate:>8.0} messages/s, {cpu_us:.0} µs CPU per message (this process)");
     println!(
@@ -150,11 +153,18 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
         .upsert_user_on_sign_in("bench@example.org", None, None, now)
         .await
         .unwrap();
-    let config_id = db
-        .sending()
-        .insert_email_config(user.id, &loopback_smtp_sender(port), now)
-        .await
-        .unwrap();
+    // The campaign's pool of senders (issue 79), each a mailbox of its own on the same sink: every launch sends
+    // through a pool, of one sender unless the user picks more.
+    let pool_size = env_setting("BENCH_POOL").unwrap_or(1).max(1);
+    let mut pool = Vec::with_capacity(pool_size);
+    for index in 0..pool_size {
+        let config = outreach_core::sending::senders::NewEmailConfig {
+            send_from: format!("mailbox{index}@bakery.example"),
+            ..loopback_smtp_sender(port)
+        };
+        pool.push(db.sending().insert_email_config(user.id, &config, now).await.unwrap());
+    }
+    let config_id = pool[0];
     // Mail sent before, one business each: a send batch's statements then find their rows among many.
     if let Some(sent) = env_setting("BENCH_SENT_BEFORE") {
         seed_follow_ups(
@@ -167,15 +177,8 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
         )
         .await;
     }
-    let (_, campaign, ids) = seed_campaign(
-        &db,
-        "bench@example.org",
-        10_000_000,
-        count,
-        Some(config_id),
-        BODY,
-    )
-    .await;
+    let (_, campaign, ids) =
+        seed_pooled_campaign(&db, "bench@example.org", 10_000_000, count, &pool, BODY).await;
     for batch in ids.chunks(SendCampaignEmail::BATCH) {
         ctx.queue
             .enqueue(

@@ -68,8 +68,39 @@ pub async fn seed_campaign(
     config_id: Option<i64>,
     body: &str,
 ) -> (i64, i64, Vec<i64>) {
+    seed_messages(db, email, limit, recipients, (config_id, &[]), body).await
+}
+
+/// As [`seed_campaign`], the first emails of a campaign whose `pool` of senders shares them: each gets its sender
+/// when it is sent (issue 79).
+pub async fn seed_pooled_campaign(
+    db: &Db,
+    email: &str,
+    limit: i64,
+    recipients: usize,
+    pool: &[i64],
+    body: &str,
+) -> (i64, i64, Vec<i64>) {
+    seed_messages(db, email, limit, recipients, (None, pool), body).await
+}
+
+/// A campaign's first emails through one sender (None: the outbox), or shared by a pool when one is given.
+async fn seed_messages(
+    db: &Db,
+    email: &str,
+    limit: i64,
+    recipients: usize,
+    (config_id, pool): (Option<i64>, &[i64]),
+    body: &str,
+) -> (i64, i64, Vec<i64>) {
     let now = SystemClock.now_ms();
     let (user_id, campaign, template) = account_with_campaign(db, email, limit, body, now).await;
+    if !pool.is_empty() {
+        db.sending()
+            .set_campaign_pool(campaign, pool)
+            .await
+            .expect("the pool");
+    }
     let addresses: Vec<String> = (0..recipients)
         .map(|index| format!("owner{index}@cafe{index}.example"))
         .collect();
@@ -78,7 +109,7 @@ pub async fn seed_campaign(
         user_id,
         campaign_id: Some(campaign),
         config_id,
-        pooled: false,
+        pooled: !pool.is_empty(),
         kind: MessageKind::First,
     };
     // Distinct steps keep the (campaign, business, kind, step) key apart without business rows.
