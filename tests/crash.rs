@@ -226,19 +226,28 @@ async fn a_kill_in_the_middle_of_a_batch_loses_and_doubles_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_kill_in_the_middle_of_a_pooled_batch_loses_and_doubles_nothing_and_keeps_each_thread_on_one_mailbox() {
+async fn a_kill_in_the_middle_of_a_pooled_batch_loses_and_doubles_nothing_and_keeps_each_thread_on_one_mailbox()
+ {
     each_backend(|test_db| async move {
         let db = &test_db.db;
         let dir = tempfile::tempdir().unwrap();
         // A campaign of 40 shared by three mailboxes (issue 79), each on its own SMTP server.
-        let sinks = [SmtpSink::start(&[]), SmtpSink::start(&[]), SmtpSink::start(&[])];
+        let sinks = [
+            SmtpSink::start(&[]),
+            SmtpSink::start(&[]),
+            SmtpSink::start(&[]),
+        ];
         let mut pool = Vec::new();
         for (index, sink) in sinks.iter().enumerate() {
             let config = outreach_core::sending::senders::NewEmailConfig {
                 send_from: format!("mailbox{index}@bakery.example"),
                 ..loopback_smtp_sender(sink.port)
             };
-            pool.push(outreach_core::testing::seed_sender(db, "ada@example.org", &config).await.1);
+            pool.push(
+                outreach_core::testing::seed_sender(db, "ada@example.org", &config)
+                    .await
+                    .1,
+            );
         }
         let (_, campaign, ids) =
             seed_pooled_campaign(db, "ada@example.org", 1000, 40, &pool, "<p>Hi</p>").await;
@@ -286,7 +295,12 @@ async fn a_kill_in_the_middle_of_a_pooled_batch_loses_and_doubles_nothing_and_ke
             let to = format!("To: {}", message.to_email);
             let copies: Vec<usize> = sinks
                 .iter()
-                .map(|sink| sink.messages().iter().filter(|text| text.contains(&to)).count())
+                .map(|sink| {
+                    sink.messages()
+                        .iter()
+                        .filter(|text| text.contains(&to))
+                        .count()
+                })
                 .collect();
             let received: usize = copies.iter().sum();
             let from = copies.iter().position(|count| *count > 0);
@@ -299,7 +313,11 @@ async fn a_kill_in_the_middle_of_a_pooled_batch_loses_and_doubles_nothing_and_ke
                 )),
             }
         }
-        assert!(lost_or_doubled.is_empty(), "{}: {lost_or_doubled:?}", db.backend());
+        assert!(
+            lost_or_doubled.is_empty(),
+            "{}: {lost_or_doubled:?}",
+            db.backend()
+        );
         assert!(
             uncertain <= 3 * HANDOVER_WINDOW,
             "{}: {uncertain} uncertain, at most a window per open connection",

@@ -162,7 +162,12 @@ async fn pipeline(test_db: &TestDb, port: u16, count: usize) -> (f64, f64) {
             send_from: format!("mailbox{index}@bakery.example"),
             ..loopback_smtp_sender(port)
         };
-        pool.push(db.sending().insert_email_config(user.id, &config, now).await.unwrap());
+        pool.push(
+            db.sending()
+                .insert_email_config(user.id, &config, now)
+                .await
+                .unwrap(),
+        );
     }
     let config_id = pool[0];
     // Mail sent before, one business each: a send batch's statements then find their rows among many.

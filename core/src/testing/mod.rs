@@ -7,7 +7,8 @@ use crate::platform::db::Db;
 pub mod goals;
 mod seed;
 pub use seed::{
-    SeededFollowUps, claimed_by_gone_worker, seed_campaign, seed_follow_ups, seed_pooled_campaign, seed_sender,
+    SeededFollowUps, claimed_by_gone_worker, seed_campaign, seed_follow_ups, seed_pooled_campaign,
+    seed_sender,
 };
 
 /// Connections per test database: two worker processes in one test each hold one listening connection per job
