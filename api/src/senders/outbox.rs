@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use outreach_core::sending::messages::OutboxMessage;
+use outreach_core::sending::progress::OutboxMessage;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

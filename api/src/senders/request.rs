@@ -1,7 +1,7 @@
 //! What the sender forms share: optional text fields, the reply-to address, the daily cap and the ramp-up.
 
 use outreach_core::accounts::{is_valid_email, normalize_email};
-use outreach_core::sending::pool::Ramp;
+use outreach_core::sending::senders::Ramp;
 use serde::Deserialize;
 use utoipa::ToSchema;
 

@@ -22,7 +22,7 @@ use crate::senders::configs::{SavedSender, sender_view};
 use crate::senders::gmail;
 use crate::senders::request::{DEFAULT_DAILY_CAP, LimitsRequest, reply_to_address, text};
 use crate::session::{SignedIn, with_cookie};
-use outreach_core::sending::pool::Ramp;
+use outreach_core::sending::senders::Ramp;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]

@@ -9,7 +9,8 @@ use crate::platform::clock::{DAY_MS, Timestamp};
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
 use crate::platform::queue::JobRow;
-use crate::sending::pool::{SenderState, Standing};
+use crate::sending::pool::Standing;
+use crate::sending::senders::SenderState;
 use crate::{bind_args, on_db};
 use serde::Serialize;
 

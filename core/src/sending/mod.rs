@@ -17,6 +17,7 @@ pub mod mime;
 pub mod outgoing;
 pub mod pacing;
 pub mod pool;
+pub mod progress;
 pub mod recovery;
 pub mod sender;
 pub mod senders;

@@ -8,7 +8,6 @@ use crate::platform::db::StoreResult;
 use crate::platform::net::Security;
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
-use crate::sending::pool::{Ramp, SenderState, Standing, Usage};
 
 /// A §5 Sender identity: the rule for the username of a basic address.
 pub const USERNAME_RULE: &str =
@@ -67,6 +66,69 @@ impl Provider {
     }
 }
 
+/// A new sender's warm-up: it starts at `start` messages a day and adds `step` each day it has sent, up to its daily
+/// cap. Cold mailboxes that send hundreds on their first day land in spam.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ramp {
+    pub enabled: bool,
+    pub start: i32,
+    pub step: i32,
+}
+
+impl Ramp {
+    /// What a sender set up from now on starts with.
+    pub const DEFAULT: Ramp = Ramp {
+        enabled: true,
+        start: 10,
+        step: 5,
+    };
+    /// No warm-up: the full cap from the first day (senders set up before pools, the outbox).
+    pub const OFF: Ramp = Ramp {
+        enabled: false,
+        ..Ramp::DEFAULT
+    };
+
+    /// The cap on a day when the sender has sent on `days_sent` earlier days.
+    pub fn cap(self, daily_cap: i32, days_sent: i64) -> i64 {
+        let full = i64::from(daily_cap);
+        if !self.enabled {
+            return full;
+        }
+        let ramped =
+            i64::from(self.start).saturating_add(i64::from(self.step).saturating_mul(days_sent));
+        ramped.min(full)
+    }
+
+    /// Days from a day whose cap is `cap` until the full cap, sending every day.
+    pub fn days_to_full(self, daily_cap: i32, cap: i64) -> i64 {
+        let short = i64::from(daily_cap) - cap;
+        if !self.enabled || short <= 0 {
+            return 0;
+        }
+        let step = i64::from(self.step.max(1));
+        (short + step - 1) / step
+    }
+}
+
+impl Default for Ramp {
+    fn default() -> Self {
+        Ramp::OFF
+    }
+}
+
+crate::text_enum! {
+    /// Whether a sender sends now, and if not, why: taken out of rotation (or turned off, or removed), at today's
+    /// cap, or sending below its full cap while it ramps up.
+    #[derive(Default)]
+    pub enum SenderState ("sender state") {
+        #[default]
+        Active = "active",
+        AtCap = "at_cap",
+        Ramping = "ramping",
+        Out = "out",
+    }
+}
+
 /// A stored sender configuration. `secret` is the encrypted credential and never leaves the server.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EmailConfig {
@@ -96,7 +158,7 @@ pub struct EmailConfig {
     pub replies_error: Option<String>,
     /// A Gmail sender whose mailbox may be read for replies.
     pub gmail_read: bool,
-    /// Its daily cap while it warms up (see `pool::Ramp`).
+    /// Its daily cap while it warms up (see [`Ramp`]).
     pub ramp_up: bool,
     pub ramp_start: i32,
     pub ramp_step: i32,
@@ -168,47 +230,6 @@ pub struct EmailConfigView {
     pub state_reason: Option<String>,
     /// When it was taken out of rotation.
     pub out_at: Option<Timestamp>,
-}
-
-impl EmailConfig {
-    /// The sender as the API lists it, with its use of today (`usage`) at `now`.
-    pub fn view(&self, usage: Usage, now: i64) -> EmailConfigView {
-        let standing = Standing::of(self, usage, now);
-        EmailConfigView {
-            id: self.id,
-            config_name: format!("{} <{}>", self.send_from_name, self.send_from),
-            send_from_name: self.send_from_name.clone(),
-            display_name: self.send_from_name.clone(),
-            email_address: self.send_from.clone(),
-            reply_to: self.reply_to.clone(),
-            provider: self.provider,
-            is_active: self.is_active,
-            is_default: self.is_default,
-            is_verified: self.is_verified,
-            status_message: self.status_message.clone(),
-            daily_cap: self.daily_cap,
-            smtp_host: self.smtp_host.clone(),
-            smtp_port: self.smtp_port,
-            smtp_security: self.smtp_security,
-            smtp_username: self.smtp_username.clone(),
-            imap_host: self.imap_host.clone(),
-            imap_port: self.imap_port,
-            imap_security: self.imap_security,
-            imap_username: self.imap_username.clone(),
-            replies_checked_at: self.replies_checked_at.map(Timestamp),
-            replies_error: self.replies_error.clone(),
-            gmail_read: self.gmail_read,
-            ramp_up: self.ramp_up,
-            ramp_start: self.ramp_start,
-            ramp_step: self.ramp_step,
-            cap_today: standing.cap_today,
-            sent_today: usage.used_today,
-            full_cap_on: standing.full_cap_on.map(Timestamp),
-            state: standing.state,
-            state_reason: standing.reason,
-            out_at: self.out_at.map(Timestamp),
-        }
-    }
 }
 
 /// Where reading a sender's mailbox stopped (`inbound::imap`): the mailbox's UIDVALIDITY and the last UID read.
@@ -407,6 +428,20 @@ impl SendingStore<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ramp_starts_low_and_rises_each_day_sent_up_to_the_cap() {
+        let ramp = Ramp::DEFAULT;
+        assert_eq!(ramp.cap(50, 0), 10);
+        assert_eq!(ramp.cap(50, 1), 15);
+        assert_eq!(ramp.cap(50, 8), 50);
+        assert_eq!(ramp.cap(50, 100), 50);
+        assert_eq!(ramp.days_to_full(50, 10), 8);
+        assert_eq!(ramp.days_to_full(50, 48), 1);
+        assert_eq!(ramp.days_to_full(50, 50), 0);
+        assert_eq!(Ramp::OFF.cap(50, 0), 50);
+        assert_eq!(Ramp::OFF.days_to_full(50, 10), 0);
+    }
 
     #[test]
     fn usernames_follow_the_rule_and_suggestions_are_valid() {

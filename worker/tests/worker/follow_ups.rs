@@ -8,7 +8,7 @@ use std::time::Duration;
 use outreach_core::followups::queue_due_follow_ups;
 use outreach_core::platform::clock::SystemClock;
 use outreach_core::platform::jobs::SendCampaignEmail;
-use outreach_core::sending::messages::Progress;
+use outreach_core::sending::progress::Progress;
 use outreach_core::testing::{
     SmtpSink, at_any_time, each_backend, loopback_senders_allowed, loopback_smtp_sender,
     seed_campaign, seed_follow_ups,
