@@ -146,6 +146,15 @@ pub struct Limits {
     pub daily_cap: i64,
 }
 
+/// One sender's part of a claim: its messages, in order, and its cap today (a claim through no sender, the outbox,
+/// has the user's quota only).
+#[derive(Debug, Clone, Copy)]
+pub struct Share<'a> {
+    pub config_id: Option<i64>,
+    pub ids: &'a [i64],
+    pub daily_cap: i64,
+}
+
 /// Days in the monthly quota's window.
 const QUOTA_DAYS: i64 = 30;
 
@@ -278,34 +287,40 @@ impl SendingStore<'_> {
         lease: &str,
         now: i64,
     ) -> StoreResult<BatchClaim> {
-        self.claim(user_id, config_id, ids, limits, (lease, now), false)
-            .await
+        let share = Share {
+            config_id,
+            ids,
+            daily_cap: limits.daily_cap,
+        };
+        let mut claims = self
+            .claim(user_id, &[share], limits.monthly_limit, (lease, now), false)
+            .await?;
+        Ok(claims.remove(0))
     }
 
-    /// Claims a pool's messages for one of its senders as [`Self::claim_messages`] does, and in the same
-    /// transaction gives the claimed ones that sender (the mailbox their thread then stays on).
-    pub async fn claim_for_sender(
+    /// Claims a pool's messages (issue 79) as [`Self::claim_messages`] does, each share under its sender's room and
+    /// all of them under the user's quota, in one transaction that also gives each claimed message its sender (the
+    /// mailbox its thread then stays on). One claim per share, in order.
+    pub async fn claim_for_senders(
         &self,
         user_id: i64,
-        config_id: i64,
-        ids: &[i64],
-        limits: Limits,
+        shares: &[Share<'_>],
+        monthly_limit: i64,
         lease: &str,
         now: i64,
-    ) -> StoreResult<BatchClaim> {
-        self.claim(user_id, Some(config_id), ids, limits, (lease, now), true)
+    ) -> StoreResult<Vec<BatchClaim>> {
+        self.claim(user_id, shares, monthly_limit, (lease, now), true)
             .await
     }
 
     async fn claim(
         &self,
         user_id: i64,
-        config_id: Option<i64>,
-        ids: &[i64],
-        limits: Limits,
+        shares: &[Share<'_>],
+        monthly_limit: i64,
         (lease, now): (&str, i64),
         assign: bool,
-    ) -> StoreResult<BatchClaim> {
+    ) -> StoreResult<Vec<BatchClaim>> {
         let (lock, claim, room, add, give) = (
             USER_LOCK.sql(self),
             OUTGOING_CLAIM_BATCH.sql(self),
@@ -314,15 +329,17 @@ impl SendingStore<'_> {
             OUTGOING_ASSIGN.sql(self),
         );
         let day = now.div_euclid(DAY_MS);
-        let list = json_list(ids);
-        let position: HashMap<i64, usize> =
-            ids.iter().enumerate().map(|(at, id)| (*id, at)).collect();
+        let every: Vec<i64> = shares
+            .iter()
+            .flat_map(|share| share.ids.iter().copied())
+            .collect();
+        let list = json_list(&every);
         on_writer!(self, pool => {
             let mut tx = pool.begin_write().await?;
             // SQLite: the claim is the transaction's first statement and a write, so it never has to upgrade from a
             // read lock.
-            let mut claimed: Vec<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
-                .fetch_all(&mut *tx).await?;
+            let taken: HashSet<i64> = sqlx::query_scalar(claim).bind(&list).bind(now).bind(lease)
+                .fetch_all(&mut *tx).await?.into_iter().collect();
             // PostgreSQL: one user's claims count their room one at a time, each after the last one's counters
             // are committed (read committed: the room below is read after the lock is taken). Taken after the
             // claim's own update, which needs no lock of the user's and was most of the time a claim held it: the
@@ -330,34 +347,41 @@ impl SendingStore<'_> {
             if matches!(&**self, Db::Postgres(_)) {
                 sqlx::query(lock).bind(user_id).execute(&mut *tx).await?;
             }
-            claimed.sort_by_key(|id| position.get(id).copied());
             let user_used: i64 = sqlx::query_scalar(room).bind("user").bind(user_id).bind(day).bind(QUOTA_DAYS)
                 .fetch_one(&mut *tx).await?;
-            let quota_room = (limits.monthly_limit - user_used).max(0);
-            let mut allowed = quota_room;
-            if let Some(config_id) = config_id {
-                let sender_used: i64 = sqlx::query_scalar(room).bind("config").bind(config_id).bind(day).bind(1i64)
-                    .fetch_one(&mut *tx).await?;
-                allowed = allowed.min((limits.daily_cap - sender_used).max(0));
-            }
-            let allowed = usize::try_from(allowed).unwrap_or(0).min(claimed.len());
-            let over = claimed.split_off(allowed);
-            if !over.is_empty() {
-                drop_claims!(self, tx, &over).await?;
-            }
-            if !claimed.is_empty() {
-                let count = claimed.len() as i64;
-                sqlx::query(add).bind("user").bind(user_id).bind(day).bind(count).execute(&mut *tx).await?;
-                if let Some(config_id) = config_id {
+            let mut quota_room = (monthly_limit - user_used).max(0);
+            let (mut claims, mut over_all, mut counted) = (Vec::with_capacity(shares.len()), Vec::new(), 0i64);
+            for share in shares {
+                let mut claimed: Vec<i64> = share.ids.iter().copied().filter(|id| taken.contains(id)).collect();
+                let mut allowed = quota_room;
+                if let Some(config_id) = share.config_id {
+                    let sender_used: i64 = sqlx::query_scalar(room).bind("config").bind(config_id).bind(day)
+                        .bind(1i64).fetch_one(&mut *tx).await?;
+                    allowed = allowed.min((share.daily_cap - sender_used).max(0));
+                }
+                let allowed = usize::try_from(allowed).unwrap_or(0).min(claimed.len());
+                let over = claimed.split_off(allowed);
+                let quota_reached = !over.is_empty() && usize::try_from(quota_room).unwrap_or(0) == allowed;
+                quota_room -= claimed.len() as i64;
+                if let (Some(config_id), false) = (share.config_id, claimed.is_empty()) {
+                    let count = claimed.len() as i64;
                     sqlx::query(add).bind("config").bind(config_id).bind(day).bind(count).execute(&mut *tx).await?;
                     if assign {
                         sqlx::query(give).bind(config_id).bind(json_list(&claimed)).execute(&mut *tx).await?;
                     }
                 }
+                counted += claimed.len() as i64;
+                over_all.extend_from_slice(&over);
+                claims.push(BatchClaim { claimed, no_room: !over.is_empty(), quota_reached });
+            }
+            if !over_all.is_empty() {
+                drop_claims!(self, tx, &over_all).await?;
+            }
+            if counted > 0 {
+                sqlx::query(add).bind("user").bind(user_id).bind(day).bind(counted).execute(&mut *tx).await?;
             }
             tx.commit().await?;
-            let no_room = !over.is_empty();
-            Ok(BatchClaim { claimed, no_room, quota_reached: no_room && quota_room as usize == allowed })
+            Ok(claims)
         })
     }
 

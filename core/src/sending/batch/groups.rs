@@ -2,10 +2,13 @@
 //! longer mail are skipped, a message with a sender of its own goes from it (a thread's follow-up or answer waits
 //! while its mailbox cannot send), and one sender's share is claimed under the limits and handed over.
 
+use std::collections::HashMap;
+
 use super::{Batch, HANDED_OVER_TOGETHER, SENDER_SLOT_WAIT, SUPPRESSED_FOR_USER, Stop, Stopping};
 use crate::accounts::{User, normalize_email};
+use crate::campaigns::personalise::Recipient;
 use crate::platform::clock::DAY_MS;
-use crate::sending::messages::{Limits, MessageRow, MessageStatus};
+use crate::sending::messages::{BatchClaim, Limits, MessageRow, MessageStatus};
 use crate::sending::pool::Standing;
 use crate::sending::senders::EmailConfig;
 use crate::sending::slots::SenderSlots;
@@ -128,8 +131,7 @@ impl Batch<'_> {
         }
     }
 
-    /// Claims messages for one sender (None: the outbox) under `limits`, and sends them. A pool's messages get the
-    /// sender in the claim. `Some` ends the batch, or (a sender down, or no room) this sender's share.
+    /// Claims messages for one sender (None: the outbox) under `limits`, and sends them. `Some` ends the batch.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn send_through(
         &mut self,
@@ -142,40 +144,48 @@ impl Batch<'_> {
         stopping: Stopping<'_>,
     ) -> anyhow::Result<Option<Stop>> {
         let ctx = self.ctx;
-        let pooled = group[0].pooled && self.job.campaign_id.is_some();
         let claim = SendStep::Claim
-            .time(async {
-                match config {
-                    Some(config) if pooled => {
-                        ctx.db
-                            .sending()
-                            .claim_for_sender(
-                                user.id,
-                                config.id,
-                                ids,
-                                limits,
-                                slots.lease(),
-                                ctx.now_ms(),
-                            )
-                            .await
-                    }
-                    _ => {
-                        ctx.db
-                            .sending()
-                            .claim_messages(
-                                user.id,
-                                config.map(|config| config.id),
-                                ids,
-                                limits,
-                                slots.lease(),
-                                ctx.now_ms(),
-                            )
-                            .await
-                    }
-                }
-            })
+            .time(ctx.db.sending().claim_messages(
+                user.id,
+                config.map(|config| config.id),
+                ids,
+                limits,
+                slots.lease(),
+                ctx.now_ms(),
+            ))
             .await?;
-        self.claimed = claim.claimed.clone();
+        let recipients = recipients(self.ctx, user, group).await?;
+        self.send_claimed(
+            user,
+            config,
+            (ids, &claim),
+            group,
+            &recipients,
+            slots,
+            stopping,
+        )
+        .await
+    }
+
+    /// Sends what one sender claimed of `ids` (a sender's slot first). `Some` ends the batch, or (a sender down,
+    /// or no room) this sender's share; what it claimed and did not finish is in `self.claimed`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn send_claimed(
+        &mut self,
+        user: &User,
+        config: Option<&EmailConfig>,
+        (ids, claim): (&[i64], &BatchClaim),
+        group: &[MessageRow],
+        recipients: &HashMap<i64, Recipient>,
+        slots: &SenderSlots,
+        stopping: Stopping<'_>,
+    ) -> anyhow::Result<Option<Stop>> {
+        let ctx = self.ctx;
+        for id in &claim.claimed {
+            if !self.claimed.contains(id) {
+                self.claimed.push(*id);
+            }
+        }
         if let Some(campaign_id) = self.job.campaign_id
             && !self.resumed
             && !claim.claimed.is_empty()
@@ -186,12 +196,6 @@ impl Batch<'_> {
                 .await?;
             self.resumed = true;
         }
-        let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
-        let recipients = ctx
-            .db
-            .discovery()
-            .recipients(&business_ids, user.id)
-            .await?;
         let claimed: Vec<&MessageRow> = group
             .iter()
             .filter(|row| claim.claimed.contains(&row.id))
@@ -215,7 +219,7 @@ impl Batch<'_> {
                 return Ok(Some(Stop::HandOver));
             }
             if let Some(stop) = self
-                .send_chunk(chunk, user, config, &recipients, stopping)
+                .send_chunk(chunk, user, config, recipients, stopping)
                 .await?
             {
                 return Ok(Some(stop));
@@ -235,4 +239,18 @@ impl Batch<'_> {
         }
         Ok(None)
     }
+}
+
+/// The recipients of a group's messages, by business.
+pub(super) async fn recipients(
+    ctx: &crate::Context,
+    user: &User,
+    group: &[MessageRow],
+) -> anyhow::Result<HashMap<i64, Recipient>> {
+    let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+    Ok(ctx
+        .db
+        .discovery()
+        .recipients(&business_ids, user.id)
+        .await?)
 }

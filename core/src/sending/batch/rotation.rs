@@ -7,14 +7,16 @@
 //! The thread rule is here too: a follow-up or an answer goes only from the mailbox of its thread, and waits, with
 //! why, while that mailbox is removed, out of rotation, turned off, or (a follow-up) no longer in the pool.
 
+use super::groups::recipients;
 use super::{Batch, SENDER_DOWN_RETRY_MS, Stop, Stopping};
 use crate::accounts::User;
 use crate::platform::clock::DAY_MS;
 use crate::platform::telemetry::{self, PauseReason};
-use crate::sending::messages::{Limits, MessageKind, MessageRow};
+use crate::sending::messages::{MessageKind, MessageRow, Share};
 use crate::sending::pool::{Standing, Usage, allocate};
 use crate::sending::senders::EmailConfig;
 use crate::sending::slots::SenderSlots;
+use crate::sending::steps::SendStep;
 
 /// Why pooled messages wait for tomorrow.
 pub const ALL_AT_CAP: &str =
@@ -81,8 +83,8 @@ impl Batch<'_> {
         let open_minutes = self.settings.window.window().open_minutes_a_day();
         let mut rest = ids.as_slice();
         let (mut paced, mut paced_until) = (Vec::new(), i64::MAX);
-        let (mut retry, mut retry_at) = (Vec::new(), now);
-        let mut over_cap = Vec::new();
+        // Each sender's share that may go now, at its pace.
+        let mut going: Vec<(&EmailConfig, i64, Vec<i64>)> = Vec::new();
         for ((config, standing, _), share) in senders.iter().zip(shares) {
             if share == 0 {
                 continue;
@@ -96,15 +98,46 @@ impl Batch<'_> {
                 paced.extend(mine.split_off(admitted.now));
                 paced_until = paced_until.min(next_at);
             }
-            if mine.is_empty() {
-                continue;
+            if !mine.is_empty() {
+                going.push((config, standing.cap_today, mine));
             }
-            let limits = Limits {
+        }
+        // One claim for every sender's share: the user's quota and each sender's cap in one transaction.
+        let claim_shares: Vec<Share> = going
+            .iter()
+            .map(|(config, cap, mine)| Share {
+                config_id: Some(config.id),
+                ids: mine,
+                daily_cap: *cap,
+            })
+            .collect();
+        let claims = SendStep::Claim
+            .time(ctx.db.sending().claim_for_senders(
+                user.id,
+                &claim_shares,
                 monthly_limit,
-                daily_cap: standing.cap_today,
-            };
+                slots.lease(),
+                ctx.now_ms(),
+            ))
+            .await?;
+        // All of them are this batch's now: whatever ends it early hands back those not sent yet.
+        for claim in &claims {
+            self.claimed.extend(&claim.claimed);
+        }
+        let recipients = recipients(ctx, user, group).await?;
+        let (mut retry, mut retry_at) = (Vec::new(), now);
+        let mut over_cap = Vec::new();
+        for ((config, _, mine), claim) in going.iter().zip(&claims) {
             match self
-                .send_through(user, Some(config), &mine, group, limits, slots, stopping)
+                .send_claimed(
+                    user,
+                    Some(*config),
+                    (mine, claim),
+                    group,
+                    &recipients,
+                    slots,
+                    stopping,
+                )
                 .await?
             {
                 None => {}
@@ -118,7 +151,7 @@ impl Batch<'_> {
                     Stop::SenderDown { reason, requeued }
                     | Stop::SenderRefused { reason, requeued },
                 ) => {
-                    retry.extend(self.release_claimed(&reason).await?);
+                    retry.extend(self.release_claimed(&claim.claimed, &reason).await?);
                     retry.push(requeued);
                     let out = !ctx
                         .db
@@ -228,9 +261,16 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Hands this batch's unsent claims back to the queue with `why`; returns their ids.
-    async fn release_claimed(&mut self, why: &str) -> anyhow::Result<Vec<i64>> {
-        let unsent = std::mem::take(&mut self.claimed);
+    /// Hands one sender's claims of this batch that it did not finish back to the queue with `why`; returns their
+    /// ids.
+    async fn release_claimed(&mut self, claimed: &[i64], why: &str) -> anyhow::Result<Vec<i64>> {
+        let unsent: Vec<i64> = self
+            .claimed
+            .iter()
+            .copied()
+            .filter(|id| claimed.contains(id))
+            .collect();
+        self.claimed.retain(|id| !unsent.contains(id));
         self.ctx
             .db
             .sending()
