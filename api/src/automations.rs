@@ -310,6 +310,7 @@ pub struct AutomationTestResult {
 #[utoipa::path(post, path = "/api/automations/test", tag = "automations", request_body = AutomationTest, responses(
     (status = 200, body = AutomationTestResult),
     (status = 404, description = "Automation or template not found", body = ErrorBody),
+    (status = 429, description = "Too many test emails: at most 10 a minute and 50 in 24 hours", body = ErrorBody),
     (status = 422, description = "Please select an email template, Please enter a valid email address, or a value out of range", body = ErrorBody)))]
 pub async fn test(
     State(state): State<AppState>,

@@ -244,6 +244,7 @@ pub struct FollowUpTest {
 #[utoipa::path(post, path = "/api/followup-cronjob/test", tag = "follow-ups", request_body = FollowUpTest, responses(
     (status = 200, description = "Sent, or why not (`success` false)", body = TestResult),
     (status = 404, description = "Email or follow-up not found", body = ErrorBody),
+    (status = 429, description = "Too many test emails: at most 10 a minute and 50 in 24 hours", body = ErrorBody),
     (status = 422, description = "Please enter a valid email address", body = ErrorBody)))]
 pub async fn test(
     State(state): State<AppState>,

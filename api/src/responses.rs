@@ -321,6 +321,11 @@ fn answer_error(error: AnswerError) -> ApiError {
             "not_now",
             error.to_string(),
         ),
+        AnswerError::NotMailable(_) => ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "not_mailable",
+            error.to_string(),
+        ),
         AnswerError::Store(error) => error.into(),
         AnswerError::Queue(error) => error.into(),
     }
@@ -370,7 +375,7 @@ pub async fn edit_answer(
     request_body = Option<AnswerEdit>, responses(
         (status = 200, body = Done),
         (status = 404, description = "Answer not found", body = ErrorBody),
-        (status = 409, description = "This answer is no longer waiting for approval", body = ErrorBody),
+        (status = 409, description = "This answer is no longer waiting for approval, or will not be sent: the prospect unsubscribed, bounced or reported spam", body = ErrorBody),
         (status = 422, description = "The subject and the answer must not be empty", body = ErrorBody)))]
 pub async fn approve_answer(
     State(state): State<AppState>,

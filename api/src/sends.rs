@@ -32,6 +32,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(pause))
         .routes(routes!(resume))
         .routes(routes!(stop))
+        .routes(routes!(send_uncertain_again))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -230,6 +231,9 @@ pub struct CampaignProgress {
     pub next_send_at: Option<Timestamp>,
     /// Each sender of the campaign: what it sent and what waits on it, its cap today and its state.
     pub senders: Vec<SenderProgress>,
+    /// A worker stopped while it held some of the campaign's emails: when they are settled (by how far each got)
+    /// and sending goes on.
+    pub resuming_at: Option<Timestamp>,
 }
 
 /// Queued, sending, sent, failed and skipped counts, the status and why it paused.
@@ -264,8 +268,17 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
     } else {
         None
     };
+    let lease_ms = state.ctx.settings.queue.lease_seconds.max(1) as i64 * 1000;
+    let resuming_at = state
+        .ctx
+        .db
+        .sending()
+        .resuming_at(id, state.ctx.now_ms(), lease_ms)
+        .await?
+        .map(Timestamp);
     Ok(Json(CampaignProgress {
         campaign_id: id,
+        resuming_at,
         status: campaign.status,
         status_reason: state.ctx.db.campaigns().campaign_status_reason(id).await?,
         progress,
@@ -284,6 +297,7 @@ enum Control {
     Pause,
     Resume,
     Stop,
+    SendUncertainAgain,
 }
 
 /// Runs a control on one of the user's campaigns and answers its progress.
@@ -305,6 +319,9 @@ async fn control(
         Control::Pause => control::pause(ctx, &campaign).await,
         Control::Resume => control::resume(ctx, &campaign).await,
         Control::Stop => control::stop(ctx, &campaign).await.map(|_| ()),
+        Control::SendUncertainAgain => control::send_uncertain_again(ctx, &campaign)
+            .await
+            .map(|_| ()),
     };
     done.map_err(|error| match error {
         ControlError::Store(error) => ApiError::from(error),
@@ -351,6 +368,20 @@ pub async fn stop(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<CampaignProgress>> {
     control(&state, id, user.id, Control::Stop).await
+}
+
+/// Sends the campaign's emails in doubt again (their worker stopped while handing them to the server, so some may
+/// have arrived: the screen asks first). A finished campaign sends again; a paused one keeps them for its resume.
+#[utoipa::path(post, path = "/api/campaigns/{id}/send-uncertain-again", tag = "sending", params(("id" = i64, Path)), responses(
+    (status = 200, body = CampaignProgress),
+    (status = 404, description = "Campaign not found", body = ErrorBody),
+    (status = 409, description = "No email of this campaign is in doubt", body = ErrorBody)))]
+pub async fn send_uncertain_again(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<CampaignProgress>> {
+    control(&state, id, user.id, Control::SendUncertainAgain).await
 }
 
 /// "1 email", "3 emails": a number with its noun in the right number (issue 33.4: "1 emails").

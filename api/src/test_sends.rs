@@ -7,9 +7,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use outreach_core::accounts::{is_valid_email, normalize_email};
 use outreach_core::platform::jobs::Branding;
-use outreach_core::sending::launch::{TestMessage, queue_tests};
+use outreach_core::sending::launch::TestMessage;
 use outreach_core::sending::messages::MessageStatus;
 use outreach_core::sending::senders::{EmailConfig, Provider};
+use outreach_core::sending::test_sends::{TestSendError, queue_test_sends};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -117,6 +118,7 @@ async fn test_sender(state: &AppState, user_id: i64) -> ApiResult<Option<EmailCo
 #[utoipa::path(post, path = "/api/campaigns/send-test-email", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, body = TestResult),
     (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 429, description = "Too many test emails: at most 10 a minute and 50 in 24 hours", body = ErrorBody),
     (status = 409, description = "Email service not configured: every sender is turned off", body = ErrorBody),
     (status = 422, description = "Please enter a valid email address, or Missing Content", body = ErrorBody)))]
 pub async fn send_test_email(
@@ -147,6 +149,7 @@ pub async fn send_test_email(
 #[utoipa::path(post, path = "/api/campaigns/test", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, body = TestResult),
     (status = 404, description = "Template not found", body = ErrorBody),
+    (status = 429, description = "Too many test emails: at most 10 a minute and 50 in 24 hours", body = ErrorBody),
     (status = 409, description = "Email service not configured: every sender is turned off", body = ErrorBody),
     (status = 422, description = "Please enter a valid email address, or Quantity must be between 1 and 10", body = ErrorBody)))]
 pub async fn test_copies(
@@ -186,6 +189,7 @@ pub async fn test_copies(
 #[utoipa::path(post, path = "/api/test-campaign", tag = "sending", request_body = TestSendRequest, responses(
     (status = 200, description = "Sent, or why not (`success` false with `errorType`)", body = TestResult),
     (status = 404, description = "Template or business not found", body = ErrorBody),
+    (status = 429, description = "Too many test emails: at most 10 a minute and 50 in 24 hours", body = ErrorBody),
     (status = 422, description = "Please select a maximum of 5 businesses for testing., or another rule", body = ErrorBody)))]
 pub async fn test_campaign(
     State(state): State<AppState>,
@@ -272,7 +276,7 @@ pub struct TestResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sent: Option<usize>,
     pub message: String,
-    /// `send_failed` or `gmail_oauth_not_configured`.
+    /// `send_failed`, `recipient_suppressed` or `gmail_oauth_not_configured`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_type: Option<String>,
     /// What to check, when it failed.
@@ -287,13 +291,29 @@ pub struct TestResult {
 pub(crate) struct TestOutcome {
     sent: usize,
     waiting: usize,
-    errors: Vec<String>,
+    /// Why each message that was not sent was not: its status (failed or skipped) and the reason.
+    errors: Vec<(MessageStatus, String)>,
     provider: Provider,
 }
 
 impl TestOutcome {
     pub(crate) fn answer(&self, to: &str) -> TestResult {
-        if let Some(error) = self.errors.first() {
+        // Not sent on purpose: the address may not be written to (it unsubscribed, bounced or complained).
+        if let Some((_, why)) = self
+            .errors
+            .iter()
+            .find(|(status, _)| *status == MessageStatus::Skipped)
+        {
+            return TestResult {
+                success: false,
+                sent: Some(self.sent),
+                message: format!("Test email not sent to {to}: {why}"),
+                error_type: Some("recipient_suppressed".into()),
+                troubleshooting: Some("This address asked not to be written to, or bounced or reported spam earlier; send the test to another address.".into()),
+                from_email: None,
+            };
+        }
+        if let Some((_, error)) = self.errors.first() {
             return TestResult {
                 success: false,
                 sent: Some(self.sent),
@@ -342,8 +362,17 @@ pub(crate) async fn send_tests(
     branding: Option<&Branding>,
 ) -> ApiResult<TestOutcome> {
     let db = &state.ctx.db;
-    let config_id = config.as_ref().map(|config| config.id);
-    let ids = queue_tests(&state.ctx, user.id, config_id, to, &items, branding).await?;
+    let ids = queue_test_sends(&state.ctx, user, config.as_ref(), to, &items, branding)
+        .await
+        .map_err(|error| match error {
+            TestSendError::NoPostalAddress => ApiError::validation(error.to_string()),
+            TestSendError::TooMany(message) => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_test_emails",
+                message,
+            ),
+            TestSendError::Queue(error) => error.into(),
+        })?;
     let load = || async { Ok::<_, ApiError>(db.sending().load_messages(&ids).await?) };
     let rows = crate::wait_for(std::time::Duration::from_secs(20), load, |rows| {
         rows.iter()

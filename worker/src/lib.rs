@@ -250,7 +250,7 @@ async fn task<J: Runs>(
 }
 
 /// A queue worker stopped on a row it cannot read (a payload written by hand, or by a version whose payloads
-/// differ): it is started again, and the rows it held are looked at, so the unreadable one fails for good instead of
+/// differ, or an id that is not a ULID, which apalis fails on before it takes the row): it is started again, and the rows it held are looked at, so the unreadable one fails for good instead of
 /// stopping every worker that fetches it. Any other error of the queue (the database gone, its pool closed) ends the
 /// worker as before: starting it again at once would only spin.
 fn restart_after(
@@ -259,8 +259,11 @@ fn restart_after(
     worker: &WorkerContext,
     error: &WorkerError,
 ) -> bool {
-    let unreadable = matches!(error, WorkerError::BackendError(_))
-        && format!("{error:?}").contains("CodecError");
+    // A payload apalis cannot decode is its CodecError; an id that is not a ULID is sqlx's Decode of the row.
+    let unreadable = matches!(error, WorkerError::BackendError(_)) && {
+        let error = format!("{error:?}");
+        error.contains("CodecError") || error.contains("Decode(")
+    };
     if !unreadable || stopping.is_set() {
         return false;
     }
@@ -277,7 +280,7 @@ fn restart_after(
     tokio::spawn(async move {
         match ctx
             .queue
-            .set_aside_unreadable(&name, readable, ctx.now_ms())
+            .set_aside_unreadable((&name, kind), readable, ctx.now_ms())
             .await
         {
             Ok(0) => {}

@@ -412,6 +412,46 @@ async fn a_draft_is_edited_approved_into_the_thread_or_discarded_by_its_owner_on
     .await;
 }
 
+/// Issue 80.4: approving an answer to a prospect who unsubscribed since says that it will not be sent and why,
+/// and retires the draft; nothing goes.
+#[tokio::test]
+async fn approving_an_answer_to_an_unsubscribed_prospect_says_it_will_not_be_sent() {
+    each_backend(|test_db| async move {
+        let MailedCampaign { sink, app, ada, firsts, _workers } = mailed_campaign(test_db, json!({})).await;
+        let raw = format!(
+            "From: owner0@cafe0.example\r\nTo: ada@bakery.example\r\nSubject: Re: Hi Cafe 0\r\nMessage-ID: <reply-0@cafe0.example>\r\nIn-Reply-To: <{}>\r\n\r\nInterested! Do you deliver on Saturdays?\r\n",
+            first_email(&firsts, 0)
+        );
+        let form = reqwest::multipart::Form::new().text("to", "ada@bakery.example").text("email", raw);
+        reqwest::Client::new().post(format!("{}/api/webhooks/sendgrid/inbound/in-secret", app.base))
+            .multipart(form).send().await.unwrap();
+        let mut draft = Value::Null;
+        for _ in 0..200 {
+            let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
+            if let Some(found) = analytics["recentResponses"].as_array().unwrap().iter().find(|r| r["answer"]["status"] == "awaiting_approval") {
+                draft = found["answer"].clone();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let id = draft["id"].as_i64().expect("drafted");
+        app.ctx.db.sending().insert_unsubscribe("owner0@cafe0.example", "link", app.ctx.now_ms()).await.unwrap();
+        let before = sink.messages().len();
+        let (status, refused) = ada.post_json(&format!("/api/email-responses/answers/{id}/approve"), Value::Null).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (StatusCode::CONFLICT, Some("This answer will not be sent: the recipient unsubscribed. The draft was discarded."))
+        );
+        let (_, analytics) = ada.get_json("/api/email-responses/analytics").await;
+        assert_eq!(analytics["pendingApprovals"], 0);
+        assert_eq!(analytics["recentResponses"][0]["answer"]["status"], "discarded");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(sink.messages().len(), before, "nothing went");
+        app.stop().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn the_test_dialog_reads_and_drafts_without_storing_or_sending() {
     each_backend(|test_db| async move {

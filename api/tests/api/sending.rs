@@ -582,3 +582,139 @@ async fn the_pre_launch_check_blocks_and_warns_and_a_blocked_launch_changes_noth
     })
     .await;
 }
+
+/// Issue 80.4: test sends are no side door. A test to someone else through a real sender needs the postal address
+/// a launch needs and carries the footer; the user's own address needs none. Each user may write 10 test emails a
+/// minute (429 after, saying so, and nothing written). A test to an address that unsubscribed says why it was not
+/// sent.
+#[tokio::test]
+async fn test_sends_carry_the_footer_have_a_rate_limit_and_say_why_they_were_not_sent() {
+    each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let eve = active(&app, "eve").await;
+        let (status, saved) = eve.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "eve@bakery.example", "emailSendFromName": "Eve",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        let test = |to: &str| json!({ "to": to, "subject": "Just checking", "body": "<p>Plain test</p>" });
+
+        // No postal address: refused to a stranger, nothing written; her own addresses are fine.
+        let (status, refused) = eve.post_json("/api/campaigns/send-test-email", test("someone@else.example")).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert!(refused["message"].as_str().unwrap().starts_with("Add your postal address in Email Settings"), "{refused}");
+        for own in ["eve@example.org", "eve@bakery.example"] {
+            let (status, sent) = eve.post_json("/api/campaigns/send-test-email", test(own)).await;
+            assert_eq!((status, sent["sent"].as_u64()), (StatusCode::OK, Some(1)), "{sent}");
+        }
+        assert_eq!(sink.messages().len(), 2);
+
+        // With the address, a test to a stranger carries the footer.
+        let (status, _) = eve.put_json("/api/user/profile", json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" })).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, sent) = eve.post_json("/api/campaigns/send-test-email", test("someone@else.example")).await;
+        assert_eq!(sent["success"], true, "{sent}");
+        let stranger = sink.messages().into_iter().find(|m| m.contains("someone@else.example")).expect("delivered");
+        assert!(stranger.contains("Bakery Street 1, 00100 Helsinki"), "{stranger}");
+
+        // An address that unsubscribed: not sent, and the answer says why.
+        app.ctx.db.sending().insert_unsubscribe("gone@else.example", "link", app.ctx.now_ms()).await.unwrap();
+        let (status, skipped) = eve.post_json("/api/campaigns/send-test-email", test("gone@else.example")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (skipped["success"].as_bool(), skipped["errorType"].as_str(), skipped["message"].as_str()),
+            (Some(false), Some("recipient_suppressed"), Some("Test email not sent to gone@else.example: The recipient unsubscribed")),
+            "{skipped}"
+        );
+
+        // Four written this minute; six more fit, the seventh does not.
+        let (_, copies) = eve.post_json("/api/campaigns/send-test-email", test("eve@example.org")).await;
+        assert_eq!(copies["sent"], 1, "{copies}");
+        let template = eve.post_json("/api/email-templates", json!({ "name": "T", "subject": "Hi", "body": "<p>Hi</p>" })).await.1;
+        let (_, copies) = eve.post_json("/api/campaigns/test", json!({ "testEmail": "eve@example.org", "quantity": 5, "templateId": template["id"] })).await;
+        assert_eq!(copies["sent"], 5, "{copies}");
+        let before = sink.messages().len();
+        let (status, limited) = eve.post_json("/api/campaigns/send-test-email", test("eve@example.org")).await;
+        assert_eq!(
+            (status, limited["error"].as_str(), limited["message"].as_str()),
+            (StatusCode::TOO_MANY_REQUESTS, Some("too_many_test_emails"), Some("Too many test emails: at most 10 a minute. Try again in a minute.")),
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(sink.messages().len(), before, "nothing more sent");
+        // Another user has a limit of their own.
+        let ada = ready_to_send(&app, "ada").await;
+        let (status, _) = ada.post_json("/api/campaigns/send-test-email", test("ada@example.org")).await;
+        assert_eq!(status, StatusCode::OK);
+        app.stop().await;
+    })
+    .await;
+}
+
+/// Issue 80.2: emails in doubt (their worker stopped while handing them over) are sent again when their owner asks,
+/// after the screen's warning; a finished campaign sends again. While a stopped worker's lease runs out, the progress
+/// says when sending resumes.
+#[tokio::test]
+async fn emails_in_doubt_are_sent_again_on_request_and_the_progress_says_when_sending_resumes() {
+    each_backend(|test_db| async move {
+        let app = TestApp::start(test_db).await;
+        let _workers = start_workers(&app);
+        let ada = ready_to_send(&app, "ada").await;
+        let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Doubt" })).await;
+        let (_, template) = ada
+            .post_json("/api/email-templates", json!({ "name": "Intro", "subject": "Hello", "body": "<p>Hi</p>" }))
+            .await;
+        let leads = "name,email\nCafé Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\nDeli,deli@deli.example\n";
+        let (_, imported) = ada.upload("/api/businesses/import", "leads.csv", leads.as_bytes().to_vec()).await;
+        let ids: Vec<Value> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].clone()).collect();
+        let body = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
+        let (_, progress) = launch_and_finish(&ada, body).await;
+        assert_eq!((progress["status"].as_str(), progress["progress"]["sent"].as_i64()), (Some("completed"), Some(3)));
+        let id = campaign["id"].as_i64().unwrap();
+        // Two were in doubt after a crash (as the recovery leaves them).
+        outreach_core::on_db!(&app.ctx.db, pool => sqlx::query(
+            "update sent_emails set status = 'failed', uncertain = true, error = 'may have arrived', sent_at = null
+             where id in (select id from sent_emails where campaign_id = $1 order by id limit 2)")
+            .bind(id).execute(pool).await.map(drop)).unwrap();
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+        assert_eq!(progress["progress"]["uncertain"], 2, "{progress}");
+        assert!(progress["resumingAt"].is_null());
+
+        let eve = active(&app, "eve").await;
+        let (status, _) = eve.post_json(&format!("/api/campaigns/{id}/send-uncertain-again"), Value::Null).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "another user's campaign");
+        let (status, again) = ada.post_json(&format!("/api/campaigns/{id}/send-uncertain-again"), Value::Null).await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        for _ in 0..200 {
+            let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+            if progress["progress"]["sent"] == 3 && progress["status"] == "completed" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+        assert_eq!(
+            (progress["progress"]["sent"].as_i64(), progress["progress"]["uncertain"].as_i64(), progress["status"].as_str()),
+            (Some(3), Some(0), Some("completed")),
+            "{progress}"
+        );
+        let (status, none) = ada.post_json(&format!("/api/campaigns/{id}/send-uncertain-again"), Value::Null).await;
+        assert_eq!((status, none["message"].as_str()), (StatusCode::CONFLICT, Some("No email of this campaign is in doubt")));
+
+        // A worker that stopped holding one of its emails (it missed its lease's renewals): the progress says when
+        // sending resumes.
+        let now = app.ctx.now_ms();
+        let ends = now + 5_000;
+        outreach_core::on_db!(&app.ctx.db, pool => async {
+            sqlx::query("insert into send_leases (worker, expires_at) values ('stopped', $1)").bind(ends).execute(pool).await?;
+            sqlx::query("insert into send_claims (message, claimed_by, claimed_at)
+                         select id, 'stopped', $2 from sent_emails where campaign_id = $1 order by id limit 1")
+                .bind(id).bind(now).execute(pool).await.map(drop)
+        }.await).unwrap();
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
+        assert_eq!(progress["resumingAt"].as_str(), Some(outreach_core::platform::clock::iso(ends).as_str()), "{progress}");
+        app.stop().await;
+    })
+    .await;
+}

@@ -895,6 +895,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/send-uncertain-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the campaign's emails in doubt again (their worker stopped while handing them to the server, so some may
+         *     have arrived: the screen asks first). A finished campaign sends again; a paused one keeps them for its resume.
+         */
+        post: operations["postApiCampaignsByIdSendUncertainAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/stop": {
         parameters: {
             query?: never;
@@ -2806,6 +2826,7 @@ export interface components {
             campaignId: number;
             nextSendAt?: components["schemas"]["Timestamp"] | null;
             progress: components["schemas"]["Progress"];
+            resumingAt?: components["schemas"]["Timestamp"] | null;
             /** @description Each sender of the campaign: what it sent and what waits on it, its cap today and its state. */
             senders: components["schemas"]["SenderProgress"][];
             status: components["schemas"]["CampaignStatus"];
@@ -4230,7 +4251,7 @@ export interface components {
         };
         /** @description What a test send did: how many went, or why they did not. */
         TestResult: {
-            /** @description `send_failed` or `gmail_oauth_not_configured`. */
+            /** @description `send_failed`, `recipient_suppressed` or `gmail_oauth_not_configured`. */
             errorType?: string | null;
             /** @description The address the test came from (basic SendGrid addresses). */
             fromEmail?: string | null;
@@ -7178,6 +7199,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many test emails: at most 10 a minute and 50 in 24 hours */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Something went wrong on the server (the details are in its log) */
             500: {
                 headers: {
@@ -8552,6 +8582,82 @@ export interface operations {
             };
         };
     };
+    postApiCampaignsByIdSendUncertainAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignProgress"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No email of this campaign is in doubt */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postApiCampaignsByIdStop: {
         parameters: {
             query?: never;
@@ -8974,6 +9080,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many test emails: at most 10 a minute and 50 in 24 hours */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Something went wrong on the server (the details are in its log) */
             500: {
                 headers: {
@@ -9063,6 +9178,15 @@ export interface operations {
             };
             /** @description Please enter a valid email address, or Quantity must be between 1 and 10 */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many test emails: at most 10 a minute and 50 in 24 hours */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9755,7 +9879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description This answer is no longer waiting for approval */
+            /** @description This answer is no longer waiting for approval, or will not be sent: the prospect unsubscribed, bounced or reported spam */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11779,6 +11903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many test emails: at most 10 a minute and 50 in 24 hours */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Something went wrong on the server (the details are in its log) */
             500: {
                 headers: {
@@ -12773,6 +12906,15 @@ export interface operations {
             };
             /** @description Please select a maximum of 5 businesses for testing., or another rule */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many test emails: at most 10 a minute and 50 in 24 hours */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,2 +1,3 @@
--- Why messages failed, for the test-send answers.
-select error from sent_emails where id = $1 and status = 'failed' and error is not null
+-- Why messages were not sent (failed, or skipped: the address unsubscribed, bounced or complained), for the test
+-- sends' answers: the status, then the reason.
+select status, error from sent_emails where id = $1 and status in ('failed', 'skipped') and error is not null

@@ -566,6 +566,21 @@ mod tests {
         );
     }
 
+    /// Issue 80.4: NUL and other control characters in a cell never reach a subject or a header; a line break or
+    /// tab inside a quoted cell is a space.
+    #[test]
+    fn lead_files_lose_control_characters() {
+        let file = "name,city,category\n\"Caf\u{0}\u{7}e\tNul\r\nBar\",\"Hel\u{0}sinki\",\u{0}\n";
+        let parsed = parse_import(file.as_bytes(), "q").unwrap();
+        let candidate = &parsed.rows[0].1;
+        assert_eq!(candidate.name, "Cafe Nul Bar");
+        assert_eq!(candidate.city.as_deref(), Some("Helsinki"));
+        assert_eq!(
+            candidate.category, None,
+            "a cell of control characters is empty"
+        );
+    }
+
     #[test]
     fn searches_follow_the_spec_rules() {
         let local = SearchRequest {

@@ -21,6 +21,24 @@ fn line_breaks(bytes: &[u8], from: usize, to: usize) -> usize {
         .count()
 }
 
+/// A cell without control characters (a NUL would reach a subject, and a line break a header): line breaks and
+/// tabs become one space, the others go; trimmed.
+fn without_control_characters(cell: &str) -> String {
+    let mut clean = String::with_capacity(cell.len());
+    for c in cell.chars() {
+        match c {
+            '\t' | '\n' | '\r' => {
+                if !clean.ends_with(' ') {
+                    clean.push(' ');
+                }
+            }
+            c if c.is_control() => {}
+            c => clean.push(c),
+        }
+    }
+    clean.trim().to_string()
+}
+
 /// A row of an import that was skipped, with its line and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RowError {
@@ -97,9 +115,8 @@ pub fn parse_import(bytes: &[u8], query: &str) -> Result<ImportFile, Invalid> {
         let field = |name: &str| {
             column(name)
                 .and_then(|at| record.get(at))
-                .map(str::trim)
+                .map(without_control_characters)
                 .filter(|value| !value.is_empty())
-                .map(str::to_string)
         };
         if record
             .iter()

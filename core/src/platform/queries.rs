@@ -127,6 +127,7 @@ queries! {
     SEARCH_LOGS = query!("searches/logs");
     JOB_LIST = query!("jobs/list", per_dialect);
     JOB_SHOW = query!("jobs/show", per_dialect);
+    JOB_BAD_IDS = query!("jobs/bad_ids", per_dialect);
     JOB_RETRY = query!("jobs/retry", per_dialect);
     JOB_DEFER = query!("jobs/defer", per_dialect);
     JOB_DEPTH = query!("jobs/depth", per_dialect);
@@ -197,6 +198,9 @@ queries! {
     LEASE_RENEW = query!("leases/renew");
     LEASE_RELEASE = query!("leases/release");
     OUTGOING_ERRORS = query!("outgoing/errors");
+    OUTGOING_TESTS_SINCE = query!("outgoing/tests_since");
+    OUTGOING_RESEND_UNCERTAIN = query!("outgoing/resend_uncertain");
+    OUTGOING_RESUMING = query!("outgoing/resuming");
     COUNTER_GIVE_BACK = query!("counters/give_back");
     COUNTER_GIVE_BACK_MANY = query!("counters/give_back_many");
     USER_LOCK = query!("users/lock", per_dialect);

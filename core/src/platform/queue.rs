@@ -43,10 +43,9 @@ pub struct JobRow {
     pub last_result: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobDetail {
-    #[sqlx(flatten)]
     #[serde(flatten)]
     pub row: JobRow,
     pub payload: Option<String>,
@@ -300,9 +299,19 @@ impl Queue {
         )
     }
 
+    /// One job; a payload that is not UTF-8 is shown with its bad bytes replaced, never refused.
     pub async fn show(&self, id: &str) -> Result<Option<JobDetail>, QueueError> {
         let sql = JOB_SHOW.sql(&self.db);
-        Ok(on_db!(&self.db, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)?)
+        let row: Option<(JobRow, Option<Vec<u8>>, Option<String>)> = on_db!(&self.db, pool =>
+            sqlx::query(sql).bind(id).fetch_optional(pool).await.and_then(|row| row.map(|row| {
+                use sqlx::{FromRow, Row};
+                Ok((JobRow::from_row(&row)?, row.try_get("payload")?, row.try_get("lock_by")?))
+            }).transpose()))?;
+        Ok(row.map(|(row, payload, lock_by)| JobDetail {
+            row,
+            payload: payload.map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            lock_by,
+        }))
     }
 
     /// Puts failed (or killed) jobs back as pending with a fresh attempt count: one by id, or all of a kind.
@@ -345,22 +354,29 @@ impl Queue {
 }
 
 impl Queue {
-    /// After a queue worker stopped on a row it could not read: each row it had fetched that `readable` refuses
-    /// fails for good with why (it would stop every worker that fetched it), and the others go back to the queue at
-    /// once. Returns how many rows were set aside.
+    /// After a queue worker of `kind` stopped on a row it could not read: each row it had fetched that `readable`
+    /// refuses, and each waiting row of the kind whose id is not a ULID, fails for good with why (it would stop every
+    /// worker that fetched it), and the others go back to the queue at once. Returns how many rows were set aside.
     pub async fn set_aside_unreadable(
         &self,
-        worker: &str,
+        (worker, kind): (&str, &str),
         readable: impl Fn(&[u8]) -> Result<(), serde_json::Error>,
         now_ms: i64,
     ) -> Result<usize, QueueError> {
-        let (held, set_aside, release) = (
+        let (held, bad_ids, set_aside, release) = (
             JOB_HELD_BY.sql(&self.db),
+            JOB_BAD_IDS.sql(&self.db),
             JOB_SET_ASIDE.sql(&self.db),
             JOB_RELEASE.sql(&self.db),
         );
-        let rows: Vec<(String, Vec<u8>)> = on_db!(&self.db, pool => sqlx::query_as(held).bind(worker)
+        let mut rows: Vec<(String, Vec<u8>)> = on_db!(&self.db, pool => sqlx::query_as(held).bind(worker)
             .fetch_all(pool).await)?;
+        // apalis reads a row's id before it takes the row: one with a bad id is still waiting, held by no one.
+        let waiting: Vec<(String, Vec<u8>)> = on_db!(&self.db, pool => sqlx::query_as(bad_ids).bind(kind)
+            .fetch_all(pool).await)?;
+        rows.extend(waiting);
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        rows.dedup_by(|a, b| a.0 == b.0);
         let mut unreadable = 0;
         for (id, payload) in rows {
             let problem = match ulid_like(&id) {

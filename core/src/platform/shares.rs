@@ -1,6 +1,8 @@
 //! Fair shares of a process's scarce workers: a slot is taken in several scopes at once (a sender and its user, a
 //! user and the whole process), each scope with its own limit per key, so one key never holds more than its share
-//! and whoever is under every limit takes the next slot given back.
+//! and whoever is under every limit takes the next slot given back. One scope may also be shared fairly among its
+//! keys (see `SlotTable::fair`): however many keys compete, each holds at most an even share of the workers and one
+//! worker stays free for a key that holds none.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -8,10 +10,23 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+/// How long a key over its fair share waits for a slot, at most.
+const FAIR_SHARE_WAIT: Duration = Duration::from_millis(100);
+
+/// Why no slot was taken.
+enum Refused {
+    /// A scope's limit for its key.
+    Full,
+    /// The key holds its fair share.
+    FairShare,
+}
+
 /// Slots counted in `N` scopes: `limits[i]` per key of scope `i`.
 #[derive(Debug, Clone)]
 pub struct SlotTable<const N: usize> {
     limits: [usize; N],
+    /// The scope shared fairly, and the workers it shares.
+    fair: Option<(usize, usize)>,
     running: Arc<Mutex<[HashMap<i64, usize>; N]>>,
     /// Woken whenever a slot is given back.
     released: Arc<Notify>,
@@ -22,22 +37,41 @@ impl<const N: usize> SlotTable<N> {
     pub fn new(limits: [usize; N]) -> Self {
         Self {
             limits: limits.map(|limit| limit.max(1)),
+            fair: None,
             running: Arc::new(Mutex::new(std::array::from_fn(|_| HashMap::new()))),
             released: Arc::default(),
         }
     }
 
+    /// Shares scope `scope` fairly among its keys over `workers` workers: a key that holds no slot may take one
+    /// while any is free; a key that holds some may take another only while it holds less than an even share
+    /// among the keys holding slots and one more (half for a key alone, a third each for two), and while one
+    /// worker would stay free for a newcomer. So any number of keys whose work hangs never keep a new key waiting,
+    /// and their shares shrink as more of them compete.
+    pub fn fair(mut self, scope: usize, workers: usize) -> Self {
+        self.fair = Some((scope, workers.max(1)));
+        self
+    }
+
     /// A slot for `keys` (one per scope), held until the guard is dropped. When a scope is full this waits for a
     /// slot given back, up to `wait` (None: as long as it takes); None when none came free in time.
     pub async fn acquire(&self, keys: [i64; N], wait: Option<Duration>) -> Option<Slot<N>> {
-        let deadline = wait.map(|wait| tokio::time::Instant::now() + wait);
+        let started = tokio::time::Instant::now();
+        let mut deadline = wait.map(|wait| started + wait);
         loop {
             let released = self.released.notified();
             tokio::pin!(released);
             // Registered before the check, so a slot given back in between still wakes this wait.
             released.as_mut().enable();
-            if let Some(slot) = self.take(keys) {
-                return Some(slot);
+            match self.take(keys) {
+                Ok(slot) => return Some(slot),
+                // Over its fair share a key waits briefly: others may be waiting in the queue, unseen here, for
+                // the worker this wait holds.
+                Err(Refused::FairShare) => {
+                    let brief = started + FAIR_SHARE_WAIT;
+                    deadline = Some(deadline.map_or(brief, |deadline| deadline.min(brief)));
+                }
+                Err(Refused::Full) => {}
             }
             match deadline {
                 Some(deadline) => {
@@ -50,7 +84,7 @@ impl<const N: usize> SlotTable<N> {
         }
     }
 
-    fn take(&self, keys: [i64; N]) -> Option<Slot<N>> {
+    fn take(&self, keys: [i64; N]) -> Result<Slot<N>, Refused> {
         let mut running = self
             .running
             .lock()
@@ -59,15 +93,36 @@ impl<const N: usize> SlotTable<N> {
             running[scope].get(&keys[scope]).copied().unwrap_or(0) >= self.limits[scope]
         });
         if full {
-            return None;
+            return Err(Refused::Full);
+        }
+        if !self.fair_share_left(&running, keys) {
+            return Err(Refused::FairShare);
         }
         for (scope, key) in keys.iter().enumerate() {
             *running[scope].entry(*key).or_default() += 1;
         }
-        Some(Slot {
+        Ok(Slot {
             table: self.clone(),
             keys,
         })
+    }
+}
+
+impl<const N: usize> SlotTable<N> {
+    fn fair_share_left(&self, running: &[HashMap<i64, usize>; N], keys: [i64; N]) -> bool {
+        let Some((scope, workers)) = self.fair else {
+            return true;
+        };
+        let holders = &running[scope];
+        let total: usize = holders.values().sum();
+        match holders.get(&keys[scope]).copied().unwrap_or(0) {
+            0 => total < workers,
+            held => {
+                // An even share among the keys holding slots and one more that may come.
+                let share = (workers / (holders.len() + 1)).max(1);
+                held < share && total + 2 <= workers
+            }
+        }
     }
 }
 
@@ -133,5 +188,41 @@ mod tests {
         );
         giving_back.await.unwrap();
         drop(ada);
+    }
+
+    #[tokio::test]
+    async fn a_fair_scope_keeps_a_worker_for_a_newcomer_and_shrinks_shares_as_keys_compete() {
+        // Scope 0: senders (no limit that matters here); scope 1: users, shared fairly over eight workers.
+        let table = SlotTable::new([100, 100]).fair(1, 8);
+        let take = |user: i64| table.acquire([user * 10, user], Some(Duration::ZERO));
+        let all = |user: i64| async move {
+            let mut held = Vec::new();
+            while let Some(slot) = take(user).await {
+                held.push(slot);
+            }
+            held
+        };
+        let mut eves = all(1).await;
+        assert_eq!(eves.len(), 4, "alone, Eve takes half");
+        let mals = all(2).await;
+        assert_eq!(
+            mals.len(),
+            2,
+            "a third each for two, with room for one more"
+        );
+        let oscars = all(3).await;
+        assert_eq!(oscars.len(), 1, "one worker stays free");
+        let ada = take(4).await.expect("the last worker is a newcomer's");
+        assert!(take(5).await.is_none(), "the workers are all taken");
+        // Eve's batches end; she takes no more while she holds her share of four users and one more (one).
+        eves.truncate(1);
+        assert!(take(1).await.is_none(), "Eve holds her share");
+        drop((mals, oscars, ada));
+        let eves_again = all(1).await;
+        assert_eq!(
+            eves.len() + eves_again.len(),
+            4,
+            "alone again, Eve takes half"
+        );
     }
 }

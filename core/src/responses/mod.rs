@@ -52,6 +52,9 @@ pub enum AnswerError {
     Empty,
     #[error("The reply this answers is gone")]
     ReplyGone,
+    /// The prospect may not be written to any more: the draft is discarded, nothing is sent.
+    #[error("This answer will not be sent: {0}. The draft was discarded.")]
+    NotMailable(&'static str),
     #[error(transparent)]
     Store(#[from] crate::platform::db::StoreError),
     #[error(transparent)]
@@ -512,6 +515,19 @@ pub async fn approve(
         .reply_context(answer.inbound_id)
         .await?
         .ok_or(AnswerError::ReplyGone)?;
+    if let Some(why) = ctx
+        .db
+        .sending()
+        .why_not_mailable(user_id, &reply.to_email)
+        .await?
+    {
+        ctx.db
+            .responses()
+            .discard_answer(answer_id, user_id, ctx.now_ms())
+            .await?;
+        record_awaiting(ctx).await;
+        return Err(AnswerError::NotMailable(why));
+    }
     let message_id = queue_answer(ctx, &reply, answer_id, &draft, ctx.now_ms()).await?;
     metrics::counter!("outreach_auto_replies_sent_total", "mode" => "approved").increment(1);
     record_awaiting(ctx).await;

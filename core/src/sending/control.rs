@@ -1,6 +1,6 @@
 //! The user's control over a launched campaign: pause (its messages stay queued and its sending batches leave them
-//! alone until the user resumes), resume (sending jobs for what is still queued), and stop (what is still queued is
-//! skipped with the reason, and the campaign completes). A pause for a limit resumes by itself; a user's waits, and
+//! alone until the user resumes), resume (sending jobs for what is still queued), stop (what is still queued is
+//! skipped with the reason, and the campaign completes), and sending the emails in doubt again. A pause for a limit resumes by itself; a user's waits, and
 //! so does an operator's (the console makes the same writes in its audited transaction: `pause_in`, `resume_in`).
 
 use crate::campaigns::{CampaignRow, CampaignStatus};
@@ -48,6 +48,8 @@ pub enum ControlError {
     NotPaused,
     #[error("This campaign has finished; there is nothing to stop")]
     Finished,
+    #[error("No email of this campaign is in doubt")]
+    NothingInDoubt,
     #[error(transparent)]
     Store(#[from] crate::platform::db::StoreError),
     #[error(transparent)]
@@ -154,7 +156,53 @@ pub async fn stop(ctx: &Context, campaign: &CampaignRow) -> Result<u64, ControlE
     Ok(skipped)
 }
 
+/// Sends a campaign's emails in doubt again (their worker stopped while handing them over: some may have
+/// arrived), at the user's word: they go back to the queue, and a finished campaign sends again. A campaign the user
+/// paused keeps them queued until the resume. Returns how many.
+pub async fn send_uncertain_again(
+    ctx: &Context,
+    campaign: &CampaignRow,
+) -> Result<u64, ControlError> {
+    let now = ctx.now_ms();
+    let mut tx = ctx.db.begin_write().await?;
+    let sql = tx.sql(&OUTGOING_RESEND_UNCERTAIN);
+    let requeued = on_tx!(&mut tx, conn => sqlx::query(sql).bind(campaign.id).execute(conn).await
+        .map(|done| done.rows_affected()))?;
+    if requeued == 0 {
+        return Err(ControlError::NothingInDoubt);
+    }
+    if campaign.status == CampaignStatus::Completed {
+        control_campaign(
+            &mut tx,
+            campaign.id,
+            CampaignStatus::Active,
+            None,
+            false,
+            now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    if campaign.status != CampaignStatus::Paused {
+        resumed(ctx, campaign.id, now).await?;
+    }
+    Ok(requeued)
+}
+
 impl SendingStore<'_> {
+    /// When the emails of the campaign a stopped worker held are settled and sending goes on (None: no stopped
+    /// worker holds any). `lease_ms`: the workers' lease.
+    pub async fn resuming_at(
+        &self,
+        campaign_id: i64,
+        now: i64,
+        lease_ms: i64,
+    ) -> StoreResult<Option<i64>> {
+        let sql = OUTGOING_RESUMING.sql(self);
+        on_db!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(now + lease_ms / 3)
+            .fetch_one(pool).await)
+    }
+
     /// What a sending batch needs of its campaign (a deleted campaign has the defaults).
     pub async fn campaign_sending_settings(
         &self,

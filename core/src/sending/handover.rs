@@ -1,13 +1,15 @@
 //! Hand-overs recorded together. Every message's hand-over is committed before its content goes (see
-//! `sending::Handoff`: a connection records a window of its next messages at once), and each connection waits for
-//! its own. On SQLite hand-overs are written in a file of their own through its one connection, so they never wait
+//! `sending::Handoff`: a connection records a window of its next messages at once, sized by how long a record
+//! takes here, which this log measures), and each connection waits for its own. On SQLite hand-overs are written in a file of their own through its one connection, so they never wait
 //! for the claims and sent marks of the main file's writer (`platform::db`); the connections of one process that
 //! hand over at the same moment share one statement and one commit there (group commit): whoever finds no write
 //! under way writes everything waiting; the others wait for its answer. On PostgreSQL each connection writes its
 //! own at once: the server already commits concurrent transactions together, and one write at a time would only
 //! make them queue.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::oneshot;
@@ -52,17 +54,39 @@ pub type HandOverError = String;
 type Answer = oneshot::Sender<Result<(), HandOverError>>;
 type Waiting = Vec<(Vec<HandOver>, Answer)>;
 
-/// The process's hand-overs waiting for their write, and the one write under way.
+/// The process's hand-overs waiting for their write, the one write under way, and how long a record takes.
 #[derive(Debug, Clone, Default)]
 pub struct HandOverLog {
     waiting: Arc<Mutex<Waiting>>,
     writing: Arc<tokio::sync::Mutex<()>>,
+    /// A moving average of the time from a record's start to its commit, in microseconds (0: none yet).
+    commit_micros: Arc<AtomicU64>,
 }
 
 impl HandOverLog {
+    /// How long a record takes to commit, lately (zero before the first).
+    pub fn commit_time(&self) -> Duration {
+        Duration::from_micros(self.commit_micros.load(Ordering::Relaxed))
+    }
+
     /// Puts one connection's hand-overs on record, with whatever others are waiting; returns once they are
     /// committed.
     pub async fn record(&self, db: &Db, hand_overs: Vec<HandOver>) -> Result<(), HandOverError> {
+        let started = Instant::now();
+        let written = self.write(db, hand_overs).await;
+        let took = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        // A moving average of the last few records; races between connections only blur it.
+        let average = self.commit_micros.load(Ordering::Relaxed);
+        let next = if average == 0 {
+            took
+        } else {
+            (average * 7 + took) / 8
+        };
+        self.commit_micros.store(next, Ordering::Relaxed);
+        written
+    }
+
+    async fn write(&self, db: &Db, hand_overs: Vec<HandOver>) -> Result<(), HandOverError> {
         // PostgreSQL commits concurrent transactions together by itself: each connection writes its own at once.
         if matches!(db, Db::Postgres(_)) {
             return db

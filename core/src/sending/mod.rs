@@ -27,6 +27,7 @@ pub mod slots;
 pub mod smtp;
 pub mod steps;
 pub mod suppression;
+pub mod test_sends;
 pub mod window;
 
 use crate::sending::handover::HandOverError;

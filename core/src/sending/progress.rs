@@ -51,16 +51,24 @@ pub struct OutboxMessage {
 }
 
 impl SendingStore<'_> {
-    /// The failure reasons of those messages that failed.
-    pub async fn message_errors(&self, ids: &[i64]) -> StoreResult<Vec<String>> {
+    /// Why those of the messages that failed or were skipped were not sent, with their status.
+    pub async fn message_errors(&self, ids: &[i64]) -> StoreResult<Vec<(MessageStatus, String)>> {
         let sql = OUTGOING_ERRORS.sql(self);
         let mut errors = Vec::new();
         for id in ids {
-            let error: Option<String> =
-                on_db!(self, pool => sqlx::query_scalar(sql).bind(id).fetch_optional(pool).await)?;
+            let error: Option<(MessageStatus, String)> =
+                on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)?;
             errors.extend(error);
         }
         Ok(errors)
+    }
+
+    /// How many test messages the user wrote since `since` (epoch ms).
+    pub async fn tests_since(&self, user_id: i64, since: i64) -> StoreResult<i64> {
+        let sql = OUTGOING_TESTS_SINCE.sql(self);
+        Ok(
+            on_db!(self, pool => sqlx::query_scalar(sql).bind(user_id).bind(since).fetch_one(pool).await)?,
+        )
     }
 
     pub async fn campaign_progress(&self, campaign_id: i64) -> StoreResult<Progress> {

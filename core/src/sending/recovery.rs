@@ -1,10 +1,11 @@
 //! What a crashed worker left behind. Each worker process claims messages under a lease it renews while it lives;
 //! when a lease expires, any worker (on its lease timer) settles the messages still in sending under it by how far
 //! each got (see `SendingStore::hand_over`): one never handed over goes back to the queue with a new job, so nobody is lost;
-//! one handed over in an earlier window than the last on its connection was taken by the server (the next window's
-//! record unmarks those it did not take), so it is sent; and those of the last window handed over on each
-//! connection, whose content was under way, may have arrived: they are never sent again and show as uncertain. At
-//! most one window (`sending.handover_window` messages) per open connection is in doubt.
+//! one handed over in an earlier window than the last two on its connection was taken by the server (a later
+//! window's record unmarks those it did not take), so it is sent; and those of the last two windows handed over on
+//! each connection (the one under way, and the one recorded ahead of it or before it) may have arrived: they are
+//! never sent again and show as uncertain. Windows are as small as the connection's pace allows (see
+//! `batch::record`), so what is in doubt is about what was on the wire.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -64,7 +65,10 @@ pub async fn recover_interrupted_sends(ctx: &Context) -> anyhow::Result<Recovere
         // A claim from before leases has no record of how far it got.
         let under_way = message.claimed_by.is_none()
             || message.handed_by.as_ref().is_some_and(|connection| {
-                last_on_connection.get(connection.as_str()) == message.handed_seq.as_ref()
+                last_on_connection
+                    .get(connection.as_str())
+                    .zip(message.handed_seq)
+                    .is_some_and(|(last, seq)| last.contains(&seq))
             });
         let settled = if under_way {
             let campaign = ctx
@@ -142,13 +146,20 @@ pub async fn requeue_waiting_messages(ctx: &Context, before: i64) -> Result<usiz
     Ok(requeued)
 }
 
-/// The window handed over last on each connection (its content was under way when the worker died).
-fn last_windows(interrupted: &[Interrupted]) -> HashMap<&str, i64> {
-    let mut last: HashMap<&str, i64> = HashMap::new();
+/// The two windows handed over last on each connection: the one whose content was under way when the worker died,
+/// and the one before it (the next window's record is written while a window goes out, so the last on record may
+/// not have begun). Windows are numbered in the order they were recorded.
+fn last_windows(interrupted: &[Interrupted]) -> HashMap<&str, [i64; 2]> {
+    let mut last: HashMap<&str, [i64; 2]> = HashMap::new();
     for message in interrupted {
         if let (Some(connection), Some(seq)) = (&message.handed_by, message.handed_seq) {
-            let entry = last.entry(connection.as_str()).or_insert(seq);
-            *entry = (*entry).max(seq);
+            let [latest, before] = last.entry(connection.as_str()).or_insert([seq, seq]);
+            if seq > *latest {
+                *before = *latest;
+                *latest = seq;
+            } else if seq < *latest && (seq > *before || *before == *latest) {
+                *before = seq;
+            }
         }
     }
     last
@@ -168,17 +179,19 @@ mod tests {
     }
 
     #[test]
-    fn only_the_last_window_handed_on_each_connection_is_in_doubt() {
+    fn only_the_last_two_windows_handed_on_each_connection_are_in_doubt() {
         let interrupted = [
             message(1, Some(("lease/1", 10))),
             message(2, Some(("lease/1", 12))),
             message(3, Some(("lease/1", 12))),
+            message(6, Some(("lease/1", 9))),
+            message(7, Some(("lease/1", 11))),
             message(4, Some(("lease/2", 11))),
             message(5, None),
         ];
         let last = last_windows(&interrupted);
         assert_eq!(last.len(), 2);
-        assert_eq!(last["lease/1"], 12);
-        assert_eq!(last["lease/2"], 11);
+        assert_eq!(last["lease/1"], [12, 11]);
+        assert_eq!(last["lease/2"], [11, 11], "one window only");
     }
 }

@@ -1,8 +1,10 @@
 //! Per-sender and per-user concurrency and pace of one process, and the lease its claims are made under. A sender
-//! whose server hangs holds at most `sending.sender_concurrency` send batches, and one user's senders together at
-//! most `sending.user_concurrency` (half of the send workers by default); a batch that finds its sender or its user
-//! full waits up to a second for a slot, then hands its messages back for a little later, so a hung sender never
-//! keeps every worker and one user never keeps everyone else's mail waiting.
+//! whose server hangs holds at most `sending.sender_concurrency` send batches, and the users share the send workers
+//! fairly: each holds at most an even share among the users sending and one more (half for a user alone), and one
+//! worker stays free for a user who holds none (`sending.user_concurrency`, when set, caps a user further). A batch that finds its sender or its user full
+//! waits up to a second for a slot, then hands its messages back for a little later, so a hung sender never keeps
+//! every worker and no number of users ever keeps another user's mail waiting. Every worker process applies the
+//! same rule to its own workers, on either database.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,24 +27,28 @@ pub struct SenderSlots {
     handovers: HandOverLog,
 }
 
-/// How many send batches one sender, and one user's senders together, run at once in a process.
+/// How many send batches one sender, and one user's senders together, run at once in a process, and the send
+/// workers the users share fairly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlotLimits {
     pub per_sender: usize,
     pub per_user: usize,
+    pub send_workers: usize,
 }
 
 impl SlotLimits {
-    /// `per_user` 0: half of the process's `send_workers`; both at least one.
+    /// `per_user` 0: no cap but the fair share of the process's `send_workers`; all at least one.
     pub fn new(per_sender: usize, per_user: usize, send_workers: usize) -> Self {
+        let send_workers = send_workers.max(1);
         let per_user = if per_user == 0 {
-            send_workers / 2
+            send_workers
         } else {
             per_user
         };
         Self {
             per_sender: per_sender.max(1),
             per_user: per_user.max(1),
+            send_workers,
         }
     }
 }
@@ -54,7 +60,8 @@ impl SenderSlots {
     pub fn new(limits: SlotLimits, pacer: Pacer) -> Self {
         Self {
             lease: format!("{}-{}", std::process::id(), random_token(9)).into(),
-            table: SlotTable::new([limits.per_sender, limits.per_user]),
+            table: SlotTable::new([limits.per_sender, limits.per_user])
+                .fair(1, limits.send_workers),
             pacer,
             handovers: HandOverLog::default(),
         }
@@ -78,7 +85,7 @@ impl SenderSlots {
     /// slots are all taken this waits up to `wait` for one: a working sender gives one back within milliseconds,
     /// so its batches queue up here rather than going back to the queue, while a sender whose server hangs keeps
     /// them for at most `wait`. Another user's batch is never held up by a full user: it takes the first slot
-    /// given back. None when no slot came free in time.
+    /// given back, and a user over their fair share waits for theirs. None when no slot came free in time.
     pub async fn acquire(
         &self,
         user_id: i64,
@@ -127,10 +134,14 @@ mod tests {
     #[tokio::test]
     async fn one_users_senders_together_hold_at_most_their_share() {
         let clock = crate::platform::clock::ManualClock::at(0);
-        // Eight send workers: a user's share is four, whatever the number of senders.
+        // Eight send workers: alone, her share is four, whatever the number of senders.
         let limits = SlotLimits::new(4, 0, 8);
-        assert_eq!(limits.per_user, 4);
-        assert_eq!(SlotLimits::new(4, 0, 1).per_user, 1, "at least one");
+        assert_eq!(
+            SlotLimits::new(4, 0, 8).per_user,
+            8,
+            "no cap but the fair share"
+        );
+        assert_eq!(SlotLimits::new(4, 0, 0).per_user, 1, "at least one");
         let slots = SenderSlots::new(limits, Pacer::off(clock));
         let mut eves = Vec::new();
         for config_id in [7, 7, 8, 8] {
@@ -150,8 +161,13 @@ mod tests {
         assert!(ada.is_some());
         drop(eves.pop());
         assert!(
+            slots.acquire(1, 9, Duration::ZERO).await.is_none(),
+            "with Ada sending, Eve's share is two of eight"
+        );
+        drop(ada);
+        assert!(
             slots.acquire(1, 9, Duration::ZERO).await.is_some(),
-            "a slot given back is hers again"
+            "alone again, a slot given back is hers again"
         );
     }
 }

@@ -71,6 +71,23 @@ impl SendingStore<'_> {
         })
     }
 
+    /// Why `user_id` may not write to `email` any more (it unsubscribed, or bounced or reported spam to this
+    /// user), or None: the same rules a send batch applies, for a send that should be refused up front.
+    pub async fn why_not_mailable(
+        &self,
+        user_id: i64,
+        email: &str,
+    ) -> StoreResult<Option<&'static str>> {
+        let email = vec![crate::accounts::normalize_email(email)];
+        if !self.suppressed_among(&email).await?.is_empty() {
+            return Ok(Some("the recipient unsubscribed"));
+        }
+        if !self.suppressed_for_user(user_id, &email).await?.is_empty() {
+            return Ok(Some("the address bounced or reported spam earlier"));
+        }
+        Ok(None)
+    }
+
     /// Which of these normalised addresses the user may not send to after bounces and spam reports.
     pub async fn suppressed_for_user(
         &self,

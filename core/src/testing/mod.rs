@@ -400,6 +400,11 @@ impl SmtpSink {
         Self { port, dir, child }
     }
 
+    /// How many messages were received so far (without reading them).
+    pub fn count(&self) -> usize {
+        std::fs::read_dir(self.dir.path()).map_or(0, |entries| entries.count())
+    }
+
     /// The messages received so far, in the order of their files' names, each with its folded header lines
     /// unfolded (RFC 5322 §2.2.3: a long References header goes on over several lines), so that a test can look for
     /// a whole header.

@@ -90,3 +90,49 @@ async fn each_chain_cut_between_its_steps_is_resumed_once() {
     })
     .await;
 }
+
+/// Issue 80.3: rows of the queue that cannot be read (a payload that is not JSON, or not even UTF-8) stop no pass of
+/// the scheduler: messages that lost their job are queued again, and a campaign's next send is still found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_queue_rows_stop_no_resumption() {
+    each_backend(|test_db| async move {
+        let db = &test_db.db;
+        let mut settings = at_any_time(Settings::default());
+        settings.queue.lease_seconds = 0;
+        let ctx = Context::new(db.clone(), settings, Arc::new(SystemClock));
+        let (_, cut, cut_ids) = seed_campaign(db, "ada@example.org", 100, 3, None, "<p>Hi</p>").await;
+        on_db!(db, pool => sqlx::query("update campaigns set status = 'active' where id = $1").bind(cut)
+            .execute(pool).await.map(|_| ())).unwrap();
+        for (n, tag) in ["not-json", "not-utf8"].into_iter().enumerate() {
+            let job = SendCampaignEmail { campaign_id: Some(cut), message_ids: vec![-1 - n as i64], at_once: false,
+                branding: None };
+            ctx.queue.enqueue(job, Some(tag)).await.unwrap();
+        }
+        let (not_json, not_utf8) = match db.backend() {
+            "postgres" => (
+                "update apalis.jobs set job = convert_to('not json', 'UTF8') where idempotency_key like '%not-json%'",
+                "update apalis.jobs set job = '\\xff00fe'::bytea where idempotency_key like '%not-utf8%'",
+            ),
+            _ => (
+                "update Jobs set job = cast('not json' as blob) where idempotency_key like '%not-json%'",
+                "update Jobs set job = x'ff00fe' where idempotency_key like '%not-utf8%'",
+            ),
+        };
+        test_db.execute(not_json).await;
+        test_db.execute(not_utf8).await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let resumed = resume(&ctx).await;
+        assert!(resumed.contains(&("send", 3)), "{}: {resumed:?}", db.backend());
+        let sending = ctx.queue.unfinished_ids::<SendCampaignEmail>("message_ids").await.unwrap();
+        assert!(cut_ids.iter().all(|id| sending.contains(id)), "{}", db.backend());
+        let next = ctx.queue.next_send_of_campaign(cut, SystemClock.now_ms()).await;
+        assert!(next.is_ok(), "{}: {next:?}", db.backend());
+        let jobs = ctx.queue.list(None, None, 10).await;
+        assert!(jobs.is_ok(), "{}: {jobs:?}", db.backend());
+        for job in jobs.unwrap() {
+            assert!(ctx.queue.show(&job.id).await.is_ok(), "{}", db.backend());
+        }
+        test_db.cleanup().await;
+    })
+    .await;
+}

@@ -273,7 +273,7 @@ async fn a_job_row_that_cannot_be_read_is_set_aside_and_the_rest_run() {
         let clock = ManualClock::at(SystemClock.now_ms());
         let ctx = context(&test_db.db, clock, 3);
         let backend = test_db.db.backend();
-        for tick in ["not-json", "wrong-shape", "fine"] {
+        for tick in ["not-json", "wrong-shape", "bad-id", "fine"] {
             ctx.queue
                 .enqueue(ExpireSubscriptions { tick: tick.into() }, None)
                 .await
@@ -290,8 +290,14 @@ async fn a_job_row_that_cannot_be_read_is_set_aside_and_the_rest_run() {
                 "update Jobs set job = cast('{\"day\":1}' as blob) where cast(job as text) like '%wrong-shape%'",
             ),
         };
+        // Issue 80.3: and one whose id is not a ULID, which apalis cannot even decode.
+        let bad_id = match test_db.db.backend() {
+            "postgres" => "update apalis.jobs set id = 'not-a-ulid' where convert_from(job, 'UTF8') like '%bad-id%'",
+            _ => "update Jobs set id = 'not-a-ulid' where cast(job as text) like '%bad-id%'",
+        };
         test_db.execute(not_json).await;
         test_db.execute(wrong_shape).await;
+        test_db.execute(bad_id).await;
         outreach_worker::run_until_idle(ctx.clone(), LIMIT)
             .await
             .unwrap();
@@ -311,6 +317,7 @@ async fn a_job_row_that_cannot_be_read_is_set_aside_and_the_rest_run() {
             vec![
                 ("not json".to_string(), "Failed".to_string()),
                 (r#"{"day":1}"#.to_string(), "Failed".to_string()),
+                (r#"{"tick":"bad-id"}"#.to_string(), "Failed".to_string()),
                 (r#"{"tick":"fine"}"#.to_string(), "Done".to_string()),
             ],
             "{backend}"

@@ -318,8 +318,9 @@ pub struct SendingSettings {
     /// Send jobs of one sender that one worker process runs at once: a sender whose server hangs holds at most
     /// this many workers; the others keep sending for everyone else.
     pub sender_concurrency: usize,
-    /// Send jobs of one user's senders together that one worker process runs at once, so that one user never
-    /// keeps every other user's mail waiting; 0: half of `queue.concurrency` (at least one).
+    /// A cap on the send jobs of one user's senders together that one worker process runs at once, besides the
+    /// fair share every user gets (an even share of `queue.concurrency` among the users sending, with one worker
+    /// kept for a user with none); 0: the fair share alone.
     pub user_concurrency: usize,
     /// The sending window of a new campaign, in the user's time zone: "mon-fri 08:00-18:00" (days as mon ... sun,
     /// ranges with '-', lists with ','). Campaigns change theirs in the builder.
@@ -329,10 +330,14 @@ pub struct SendingSettings {
     pub pacing: bool,
     /// With pacing, the shortest gap between two messages of one sender.
     pub min_gap_seconds: u64,
-    /// How many messages of one SMTP connection are put on record as handed over in one commit before their content
-    /// goes. A worker that dies mid-send leaves up to this many messages per open connection in doubt (marked
-    /// uncertain, never sent twice); 1 leaves at most one, at the price of one commit per message.
+    /// The most messages of one SMTP connection put on record as handed over in one commit before their content
+    /// goes. A window holds what the connection sends while one record commits (from one message for a slow server
+    /// up to this), and the next window's record is written while this one goes out; a worker that dies mid-send
+    /// leaves the last two windows of each open connection in doubt (marked uncertain, never sent twice).
     pub handover_window: usize,
+    /// Seconds a send batch holds its sender's slot before it hands the rest of its messages to a new job at the
+    /// back of the queue: a slow server shortens its own batches, and the other jobs take their turn in between.
+    pub batch_seconds: u64,
 }
 
 impl Default for SendingSettings {
@@ -345,7 +350,8 @@ impl Default for SendingSettings {
             default_window: "mon-fri 08:00-18:00".into(),
             pacing: true,
             min_gap_seconds: 20,
-            handover_window: 32,
+            handover_window: 8,
+            batch_seconds: 10,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! while its mailbox cannot send), and one sender's share is claimed under the limits and handed over.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use super::{Batch, HANDED_OVER_TOGETHER, SENDER_SLOT_WAIT, SUPPRESSED_FOR_USER, Stop, Stopping};
 use crate::accounts::{User, normalize_email};
@@ -209,7 +210,12 @@ impl Batch<'_> {
                 .time(slots.acquire(user.id, config.id, SENDER_SLOT_WAIT))
                 .await
             {
-                Some(slot) => Some(slot),
+                Some(slot) => {
+                    let turn = Duration::from_secs(ctx.settings.sending.batch_seconds.max(1));
+                    // The turn is the batch's, whichever of its senders' slots it holds.
+                    self.turn_ends.get_or_insert(Instant::now() + turn);
+                    Some(slot)
+                }
                 None => return Ok(Some(Stop::SenderBusy)),
             },
             _ => None,
@@ -217,6 +223,9 @@ impl Batch<'_> {
         for chunk in claimed.chunks(HANDED_OVER_TOGETHER) {
             if stopping() {
                 return Ok(Some(Stop::HandOver));
+            }
+            if self.turn_is_over() {
+                return Ok(Some(Stop::TurnOver));
             }
             if let Some(stop) = self
                 .send_chunk(chunk, user, config, recipients, stopping)

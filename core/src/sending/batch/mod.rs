@@ -87,6 +87,10 @@ struct Batch<'a> {
     resumed: bool,
     /// Senders whose failures in a row this batch ended by sending through them.
     recovered: HashSet<i64>,
+    /// When the batch, holding a sender's slot, hands its rest to a new job (`sending.batch_seconds`).
+    turn_ends: Option<Instant>,
+    /// Each sender's pace in this batch's runs so far (the hand-over windows are sized by it).
+    paces: HashMap<Option<i64>, Duration>,
 }
 
 /// How a batch ended before its last message.
@@ -95,6 +99,8 @@ enum Stop {
     HandOver,
     /// The sender's slots in this process are all taken: the rest goes to a new job a little later.
     SenderBusy,
+    /// The batch held its sender's slot for its turn: the rest goes to a new job at the back of the queue.
+    TurnOver,
     /// A limit is reached: the user's monthly quota (the campaign pauses and the rest waits), or the sender's
     /// daily cap; `unclaimed` are the messages it left.
     NoRoom { quota: bool, unclaimed: Vec<i64> },
@@ -150,6 +156,8 @@ pub async fn send_campaign_email(
         last_record: Instant::now(),
         resumed: false,
         recovered: HashSet::new(),
+        turn_ends: None,
+        paces: HashMap::new(),
     };
     // A panic while sending fails the batch like an error, after what it did is recorded below.
     let outcome = match AssertUnwindSafe(batch.run(stopping, slots))
@@ -163,8 +171,8 @@ pub async fn send_campaign_email(
         )),
     };
     // Whatever happened, accepted messages are recorded and unsent claims go back to the queue (those of a batch
-    // whose sender was busy with nothing said: nothing happened to them).
-    let interrupted = !matches!(outcome, Ok(Some(Stop::SenderBusy)));
+    // whose sender was busy or whose turn ended, with nothing said: nothing happened to them).
+    let interrupted = !matches!(outcome, Ok(Some(Stop::SenderBusy | Stop::TurnOver)));
     let recorded = batch.settle(interrupted.then_some(HANDED_BACK)).await;
     for sender in batch.senders.values_mut() {
         sender.close().await;
@@ -173,7 +181,7 @@ pub async fn send_campaign_email(
     let now = ctx.now_ms();
     match outcome? {
         None => {}
-        Some(stop @ (Stop::HandOver | Stop::SenderBusy)) => {
+        Some(stop @ (Stop::HandOver | Stop::SenderBusy | Stop::TurnOver)) => {
             // Unique: a batch fetched during the stop hands over the same messages again.
             let tag = format!("handed-over:{}", random_token(8));
             let dispatch = Dispatch {
@@ -452,28 +460,37 @@ impl Batch<'_> {
             // A run pauses after RECORD_EVERY so a slow sender's messages are recorded as they go (SMTP pipelines
             // a run over one connection; the mail APIs take one message at a time).
             let started = Instant::now();
-            let pause = || stopping() || started.elapsed() >= RECORD_EVERY;
+            let turn_ends = self.turn_ends;
+            let pause = || {
+                stopping()
+                    || started.elapsed() >= RECORD_EVERY
+                    || turn_ends.is_some_and(|end| Instant::now() >= end)
+            };
             let sender = self.senders.get_mut(&key).expect("opened above");
             // A mail API takes one message per request: a window would only widen the doubt after a crash.
             let window = match sender {
                 Sender::Smtp(_) => ctx.settings.sending.handover_window,
                 _ => 1,
             };
+            let message_ids = composed[next..]
+                .iter()
+                .map(|message| message.message_id.clone())
+                .collect();
             let mut recorder = Recorder::new(
                 &ctx.db,
                 self.handovers,
                 self.lease,
-                &ids[next..],
-                composed[next..]
-                    .iter()
-                    .map(|message| message.message_id.clone())
-                    .collect(),
+                (&ids[next..], message_ids),
                 window,
+                self.paces.get(&key).copied(),
             );
             let outcomes = sender
                 .send_all(&composed[next..], &pause, &mut recorder)
                 .await;
             let unmarked = recorder.unmark_untried(outcomes.len()).await;
+            if let Some(gap) = recorder.gap {
+                self.paces.insert(key, gap);
+            }
             SendStep::Smtp.record(started.elapsed().saturating_sub(recorder.handing));
             // Messages after a deferral were not handed over: they stay claimed and go back to the queue.
             for outcome in outcomes {
@@ -490,6 +507,9 @@ impl Batch<'_> {
             }
             if next < ids.len() && stopping() {
                 return Ok(Some(Stop::HandOver));
+            }
+            if next < ids.len() && self.turn_is_over() {
+                return Ok(Some(Stop::TurnOver));
             }
         }
         Ok(None)
@@ -597,6 +617,11 @@ impl Batch<'_> {
                 Ok(None)
             }
         }
+    }
+
+    /// Whether the batch has held its sender's slot for its turn.
+    fn turn_is_over(&self) -> bool {
+        self.turn_ends.is_some_and(|end| Instant::now() >= end)
     }
 
     /// The batch is done with this message (whatever happens to it next is recorded by the caller).

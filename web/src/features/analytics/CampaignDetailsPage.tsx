@@ -50,6 +50,7 @@ export function CampaignDetailsPage() {
         <Tile label="Total Opens" value={summary.totalOpens} detail={summary.machineOpens > 0 ? `${summary.machineOpens} machine opens not counted` : undefined} />
         <Tile label="Total Clicks" value={summary.totalClicks} />
       </div>
+      {progress.data && progress.data.progress.uncertain > 0 ? <InDoubt campaignId={campaign.id} count={progress.data.progress.uncertain} /> : null}
       {progress.data && progress.data.senders.length > 0 ? (
         <Card title="Senders">
           <SenderProgressList senders={progress.data.senders} />
@@ -111,6 +112,41 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
         </ul>
       ) : null}
     </li>
+  );
+}
+
+/** Emails in doubt (their worker stopped while handing them to the server) and Send Again, after a warning that
+ * some may have arrived (issue 80). */
+function InDoubt({ campaignId, count }: { campaignId: number; count: number }) {
+  const [asking, setAsking] = useState(false);
+  const emails = count === 1 ? "1 email" : `${count} emails`;
+  const sending = useApiMutation({
+    mutationFn: () => requestJson("POST", `/api/campaigns/${campaignId}/send-uncertain-again`),
+    success: { title: "Sending again", description: `${emails} went back to the queue` },
+    failure: { title: "Error", description: "The emails could not be queued again. Please try again." },
+    invalidates: (query) => String(query.queryKey[0]).startsWith("/api/campaigns"),
+    onSuccess: () => setAsking(false),
+  });
+  return (
+    <Card title="In doubt">
+      <p className="text-sm text-slate-600">
+        {emails} may have arrived: the worker sending {count === 1 ? "it" : "them"} stopped while handing {count === 1 ? "it" : "them"} to the
+        server. {count === 1 ? "It is" : "They are"} not sent again unless you ask.
+      </p>
+      <Button variant="outline" className="mt-2" onClick={() => setAsking(true)}>
+        Send Again
+      </Button>
+      {asking ? (
+        <ConfirmDialog
+          title="Send the emails in doubt again"
+          message={`Some of these ${emails} may have arrived already: their recipients would get a second copy. Send them again?`}
+          confirmLabel="Send Again"
+          busy={sending.isPending}
+          onConfirm={() => sending.mutate()}
+          onCancel={() => setAsking(false)}
+        />
+      ) : null}
+    </Card>
   );
 }
 

@@ -138,13 +138,18 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
       {counts ? (
         <div data-testid="send-progress" className="text-sm">
           <div className="mb-1 flex justify-between">
-            <span>{progressState(progress)}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued{counts.uncertain > 0 ? `, ${counts.uncertain} uncertain (may have arrived; never sent again)` : ""}</span>
+            <span>{progressState(progress)}: {counts.sent} sent, {counts.failed} failed, {counts.skipped} skipped, {counts.queued + counts.sending} queued{counts.uncertain > 0 ? `, ${counts.uncertain} uncertain (may have arrived; the campaign details can send them again)` : ""}</span>
             <span>{summary ? `${summary.finished} of ${count(summary.toSend, "email", "emails")}` : null}</span>
           </div>
           <div className="h-2 rounded bg-slate-200">
             <div className="h-2 rounded bg-brand" style={{ width: `${summary?.percent ?? 0}%` }} />
           </div>
           {progress.statusReason ? <p className="mt-1 text-amber-700">{progress.statusReason}</p> : null}
+          {progress.resumingAt ? (
+            <p className="mt-1 text-amber-700">
+              Resuming after a worker stopped: the emails it held are settled and sending goes on at {formatDateTime(progress.resumingAt)}.
+            </p>
+          ) : null}
           <SenderProgressList senders={progress.senders} />
           {progress.status === "active" && progress.nextSendAt ? (
             <p className="mt-1 text-slate-600">
