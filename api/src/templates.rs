@@ -9,6 +9,7 @@ use outreach_core::campaigns::personalise::{Recipient, render, render_html, sani
 use outreach_core::campaigns::templates::{
     FollowUpInput, FollowUpRow, FollowUpTiming, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
+use outreach_core::campaigns::variants::validate_variants;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -80,9 +81,11 @@ pub async fn list(
     Ok(Json(rows))
 }
 
-/// A new template (name, subject, body, objective, tone, emailSignature); the body's HTML is sanitised.
+/// A new template (name, subject, body, objective, tone, emailSignature, and A/B `variants` B onwards); the
+/// body's HTML is sanitised. Nothing is saved when a field or a variant is refused.
 #[utoipa::path(post, path = "/api/email-templates", tag = "templates", request_body = TemplateInput, responses(
     (status = 201, body = TemplateRow),
+    (status = 400, description = "A variant is refused: more than 5, an empty subject or body, an unknown variable (the field is named)", body = ErrorBody),
     (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
@@ -90,12 +93,16 @@ pub async fn create(
     JsonBody(input): JsonBody<TemplateInput>,
 ) -> ApiResult<Response> {
     let content = input.validate().map_err(invalid)?;
-    let id = state
-        .ctx
-        .db
+    let variants = validate_variants(&input.variants.unwrap_or_default())
+        .map_err(|error| crate::variants::invalid_variant(&error))?;
+    let db = &state.ctx.db;
+    let id = db
         .campaigns()
         .insert_template(user.id, &content, state.ctx.now_ms())
         .await?;
+    if !variants.is_empty() {
+        db.campaigns().replace_variants(id, 0, &variants).await?;
+    }
     let row = owned(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
@@ -104,6 +111,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/email-templates/{id}", tag = "templates", params(("id" = i64, Path)), request_body = TemplateInput,
     responses(
         (status = 200, body = TemplateRow),
+        (status = 400, description = "A variant is refused (the field is named); nothing is saved", body = ErrorBody),
         (status = 404, description = "Template not found", body = ErrorBody),
         (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn update(
@@ -120,12 +128,27 @@ pub async fn update(
         ..input
     };
     let content = merged.validate().map_err(invalid)?;
+    // Absent, the variants stay as they are; a list (empty too) replaces them.
+    let variants = merged
+        .variants
+        .as_deref()
+        .map(validate_variants)
+        .transpose()
+        .map_err(|error| crate::variants::invalid_variant(&error))?;
     state
         .ctx
         .db
         .campaigns()
         .update_template(id, user.id, &content, state.ctx.now_ms())
         .await?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(id, 0, &variants)
+            .await?;
+    }
     Ok(Json(owned(&state, id, user.id).await?))
 }
 

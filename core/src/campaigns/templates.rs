@@ -51,6 +51,9 @@ pub struct TemplateRow {
     /// Percent, whole: its own replies the same way.
     #[sqlx(skip)]
     pub response_rate: i64,
+    /// The first email's extra A/B variants (B onwards; its own subject and body are A).
+    #[sqlx(skip)]
+    pub variants: Vec<crate::campaigns::variants::Variant>,
 }
 
 impl TemplateRow {
@@ -114,6 +117,8 @@ pub struct TemplateInput {
     pub objective: Option<String>,
     pub tone: Option<String>,
     pub email_signature: Option<String>,
+    /// The first email's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5).
+    pub variants: Option<Vec<crate::campaigns::variants::VariantInput>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -456,6 +461,7 @@ mod tests {
             objective: None,
             tone: Some("friendly".into()),
             email_signature: Some("Ada".into()),
+            variants: None,
         };
         let content = valid.validate().unwrap();
         assert_eq!(

@@ -70,10 +70,18 @@ impl Outgoing {
     /// order (a letter whose campaign, business, kind and step are taken adds none).
     pub async fn write(&self, db: &Db, letters: &[Letter<'_>], now: i64) -> StoreResult<Vec<i64>> {
         let tokens: Vec<String> = letters.iter().map(|_| message_token(now)).collect();
+        // A campaign's first emails and follow-ups get their A/B variant as they are written (issue 81).
+        let variants = match self.campaign_id {
+            Some(campaign_id) => {
+                crate::sending::variants::assign(db, campaign_id, self.kind, letters).await?
+            }
+            None => vec![0; letters.len()],
+        };
         let messages: Vec<NewMessage> = letters
             .iter()
             .zip(&tokens)
-            .map(|(letter, token)| NewMessage {
+            .zip(&variants)
+            .map(|((letter, token), &variant)| NewMessage {
                 user_id: self.user_id,
                 to_email: letter.to_email,
                 status: match letter.skip {
@@ -92,6 +100,7 @@ impl Outgoing {
                 subject: letter.subject,
                 html_body: letter.html_body,
                 in_reply_to: letter.in_reply_to,
+                variant,
             })
             .collect();
         db.sending().enqueue_messages(&messages, now).await

@@ -1,0 +1,146 @@
+//! The spam check of the pre-launch check (issue 81): the campaign's first message, rendered for one real recipient
+//! exactly as it would be sent, scored by SpamAssassin when the server has it (`deliverability.spamassassin`), else
+//! by the built-in checks. A score of 5 or more is SpamAssassin's own threshold for spam: step 6 then asks the user
+//! to confirm before launching.
+
+mod assassin;
+mod rules;
+
+use serde::Serialize;
+
+use crate::platform::config::Settings;
+use crate::sending::compose::Composed;
+
+pub use assassin::parse_report;
+pub use rules::builtin_check;
+
+/// SpamAssassin's threshold: a message scoring this much or more is spam.
+pub const SPAM_THRESHOLD: f64 = 5.0;
+
+/// The engine that scored a message.
+pub const ENGINE_SPAMASSASSIN: &str = "spamassassin";
+pub const ENGINE_BUILTIN: &str = "builtin";
+
+/// One rule that fired.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpamRule {
+    pub name: String,
+    pub points: f64,
+    pub description: String,
+}
+
+/// A message's score and the rules that fired, highest first.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpamCheck {
+    /// `spamassassin` or `builtin`.
+    pub engine: String,
+    pub score: f64,
+    pub rules: Vec<SpamRule>,
+}
+
+impl SpamCheck {
+    /// The score is SpamAssassin's spam threshold or more: the launch waits for the user's confirmation.
+    pub fn is_spam(&self) -> bool {
+        self.score >= SPAM_THRESHOLD
+    }
+
+    fn sorted(mut self) -> Self {
+        self.rules
+            .sort_by(|a, b| b.points.total_cmp(&a.points).then(a.name.cmp(&b.name)));
+        self
+    }
+}
+
+/// Scores a composed message: with SpamAssassin when configured and present (its local rules: no network tests),
+/// else with the built-in checks. SpamAssassin failing or timing out falls back to the built-in checks, logged.
+pub async fn check_message(settings: &Settings, composed: &Composed) -> SpamCheck {
+    let raw = match crate::sending::mime::render(composed, chrono::Utc::now()) {
+        Ok(rendered) => rendered.text,
+        Err(error) => {
+            tracing::warn!(%error, "spam check: the message cannot be rendered");
+            return builtin_check(composed).sorted();
+        }
+    };
+    if let Some(program) = assassin::program(&settings.deliverability.spamassassin) {
+        match assassin::score(&program, &raw, settings.deliverability.timeout_seconds).await {
+            Ok(check) => return check.sorted(),
+            Err(error) => {
+                tracing::warn!(%error, program = %program.display(), "SpamAssassin did not score the message")
+            }
+        }
+    }
+    builtin_check(composed).sorted()
+}
+
+/// The spam check of a planned launch: its first message (the template's own subject and body) rendered for the
+/// first chosen business with an address, from the campaign's first sender (else the local outbox's address), with
+/// the campaign's plain-text and tracking settings. None when nobody chosen has an address.
+pub async fn check_launch_message(
+    ctx: &crate::Context,
+    user: &crate::accounts::User,
+    planned: &crate::sending::launch_check::Planned,
+) -> crate::platform::db::StoreResult<Option<SpamCheck>> {
+    use crate::sending::compose::{Envelope, compose};
+    let Some((business, to_email)) = planned.businesses.iter().find_map(|business| {
+        crate::sending::launch::valid_address(business.email.as_deref()).map(|to| (business, to))
+    }) else {
+        return Ok(None);
+    };
+    let db = &ctx.db;
+    let Some(campaign) = db
+        .campaigns()
+        .find_campaign(planned.campaign_id, user.id)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let Some((subject, body)) = db
+        .campaigns()
+        .template_content(planned.template_id, user.id)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let recipient = db
+        .discovery()
+        .recipients(&[business.id], user.id)
+        .await?
+        .remove(&business.id)
+        .unwrap_or_default();
+    let (from_name, from_email, reply_to) = match planned.senders.first() {
+        Some(config) => (
+            config.send_from_name.clone(),
+            config.send_from.clone(),
+            config.reply_to.clone(),
+        ),
+        None => (
+            user.full_name(),
+            format!("outbox@{}", ctx.settings.sending_domain()),
+            Some(user.email.clone()),
+        ),
+    };
+    let from_name = campaign.email_from_name.clone().unwrap_or(from_name);
+    let reply_to = campaign.reply_to.clone().or(reply_to);
+    let token = format!(
+        "{:012x}{}",
+        ctx.now_ms().max(0),
+        crate::platform::security::random_token(16)
+    );
+    let envelope = Envelope {
+        from_name: &from_name,
+        from_email: &from_email,
+        reply_to: reply_to.as_deref(),
+        to_email: &to_email,
+        postal_address: user.postal_address.as_deref().unwrap_or_default(),
+        token: &token,
+        in_reply_to: None,
+        thread_start: None,
+        open_pixel: campaign.track_opens,
+        track_clicks: campaign.track_clicks,
+        plain_text: campaign.plain_text,
+    };
+    let composed = compose(&ctx.settings, &envelope, &subject, &body, &recipient);
+    Ok(Some(check_message(&ctx.settings, &composed).await))
+}
