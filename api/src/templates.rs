@@ -9,7 +9,7 @@ use outreach_core::campaigns::personalise::{Recipient, render, render_html, sani
 use outreach_core::campaigns::templates::{
     FollowUpInput, FollowUpRow, FollowUpTiming, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
-use outreach_core::campaigns::variants::validate_variants;
+use outreach_core::campaigns::variants::{Variant, validate_variants};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -34,6 +34,41 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 const NOT_FOUND: &str = "Template not found";
+
+/// Follow-ups with their steps' extra A/B variants.
+async fn with_variants(
+    state: &AppState,
+    template_id: i64,
+    mut rows: Vec<FollowUpRow>,
+) -> ApiResult<Vec<FollowUpRow>> {
+    let variants = state
+        .ctx
+        .db
+        .campaigns()
+        .template_variants(template_id)
+        .await?;
+    for row in &mut rows {
+        row.variants = variants
+            .iter()
+            .filter(|(step, ..)| *step == row.sequence_number)
+            .map(|(_, _, subject, body)| Variant {
+                subject: subject.clone(),
+                body: body.clone(),
+            })
+            .collect();
+    }
+    Ok(rows)
+}
+
+/// A follow-up's variants, validated (none when the request leaves them as they are).
+fn follow_up_variants(input: &FollowUpInput) -> ApiResult<Option<Vec<Variant>>> {
+    input
+        .variants
+        .as_deref()
+        .map(validate_variants)
+        .transpose()
+        .map_err(|error| crate::variants::invalid_variant(&error))
+}
 const FOLLOW_UP_NOT_FOUND: &str = "Follow-up not found";
 
 async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<TemplateRow> {
@@ -289,7 +324,7 @@ pub async fn list_follow_ups(
         .campaigns()
         .list_follow_ups(template_id, user.id)
         .await?;
-    Ok(Json(rows))
+    Ok(Json(with_variants(&state, template_id, rows).await?))
 }
 
 /// One more follow-up of a template (at most four).
@@ -317,6 +352,7 @@ pub async fn create_follow_up(
         return Err(ApiError::validation("A template has at most 4 follow-ups"));
     }
     let content = input.validate(existing.len() as i32 + 1).map_err(invalid)?;
+    let variants = follow_up_variants(&input)?;
     let id = state
         .ctx
         .db
@@ -324,6 +360,14 @@ pub async fn create_follow_up(
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(template_id, content.sequence_number, &variants)
+            .await?;
+    }
     state
         .ctx
         .db
@@ -331,6 +375,9 @@ pub async fn create_follow_up(
         .reschedule_follow_ups(template_id)
         .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
+    let row = with_variants(&state, template_id, vec![row])
+        .await?
+        .remove(0);
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
@@ -348,6 +395,7 @@ pub async fn update_follow_up(
 ) -> ApiResult<Json<FollowUpRow>> {
     let existing = owned_follow_up(&state, id, user.id).await?;
     let content = input.validate(existing.sequence_number).map_err(invalid)?;
+    let variants = follow_up_variants(&input)?;
     state
         .ctx
         .db
@@ -355,6 +403,18 @@ pub async fn update_follow_up(
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(
+                existing.main_template_id,
+                content.sequence_number,
+                &variants,
+            )
+            .await?;
+    }
     state
         .ctx
         .db
@@ -362,7 +422,11 @@ pub async fn update_follow_up(
         .reschedule_follow_ups(existing.main_template_id)
         .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
-    Ok(Json(row))
+    Ok(Json(
+        with_variants(&state, existing.main_template_id, vec![row])
+            .await?
+            .remove(0),
+    ))
 }
 
 /// Deletes one follow-up (`id` is the follow-up's).
@@ -424,6 +488,10 @@ pub async fn sync_follow_ups(
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(invalid)?;
+    let variants = inputs
+        .iter()
+        .map(follow_up_variants)
+        .collect::<ApiResult<Vec<_>>>()?;
     if !state
         .ctx
         .db
@@ -439,13 +507,23 @@ pub async fn sync_follow_ups(
         .followups()
         .reschedule_follow_ups(template_id)
         .await?;
+    for (index, variants) in variants.iter().enumerate() {
+        if let Some(variants) = variants {
+            state
+                .ctx
+                .db
+                .campaigns()
+                .replace_variants(template_id, index as i32 + 1, variants)
+                .await?;
+        }
+    }
     let rows = state
         .ctx
         .db
         .campaigns()
         .list_follow_ups(template_id, user.id)
         .await?;
-    Ok(Json(rows))
+    Ok(Json(with_variants(&state, template_id, rows).await?))
 }
 
 /// When a template's follow-ups are due.

@@ -94,6 +94,9 @@ pub struct FollowUpRow {
     pub created_at: Timestamp,
     #[serde(skip)]
     pub updated_at: Timestamp,
+    /// The step's extra A/B variants (B onwards; its own subject and body are A).
+    #[sqlx(skip)]
+    pub variants: Vec<crate::campaigns::variants::Variant>,
 }
 
 /// A template's content after validation and sanitising, ready to store.
@@ -217,6 +220,8 @@ pub struct FollowUpInput {
     pub sequence_number: Option<i32>,
     pub delay_days: Option<i32>,
     pub is_active: Option<bool>,
+    /// The step's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5).
+    pub variants: Option<Vec<crate::campaigns::variants::VariantInput>>,
 }
 
 /// A follow-up after validation, ready to store.

@@ -143,7 +143,8 @@ pub fn parse_report(report: &str) -> anyhow::Result<SpamCheck> {
     }
     Ok(SpamCheck {
         engine: ENGINE_SPAMASSASSIN.into(),
-        score,
+        // "-0.0" reads as -0: shown as 0.
+        score: score + 0.0,
         rules,
     })
 }
