@@ -193,8 +193,9 @@ async fn opens_of_campaigns_without_the_pixel_are_not_tracked_rather_than_zero()
         let app = TestApp::start(test_db).await;
         let _workers = start_workers(&app);
         let ada = ready_to_send(&app, "ada").await;
-        let sent = sent_campaign(&ada, "Untracked", 2).await;
-        let id = sent.campaign["id"].as_i64().unwrap();
+        let ready = campaign_to_cafes(&ada, "Untracked", 2).await;
+        launch_and_finish(&ada, ready.launch.clone()).await;
+        let id = ready.campaign["id"].as_i64().unwrap();
         let (_, analytics) = ada.get_json("/api/analytics/campaigns").await;
         let card = analytics
             .as_array()

@@ -579,8 +579,10 @@ pub struct SentCampaign {
     pub outbox: Value,
 }
 
+/// A campaign to `count` cafes sent as campaigns were before issue 81: HTML with the open pixel and tracked links.
 pub async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentCampaign {
     let ready = campaign_to_cafes(browser, name, count).await;
+    html_and_tracking(browser, &ready.campaign).await;
     let (_, progress) = launch_and_finish(browser, ready.launch).await;
     assert_eq!(progress["progress"]["sent"], count, "{progress}");
     let (_, outbox) = browser.get_json("/api/outbox").await;
@@ -693,4 +695,19 @@ pub async fn reading_of(browser: &Browser, from: &str) -> Value {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     panic!("the reply from {from} was not read");
+}
+
+/// Turns a campaign back to how campaigns sent before issue 81 (and those made then still do): HTML with the open
+/// pixel and tracked links. New campaigns send plain text without tracking.
+pub async fn html_and_tracking(browser: &Browser, campaign: &Value) {
+    let id = campaign["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("a campaign: {campaign}"));
+    let (status, saved) = browser
+        .put_json(
+            &format!("/api/campaigns/{id}"),
+            json!({ "plainText": false, "trackOpens": true, "trackClicks": true }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
 }
