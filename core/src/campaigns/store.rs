@@ -169,7 +169,7 @@ impl CampaignsStore<'_> {
             .await?
             .into_iter()
             .filter(|(step, ..)| *step == 0)
-            .map(|(_, _, subject, body)| crate::campaigns::variants::Variant { subject, body })
+            .map(|(_, _, subject, body)| super::templates::Variant { subject, body })
             .collect();
         Ok(Some(row.with_rates()))
     }

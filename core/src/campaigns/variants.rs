@@ -2,10 +2,9 @@
 //! variant A of the step; `variants: [{subject, body}]` adds B to E, so a step holds 2 to 5. Validated like the
 //! template itself (a subject, a body, known variables only), each refusal naming its field; stored per step.
 
-use serde::{Deserialize, Serialize};
-
 use crate::campaigns::CampaignsStore;
 use crate::campaigns::personalise::{html_text, sanitize_html};
+pub use crate::campaigns::templates::{Variant, VariantInput};
 use crate::campaigns::templates::{check_groups, check_variables};
 use crate::platform::db::{BeginWrite, StoreResult};
 use crate::platform::queries::*;
@@ -13,22 +12,6 @@ use crate::{on_db, on_writer};
 
 /// A step holds at most this many variants, A included.
 pub const MAX_VARIANTS: usize = 5;
-
-/// An extra variant as a request carries it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VariantInput {
-    pub subject: Option<String>,
-    pub body: Option<String>,
-}
-
-/// An extra variant as stored and answered: its subject and sanitised body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Variant {
-    pub subject: String,
-    pub body: String,
-}
 
 /// A variant refused: the field (`variants[1].subject`) and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -77,7 +77,7 @@ pub struct LaunchCheck {
     pub days_to_send: Option<i64>,
     /// The first message scored for spam (the pre-launch check endpoint fills it in; none when nobody chosen has an
     /// address). A score of 5 or more asks the user to confirm the launch.
-    pub spam_check: Option<crate::sending::spam::SpamCheck>,
+    pub spam_check: Option<crate::sending::spam::report::SpamCheck>,
 }
 
 impl LaunchCheck {

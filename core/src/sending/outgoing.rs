@@ -12,6 +12,7 @@ use crate::platform::jobs::{Branding, SendCampaignEmail};
 use crate::platform::queue::{Queue, QueueError};
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageKind, MessageStatus, NewMessage};
+use crate::sending::variants::Drawn;
 
 /// Messages of one kind from one user, through one sender (None: the outbox, or the campaign's pool), in one
 /// campaign (None: a test send).
@@ -73,7 +74,17 @@ impl Outgoing {
         // A campaign's first emails and follow-ups get their A/B variant as they are written (issue 81).
         let variants = match self.campaign_id {
             Some(campaign_id) => {
-                crate::sending::variants::assign(db, campaign_id, self.kind, letters).await?
+                let drawn: Vec<Drawn> = letters
+                    .iter()
+                    .map(|letter| Drawn {
+                        template_id: letter.template_id,
+                        step: letter.step,
+                        skipped: letter.skip.is_some(),
+                        business_id: letter.business_id,
+                        to_email: letter.to_email,
+                    })
+                    .collect();
+                crate::sending::variants::assign(db, campaign_id, self.kind, &drawn).await?
             }
             None => vec![0; letters.len()],
         };

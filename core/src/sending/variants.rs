@@ -12,7 +12,17 @@ use crate::platform::db::{Db, StoreResult};
 use crate::platform::queries::*;
 use crate::sending::SendingStore;
 use crate::sending::messages::MessageKind;
-use crate::sending::outgoing::Letter;
+
+/// What the draw reads of a message being written: its template and step, whether it is skipped, and its
+/// recipient.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Drawn<'a> {
+    pub template_id: Option<i64>,
+    pub step: i32,
+    pub skipped: bool,
+    pub business_id: Option<i64>,
+    pub to_email: &'a str,
+}
 
 /// A step's winning variant, and when and why it won.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -50,7 +60,7 @@ pub async fn assign(
     db: &Db,
     campaign_id: i64,
     kind: MessageKind,
-    letters: &[Letter<'_>],
+    letters: &[Drawn<'_>],
 ) -> StoreResult<Vec<i32>> {
     let mut variants = vec![0; letters.len()];
     if !matches!(kind, MessageKind::First | MessageKind::FollowUp) || letters.is_empty() {
@@ -66,7 +76,7 @@ pub async fn assign(
     // The letters of each (template, step), by their index.
     let mut groups: HashMap<(i64, i32), Vec<usize>> = HashMap::new();
     for (index, letter) in letters.iter().enumerate() {
-        if let (Some(template_id), None) = (letter.template_id, letter.skip) {
+        if let (Some(template_id), false) = (letter.template_id, letter.skipped) {
             groups
                 .entry((template_id, letter.step))
                 .or_default()
@@ -81,11 +91,8 @@ pub async fn assign(
             }
             continue;
         }
-        if !counts.contains_key(&template_id) {
-            counts.insert(
-                template_id,
-                db.campaigns().variant_counts(template_id).await?,
-            );
+        if let std::collections::hash_map::Entry::Vacant(entry) = counts.entry(template_id) {
+            entry.insert(db.campaigns().variant_counts(template_id).await?);
         }
         let count = counts[&template_id].get(&step).copied().unwrap_or(1);
         if count < 2 {
@@ -104,7 +111,7 @@ pub async fn assign(
 }
 
 /// A recipient's place in its step's order: a hash of the campaign, the step and the recipient.
-fn draw(campaign_id: i64, step: i32, letter: &Letter<'_>) -> [u8; 8] {
+fn draw(campaign_id: i64, step: i32, letter: &Drawn<'_>) -> [u8; 8] {
     let mut hash = Sha256::new();
     hash.update(campaign_id.to_be_bytes());
     hash.update(step.to_be_bytes());
@@ -131,10 +138,10 @@ mod tests {
         let split = spread(40, 2, 0);
         assert_eq!(split.iter().filter(|&&v| v == 0).count(), 20);
         assert_eq!(spread(3, 3, 1), [1, 2, 0]);
-        let letter = Letter {
+        let letter = Drawn {
             to_email: "a@b.example",
             business_id: Some(7),
-            ..Letter::default()
+            ..Drawn::default()
         };
         assert_eq!(
             draw(1, 0, &letter),

@@ -13,6 +13,9 @@ use crate::sending::messages::{MessageKind, MessageRow};
 use crate::sending::senders::EmailConfig;
 use crate::sending::sequence::Thread;
 
+/// Subject and body by template, step and A/B variant (none: deleted).
+pub(super) type TemplateCache = HashMap<(i64, i32, i32), Option<(String, String)>>;
+
 /// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
 /// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
 /// outbox address, with replies to the user's own email (A §9). It also says whether the campaign's emails carry
@@ -80,7 +83,7 @@ pub(super) async fn compose_message(
     sender: &SenderIdentity<'_>,
     recipient: &Recipient,
     follow_up: Option<Thread>,
-    templates: &mut HashMap<(i64, i32, i32), Option<(String, String)>>,
+    templates: &mut TemplateCache,
 ) -> anyhow::Result<Result<Composed, Invalid>> {
     let user = sender.user;
     // A test email may bring its own subject and body instead of a template.
@@ -91,17 +94,16 @@ pub(super) async fn compose_message(
                 _ => 0,
             };
             // Its A/B variant (issue 81); a variant removed since it was drawn sends as A.
-            if message.variant > 0 {
-                if let std::collections::hash_map::Entry::Vacant(entry) =
+            if message.variant > 0
+                && let std::collections::hash_map::Entry::Vacant(entry) =
                     templates.entry((template_id, step, message.variant))
-                {
-                    entry.insert(
-                        ctx.db
-                            .campaigns()
-                            .variant_content(template_id, step, message.variant, user.id)
-                            .await?,
-                    );
-                }
+            {
+                entry.insert(
+                    ctx.db
+                        .campaigns()
+                        .variant_content(template_id, step, message.variant, user.id)
+                        .await?,
+                );
             }
             let variant = match templates.get(&(template_id, step, message.variant)) {
                 Some(Some(_)) => message.variant,

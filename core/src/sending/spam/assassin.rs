@@ -8,16 +8,14 @@ use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
 
-use super::{ENGINE_SPAMASSASSIN, SpamCheck, SpamRule};
+use super::report::{ENGINE_SPAMASSASSIN, SpamCheck, SpamRule};
 
 /// The program the setting names: `off` none; a path that program when it exists; `auto` `spamc` or
 /// `spamassassin` on the PATH (spamc first: scoring through a running spamd takes no rule loading).
 pub(super) fn program(setting: &str) -> Option<PathBuf> {
     match setting.trim() {
         "off" | "" => None,
-        "auto" => ["spamc", "spamassassin"]
-            .into_iter()
-            .find_map(|name| on_path(name)),
+        "auto" => ["spamc", "spamassassin"].into_iter().find_map(on_path),
         path => Some(PathBuf::from(path)).filter(|path| path.is_file()),
     }
 }

@@ -4,54 +4,15 @@
 //! to confirm before launching.
 
 mod assassin;
+pub mod report;
 mod rules;
-
-use serde::Serialize;
 
 use crate::platform::config::Settings;
 use crate::sending::compose::Composed;
 
 pub use assassin::parse_report;
+pub use report::{ENGINE_BUILTIN, ENGINE_SPAMASSASSIN, SPAM_THRESHOLD, SpamCheck, SpamRule};
 pub use rules::builtin_check;
-
-/// SpamAssassin's threshold: a message scoring this much or more is spam.
-pub const SPAM_THRESHOLD: f64 = 5.0;
-
-/// The engine that scored a message.
-pub const ENGINE_SPAMASSASSIN: &str = "spamassassin";
-pub const ENGINE_BUILTIN: &str = "builtin";
-
-/// One rule that fired.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SpamRule {
-    pub name: String,
-    pub points: f64,
-    pub description: String,
-}
-
-/// A message's score and the rules that fired, highest first.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SpamCheck {
-    /// `spamassassin` or `builtin`.
-    pub engine: String,
-    pub score: f64,
-    pub rules: Vec<SpamRule>,
-}
-
-impl SpamCheck {
-    /// The score is SpamAssassin's spam threshold or more: the launch waits for the user's confirmation.
-    pub fn is_spam(&self) -> bool {
-        self.score >= SPAM_THRESHOLD
-    }
-
-    fn sorted(mut self) -> Self {
-        self.rules
-            .sort_by(|a, b| b.points.total_cmp(&a.points).then(a.name.cmp(&b.name)));
-        self
-    }
-}
 
 /// Scores a composed message: with SpamAssassin when configured and present (its local rules: no network tests),
 /// else with the built-in checks. SpamAssassin failing or timing out falls back to the built-in checks, logged.

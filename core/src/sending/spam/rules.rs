@@ -3,7 +3,7 @@
 //! part, and links to domains other than the sender's. Points are in SpamAssassin's scale, so the same threshold
 //! (5) applies.
 
-use super::{ENGINE_BUILTIN, SpamCheck, SpamRule};
+use super::report::{ENGINE_BUILTIN, SpamCheck, SpamRule};
 use crate::sending::compose::Composed;
 
 /// Phrases spam filters weigh, lowercase, in English, German, French, Spanish and Finnish.
@@ -184,7 +184,7 @@ pub fn builtin_check(composed: &Composed) -> SpamCheck {
     let from_domain = composed
         .from_email
         .rsplit_once('@')
-        .map(|(_, domain)| base_domain(&domain.to_lowercase()))
+        .map(|(_, domain)| base_domain(domain.to_lowercase()))
         .unwrap_or_default();
     let foreign: Vec<String> = links
         .iter()
