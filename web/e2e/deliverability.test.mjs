@@ -10,7 +10,9 @@ let app;
 let browser;
 
 before(async () => {
-  stack = await startStack();
+  // The built-in checks, so the spammy template scores the same on any machine (SpamAssassin's scores are the API
+  // tests' and core's).
+  stack = await startStack({ OUTREACH_DELIVERABILITY__SPAMASSASSIN: "off" });
   ({ app, browser } = stack);
 });
 
