@@ -17,6 +17,65 @@ pub use rules::builtin_check;
 /// Scores a composed message: with SpamAssassin when configured and present (its local rules: no network tests),
 /// else with the built-in checks. SpamAssassin failing or timing out falls back to the built-in checks, logged.
 pub async fn check_message(settings: &Settings, composed: &Composed) -> SpamCheck {
+    // The same message scores the same: a pre-launch check asked again (step 6 reloads it) answers at once.
+    let key = cache_key(settings, composed);
+    if let Some(check) = CACHE
+        .lock()
+        .expect("the spam check cache is never poisoned")
+        .get(&key)
+    {
+        return check.clone();
+    }
+    let check = score_message(settings, composed).await;
+    let mut cache = CACHE
+        .lock()
+        .expect("the spam check cache is never poisoned");
+    if cache.len() >= CACHE_ENTRIES {
+        cache.clear();
+    }
+    cache.insert(key, check.clone());
+    check
+}
+
+/// Checks kept, by message; all are dropped when it is full.
+const CACHE_ENTRIES: usize = 512;
+
+/// Checks by the hash of their message.
+type Checks = std::collections::HashMap<[u8; 32], SpamCheck>;
+
+static CACHE: std::sync::LazyLock<std::sync::Mutex<Checks>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// What a check depends on: the engine setting and the message's addresses, subject, headers and parts.
+fn cache_key(settings: &Settings, composed: &Composed) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for part in [
+        settings.deliverability.spamassassin.as_str(),
+        &composed.from_name,
+        &composed.from_email,
+        composed.reply_to.as_deref().unwrap_or_default(),
+        &composed.to_email,
+        &composed.subject,
+        &composed.body,
+        &composed.html,
+        &composed.text,
+        &composed.message_id,
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    for (name, value) in &composed.headers {
+        hash.update(name.as_bytes());
+        hash.update([0]);
+        hash.update(value.as_bytes());
+        hash.update([0]);
+    }
+    hash.finalize().into()
+}
+
+/// [`check_message`] without the cache.
+async fn score_message(settings: &Settings, composed: &Composed) -> SpamCheck {
     let raw = match crate::sending::mime::render(composed, chrono::Utc::now()) {
         Ok(rendered) => rendered.text,
         Err(error) => {
@@ -84,11 +143,20 @@ pub async fn check_launch_message(
     };
     let from_name = campaign.email_from_name.clone().unwrap_or(from_name);
     let reply_to = campaign.reply_to.clone().or(reply_to);
-    let token = format!(
-        "{:012x}{}",
-        ctx.now_ms().max(0),
-        crate::platform::security::random_token(16)
-    );
+    // A token of its own for the check (no message has it), the same for the same launch, so the same message is
+    // scored once (see `check_message`).
+    let token = crate::platform::security::sign(
+        &ctx.settings.security.secret_key,
+        "spam-check",
+        &format!(
+            "{}/{}/{}",
+            planned.campaign_id, planned.template_id, business.id
+        ),
+    )
+    .chars()
+    .filter(char::is_ascii_alphanumeric)
+    .take(24)
+    .collect::<String>();
     let envelope = Envelope {
         from_name: &from_name,
         from_email: &from_email,
