@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The system parts `make test` needs besides Rust and Node: Chromium (browser tests), Postfix's smtp-sink (a real SMTP
 # server; the Postfix daemon is never started), Dovecot (a real IMAP server, started by the tests on their own port),
+# SpamAssassin (the pre-launch spam check scores real messages with its local rules; spamd is never started),
 # the sqlite3 shell (a browser test moves a recorded time into the past in the app's database), Prometheus's promtool
 # (checks and unit tests of the alert rules and the scrape config; the Prometheus daemon is never started),
 # docker-compose (to check the compose file; no engine is needed) and a PostgreSQL server on 127.0.0.1:5432 (every
@@ -27,6 +28,7 @@ missing=()
 [ -x "$CHROMIUM_PATH" ] || missing+=("chromium:chromium")
 command -v smtp-sink >/dev/null 2>&1 || missing+=("smtp-sink:postfix")
 command -v dovecot >/dev/null 2>&1 || missing+=("dovecot:dovecot-imapd")
+command -v spamassassin >/dev/null 2>&1 || missing+=("spamassassin:spamassassin")
 command -v sqlite3 >/dev/null 2>&1 || missing+=("sqlite3:sqlite3")
 command -v promtool >/dev/null 2>&1 || missing+=("promtool:prometheus")
 compose_present || missing+=("docker-compose:docker-compose")

@@ -30,6 +30,7 @@ pub mod tracking;
 pub mod unsubscribe;
 pub mod upload;
 pub mod usage;
+pub mod variants;
 pub mod web;
 pub mod webhooks;
 
@@ -48,6 +49,7 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
     let product = OpenApiRouter::new()
         .merge(usage::routes())
         .merge(campaigns::routes())
+        .merge(variants::routes())
         .merge(templates::routes())
         .merge(businesses::routes())
         .merge(sends::routes())

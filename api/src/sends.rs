@@ -105,8 +105,8 @@ async fn plan(
         })
 }
 
-/// The pre-launch check of a launch request: who would be emailed, the quota left, and what blocks the launch or
-/// should be known before it.
+/// The pre-launch check of a launch request: who would be emailed, the quota left, what blocks the launch or
+/// should be known before it, and the first message's spam score (SpamAssassin's when the server has it).
 #[utoipa::path(post, path = "/api/campaigns/launch-check", tag = "sending", request_body = LaunchRequest, responses(
     (status = 200, body = LaunchCheck),
     (status = 404, description = "Campaign, template, business or sender not found", body = ErrorBody),
@@ -116,7 +116,10 @@ pub async fn launch_check(
     SignedIn(user): SignedIn,
     JsonBody(request): JsonBody<LaunchRequest>,
 ) -> ApiResult<Json<LaunchCheck>> {
-    Ok(Json(plan(&state, &user, &request).await?.1))
+    let (planned, mut check) = plan(&state, &user, &request).await?;
+    check.spam_check =
+        outreach_core::sending::spam::check_launch_message(&state.ctx, &user, &planned).await?;
+    Ok(Json(check))
 }
 
 /// Launches a campaign: queues one message per business (businesses without an address are recorded as skipped),

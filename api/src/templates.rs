@@ -9,6 +9,7 @@ use outreach_core::campaigns::personalise::{Recipient, render, render_html, sani
 use outreach_core::campaigns::templates::{
     FollowUpInput, FollowUpRow, FollowUpTiming, MAX_FOLLOW_UPS, TemplateInput, TemplateRow,
 };
+use outreach_core::campaigns::variants::{Variant, validate_variants};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -33,6 +34,41 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 const NOT_FOUND: &str = "Template not found";
+
+/// Follow-ups with their steps' extra A/B variants.
+async fn with_variants(
+    state: &AppState,
+    template_id: i64,
+    mut rows: Vec<FollowUpRow>,
+) -> ApiResult<Vec<FollowUpRow>> {
+    let variants = state
+        .ctx
+        .db
+        .campaigns()
+        .template_variants(template_id)
+        .await?;
+    for row in &mut rows {
+        row.variants = variants
+            .iter()
+            .filter(|(step, ..)| *step == row.sequence_number)
+            .map(|(_, _, subject, body)| Variant {
+                subject: subject.clone(),
+                body: body.clone(),
+            })
+            .collect();
+    }
+    Ok(rows)
+}
+
+/// A follow-up's variants, validated (none when the request leaves them as they are).
+fn follow_up_variants(input: &FollowUpInput) -> ApiResult<Option<Vec<Variant>>> {
+    input
+        .variants
+        .as_deref()
+        .map(validate_variants)
+        .transpose()
+        .map_err(|error| crate::variants::invalid_variant(&error))
+}
 const FOLLOW_UP_NOT_FOUND: &str = "Follow-up not found";
 
 async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<TemplateRow> {
@@ -80,9 +116,11 @@ pub async fn list(
     Ok(Json(rows))
 }
 
-/// A new template (name, subject, body, objective, tone, emailSignature); the body's HTML is sanitised.
+/// A new template (name, subject, body, objective, tone, emailSignature, and A/B `variants` B onwards); the
+/// body's HTML is sanitised. Nothing is saved when a field or a variant is refused.
 #[utoipa::path(post, path = "/api/email-templates", tag = "templates", request_body = TemplateInput, responses(
     (status = 201, body = TemplateRow),
+    (status = 400, description = "A variant is refused: more than 5, an empty subject or body, an unknown variable (the field is named)", body = ErrorBody),
     (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
@@ -90,12 +128,16 @@ pub async fn create(
     JsonBody(input): JsonBody<TemplateInput>,
 ) -> ApiResult<Response> {
     let content = input.validate().map_err(invalid)?;
-    let id = state
-        .ctx
-        .db
+    let variants = validate_variants(&input.variants.unwrap_or_default())
+        .map_err(|error| crate::variants::invalid_variant(&error))?;
+    let db = &state.ctx.db;
+    let id = db
         .campaigns()
         .insert_template(user.id, &content, state.ctx.now_ms())
         .await?;
+    if !variants.is_empty() {
+        db.campaigns().replace_variants(id, 0, &variants).await?;
+    }
     let row = owned(&state, id, user.id).await?;
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
@@ -104,6 +146,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/email-templates/{id}", tag = "templates", params(("id" = i64, Path)), request_body = TemplateInput,
     responses(
         (status = 200, body = TemplateRow),
+        (status = 400, description = "A variant is refused (the field is named); nothing is saved", body = ErrorBody),
         (status = 404, description = "Template not found", body = ErrorBody),
         (status = 422, description = "A required field is missing or too long", body = ErrorBody)))]
 pub async fn update(
@@ -120,12 +163,27 @@ pub async fn update(
         ..input
     };
     let content = merged.validate().map_err(invalid)?;
+    // Absent, the variants stay as they are; a list (empty too) replaces them.
+    let variants = merged
+        .variants
+        .as_deref()
+        .map(validate_variants)
+        .transpose()
+        .map_err(|error| crate::variants::invalid_variant(&error))?;
     state
         .ctx
         .db
         .campaigns()
         .update_template(id, user.id, &content, state.ctx.now_ms())
         .await?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(id, 0, &variants)
+            .await?;
+    }
     Ok(Json(owned(&state, id, user.id).await?))
 }
 
@@ -266,7 +324,7 @@ pub async fn list_follow_ups(
         .campaigns()
         .list_follow_ups(template_id, user.id)
         .await?;
-    Ok(Json(rows))
+    Ok(Json(with_variants(&state, template_id, rows).await?))
 }
 
 /// One more follow-up of a template (at most four).
@@ -294,6 +352,7 @@ pub async fn create_follow_up(
         return Err(ApiError::validation("A template has at most 4 follow-ups"));
     }
     let content = input.validate(existing.len() as i32 + 1).map_err(invalid)?;
+    let variants = follow_up_variants(&input)?;
     let id = state
         .ctx
         .db
@@ -301,6 +360,14 @@ pub async fn create_follow_up(
         .insert_follow_up(template_id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(template_id, content.sequence_number, &variants)
+            .await?;
+    }
     state
         .ctx
         .db
@@ -308,6 +375,9 @@ pub async fn create_follow_up(
         .reschedule_follow_ups(template_id)
         .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
+    let row = with_variants(&state, template_id, vec![row])
+        .await?
+        .remove(0);
     Ok((StatusCode::CREATED, Json(row)).into_response())
 }
 
@@ -325,6 +395,7 @@ pub async fn update_follow_up(
 ) -> ApiResult<Json<FollowUpRow>> {
     let existing = owned_follow_up(&state, id, user.id).await?;
     let content = input.validate(existing.sequence_number).map_err(invalid)?;
+    let variants = follow_up_variants(&input)?;
     state
         .ctx
         .db
@@ -332,6 +403,18 @@ pub async fn update_follow_up(
         .update_follow_up(id, user.id, &content, state.ctx.now_ms())
         .await?
         .ok_or_else(|| position_taken(content.sequence_number))?;
+    if let Some(variants) = variants {
+        state
+            .ctx
+            .db
+            .campaigns()
+            .replace_variants(
+                existing.main_template_id,
+                content.sequence_number,
+                &variants,
+            )
+            .await?;
+    }
     state
         .ctx
         .db
@@ -339,7 +422,11 @@ pub async fn update_follow_up(
         .reschedule_follow_ups(existing.main_template_id)
         .await?;
     let row = owned_follow_up(&state, id, user.id).await?;
-    Ok(Json(row))
+    Ok(Json(
+        with_variants(&state, existing.main_template_id, vec![row])
+            .await?
+            .remove(0),
+    ))
 }
 
 /// Deletes one follow-up (`id` is the follow-up's).
@@ -401,6 +488,10 @@ pub async fn sync_follow_ups(
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(invalid)?;
+    let variants = inputs
+        .iter()
+        .map(follow_up_variants)
+        .collect::<ApiResult<Vec<_>>>()?;
     if !state
         .ctx
         .db
@@ -416,13 +507,23 @@ pub async fn sync_follow_ups(
         .followups()
         .reschedule_follow_ups(template_id)
         .await?;
+    for (index, variants) in variants.iter().enumerate() {
+        if let Some(variants) = variants {
+            state
+                .ctx
+                .db
+                .campaigns()
+                .replace_variants(template_id, index as i32 + 1, variants)
+                .await?;
+        }
+    }
     let rows = state
         .ctx
         .db
         .campaigns()
         .list_follow_ups(template_id, user.id)
         .await?;
-    Ok(Json(rows))
+    Ok(Json(with_variants(&state, template_id, rows).await?))
 }
 
 /// When a template's follow-ups are due.

@@ -1,8 +1,8 @@
 //! Tracking and one-click unsubscribe, the links every sent message carries. `GET /t/o/{token}.gif` (open pixel)
 //! and `GET /t/c/{token}?u=&s=` (click: redirects only to the address signed with that message's token; anything
 //! tampered is a 404, never a redirect). Events go to a batched writer that flushes at most every 50 ms or 20,000
-//! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?email=&signature=`
-//! is RFC 8058 one-click: it suppresses at once, without a confirmation step, and answers once the address is stored
+//! events, and once more when the server stops, so a clean restart loses none. `POST /unsubscribe?t=` (the sealed
+//! token of links sent since issue 81; an older link's `?email=&signature=` still works) is RFC 8058 one-click: it suppresses at once, without a confirmation step, and answers once the address is stored
 //! (a burst of them shares one write); GET of the same URL is the page.
 
 use std::borrow::Cow;
@@ -13,9 +13,7 @@ use axum::extract::{FromRequestParts, Path, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use outreach_core::accounts::normalize_email;
-use outreach_core::platform::security::verify;
-use outreach_core::sending::links::{UNSUBSCRIBE_PURPOSE, verify_click, verify_open};
+use outreach_core::sending::links::{unsubscribe_address, verify_click, verify_open};
 use outreach_core::tracking::events::{EventKind, TrackingEvent};
 
 use crate::AppState;
@@ -135,7 +133,9 @@ pub async fn click(
 
 /// The unsubscribe page of the web app (the `List-Unsubscribe` address opened in a browser).
 #[utoipa::path(get, path = "/unsubscribe", tag = "tracking",
-    params(("email" = Option<String>, Query), ("signature" = Option<String>, Query)),
+    params(("t" = Option<String>, Query, description = "The link's sealed token"),
+        ("email" = Option<String>, Query, description = "An older link's address"),
+        ("signature" = Option<String>, Query, description = "An older link's signature")),
     responses((status = 200, description = "The web app's unsubscribe page", content_type = "text/html"),
         (status = 503, description = "The web app is not built on this server")))]
 pub async fn unsubscribe_page(uri: axum::http::Uri, headers: axum::http::HeaderMap) -> Response {
@@ -145,7 +145,9 @@ pub async fn unsubscribe_page(uri: axum::http::Uri, headers: axum::http::HeaderM
 /// RFC 8058 one-click unsubscribe: suppresses at once. The signature is the authority; the body is the
 /// `List-Unsubscribe=One-Click` form mail providers send.
 #[utoipa::path(post, path = "/unsubscribe", tag = "tracking",
-    params(("email" = String, Query), ("signature" = String, Query)),
+    params(("t" = Option<String>, Query, description = "The link's sealed token"),
+        ("email" = Option<String>, Query, description = "An older link's address"),
+        ("signature" = Option<String>, Query, description = "An older link's signature")),
     responses(
         (status = 200, description = "You are unsubscribed.", content_type = "text/plain"),
         (status = 404, description = "Bad signature"),
@@ -155,21 +157,14 @@ pub async fn one_click(
     RawQuery(query): RawQuery,
     _body: Bytes,
 ) -> Response {
-    let (Some(email), Some(signature)) = (
-        query_value(&query, "email"),
-        query_value(&query, "signature"),
+    let Some(email) = unsubscribe_address(
+        &state.ctx.settings,
+        query_value(&query, "t").as_deref(),
+        query_value(&query, "email").as_deref(),
+        query_value(&query, "signature").as_deref(),
     ) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let email = normalize_email(&email);
-    if !verify(
-        &state.ctx.settings.security.secret_key,
-        UNSUBSCRIBE_PURPOSE,
-        &email,
-        &signature,
-    ) {
-        return StatusCode::NOT_FOUND.into_response();
-    }
     match state
         .unsubscriber
         .unsubscribe(email, "one_click", state.ctx.now_ms())

@@ -1,6 +1,6 @@
 //! Unsubscribe (B §2.16, §5, §8): a public form posts an address, which joins the suppression list every send
 //! consults. Asking twice is harmless; each client address may post a few times a minute. Links in sent mail carry
-//! a signature so the page can pre-fill the address.
+//! an opaque sealed token (older ones the address and its signature) so the page can pre-fill the address.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -10,8 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use governor::clock::{Clock as _, DefaultClock};
 use outreach_core::accounts::{is_valid_email, normalize_email};
-use outreach_core::platform::security::verify;
-use outreach_core::sending::links::UNSUBSCRIBE_PURPOSE;
+use outreach_core::sending::links::unsubscribe_address;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -48,8 +47,10 @@ fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) ->
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UnsubscribeForm {
     email: Option<String>,
-    /// Present when the page was opened from a signed link in an email.
+    /// Present when the page was opened from an older signed link in an email.
     signature: Option<String>,
+    /// Present when the page was opened from a link in an email: its sealed token, which names the address.
+    token: Option<String>,
 }
 
 /// Puts an address on the suppression list (B §2.16): no campaign email goes to it again.
@@ -88,18 +89,25 @@ pub async fn unsubscribe(
             return Ok(response);
         }
     }
-    let email = form
-        .email
-        .as_deref()
-        .map(normalize_email)
-        .unwrap_or_default();
+    let linked = unsubscribe_address(
+        &state.ctx.settings,
+        form.token.as_deref(),
+        form.email.as_deref(),
+        form.signature.as_deref(),
+    );
+    // A link's token names its address; an address typed in the form is taken as typed.
+    let email = match (&linked, form.token.is_some()) {
+        (Some(address), true) => address.clone(),
+        _ => form
+            .email
+            .as_deref()
+            .map(normalize_email)
+            .unwrap_or_default(),
+    };
     if !is_valid_email(&email) {
         return Err(ApiError::validation("Please enter a valid email address"));
     }
-    let key = &state.ctx.settings.security.secret_key;
-    let from_link = form
-        .signature
-        .is_some_and(|signature| verify(key, UNSUBSCRIBE_PURPOSE, &email, &signature));
+    let from_link = linked.as_deref() == Some(email.as_str());
     let source = if from_link { "link" } else { "form" };
     let added = state
         .unsubscriber
@@ -119,8 +127,11 @@ pub async fn unsubscribe(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LinkParams {
-    email: String,
-    signature: String,
+    /// The link's sealed token.
+    t: Option<String>,
+    /// An older link's address and signature.
+    email: Option<String>,
+    signature: Option<String>,
 }
 
 /// The address of a signed unsubscribe link.
@@ -137,12 +148,11 @@ pub async fn verify_link(
     State(state): State<AppState>,
     Query(params): Query<LinkParams>,
 ) -> ApiResult<Json<LinkAddress>> {
-    let email = normalize_email(&params.email);
-    if verify(
-        &state.ctx.settings.security.secret_key,
-        UNSUBSCRIBE_PURPOSE,
-        &email,
-        &params.signature,
+    if let Some(email) = unsubscribe_address(
+        &state.ctx.settings,
+        params.t.as_deref(),
+        params.email.as_deref(),
+        params.signature.as_deref(),
     ) {
         Ok(Json(LinkAddress { email }))
     } else {

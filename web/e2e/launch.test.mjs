@@ -56,15 +56,6 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
     await stored().then((saved) => [saved.emailFromName, saved.replyTo, saved.builderStep]),
     ["Ada Lovelace", MEMBER.email, 6],
   );
-  // Issue 33.12: open tracking can be turned off, and step 6 says what it costs.
-  const tracking = page.getByRole("group", { name: "Open tracking" });
-  await tracking.getByText("without it, opens are not counted, while clicks and replies still are", { exact: false }).waitFor();
-  await tracking.getByLabel("Track opens").uncheck();
-  await page.getByTestId("toast").getByText("Opens are not tracked").waitFor();
-  assert.equal((await stored()).trackOpens, false);
-  await tracking.getByLabel("Track opens").check();
-  await page.getByTestId("toast").getByText("Opens are tracked").waitFor();
-  assert.equal((await stored()).trackOpens, true);
 
   // The AI settings: the defaults, changed, kept over a reload.
   const settings = page.getByRole("group", { name: "AI settings" });

@@ -254,6 +254,8 @@ fn sample(settings: &Settings, index: usize) -> Composed {
         in_reply_to: None,
         thread_start: None,
         open_pixel: true,
+        track_clicks: true,
+        plain_text: false,
     };
     outreach_core::sending::compose::compose(
         settings,

@@ -61,6 +61,7 @@ async fn follow_ups_go_out_after_an_open_threaded_once_and_stop_at_a_reply_or_an
             .await;
         let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
         let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Cafés" })).await;
+        html_and_tracking(&ada, &campaign).await;
         let launch = json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids });
         let _workers = start_workers(&app);
         let (launched, _) = launch_and_finish(&ada, launch).await;
@@ -365,6 +366,7 @@ async fn machine_opens_and_automatic_answers_change_nothing_while_bounces_and_co
         let (_, imported) = ada.upload("/api/businesses/import", "leads.csv", leads.as_bytes().to_vec()).await;
         let ids: Vec<i64> = imported["businesses"].as_array().unwrap().iter().map(|b| b["id"].as_i64().unwrap()).collect();
         let (_, campaign) = ada.post_json("/api/campaigns", json!({ "name": "Rules" })).await;
+        html_and_tracking(&ada, &campaign).await;
         let _workers = start_workers(&app);
         launch_and_send(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids })).await;
         let (_, outbox) = ada.get_json("/api/outbox").await;

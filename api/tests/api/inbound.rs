@@ -97,6 +97,7 @@ async fn replies_bounces_and_auto_answers_are_read_from_the_senders_imap_mailbox
                 subject: "Following up",
                 html_body: None,
                 in_reply_to: None,
+                variant: 0,
             };
         let follow_ups = app
             .ctx

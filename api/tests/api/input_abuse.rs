@@ -232,6 +232,7 @@ async fn personalisation_never_turns_data_into_markup_or_script_links() {
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Evil data" }))
             .await;
+        html_and_tracking(&ada, &campaign).await;
         let mut csv = b"name,email,website\n".to_vec();
         csv.extend_from_slice(
             b"\"<img src=x onerror=alert(1)>\",info@sauna.example,javascript:alert(3)\n",

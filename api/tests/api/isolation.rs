@@ -53,6 +53,7 @@ async fn a_letter_whose_case_changes_its_length_and_a_message_that_panics_stop_n
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Istanbul" }))
             .await;
+        html_and_tracking(&ada, &campaign).await;
         let (_, progress) = launch_and_finish(
             &ada,
             json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": ids }),

@@ -227,6 +227,7 @@ async fn campaigns_send_through_smtp_once_per_recipient_with_unsubscribe_headers
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Cafés" }))
             .await;
+        html_and_tracking(&ada, &campaign).await;
         let (status, template) = ada.post_json("/api/email-templates", json!({
             "name": "Intro", "subject": "Fresh bread for {{businessName}}", "objective": "Partnership Proposal",
             "tone": "friendly", "emailSignature": "Ada",
@@ -372,6 +373,7 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Outbox" }))
             .await;
+        html_and_tracking(&ada, &campaign).await;
         let (_, template) = ada.post_json("/api/email-templates", json!({
             "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
             "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
@@ -390,7 +392,7 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         assert_eq!(outbox.as_array().unwrap().len(), 1, "{outbox}");
         assert_eq!(outbox[0]["subject"], "Hi Sauna Oy");
         assert_eq!(outbox[0]["isTest"], false);
-        assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("/t/o/"), "a campaign tracks opens by default");
+        assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("/t/o/"), "a campaign made HTML with tracking carries the pixel");
         // A test of the same template is marked as one in the outbox and is not one of the template's sends.
         let (_, tested) = ada
             .post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [id], "templateId": template["id"] }))
@@ -419,15 +421,16 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
         assert_eq!(spring, 1, "{campaigns}");
         queue_drained(&app).await;
         let (_, outbox) = ada.get_json("/api/outbox").await;
+        // A new campaign sends plain text (issue 81).
         assert!(
-            outbox[0]["htmlBody"]
+            outbox[0]["textBody"]
                 .as_str()
                 .unwrap()
                 .contains("Hello Sauna Oy")
         );
-        // Issue 33.12: a campaign may send without the open pixel.
+        // Issue 33.12: a campaign may send HTML without the open pixel.
         let (_, quiet) = ada.post_json("/api/campaigns", json!({ "name": "No pixel" })).await;
-        let (status, saved) = ada.put_json(&format!("/api/campaigns/{}", quiet["id"]), json!({ "trackOpens": false })).await;
+        let (status, saved) = ada.put_json(&format!("/api/campaigns/{}", quiet["id"]), json!({ "plainText": false, "trackOpens": false })).await;
         assert_eq!((status, saved["trackOpens"].as_bool()), (StatusCode::OK, Some(false)), "{saved}");
         launch_and_finish(&ada, json!({ "campaignId": quiet["id"], "templateId": template["id"], "businessIds": [id] })).await;
         let (_, outbox) = ada.get_json("/api/outbox").await;

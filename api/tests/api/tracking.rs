@@ -11,6 +11,7 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
         let (_, campaign) = ada
             .post_json("/api/campaigns", json!({ "name": "Tracked" }))
             .await;
+        html_and_tracking(&ada, &campaign).await;
         let (_, template) = ada.post_json("/api/email-templates", json!({
             "name": "Menu", "subject": "Menu", "objective": "Partnership Proposal", "tone": "friendly", "emailSignature": "Ada",
             "body": "<p>See <a href=\"https://bakery.example/menu\">our menu</a></p>"
@@ -121,7 +122,7 @@ async fn tracking_links_record_opens_and_clicks_and_one_click_unsubscribes_at_on
         assert_eq!(status, "opened");
 
         // One-click: a form POST from the mail provider, no Origin, no confirmation.
-        let forged = unsubscribe.replace("signature=", "signature=x");
+        let forged = unsubscribe.replace("?t=", "?t=x");
         let refused = http
             .post(&forged)
             .header("content-type", "application/x-www-form-urlencoded")

@@ -932,6 +932,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each step's variants with their sends, human opens (null when opens are not tracked), replies, positive
+         *     replies, the probability each is best on positive replies, and the winner with when and why it won.
+         */
+        get: operations["getApiCampaignsByIdVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/variants/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Picks a step's winner by hand: the step's waiting messages and every new one use it. */
+        post: operations["postApiCampaignsByIdVariantsWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/launch": {
         parameters: {
             query?: never;
@@ -962,8 +999,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The pre-launch check of a launch request: who would be emailed, the quota left, and what blocks the launch or
-         *     should be known before it.
+         * The pre-launch check of a launch request: who would be emailed, the quota left, what blocks the launch or
+         *     should be known before it, and the first message's spam score (SpamAssassin's when the server has it).
          */
         post: operations["postApiCampaignsLaunchCheck"];
         delete?: never;
@@ -1225,7 +1262,10 @@ export interface paths {
         /** The user's templates, newest first. */
         get: operations["getApiEmailTemplates"];
         put?: never;
-        /** A new template (name, subject, body, objective, tone, emailSignature); the body's HTML is sanitised. */
+        /**
+         * A new template (name, subject, body, objective, tone, emailSignature, and A/B `variants` B onwards); the
+         *     body's HTML is sanitised. Nothing is saved when a field or a variant is refused.
+         */
         post: operations["postApiEmailTemplates"];
         delete?: never;
         options?: never;
@@ -2631,6 +2671,12 @@ export interface components {
             previous: components["schemas"]["Draft"] | null;
             /** @default  */
             promotionalUrl: string;
+            /**
+             * @description Draft a second A/B variant (issue 81) of `previous` (or of the email the brief describes): another subject
+             *     and first line, the same offer and ask.
+             * @default false
+             */
+            secondVariant: boolean;
             /** @default  */
             serviceDescription: string;
             /** @default  */
@@ -2765,6 +2811,8 @@ export interface components {
             /** Format: int64 */
             id: number;
             name: string;
+            /** @description Its emails carry the open pixel; when false its opens show as "not tracked" rather than 0%. */
+            opensTracked: boolean;
             /**
              * Format: int32
              * @description Miles, as the builder has it.
@@ -2801,6 +2849,8 @@ export interface components {
             /** Format: int32 */
             maxResults?: number | null;
             name?: string | null;
+            /** @description Whether its emails are plain text alone. */
+            plainText?: boolean | null;
             /** Format: int32 */
             radius?: number | null;
             /** @description Where replies go (empty: the sender's reply-to address, else the user's own email). */
@@ -2817,6 +2867,8 @@ export interface components {
              * @description The chosen template (null: none); the API checks it is the user's.
              */
             templateId?: number | null;
+            /** @description Whether its links go through the click-tracking redirect. */
+            trackClicks?: boolean | null;
             /** @description Whether its emails carry the open pixel. */
             trackOpens?: boolean | null;
         };
@@ -2869,6 +2921,8 @@ export interface components {
             /** Format: int32 */
             maxResults: number;
             name: string;
+            /** @description Its emails are plain text alone: no HTML part, no pixel. New campaigns start with it. */
+            plainText: boolean;
             /** Format: int32 */
             radius: number;
             /** @description Where replies go; none: the sender's reply-to address, else the user's own email. */
@@ -2883,7 +2937,15 @@ export interface components {
             status: components["schemas"]["CampaignStatus"];
             /** Format: int64 */
             templateId?: number | null;
-            /** @description Its emails carry the open pixel; without it opens go uncounted, clicks and replies still count. */
+            /**
+             * @description Its links go through the click-tracking redirect (in plain text, each address is rewritten). New campaigns
+             *     start without it.
+             */
+            trackClicks: boolean;
+            /**
+             * @description Its emails carry the open pixel (never in plain text); without it opens go uncounted, clicks and replies
+             *     still count. New campaigns start without it.
+             */
             trackOpens: boolean;
         };
         /** @enum {string} */
@@ -3232,6 +3294,8 @@ export interface components {
             sequenceNumber?: number | null;
             subject?: string | null;
             tone?: string | null;
+            /** @description The step's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5). */
+            variants?: components["schemas"]["VariantInput"][] | null;
         };
         /** @description A stored follow-up; it serialises as the API answers it (B §3 Follow-up template). */
         FollowUpRow: {
@@ -3249,6 +3313,8 @@ export interface components {
             sequenceNumber: number;
             subject: string;
             tone: string;
+            /** @description The step's extra A/B variants (B onwards; its own subject and body are A). */
+            variants: components["schemas"]["Variant"][];
         };
         /** @description The follow-up of the template that goes out. */
         FollowUpTemplateRef: {
@@ -3482,6 +3548,7 @@ export interface components {
              * @description Emails left of the monthly limit now.
              */
             remainingThisMonth: number;
+            spamCheck?: components["schemas"]["SpamCheck"] | null;
             /**
              * @description Of those, businesses with an email address that the campaign has not emailed yet: the emails the launch
              *     sends.
@@ -4107,6 +4174,21 @@ export interface components {
             platform: string;
             url: string;
         };
+        /** @description A message's score and the rules that fired, highest first. */
+        SpamCheck: {
+            /** @description `spamassassin` or `builtin`. */
+            engine: string;
+            rules: components["schemas"]["SpamRule"][];
+            /** Format: double */
+            score: number;
+        };
+        /** @description One rule that fired. */
+        SpamRule: {
+            description: string;
+            name: string;
+            /** Format: double */
+            points: number;
+        };
         StatusForm: {
             email?: string | null;
             /** @description A number, or the text of the form's number field. */
@@ -4210,6 +4292,8 @@ export interface components {
             objective?: string | null;
             subject?: string | null;
             tone?: string | null;
+            /** @description The first email's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5). */
+            variants?: components["schemas"]["VariantInput"][] | null;
         };
         /** @description A stored template; it serialises as the API answers it (A §3 Email template). */
         TemplateRow: {
@@ -4237,6 +4321,8 @@ export interface components {
             responseRate: number;
             subject: string;
             tone: string;
+            /** @description The first email's extra A/B variants (B onwards; its own subject and body are A). */
+            variants: components["schemas"]["Variant"][];
         };
         /** @description The test dialog's reply (B §5): read and answered as if it came for one of the user's campaigns. */
         TestResponse: {
@@ -4350,8 +4436,10 @@ export interface components {
         };
         UnsubscribeForm: {
             email?: string | null;
-            /** @description Present when the page was opened from a signed link in an email. */
+            /** @description Present when the page was opened from an older signed link in an email. */
             signature?: string | null;
+            /** @description Present when the page was opened from a link in an email: its sealed token, which names the address. */
+            token?: string | null;
         };
         /** @description An uploaded education file: its name, size and the characters of text read from it. */
         UploadedFile: {
@@ -4402,6 +4490,55 @@ export interface components {
             subscriptionPlan?: string | null;
             subscriptionStatus: components["schemas"]["SubscriptionStatus"];
         };
+        /** @description An extra variant as stored and answered: its subject and sanitised body. */
+        Variant: {
+            body: string;
+            subject: string;
+        };
+        /** @description One variant's figures, as `GET /api/campaigns/{id}/variants` answers them. */
+        VariantFigures: {
+            decidedAt?: components["schemas"]["Timestamp"] | null;
+            /** @description The variant's letter: A, B, ... */
+            label: string;
+            /**
+             * Format: int64
+             * @description Messages a person opened; null when the campaign does not track opens.
+             */
+            opened?: number | null;
+            /**
+             * Format: int64
+             * @description Replies read as positive.
+             */
+            positive: number;
+            /**
+             * Format: double
+             * @description The probability that this variant has the highest rate of positive replies of its step.
+             */
+            probabilityBest: number;
+            /** Format: int64 */
+            replied: number;
+            /** Format: int64 */
+            sent: number;
+            /**
+             * Format: int32
+             * @description 0 for the first email, n for follow-up n.
+             */
+            step: number;
+            /**
+             * Format: int32
+             * @description 0 for A (the template's own subject and body), 1 for B, and so on.
+             */
+            variant: number;
+            /** @description The step's winner: its remaining messages use this variant. */
+            winner: boolean;
+            /** @description For the winner: why it won (the rule's figures, or the user's pick) and when. */
+            winnerReason?: string | null;
+        };
+        /** @description An extra variant as a request carries it. */
+        VariantInput: {
+            body?: string | null;
+            subject?: string | null;
+        };
         /** @enum {string} */
         Verdict: "deliverable" | "no_mx" | "unknown";
         /** @description What the domain check found. */
@@ -4424,6 +4561,19 @@ export interface components {
              * @default null
              */
             configId: number | null;
+        };
+        /** @description The user's pick of a step's winner. */
+        WinnerPick: {
+            /**
+             * Format: int32
+             * @description 0 for the first email, n for follow-up n.
+             */
+            step: number;
+            /**
+             * Format: int32
+             * @description 0 for A, 1 for B, and so on.
+             */
+            variant: number;
         };
     };
     responses: never;
@@ -8734,6 +8884,171 @@ export interface operations {
             };
         };
     };
+    getApiCampaignsByIdVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VariantFigures"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiCampaignsByIdVariantsWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WinnerPick"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VariantFigures"][];
+                };
+            };
+            /** @description The step has no variants, or no such variant (the field is named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not valid JSON, lacks a field or has one over its limit */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postApiCampaignsLaunch: {
         parameters: {
             query?: never;
@@ -10167,6 +10482,15 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateRow"];
                 };
             };
+            /** @description A variant is refused: more than 5, an empty subject or body, an unknown variable (the field is named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -10245,6 +10569,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateRow"];
+                };
+            };
+            /** @description A variant is refused (the field is named); nothing is saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in */
@@ -13013,9 +13346,12 @@ export interface operations {
     };
     getApiUnsubscribeVerify: {
         parameters: {
-            query: {
-                email: string;
-                signature: string;
+            query?: {
+                /** @description An older link's address and signature. */
+                email?: string;
+                signature?: string;
+                /** @description The link's sealed token. */
+                t?: string;
             };
             header?: never;
             path?: never;
@@ -14588,8 +14924,12 @@ export interface operations {
     getUnsubscribe: {
         parameters: {
             query?: {
+                /** @description An older link's address */
                 email?: string;
+                /** @description An older link's signature */
                 signature?: string;
+                /** @description The link's sealed token */
+                t?: string;
             };
             header?: never;
             path?: never;
@@ -14635,9 +14975,13 @@ export interface operations {
     };
     postUnsubscribe: {
         parameters: {
-            query: {
-                email: string;
-                signature: string;
+            query?: {
+                /** @description An older link's address */
+                email?: string;
+                /** @description An older link's signature */
+                signature?: string;
+                /** @description The link's sealed token */
+                t?: string;
             };
             header?: never;
             path?: never;

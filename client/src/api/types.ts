@@ -96,3 +96,7 @@ export type JobRow = Schemas["JobRow"];
 export type JobDetail = Schemas["JobDetail"];
 export type SuppressedAddress = Schemas["SuppressedAddress"];
 export type Done = Schemas["Done"];
+export type SpamCheck = Schemas["SpamCheck"];
+export type SpamRule = Schemas["SpamRule"];
+export type VariantFigures = Schemas["VariantFigures"];
+export type Variant = Schemas["Variant"];

@@ -8,5 +8,5 @@ select json_group_array(json_object(
     case when m.status = 'queued' and exists (select 1 from send_claims c where c.message = m.id)
         then 'sending' else m.status end,
     'token', m.token, 'kind', m.kind, 'step', m.step, 'subject', m.subject, 'html_body', m.html_body,
-    'in_reply_to', m.in_reply_to))
+    'in_reply_to', m.in_reply_to, 'variant', m.variant))
 from sent_emails m where m.id in (select value from json_each($1))

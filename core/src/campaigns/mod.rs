@@ -6,6 +6,7 @@ pub mod personalise;
 pub mod rates;
 pub mod store;
 pub mod templates;
+pub mod variants;
 
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +102,10 @@ pub struct CampaignRow {
     pub window: WindowColumns,
     /// Its emails carry the open pixel (issue 33.12).
     pub track_opens: bool,
+    /// Its links go through the click-tracking redirect (issue 81).
+    pub track_clicks: bool,
+    /// Its emails are plain text alone: no HTML part, no pixel (issue 81).
+    pub plain_text: bool,
     pub created_at: i64,
     pub updated_at: i64,
     pub emails_sent: i64,
@@ -148,8 +153,14 @@ pub struct CampaignView {
     pub ai_settings: AiSettings,
     /// The days and hours it sends, in each recipient's local time.
     pub sending_window: SendingWindowView,
-    /// Its emails carry the open pixel; without it opens go uncounted, clicks and replies still count.
+    /// Its emails carry the open pixel (never in plain text); without it opens go uncounted, clicks and replies
+    /// still count. New campaigns start without it.
     pub track_opens: bool,
+    /// Its links go through the click-tracking redirect (in plain text, each address is rewritten). New campaigns
+    /// start without it.
+    pub track_clicks: bool,
+    /// Its emails are plain text alone: no HTML part, no pixel. New campaigns start with it.
+    pub plain_text: bool,
 }
 
 impl CampaignRow {
@@ -183,6 +194,8 @@ impl CampaignRow {
             ai_settings: self.ai_settings,
             sending_window: self.window.window().view(),
             track_opens: self.track_opens,
+            track_clicks: self.track_clicks,
+            plain_text: self.plain_text,
         }
     }
 }
@@ -227,6 +240,10 @@ pub struct CampaignPatch {
     pub sending_window: Option<SendingWindowView>,
     /// Whether its emails carry the open pixel.
     pub track_opens: Option<bool>,
+    /// Whether its links go through the click-tracking redirect.
+    pub track_clicks: Option<bool>,
+    /// Whether its emails are plain text alone.
+    pub plain_text: Option<bool>,
 }
 
 /// A field that may be sent as null: absent is `None`, null is `Some(None)`.
@@ -336,6 +353,12 @@ impl CampaignPatch {
         if let Some(track) = self.track_opens {
             row.track_opens = track;
         }
+        if let Some(track) = self.track_clicks {
+            row.track_clicks = track;
+        }
+        if let Some(plain) = self.plain_text {
+            row.plain_text = plain;
+        }
         Ok(())
     }
 }
@@ -405,6 +428,8 @@ mod tests {
             ai_settings: AiSettings::default(),
             window: WindowColumns::default(),
             track_opens: true,
+            track_clicks: true,
+            plain_text: false,
             created_at: 0,
             updated_at: 0,
             emails_sent: 0,

@@ -114,6 +114,8 @@ impl CampaignsStore<'_> {
             .bind(row.ai_settings.auto_reply_max_per_day)
             .bind(row.ai_settings.min_confidence_percent)
             .bind(row.track_opens)
+            .bind(row.track_clicks)
+            .bind(row.plain_text)
             .execute(pool).await.map(|done| done.rows_affected() == 1))
     }
 
@@ -147,14 +149,29 @@ impl CampaignsStore<'_> {
         let sql = TEMPLATE_LIST.sql(self);
         let rows: Vec<TemplateRow> =
             on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)?;
-        Ok(rows.into_iter().map(TemplateRow::with_rates).collect())
+        let mut variants = self.first_variants_of_user(user_id).await?;
+        Ok(rows
+            .into_iter()
+            .map(|mut row| {
+                row.variants = variants.remove(&row.id).unwrap_or_default();
+                row.with_rates()
+            })
+            .collect())
     }
 
     pub async fn find_template(&self, id: i64, user_id: i64) -> StoreResult<Option<TemplateRow>> {
         let sql = TEMPLATE_FIND.sql(self);
         let row: Option<TemplateRow> = on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id)
             .fetch_optional(pool).await)?;
-        Ok(row.map(TemplateRow::with_rates))
+        let Some(mut row) = row else { return Ok(None) };
+        row.variants = self
+            .template_variants(id)
+            .await?
+            .into_iter()
+            .filter(|(step, ..)| *step == 0)
+            .map(|(_, _, subject, body)| super::templates::Variant { subject, body })
+            .collect();
+        Ok(Some(row.with_rates()))
     }
 
     /// A template's subject and body, when the user owns it.

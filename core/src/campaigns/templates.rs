@@ -21,6 +21,22 @@ pub const MAX_FOLLOW_UPS: usize = 4;
 pub const DEFAULT_DELAY_DAYS: i32 = 3;
 pub const FOLLOW_UP_INVALID: &str = "Validation Error: Please fill in all fields for each follow-up email and ensure delay days are between 1-7";
 
+/// An extra A/B variant of a step (see `campaigns::variants`) as a request carries it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VariantInput {
+    pub subject: Option<String>,
+    pub body: Option<String>,
+}
+
+/// An extra variant as stored and answered: its subject and sanitised body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Variant {
+    pub subject: String,
+    pub body: String,
+}
+
 /// A stored template; it serialises as the API answers it (A §3 Email template).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -51,6 +67,9 @@ pub struct TemplateRow {
     /// Percent, whole: its own replies the same way.
     #[sqlx(skip)]
     pub response_rate: i64,
+    /// The first email's extra A/B variants (B onwards; its own subject and body are A).
+    #[sqlx(skip)]
+    pub variants: Vec<Variant>,
 }
 
 impl TemplateRow {
@@ -91,6 +110,9 @@ pub struct FollowUpRow {
     pub created_at: Timestamp,
     #[serde(skip)]
     pub updated_at: Timestamp,
+    /// The step's extra A/B variants (B onwards; its own subject and body are A).
+    #[sqlx(skip)]
+    pub variants: Vec<Variant>,
 }
 
 /// A template's content after validation and sanitising, ready to store.
@@ -114,6 +136,8 @@ pub struct TemplateInput {
     pub objective: Option<String>,
     pub tone: Option<String>,
     pub email_signature: Option<String>,
+    /// The first email's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5).
+    pub variants: Option<Vec<VariantInput>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -212,6 +236,8 @@ pub struct FollowUpInput {
     pub sequence_number: Option<i32>,
     pub delay_days: Option<i32>,
     pub is_active: Option<bool>,
+    /// The step's extra A/B variants, B onwards (absent: unchanged; at most 4, so the step holds 5).
+    pub variants: Option<Vec<VariantInput>>,
 }
 
 /// A follow-up after validation, ready to store.
@@ -456,6 +482,7 @@ mod tests {
             objective: None,
             tone: Some("friendly".into()),
             email_signature: Some("Ada".into()),
+            variants: None,
         };
         let content = valid.validate().unwrap();
         assert_eq!(

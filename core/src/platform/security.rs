@@ -280,3 +280,88 @@ mod credential_tests {
         assert!(decrypt_secret(&key, "short").is_none());
     }
 }
+
+/// Seals a value into an opaque token for a link (ChaCha20-Poly1305 under a key derived from the instance key and
+/// `purpose`): `base64url(nonce || ciphertext)`. The nonce is the value's HMAC, so the same value always seals to
+/// the same token (a message composes the same bytes on a retry) and the token says nothing of the value but
+/// whether two are equal. Only this instance can make one that [`open_sealed`] accepts.
+pub fn seal(key: &Secret, purpose: &str, value: &str) -> String {
+    use chacha20poly1305::aead::Aead;
+    let digest = mac(key, purpose, &["seal\n", value])
+        .finalize()
+        .into_bytes();
+    let nonce: [u8; 12] = digest[..12].try_into().expect("a digest is 32 bytes");
+    let sealed = purpose_cipher(key, purpose)
+        .encrypt(&nonce.into(), value.as_bytes())
+        .expect("encrypting in memory cannot fail");
+    URL_SAFE_NO_PAD.encode([nonce.as_slice(), &sealed].concat())
+}
+
+/// The value [`seal`] sealed for `purpose`, or None for a token this instance did not make (tampered, another
+/// purpose, another key).
+pub fn open_sealed(key: &Secret, purpose: &str, token: &str) -> Option<String> {
+    use chacha20poly1305::aead::Aead;
+    // A token of ours holds a short value; a longer one is refused before decoding.
+    if token.len() > 1_024 {
+        return None;
+    }
+    let bytes = URL_SAFE_NO_PAD.decode(token).ok()?;
+    if bytes.len() < 12 + 16 {
+        return None;
+    }
+    let (nonce, sealed) = bytes.split_at(12);
+    let nonce: [u8; 12] = nonce.try_into().ok()?;
+    let plain = purpose_cipher(key, purpose)
+        .decrypt(&nonce.into(), sealed)
+        .ok()?;
+    String::from_utf8(plain).ok()
+}
+
+fn purpose_cipher(key: &Secret, purpose: &str) -> chacha20poly1305::ChaCha20Poly1305 {
+    use chacha20poly1305::KeyInit;
+    let derived =
+        Sha256::digest(format!("outreach sealed link key\n{purpose}\n{}", key.expose()).as_bytes());
+    chacha20poly1305::ChaCha20Poly1305::new(&derived)
+}
+
+#[cfg(test)]
+mod seal_tests {
+    use super::*;
+
+    #[test]
+    fn sealed_tokens_are_opaque_stable_and_refuse_tampering() {
+        let key = Secret::new("instance-key");
+        let token = seal(&key, "unsubscribe", "ada@example.org");
+        assert!(
+            !token.contains("ada") && !token.contains("example"),
+            "{token}"
+        );
+        assert!(
+            token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        );
+        assert_eq!(
+            token,
+            seal(&key, "unsubscribe", "ada@example.org"),
+            "the same value, the same token"
+        );
+        assert_ne!(token, seal(&key, "unsubscribe", "bob@example.org"));
+        assert_eq!(
+            open_sealed(&key, "unsubscribe", &token).as_deref(),
+            Some("ada@example.org")
+        );
+        assert_eq!(open_sealed(&key, "click", &token), None, "another purpose");
+        assert_eq!(
+            open_sealed(&Secret::new("other"), "unsubscribe", &token),
+            None
+        );
+        let mut tampered = token.clone().into_bytes();
+        tampered[20] = if tampered[20] == b'A' { b'B' } else { b'A' };
+        assert_eq!(
+            open_sealed(&key, "unsubscribe", &String::from_utf8(tampered).unwrap()),
+            None
+        );
+        assert_eq!(open_sealed(&key, "unsubscribe", "short"), None);
+    }
+}

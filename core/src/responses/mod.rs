@@ -126,6 +126,16 @@ pub async fn classify_reply(ctx: &Context, writer: &Writer, inbound_id: i64) -> 
         .save_reading(reply.id, reply.user_id, &reading, now)
         .await?;
     apply_reading(ctx, &reply, &reading.classification).await?;
+    // A positive reply may settle the campaign's A/B test (issue 81).
+    if let Some(campaign_id) = reply.campaign_id
+        && let Some(campaign) = ctx
+            .db
+            .campaigns()
+            .find_campaign(campaign_id, reply.user_id)
+            .await?
+    {
+        crate::tracking::variants::decide_winners(ctx, &campaign).await?;
+    }
     if matches!(
         reading.classification.action,
         Action::Reply | Action::MarkInterested

@@ -1,7 +1,10 @@
 //! One outgoing email composed for its recipient: the template personalised (`templates::render_html`: values as
-//! text, unsafe links dropped), links rewritten to signed click-tracking URLs, an open pixel, a footer with the
-//! sender's postal address and the unsubscribe link (CAN-SPAM), a plain-text alternative, a Message-ID on the
-//! sender's domain, and the RFC 8058 one-click `List-Unsubscribe` headers. Pure: the same message row composes the same bytes on a retry.
+//! text, unsafe links dropped), links rewritten to signed click-tracking URLs when the campaign tracks clicks, an
+//! open pixel when it tracks opens, a footer with the sender's postal address and the unsubscribe link (CAN-SPAM), a
+//! plain-text alternative, a Message-ID on the sender's domain, and the RFC 8058 one-click `List-Unsubscribe`
+//! headers. A plain-text campaign (issue 81) gets the text alone: no HTML part and no pixel, its links as written
+//! or, when it tracks clicks, each address in the text rewritten. Pure: the same message row composes the same bytes
+//! on a retry.
 
 use crate::Settings;
 use crate::campaigns::personalise::{Recipient, render, render_html};
@@ -20,6 +23,7 @@ pub struct Composed {
     /// The personalised body as the user wrote it: no tracking links, pixel or footer. This is what the app keeps
     /// and shows of a sent message (showing `html` would fetch its open pixel and count an open).
     pub body: String,
+    /// Empty for a plain-text message: it has no HTML part.
     pub html: String,
     pub text: String,
     /// Without angle brackets: `token@domain`.
@@ -45,8 +49,12 @@ pub struct Envelope<'a> {
     /// The first email of the thread when `in_reply_to` is a later one (an answer to a reply): named first in
     /// `References`.
     pub thread_start: Option<&'a str>,
-    /// The HTML carries the open pixel (its campaign tracks opens).
+    /// The HTML carries the open pixel (its campaign tracks opens; never in plain text).
     pub open_pixel: bool,
+    /// Links go through the signed click-tracking redirect (else they stay as written).
+    pub track_clicks: bool,
+    /// Plain text only: no HTML part, no pixel.
+    pub plain_text: bool,
 }
 
 /// Composes the template's subject and HTML body for `recipient`.
@@ -67,45 +75,40 @@ pub fn compose(
     };
     let personal = render_html(body_html, recipient, seed).text;
     let links = Links::new(settings);
-    let body = rewrite_links(&personal, |url| links.click(envelope.token, url));
     let unsubscribe = links.unsubscribe(envelope.to_email);
     let postal = envelope.postal_address.trim();
-    // Written in place, each part once: every message of a campaign is composed here.
-    let mut html = String::with_capacity(body.len() + 2 * (postal.len() + unsubscribe.len()) + 512);
-    html.push_str("<!doctype html><html><body>");
-    html.push_str(&body);
-    html.push_str(r#"<p style="margin-top:24px;font-size:12px;color:#666">"#);
-    if !postal.is_empty() {
-        for line in postal.split('\n') {
-            push_escaped(&mut html, line);
-            html.push_str("<br>");
-        }
-    }
-    html.push_str(r#"<a href=""#);
-    push_escaped(&mut html, &unsubscribe);
-    html.push_str(r#"">Unsubscribe</a></p>"#);
-    if envelope.open_pixel {
-        html.push_str(r#"<img src=""#);
-        push_escaped(&mut html, &links.open_pixel(envelope.token));
-        html.push_str(r#"" width="1" height="1" alt="" style="display:block">"#);
-    }
-    html.push_str("</body></html>");
-    let mut text = html_to_text(&personal);
-    text.reserve(postal.len() + unsubscribe.len() + 24);
-    text.push_str("\n\n--\n");
-    if !postal.is_empty() {
-        text.push_str(postal);
-        text.push('\n');
-    }
-    text.push_str("Unsubscribe: ");
-    text.push_str(&unsubscribe);
-    text.push('\n');
+    let (html, text) = if envelope.plain_text {
+        let text = html_to_text(&personal);
+        let text = if envelope.track_clicks {
+            rewrite_text_links(&text, |url| links.click(envelope.token, url))
+        } else {
+            text
+        };
+        (String::new(), with_text_footer(text, postal, &unsubscribe))
+    } else {
+        let body = if envelope.track_clicks {
+            rewrite_links(&personal, |url| links.click(envelope.token, url))
+        } else {
+            personal.clone()
+        };
+        let html = html_part(&body, postal, &unsubscribe, || {
+            envelope
+                .open_pixel
+                .then(|| links.open_pixel(envelope.token))
+        });
+        (
+            html,
+            with_text_footer(html_to_text(&personal), postal, &unsubscribe),
+        )
+    };
     let domain = envelope
         .from_email
         .rsplit_once('@')
         .map_or("localhost", |(_, domain)| domain);
     // Only the signed one-click URL (RFC 8058): a mailto would name an address nothing here reads, and a recipient
-    // whose client used it would never be unsubscribed.
+    // whose client used it would never be unsubscribed. A `List-Id` (RFC 2919) on the sender's domain goes with it:
+    // an unsubscribe header without one is what SpamAssassin's LIST_PARTIAL_SHORT_MSG scores (1 point on a short
+    // HTML email, issue 81).
     let mut headers = vec![
         (
             "List-Unsubscribe".to_string(),
@@ -115,6 +118,7 @@ pub fn compose(
             "List-Unsubscribe-Post".to_string(),
             "List-Unsubscribe=One-Click".to_string(),
         ),
+        ("List-Id".to_string(), ["<outreach.", domain, ">"].concat()),
     ];
     if let Some(original) = envelope.in_reply_to.filter(|id| !id.is_empty()) {
         headers.push(("In-Reply-To".to_string(), format!("<{original}>")));
@@ -139,6 +143,79 @@ pub fn compose(
         message_id: [envelope.token, "@", domain].concat(),
         headers,
     }
+}
+
+/// The HTML part: the body, a footer with the postal address and the unsubscribe link, and the open pixel when
+/// `pixel` gives one. Written in place, each part once: every message of a campaign is composed here.
+fn html_part(
+    body: &str,
+    postal: &str,
+    unsubscribe: &str,
+    pixel: impl FnOnce() -> Option<String>,
+) -> String {
+    let mut html = String::with_capacity(body.len() + 2 * (postal.len() + unsubscribe.len()) + 512);
+    html.push_str("<!doctype html><html><body>");
+    html.push_str(body);
+    html.push_str(r#"<p style="margin-top:24px;font-size:12px;color:#666">"#);
+    if !postal.is_empty() {
+        for line in postal.split('\n') {
+            push_escaped(&mut html, line);
+            html.push_str("<br>");
+        }
+    }
+    html.push_str(r#"<a href=""#);
+    push_escaped(&mut html, unsubscribe);
+    html.push_str(r#"">Unsubscribe</a></p>"#);
+    if let Some(pixel) = pixel() {
+        html.push_str(r#"<img src=""#);
+        push_escaped(&mut html, &pixel);
+        html.push_str(r#"" width="1" height="1" alt="" style="display:block">"#);
+    }
+    html.push_str("</body></html>");
+    html
+}
+
+/// The text with its footer: the postal address and the unsubscribe link.
+fn with_text_footer(mut text: String, postal: &str, unsubscribe: &str) -> String {
+    text.reserve(postal.len() + unsubscribe.len() + 24);
+    text.push_str("\n\n--\n");
+    if !postal.is_empty() {
+        text.push_str(postal);
+        text.push('\n');
+    }
+    text.push_str("Unsubscribe: ");
+    text.push_str(unsubscribe);
+    text.push('\n');
+    text
+}
+
+/// Every `http(s)://` address in plain text replaced by `rewrite(address)`: an address runs to the next space or
+/// angle bracket, less the punctuation that ends a sentence or closes a parenthesis after it.
+fn rewrite_text_links(text: &str, rewrite: impl Fn(&str) -> String) -> String {
+    let mut output = String::with_capacity(text.len() * 2);
+    let mut rest = text;
+    loop {
+        let next = [rest.find("https://"), rest.find("http://")]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(start) = next else { break };
+        output.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let run = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"'))
+            .unwrap_or(tail.len());
+        let address = tail[..run].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
+        let scheme_only = address == "https://" || address == "http://";
+        if scheme_only {
+            output.push_str(address);
+        } else {
+            output.push_str(&rewrite(address));
+        }
+        rest = &tail[address.len()..];
+    }
+    output.push_str(rest);
+    output
 }
 
 /// Every `href="http(s)://..."` replaced by `rewrite(url)`; mailto and other links stay.
@@ -342,6 +419,8 @@ mod tests {
             in_reply_to: None,
             thread_start: None,
             open_pixel: true,
+            track_clicks: true,
+            plain_text: false,
         }
     }
 
@@ -399,14 +478,25 @@ mod tests {
                 .html
                 .contains("https://out.example.com/t/o/tok123.gif?s=")
         );
-        assert!(composed.html.contains("Bakery Street 1<br>00100 Helsinki<br><a href=\"https://out.example.com/unsubscribe?email=owner%40cafe.example&amp;signature="));
+        assert!(composed.html.contains(
+            "Bakery Street 1<br>00100 Helsinki<br><a href=\"https://out.example.com/unsubscribe?t="
+        ));
         assert!(composed.text.starts_with("Hi Ben & Jerry's <Cafe>,\n\nSee our menu (https://bakery.example/menu?a=1&b=2) or write (mailto:ada@bakery.example)."), "{}", composed.text);
-        assert!(composed.text.contains("\n--\nBakery Street 1\n00100 Helsinki\nUnsubscribe: https://out.example.com/unsubscribe?email=owner%40cafe.example&signature="));
+        assert!(composed.text.contains("\n--\nBakery Street 1\n00100 Helsinki\nUnsubscribe: https://out.example.com/unsubscribe?t="));
+        // The address is in no link (issue 81): the unsubscribe token is opaque.
+        for part in [&composed.html, &composed.text, &composed.headers[0].1] {
+            assert!(
+                !part.contains("owner") && !part.contains("cafe.example"),
+                "{part}"
+            );
+        }
         assert_eq!(composed.message_id, "tok123@bakery.example");
         assert_eq!(composed.headers[0].0, "List-Unsubscribe");
-        assert!(composed.headers[0].1.starts_with(
-            "<https://out.example.com/unsubscribe?email=owner%40cafe.example&signature="
-        ));
+        assert!(
+            composed.headers[0]
+                .1
+                .starts_with("<https://out.example.com/unsubscribe?t=")
+        );
         // Issue 33.11: no mailto to an address nothing reads; the one URL, whole.
         assert!(
             !composed.headers[0].1.contains("mailto:"),
@@ -421,6 +511,81 @@ mod tests {
                 "List-Unsubscribe=One-Click".into()
             )
         );
+        assert_eq!(
+            composed.headers[2],
+            ("List-Id".into(), "<outreach.bakery.example>".into())
+        );
+    }
+
+    #[test]
+    fn plain_text_has_no_html_part_no_pixel_and_links_as_written_unless_clicks_are_tracked() {
+        let body = r#"<p>Hi,</p><p>See <a href="https://bakery.example/menu">our menu</a> or https://bakery.example/shop.</p>"#;
+        let plain = Envelope {
+            plain_text: true,
+            track_clicks: false,
+            ..envelope()
+        };
+        let composed = compose(&settings(), &plain, "Hello", body, &Recipient::default());
+        assert_eq!(composed.html, "");
+        assert!(!composed.text.contains("/t/o/") && !composed.text.contains("/t/c/"));
+        assert!(
+            composed.text.starts_with(
+                "Hi,\n\nSee our menu (https://bakery.example/menu) or https://bakery.example/shop."
+            ),
+            "{}",
+            composed.text
+        );
+        assert!(
+            composed
+                .text
+                .contains("Unsubscribe: https://out.example.com/unsubscribe?t=")
+        );
+
+        let tracked = Envelope {
+            track_clicks: true,
+            ..plain
+        };
+        let composed = compose(&settings(), &tracked, "Hello", body, &Recipient::default());
+        assert_eq!(composed.html, "");
+        let links: Vec<&str> = composed
+            .text
+            .split_whitespace()
+            .filter(|word| word.contains("/t/c/"))
+            .collect();
+        assert_eq!(links.len(), 2, "{}", composed.text);
+        for (link, address) in links
+            .iter()
+            .zip(["https://bakery.example/menu", "https://bakery.example/shop"])
+        {
+            let link = link.trim_start_matches('(').trim_end_matches([')', '.']);
+            let query: std::collections::HashMap<String, String> = url::Url::parse(link)
+                .unwrap()
+                .query_pairs()
+                .into_owned()
+                .collect();
+            assert_eq!(query["u"], address);
+            assert!(verify_click(&settings(), "tok123", address, &query["s"]));
+        }
+        // The unsubscribe link is never a tracked one.
+        assert!(
+            composed
+                .text
+                .contains("Unsubscribe: https://out.example.com/unsubscribe?t=")
+        );
+
+        // HTML without click tracking: links as written, the pixel as asked.
+        let html = Envelope {
+            track_clicks: false,
+            open_pixel: false,
+            ..envelope()
+        };
+        let composed = compose(&settings(), &html, "Hello", body, &Recipient::default());
+        assert!(
+            composed
+                .html
+                .contains(r#"href="https://bakery.example/menu""#)
+        );
+        assert!(!composed.html.contains("/t/c/") && !composed.html.contains("/t/o/"));
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub struct CampaignSendingSettings {
     pub window: WindowColumns,
     /// The campaign turned open tracking off (a test send, with no campaign, keeps it).
     pub no_open_pixel: bool,
+    /// The campaign leaves its links as written.
+    pub no_click_tracking: bool,
+    /// The campaign sends plain text alone (a test send, with no campaign, sends HTML).
+    pub plain_text: bool,
 }
 
 /// Why a control does not apply to the campaign as it is.

@@ -54,7 +54,7 @@ pub struct Finding {
 }
 
 /// The check of one launch: who would be emailed, the quota left, and the findings (blocks first).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LaunchCheck {
     /// Businesses chosen.
@@ -75,6 +75,9 @@ pub struct LaunchCheck {
     /// In how many days (today the first) the senders will have sent this launch's emails, each sending every
     /// day as its ramp-up allows (none: the outbox, or more than a year).
     pub days_to_send: Option<i64>,
+    /// The first message scored for spam (the pre-launch check endpoint fills it in; none when nobody chosen has an
+    /// address). A score of 5 or more asks the user to confirm the launch.
+    pub spam_check: Option<crate::sending::spam::report::SpamCheck>,
 }
 
 impl LaunchCheck {
@@ -442,6 +445,7 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         ready,
         capacity_per_day: None,
         days_to_send: None,
+        spam_check: None,
     }
 }
 

@@ -4,9 +4,10 @@
 use crate::Settings;
 use crate::accounts::normalize_email;
 use crate::platform::config::Secret;
-use crate::platform::security::{sign, sign_parts, verify, verify_parts};
+use crate::platform::security::{open_sealed, seal, sign, sign_parts, verify, verify_parts};
 
-/// The signature purpose of unsubscribe links.
+/// The signature purpose of unsubscribe links: a link sent before issue 81 carries the address in clear and its
+/// signature (`?email=&signature=`), and keeps working; links sent since carry an opaque sealed token (`?t=`).
 pub const UNSUBSCRIBE_PURPOSE: &str = "unsubscribe";
 
 /// The signature purposes of tracking links.
@@ -28,17 +29,13 @@ impl<'a> Links<'a> {
         }
     }
 
-    /// The unsubscribe page for an address, signed so the page may pre-fill it.
+    /// The unsubscribe page for an address: an opaque token sealed with the instance key, which only this instance
+    /// can open (to pre-fill the page, or to suppress the address on a one-click POST). The address itself is never
+    /// in the link, so no proxy or log on the way learns it, and spam filters do not see a phishing-shaped URL.
     pub fn unsubscribe(&self, email: &str) -> String {
-        let email = normalize_email(email);
-        let signature = sign(self.key, UNSUBSCRIBE_PURPOSE, &email);
-        let mut url = self.url(
-            email.len() * 3 + signature.len() + 32,
-            "/unsubscribe?email=",
-        );
-        push_percent_encoded(&mut url, &email);
-        url.push_str("&signature=");
-        push_percent_encoded(&mut url, &signature);
+        let token = unsubscribe_token(self.key, email);
+        let mut url = self.url(token.len() + 16, "/unsubscribe?t=");
+        url.push_str(&token);
         url
     }
 
@@ -75,6 +72,39 @@ impl<'a> Links<'a> {
         url.push_str(path);
         url
     }
+}
+
+/// The sealed token of an address's unsubscribe link (the address normalised first).
+pub fn unsubscribe_token(key: &Secret, email: &str) -> String {
+    seal(key, UNSUBSCRIBE_PURPOSE, &normalize_email(email))
+}
+
+/// The address an unsubscribe link names: its sealed token (`t`), or an older link's address and signature. None
+/// when the link was not made by this instance.
+pub fn unsubscribe_address(
+    settings: &Settings,
+    token: Option<&str>,
+    email: Option<&str>,
+    signature: Option<&str>,
+) -> Option<String> {
+    let key = &settings.security.secret_key;
+    if let Some(token) = token.filter(|token| !token.is_empty()) {
+        return open_sealed(key, UNSUBSCRIBE_PURPOSE, token);
+    }
+    let email = normalize_email(email?);
+    verify(key, UNSUBSCRIBE_PURPOSE, &email, signature?).then_some(email)
+}
+
+/// The link an older message carried: the address in clear and its signature (see [`UNSUBSCRIBE_PURPOSE`]).
+pub fn legacy_unsubscribe_url(settings: &Settings, email: &str) -> String {
+    let email = normalize_email(email);
+    let signature = sign(&settings.security.secret_key, UNSUBSCRIBE_PURPOSE, &email);
+    let mut url = settings.http.public_url();
+    url.push_str("/unsubscribe?email=");
+    push_percent_encoded(&mut url, &email);
+    url.push_str("&signature=");
+    push_percent_encoded(&mut url, &signature);
+    url
 }
 
 /// What a click link signs: its message's token and its address, on two lines.
@@ -144,21 +174,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unsubscribe_links_are_signed_and_encoded() {
+    fn unsubscribe_links_carry_an_opaque_token_and_old_links_still_open() {
         let mut settings = Settings::default();
         settings.security.secret_key = Secret::new("k".repeat(64));
         settings.http.public_url = "https://out.example.com".into();
         let url = unsubscribe_url(&settings, " Ada+news@Example.org ");
-        let query = url.strip_prefix(
-            "https://out.example.com/unsubscribe?email=ada%2Bnews%40example.org&signature=",
+        let token = url
+            .strip_prefix("https://out.example.com/unsubscribe?t=")
+            .expect(&url);
+        assert!(
+            !url.contains("ada") && !url.contains("example.org") && !url.contains('%'),
+            "{url}"
         );
-        let signature = query.expect(&url);
-        assert!(verify(
-            &settings.security.secret_key,
-            UNSUBSCRIBE_PURPOSE,
-            "ada+news@example.org",
-            signature
-        ));
+        assert_eq!(
+            unsubscribe_address(&settings, Some(token), None, None).as_deref(),
+            Some("ada+news@example.org")
+        );
+        assert_eq!(
+            unsubscribe_address(&settings, Some("AAAA"), None, None),
+            None
+        );
+        // A link sent before the tokens: the address and its signature.
+        let old = legacy_unsubscribe_url(&settings, "Ada+news@example.org");
+        let signature = old
+            .strip_prefix(
+                "https://out.example.com/unsubscribe?email=ada%2Bnews%40example.org&signature=",
+            )
+            .expect(&old);
+        assert_eq!(
+            unsubscribe_address(
+                &settings,
+                None,
+                Some("ada+news@example.org"),
+                Some(signature)
+            )
+            .as_deref(),
+            Some("ada+news@example.org")
+        );
+        assert_eq!(
+            unsubscribe_address(&settings, None, Some("bob@example.org"), Some(signature)),
+            None
+        );
     }
 
     #[test]

@@ -362,10 +362,15 @@ impl SendGrid {
             "personalizations": [{ "to": [{ "email": composed.to_email }] }],
             "from": { "email": composed.from_email, "name": composed.from_name },
             "subject": composed.subject,
-            "content": [
-                { "type": "text/plain", "value": composed.text },
-                { "type": "text/html", "value": composed.html }
-            ],
+            "content": if composed.html.is_empty() {
+                // A plain-text message has no HTML part (issue 81).
+                json!([{ "type": "text/plain", "value": composed.text }])
+            } else {
+                json!([
+                    { "type": "text/plain", "value": composed.text },
+                    { "type": "text/html", "value": composed.html }
+                ])
+            },
             "headers": headers,
             // Our own tracking links are in the message; SendGrid's would wrap them again.
             "tracking_settings": { "click_tracking": { "enable": false }, "open_tracking": { "enable": false } },

@@ -80,6 +80,8 @@ pub struct NewMessage<'a> {
     pub html_body: Option<&'a str>,
     /// The Message-ID of the reply it answers (an answer to a prospect's reply).
     pub in_reply_to: Option<&'a str>,
+    /// The A/B variant of its step it is written from (0: A, the template's own).
+    pub variant: i32,
 }
 
 /// A message as the sending worker reads it.
@@ -104,6 +106,10 @@ pub struct MessageRow {
     pub html_body: Option<String>,
     /// The reply this message answers (an answer to a prospect's reply).
     pub in_reply_to: Option<String>,
+    /// The A/B variant of its step it is written from (0: A, the template's own).
+    #[serde(default)]
+    #[sqlx(default)]
+    pub variant: i32,
 }
 
 /// What a provider accepted, for the message row.
@@ -236,6 +242,7 @@ impl SendingStore<'_> {
                     .bind(column(messages, |m| m.error))
                     .bind(column(messages, |m| m.html_body))
                     .bind(column(messages, |m| m.in_reply_to))
+                    .bind(column(messages, |m| m.variant))
                     .bind(now)
                     .fetch_all(pool)
                     .await?

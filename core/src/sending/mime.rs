@@ -1,6 +1,6 @@
 //! The RFC 5322 text of a composed message, written in one pass: the headers (non-ASCII names and subjects as
 //! RFC 2047 encoded words, long values folded), then a `multipart/alternative` body with the plain text and the
-//! HTML, both quoted-printable. Every message of a campaign goes through this, so it avoids a general MIME builder's
+//! HTML, both quoted-printable (a plain-text message: its one text part). Every message of a campaign goes through this, so it avoids a general MIME builder's
 //! work; the boundary starts with `=_`, which quoted-printable text can never contain.
 
 use std::borrow::Cow;
@@ -83,6 +83,15 @@ pub fn render(
         text.push_str(": ");
         unstructured(&mut text, value, name.len() + 2);
         text.push_str("\r\n");
+    }
+    if composed.html.is_empty() {
+        // A plain-text message (issue 81): one text part, no alternative.
+        text.push_str(
+            "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\
+             Content-Transfer-Encoding: quoted-printable\r\n\r\n",
+        );
+        quoted_printable(&mut text, &composed.text);
+        return Ok(Rendered { text, from, to });
     }
     text.push_str("MIME-Version: 1.0\r\nContent-Type: multipart/alternative;\r\n boundary=\"");
     text.push_str(&boundary);

@@ -25,9 +25,11 @@ pub mod sequence;
 pub mod sequence_timing;
 pub mod slots;
 pub mod smtp;
+pub mod spam;
 pub mod steps;
 pub mod suppression;
 pub mod test_sends;
+pub mod variants;
 pub mod window;
 
 use crate::sending::handover::HandOverError;

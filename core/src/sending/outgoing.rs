@@ -12,6 +12,7 @@ use crate::platform::jobs::{Branding, SendCampaignEmail};
 use crate::platform::queue::{Queue, QueueError};
 use crate::platform::security::random_token;
 use crate::sending::messages::{MessageKind, MessageStatus, NewMessage};
+use crate::sending::variants::Drawn;
 
 /// Messages of one kind from one user, through one sender (None: the outbox, or the campaign's pool), in one
 /// campaign (None: a test send).
@@ -70,10 +71,28 @@ impl Outgoing {
     /// order (a letter whose campaign, business, kind and step are taken adds none).
     pub async fn write(&self, db: &Db, letters: &[Letter<'_>], now: i64) -> StoreResult<Vec<i64>> {
         let tokens: Vec<String> = letters.iter().map(|_| message_token(now)).collect();
+        // A campaign's first emails and follow-ups get their A/B variant as they are written (issue 81).
+        let variants = match self.campaign_id {
+            Some(campaign_id) => {
+                let drawn: Vec<Drawn> = letters
+                    .iter()
+                    .map(|letter| Drawn {
+                        template_id: letter.template_id,
+                        step: letter.step,
+                        skipped: letter.skip.is_some(),
+                        business_id: letter.business_id,
+                        to_email: letter.to_email,
+                    })
+                    .collect();
+                crate::sending::variants::assign(db, campaign_id, self.kind, &drawn).await?
+            }
+            None => vec![0; letters.len()],
+        };
         let messages: Vec<NewMessage> = letters
             .iter()
             .zip(&tokens)
-            .map(|(letter, token)| NewMessage {
+            .zip(&variants)
+            .map(|((letter, token), &variant)| NewMessage {
                 user_id: self.user_id,
                 to_email: letter.to_email,
                 status: match letter.skip {
@@ -92,6 +111,7 @@ impl Outgoing {
                 subject: letter.subject,
                 html_body: letter.html_body,
                 in_reply_to: letter.in_reply_to,
+                variant,
             })
             .collect();
         db.sending().enqueue_messages(&messages, now).await

@@ -32,6 +32,8 @@ pub struct CampaignTotals {
     pub geographic_area: Option<String>,
     pub radius: i32,
     pub created_at: i64,
+    /// Its emails carry the open pixel: without it, opens are not tracked (shown as such, not as 0%).
+    pub track_opens: bool,
     pub messages: i64,
     pub sent: i64,
     pub failed: i64,
@@ -63,6 +65,8 @@ pub struct CampaignInfo {
     pub radius: i32,
     pub radius_km: i64,
     pub created_at: Timestamp,
+    /// Its emails carry the open pixel; when false its opens show as "not tracked" rather than 0%.
+    pub opens_tracked: bool,
 }
 
 /// B §3 Campaign summary, plus the counts the list cards and tiles need. Rates are whole-number percentages of
@@ -120,6 +124,7 @@ impl CampaignTotals {
             radius: self.radius,
             radius_km: (f64::from(self.radius) * KM_PER_MILE).round() as i64,
             created_at: Timestamp(self.created_at),
+            opens_tracked: self.track_opens,
         }
     }
 

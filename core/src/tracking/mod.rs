@@ -8,6 +8,7 @@ pub mod recorder;
 pub mod senders;
 pub mod sent;
 pub mod unsubscriber;
+pub mod variants;
 
 crate::capability_store!(
     /// The tracking capability's reads and writes: `db.tracking()`.

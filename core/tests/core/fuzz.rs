@@ -224,6 +224,7 @@ fn rendered_templates_hold_only_safe_markup_whatever_the_data() {
             objective: None,
             tone: None,
             email_signature: None,
+            variants: None,
         };
         let Ok(content) = input.validate() else {
             return;

@@ -21,6 +21,7 @@ mod smtp_pipelining;
 mod sources_google;
 mod sources_osm;
 mod sources_web_search;
+mod spam;
 mod test_databases;
 mod tracking_events;
 mod unicode;

@@ -239,6 +239,8 @@ fn any_subject_name_and_body_is_written_as_mime_that_reads_back_the_same() {
             in_reply_to: Some("first@bakery.example"),
             thread_start: None,
             open_pixel: true,
+            track_clicks: true,
+            plain_text: false,
         };
         let composed = compose(&settings, &envelope, &subject, &body, &recipient(rng));
         let rendered =

@@ -3,6 +3,9 @@
 
 use super::*;
 
+mod campaigns;
+pub use campaigns::*;
+
 pub const ADMIN: &str = "boss@example.org";
 
 pub const CLIENT_ID: &str = "client-123.apps.example";
@@ -567,69 +570,6 @@ pub async fn post_events_signed(
         response.status(),
         response.json().await.unwrap_or(Value::Null),
     )
-}
-
-/// A campaign sent through the local outbox to `count` imported cafes (owner{i}@cafe{i}.example).
-pub struct SentCampaign {
-    pub campaign: Value,
-    pub template: Value,
-    /// The imported businesses.
-    pub businesses: Value,
-    /// The outbox listing after the send.
-    pub outbox: Value,
-}
-
-pub async fn sent_campaign(browser: &Browser, name: &str, count: usize) -> SentCampaign {
-    let ready = campaign_to_cafes(browser, name, count).await;
-    let (_, progress) = launch_and_finish(browser, ready.launch).await;
-    assert_eq!(progress["progress"]["sent"], count, "{progress}");
-    let (_, outbox) = browser.get_json("/api/outbox").await;
-    SentCampaign {
-        campaign: ready.campaign,
-        template: ready.template,
-        businesses: ready.businesses,
-        outbox,
-    }
-}
-
-/// A new campaign, a template and `count` imported cafes (owner{i}@cafe{i}.example), not launched yet.
-pub struct CampaignToCafes {
-    pub campaign: Value,
-    pub template: Value,
-    pub businesses: Value,
-    /// The body that launches it (`POST /api/campaigns/send`).
-    pub launch: Value,
-}
-
-pub async fn campaign_to_cafes(browser: &Browser, name: &str, count: usize) -> CampaignToCafes {
-    let (_, template) = browser.post_json("/api/email-templates", json!({
-        "name": "Hi", "subject": "Hi {{businessName}}", "objective": "Partnership Proposal", "tone": "friendly",
-        "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
-    })).await;
-    let csv: String = std::iter::once("name,email\n".to_string())
-        .chain((0..count).map(|i| format!("Cafe {i},owner{i}@cafe{i}.example\n")))
-        .collect();
-    let (_, imported) = browser
-        .upload("/api/businesses/import", "leads.csv", csv.into_bytes())
-        .await;
-    let business_ids: Vec<Value> = imported["businesses"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{imported}"))
-        .iter()
-        .map(|b| b["id"].clone())
-        .collect();
-    let (_, campaign) = browser
-        .post_json("/api/campaigns", json!({ "name": name }))
-        .await;
-    let launch = json!({
-        "campaignId": campaign["id"], "templateId": template["id"], "businessIds": business_ids
-    });
-    CampaignToCafes {
-        campaign,
-        template,
-        businesses: imported["businesses"].clone(),
-        launch,
-    }
 }
 
 /// A raw message as a mail server would store it.

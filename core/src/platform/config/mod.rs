@@ -10,6 +10,9 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Deserializer, Serialize};
 
+mod deliverability;
+pub use deliverability::{DeliverabilitySettings, VariantSettings};
+
 /// A value that must never be logged. `Debug` prints `[redacted]`.
 #[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -56,6 +59,8 @@ pub struct Settings {
     pub search: SearchSettings,
     pub sendgrid: SendGridSettings,
     pub sending: SendingSettings,
+    pub deliverability: DeliverabilitySettings,
+    pub variants: VariantSettings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -13,16 +13,21 @@ use crate::sending::messages::{MessageKind, MessageRow};
 use crate::sending::senders::EmailConfig;
 use crate::sending::sequence::Thread;
 
+/// Subject and body by template, step and A/B variant (none: deleted).
+pub(super) type TemplateCache = HashMap<(i64, i32, i32), Option<(String, String)>>;
+
 /// Who a message is from and where its replies go: the campaign's sender name and reply-to address when the user
 /// set them in the builder, else the sender's own; the local outbox sends in the user's name from the instance's
 /// outbox address, with replies to the user's own email (A §9). It also says whether the campaign's emails carry
-/// the open pixel.
+/// the open pixel and tracked links, and whether they are plain text.
 pub(super) struct SenderIdentity<'a> {
     user: &'a User,
     from_name: String,
     from_email: String,
     reply_to: Option<String>,
     open_pixel: bool,
+    track_clicks: bool,
+    plain_text: bool,
 }
 
 impl<'a> SenderIdentity<'a> {
@@ -50,6 +55,8 @@ impl<'a> SenderIdentity<'a> {
             from_email,
             reply_to: settings.reply_to.clone().or(reply_to),
             open_pixel: !settings.no_open_pixel,
+            track_clicks: !settings.no_click_tracking,
+            plain_text: settings.plain_text,
         }
     }
 }
@@ -76,7 +83,7 @@ pub(super) async fn compose_message(
     sender: &SenderIdentity<'_>,
     recipient: &Recipient,
     follow_up: Option<Thread>,
-    templates: &mut HashMap<(i64, i32), Option<(String, String)>>,
+    templates: &mut TemplateCache,
 ) -> anyhow::Result<Result<Composed, Invalid>> {
     let user = sender.user;
     // A test email may bring its own subject and body instead of a template.
@@ -86,8 +93,24 @@ pub(super) async fn compose_message(
                 (MessageKind::FollowUp, Some(_)) => message.step,
                 _ => 0,
             };
+            // Its A/B variant (issue 81); a variant removed since it was drawn sends as A.
+            if message.variant > 0
+                && let std::collections::hash_map::Entry::Vacant(entry) =
+                    templates.entry((template_id, step, message.variant))
+            {
+                entry.insert(
+                    ctx.db
+                        .campaigns()
+                        .variant_content(template_id, step, message.variant, user.id)
+                        .await?,
+                );
+            }
+            let variant = match templates.get(&(template_id, step, message.variant)) {
+                Some(Some(_)) => message.variant,
+                _ => 0,
+            };
             if let std::collections::hash_map::Entry::Vacant(entry) =
-                templates.entry((template_id, step))
+                templates.entry((template_id, step, 0))
             {
                 entry.insert(if step > 0 {
                     ctx.db
@@ -101,7 +124,7 @@ pub(super) async fn compose_message(
                         .await?
                 });
             }
-            match templates[&(template_id, step)].clone() {
+            match templates[&(template_id, step, variant)].clone() {
                 Some(template) => template,
                 None if step > 0 => return Ok(Err("The follow-up was deleted".into())),
                 None => return Ok(Err("The template was deleted".into())),
@@ -132,6 +155,8 @@ pub(super) async fn compose_message(
             .as_ref()
             .and_then(|thread| thread.message_id.as_deref()),
         open_pixel: sender.open_pixel,
+        track_clicks: sender.track_clicks,
+        plain_text: sender.plain_text,
     };
     Ok(Ok(compose(
         &ctx.settings,

@@ -75,7 +75,7 @@ struct Batch<'a> {
     /// Senders opened by this batch, by configuration (None: the outbox).
     senders: HashMap<Option<i64>, Sender>,
     /// Subject and body by template and step (a follow-up's are its own).
-    templates: HashMap<(i64, i32), Option<(String, String)>>,
+    templates: message::TemplateCache,
     /// Accepted by their sender, to be marked sent together.
     accepted: Vec<(i64, Composed, Provider)>,
     /// Claimed and not yet handed to a sender.

@@ -35,6 +35,9 @@ pub struct Brief {
     pub previous: Option<Draft>,
     /// When writing for one business: its public details (data for the prompt, never instructions).
     pub business: Option<BusinessFacts>,
+    /// Draft a second A/B variant (issue 81) of `previous` (or of the email the brief describes): another subject
+    /// and first line, the same offer and ask.
+    pub second_variant: bool,
 }
 
 /// A subject and an HTML body.

@@ -126,6 +126,8 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
         _ => format!("Hello {recipient},"),
     };
     let opening = match brief.objective.as_str() {
+        // A second A/B variant opens with a question instead.
+        _ if brief.second_variant => format!("Quick question: could {service} help you?"),
         "Marketing Pitch" => format!("I would like to introduce {service}."),
         "Partnership Proposal" => format!("I am writing to propose a partnership: {service}."),
         "Lead Generation" => format!("I am reaching out because we offer {service}."),
@@ -168,17 +170,31 @@ pub fn write(brief: &Brief, material: &Material) -> Written {
         .map(|paragraph| format!("<p>{paragraph}</p>"))
         .collect::<String>();
 
+    let subject = if brief.second_variant {
+        question_subject(&brief.service_description)
+    } else {
+        subject(
+            &brief.objective,
+            tone,
+            &brief.service_description,
+            name.as_deref(),
+        )
+    };
     Written {
-        draft: Draft {
-            subject: subject(
-                &brief.objective,
-                tone,
-                &brief.service_description,
-                name.as_deref(),
-            ),
-            body,
-        },
+        draft: Draft { subject, body },
         notes,
+    }
+}
+
+/// A second variant's subject: a question about the service, of whole words.
+fn question_subject(service: &str) -> String {
+    let mut words = topic_words(service);
+    loop {
+        let subject = format!("Quick question about {}", mid_sentence(&words.join(" ")));
+        if subject.chars().count() <= SUBJECT_CHARS || words.len() <= 1 {
+            return subject;
+        }
+        words.pop();
     }
 }
 
@@ -375,6 +391,40 @@ mod tests {
                 "Nordic Bakery has baked in Helsinki since 1989. We use organic flour.".into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_second_variant_has_another_subject_and_first_line_and_the_same_ask() {
+        let first = write(
+            &brief("Partnership Proposal", "friendly"),
+            &Material::default(),
+        )
+        .draft;
+        let second = write(
+            &Brief {
+                second_variant: true,
+                previous: Some(first.clone()),
+                ..brief("Partnership Proposal", "friendly")
+            },
+            &Material::default(),
+        )
+        .draft;
+        assert_ne!(first.subject, second.subject);
+        assert!(
+            second.subject.starts_with("Quick question about"),
+            "{}",
+            second.subject
+        );
+        assert!(second.subject.chars().count() <= SUBJECT_CHARS);
+        assert!(
+            second
+                .body
+                .contains("Quick question: could fresh sourdough"),
+            "{}",
+            second.body
+        );
+        assert!(second.body.contains("free sample on Tuesday"));
+        assert!(check_variables(&second.subject).is_ok() && check_variables(&second.body).is_ok());
     }
 
     #[test]

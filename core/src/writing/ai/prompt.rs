@@ -41,6 +41,12 @@ pub fn user_message(brief: &Brief, material: &Material) -> String {
             fence(&facts)
         ));
     }
+    if brief.second_variant {
+        message.push_str(
+            "\nWrite a second A/B variant of this email: a different subject and a different first line (open with \
+             a short question), the same offer, facts and ask, no longer than the first.\n",
+        );
+    }
     if let Some(previous) = &brief.previous {
         message.push_str(&format!(
             "\nRevise this previous draft.\n<data source=\"previous draft\">\nSubject: {}\n{}\n</data>\n",

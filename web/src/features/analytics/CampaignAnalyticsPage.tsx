@@ -26,6 +26,7 @@ import {
 import { CampaignHeader, NotFound } from "./CampaignHeader";
 import { DailyCharts, MessageBody } from "./shared";
 import { usePageTitle } from "../../lib/title";
+import { VariantsCard } from "./VariantsCard";
 
 export function CampaignAnalyticsPage() {
   usePageTitle("Campaign Analytics");
@@ -52,10 +53,15 @@ export function CampaignAnalyticsPage() {
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
         <Tile label="Total Emails" value={summary.totalEmails} />
         <Tile label="Emails Sent" value={summary.totalSent} detail={`${summary.failed} failed`} />
-        <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
+        {campaign.opensTracked ? (
+          <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
+        ) : (
+          <Tile label="Opened" value="not tracked" detail="No open pixel in this campaign's emails" />
+        )}
         <Tile label="Clicked" value={`${summary.clickRate}%`} detail={emailCount(summary.clicked)} />
         <Tile label="Replied" value={`${summary.replyRate}%`} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
       </div>
+      <VariantsCard campaignId={id} />
       <Card title="Activity, last 30 days">
         <DailyCharts path={campaignDaysKey(id)} />
       </Card>

@@ -43,7 +43,7 @@ export function CampaignDetailsPage() {
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Tile label="Sent" value={summary.totalSent} />
         <Tile label="Delivered" value={summary.delivered} detail={deliveryDetail(summary.delivered, summary.deliveryRate)} />
-        <Tile label="Opened" value={summary.opened} detail={`${summary.openRate}% open rate`} />
+        <Tile label="Opened" value={campaign.opensTracked ? summary.opened : "not tracked"} detail={campaign.opensTracked ? `${summary.openRate}% open rate` : undefined} />
         <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
         <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
         <Tile label="Spam" value={summary.spamReported} />

@@ -67,6 +67,8 @@ export function Composer({
   const [adjustments, setAdjustments] = useState("");
   const [saveOpen, setSaveOpen] = useState(false);
   const [saveName, setSaveName] = useState("");
+  // A second A/B variant drafted from the generated email (issue 81): saved with the template as variant B.
+  const [variantB, setVariantB] = useState<{ subject: string; body: string } | null>(null);
 
   const field = (name: keyof typeof EMPTY) => ({
     value: form[name],
@@ -89,7 +91,21 @@ export function Composer({
     failure: generationError,
     onSuccess: setGenerated,
   });
-  const busy = generating.isPending;
+  const drafting = useApiMutation({
+    mutationFn: (draft: GeneratedEmail) =>
+      requestJson<GeneratedEmail>("POST", "/api/emails/generate", {
+        ...form,
+        adjustments: "",
+        aiEducationText: education.text,
+        aiEducationFiles: education.files,
+        campaignId,
+        previous: { subject: draft.subject, body: draft.body },
+        secondVariant: true,
+      }),
+    failure: generationError,
+    onSuccess: (second) => setVariantB({ subject: second.subject, body: second.body }),
+  });
+  const busy = generating.isPending || drafting.isPending;
 
   const generate = () => {
     const found = validateBrief(form);
@@ -106,12 +122,14 @@ export function Composer({
         objective: form.objective,
         tone: form.tone,
         emailSignature: form.emailSignature,
+        variants: variantB ? [variantB] : [],
       }),
     success: (template) => ({ title: "Template saved", description: template.name }),
     failure: templateSaveError,
     invalidates: [TEMPLATES_KEY],
     onSuccess: (template) => {
       setAdjustments("");
+      setVariantB(null);
       setSaveName("");
       setSaveOpen(false);
       onSaved(template);
@@ -166,8 +184,19 @@ export function Composer({
               <Button variant="outline" disabled={busy || !adjustments.trim()} onClick={generate}>
                 Apply Adjustments
               </Button>
+              <Button variant="outline" disabled={busy} onClick={() => drafting.mutate(generated)}>
+                {variantB ? "Draft Variant B Again" : "Draft Variant B"}
+              </Button>
               <Button onClick={() => { setSaveName(form.templateName); setSaveOpen(true); }}>Save as Template</Button>
             </div>
+            {variantB ? (
+              <div className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="variant-b">
+                <p className="text-sm font-semibold">Variant B (A/B test: recipients are split evenly, the best on positive replies wins)</p>
+                <TextField label="Subject of variant B" value={variantB.subject} onChange={(e) => setVariantB({ ...variantB, subject: e.target.value })} />
+                <BodyEditor label="Body of variant B" value={variantB.body} onChange={(body) => setVariantB((current) => current && { ...current, body })} />
+                <Button variant="outline" onClick={() => setVariantB(null)}>Remove Variant B</Button>
+              </div>
+            ) : null}
           </div>
         ) : (
           <p className="text-sm text-slate-600">Fill in the brief and generate: your email appears here.</p>

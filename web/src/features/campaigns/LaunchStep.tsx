@@ -15,10 +15,10 @@ import { requestJson, serverMessage } from "@outreach/client/request";
 import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
 import type { CampaignProgress, Finding, LaunchAnswer, LaunchCheck } from "@outreach/client/api/types";
 import { AiSettingsForm } from "./AiSettingsForm";
-import { OpenTrackingForm } from "./OpenTrackingForm";
 import { SendingWindowForm } from "./SendingWindowForm";
 import { OUTBOX } from "./SenderStep";
 import { TestCampaignDialog } from "./TestCampaignDialog";
+import { SpamCheckView, isSpam } from "./SpamCheckView";
 const POLL_MS = 2000;
 
 /** The first launch rule that fails (A §5 Launch), as a toast title. */
@@ -68,6 +68,7 @@ export function capacityText(check: Pick<LaunchCheck, "capacityPerDay" | "daysTo
 /** Step 6: launch and watch. */
 export function LaunchStep({ campaign, template, sender, extraSenders }: { campaign: Campaign; template: Template; sender: string; extraSenders: number[] }) {
   const [confirming, setConfirming] = useState(false);
+  const [spamConfirmed, setSpamConfirmed] = useState(false);
   const [launched, setLaunched] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const businessIds = campaign.businessIds ?? [];
@@ -126,7 +127,6 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
         Template <strong>{template.name}</strong> to {count(businessIds.length, "selected business", "selected businesses")}.
       </p>
       <SendingWindowForm key={`window-${campaign.id}`} campaign={campaign} />
-      <OpenTrackingForm campaign={campaign} />
       <AiSettingsForm key={campaign.id} campaign={campaign} />
       <PreLaunchCheck check={check.data} failure={check.error ? (serverMessage(check.error) ?? "The check failed; please try again") : null} />
       <div className="flex flex-wrap gap-2">
@@ -174,13 +174,20 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
               </p>
               {capacityText(check.data) ? <p className="mt-1 text-sm">{capacityText(check.data)}</p> : null}
               <Findings findings={check.data.findings} />
+              {check.data.spamCheck ? <SpamCheckView check={check.data.spamCheck} /> : null}
+              {isSpam(check.data.spamCheck) ? (
+                <label className="mt-2 flex items-center gap-2 text-sm text-red-800">
+                  <input type="checkbox" checked={spamConfirmed} onChange={(event) => setSpamConfirmed(event.target.checked)} />
+                  Send anyway: I have read the spam check
+                </label>
+              ) : null}
             </>
           ) : (
             <p>Counting the businesses with an email address...</p>
           )}
           <div className="mt-4 flex justify-end gap-2">
             <Button variant="outline" onClick={() => setConfirming(false)}>Cancel</Button>
-            <Button onClick={launch} disabled={!ready}>Send Now</Button>
+            <Button onClick={launch} disabled={!ready || (isSpam(check.data?.spamCheck) && !spamConfirmed)}>Send Now</Button>
           </div>
         </Dialog>
       ) : null}
@@ -219,6 +226,7 @@ function PreLaunchCheck({ check, failure }: { check: LaunchCheck | undefined; fa
           </p>
           {capacityText(check) ? <p className="mt-1 text-sm text-slate-700" data-testid="launch-capacity">{capacityText(check)}</p> : null}
           <Findings findings={check.findings} />
+          {check.spamCheck ? <SpamCheckView check={check.spamCheck} /> : null}
         </>
       ) : null}
     </section>

@@ -10,6 +10,7 @@ import { toast } from "@outreach/client/toast-store";
 import type { Campaign, EmailConfig, Profile } from "@outreach/client/api/types";
 import { switchTab } from "@outreach/client/events";
 import { requestJson } from "@outreach/client/request";
+import { TrackingForm } from "./TrackingForm";
 
 export const OUTBOX = "outbox";
 const PROFILE_KEY = ["/api/user/profile"];
@@ -145,6 +146,7 @@ export function SenderStep({
         error={error}
       />
       <p className="text-xs text-slate-500">Leave empty to have replies go to {defaultReplyTo}.</p>
+      <TrackingForm key={`tracking-${campaign.id}`} campaign={campaign} />
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={() => switchTab("email-settings")}>Configure More Email Options</Button>
         <Button variant="outline" onClick={refresh} disabled={!profile.data}>Refresh from User Profile</Button>

@@ -9,6 +9,7 @@ import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson, serverMessage } from "@outreach/client/request";
 import { TEMPLATES_KEY, type FollowUp, type Template } from "./api";
 import { BodyEditor as RichTextEditor } from "./BodyEditor";
+import { VariantsEditor } from "./VariantsEditor";
 import type { FollowUpTiming, Preview } from "@outreach/client/api/types";
 
 export const OBJECTIVES = ["Lead Generation", "Marketing Pitch", "Partnership Proposal", "Custom"];
@@ -61,7 +62,15 @@ export function PreviewDialog({ template, onClose }: { template: Template; onClo
 }
 
 export function EditTemplateDialog({ template, onClose }: { template: Template; onClose: () => void }) {
-  const [form, setForm] = useState({ name: template.name, subject: template.subject, body: template.body, objective: template.objective, tone: template.tone });
+  const [form, setForm] = useState({
+    name: template.name,
+    subject: template.subject,
+    body: template.body,
+    objective: template.objective,
+    tone: template.tone,
+    variants: template.variants,
+  });
+  const [variantProblem, setVariantProblem] = useState<string | null>(null);
   // A variable the server does not know is shown under the field that holds it.
   const [variableError, setVariableError] = useState<{ field: "subject" | "body"; message: string } | null>(null);
   const saving = useApiMutation({
@@ -72,6 +81,11 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
     onSuccess: onClose,
     onError: (failure) => {
       const message = serverMessage(failure) ?? "";
+      if (message.startsWith("variants")) {
+        setVariantProblem(message);
+        return;
+      }
+      setVariantProblem(null);
       const field = unknownVariableField(message, form.subject);
       setVariableError(field ? { field, message } : null);
     },
@@ -96,6 +110,7 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
           ) : null}
           <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"} and {"{Hi|Hello}"}.</p>
         </div>
+        <VariantsEditor variants={form.variants} onChange={(variants) => setForm((current) => ({ ...current, variants }))} error={variantProblem} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
           <Button onClick={() => saving.mutate()} disabled={saving.isPending}>Save Changes</Button>

@@ -1,5 +1,6 @@
 /** Unsubscribe (B §2.16, §5, §8): one email field; success says the address left every marketing list. Opened
- * from a signed link in an email, the address is pre-filled. */
+ * from a link in an email (its sealed token `t`, or an older link's address and signature), the address is
+ * pre-filled. */
 import { useEffect, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
@@ -16,22 +17,27 @@ export function UnsubscribePage() {
   const [params] = useSearchParams();
   const [email, setEmail] = useState("");
   const [signature, setSignature] = useState<string | undefined>();
+  const [token, setToken] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
   const unsubscribing = useApiMutation({
-    mutationFn: (address: string) => apiRequest("POST", "/api/unsubscribe", { email: address, signature }),
+    mutationFn: (address: string) => apiRequest("POST", "/api/unsubscribe", { email: address, signature, token }),
     failure: { title: "Error", description: "Failed to unsubscribe. Please try again." },
   });
   const done = unsubscribing.isSuccess;
 
   useEffect(() => {
+    const linkToken = params.get("t");
     const linkEmail = params.get("email");
     const linkSignature = params.get("signature");
-    if (!linkEmail || !linkSignature) return;
-    const query = new URLSearchParams({ email: linkEmail, signature: linkSignature });
+    let query: URLSearchParams;
+    if (linkToken) query = new URLSearchParams({ t: linkToken });
+    else if (linkEmail && linkSignature) query = new URLSearchParams({ email: linkEmail, signature: linkSignature });
+    else return;
     requestJson<LinkAddress>("GET", `/api/unsubscribe/verify?${query}`)
       .then((verified) => {
         setEmail(verified.email);
-        setSignature(linkSignature);
+        if (linkToken) setToken(linkToken);
+        else setSignature(linkSignature ?? undefined);
       })
       .catch(() => undefined); // an invalid link simply leaves the field for the visitor to fill
   }, [params]);
