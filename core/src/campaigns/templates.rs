@@ -312,6 +312,7 @@ mod tests {
             city: Some("Helsinki".into()),
             website: None,
             category: Some("cafe".into()),
+            icebreaker: None,
         }
     }
 
@@ -382,6 +383,7 @@ mod tests {
             website: Some("javascript:alert(1)".into()),
             city: Some("www.cafe.example".into()),
             category: Some("JaVaScRiPt&#58;alert(2)".into()),
+            icebreaker: None,
         };
         let body = "<p>{{businessName}} <a href=\"{{website}}\">site</a> <a href=\"{{city}}\">city</a> \
                     <a href=\"{{category}}\">c</a> <a href=\"mailto:ada@bakery.example\">m</a> \

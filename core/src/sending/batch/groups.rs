@@ -248,9 +248,19 @@ pub(super) async fn recipients(
     group: &[MessageRow],
 ) -> anyhow::Result<HashMap<i64, Recipient>> {
     let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+    // A batch is one template's messages: their icebreakers in its language.
+    let language = group
+        .iter()
+        .find_map(|row| row.html_body.as_deref())
+        .and_then(crate::writing::icebreaker::language_of);
     Ok(ctx
         .db
         .discovery()
-        .recipients(&business_ids, user.id)
+        .recipients(
+            &business_ids,
+            user.id,
+            language,
+            crate::platform::clock::date_of(ctx.now_ms()),
+        )
         .await?)
 }
