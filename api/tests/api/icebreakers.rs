@@ -99,9 +99,16 @@ async fn lines_from_local_websites_traced_to_their_sentences_edited_dropped_and_
                     .find(|b| b["name"] == name).unwrap()["id"].as_i64().unwrap()
             };
             let (bluebird_id, pulla_id, physio_id) = (id("Bluebird Coffee"), id("Kahvila Pulla"), id("Harbour Physio"));
-            outreach_worker::run_until_idle(app.ctx.clone(), std::time::Duration::from_secs(60)).await.unwrap();
-
-            // Facts: a line whose every quote is on its page, in the site's language.
+            let workers = start_workers(&app);
+            // Not read yet (a business imported with its address is not looked up): nothing to show.
+            assert_eq!(ada.get_json(&format!("/api/businesses/{bluebird_id}/icebreaker")).await.0, StatusCode::NOT_FOUND);
+            // Reading the sites: a line whose every quote is on its page, in the site's language; none without facts.
+            for id in [bluebird_id, pulla_id] {
+                let (status, line) = ada.post_json(&format!("/api/businesses/{id}/icebreaker"), json!({})).await;
+                assert_eq!(status, StatusCode::OK, "{line}");
+            }
+            let (status, _) = ada.post_json(&format!("/api/businesses/{physio_id}/icebreaker"), json!({})).await;
+            assert_eq!(status, StatusCode::NOT_FOUND);
             let (status, line) = ada.get_json(&format!("/api/businesses/{bluebird_id}/icebreaker")).await;
             assert_eq!(status, StatusCode::OK, "{line}");
             assert_eq!((line["language"].as_str(), line["origin"].as_str()), (Some("en"), Some("offline")));
@@ -148,11 +155,12 @@ async fn lines_from_local_websites_traced_to_their_sentences_edited_dropped_and_
             assert!(refused["message"].as_str().unwrap().contains("firstName"), "{refused}");
             let (status, edited) = ada.put_json(&path, json!({ "text": "Loved the cardamom buns at {{businessName}}." })).await;
             assert_eq!((status, edited["origin"].as_str()), (StatusCode::OK, Some("edited")), "{edited}");
-            let _workers = start_workers(&app);
+            app.clock.advance(1_000);
             let (status, _) = ada.post_json(&format!("/api/businesses/{bluebird_id}/social-media"), json!({})).await;
             assert_eq!(status, StatusCode::OK);
             assert_eq!(ada.get_json(&path).await.1["text"], "Loved the cardamom buns at {{businessName}}.");
             // Asking for a new line replaces the edit, here in German.
+            app.clock.advance(1_000);
             let (status, german) = ada.post_json(&path, json!({ "language": "de" })).await;
             assert_eq!(status, StatusCode::OK, "{german}");
             assert_eq!((german["language"].as_str(), german["origin"].as_str()), (Some("de"), Some("offline")));
@@ -169,6 +177,7 @@ async fn lines_from_local_websites_traced_to_their_sentences_edited_dropped_and_
             assert_eq!(status, StatusCode::OK, "{preview}");
             assert_eq!(preview["body"], "<p>Hope the week is going well.</p>");
             // A site that gives nothing now: a new line is a 404, and nothing is kept.
+            app.clock.advance(1_000);
             let (status, _) = ada.post_json(&format!("/api/businesses/{physio_id}/icebreaker"), json!({})).await;
             assert_eq!(status, StatusCode::NOT_FOUND);
 
@@ -177,6 +186,7 @@ async fn lines_from_local_websites_traced_to_their_sentences_edited_dropped_and_
             assert_eq!(eve.get_json(&path).await.0, StatusCode::NOT_FOUND);
             assert_eq!(eve.put_json(&path, json!({ "text": "Mine" })).await.0, StatusCode::NOT_FOUND);
             assert_eq!(eve.post_json(&path, json!({})).await.0, StatusCode::NOT_FOUND);
+            workers.stop().await;
             app.stop().await;
         }
     })

@@ -129,7 +129,7 @@ pub enum TemplateError {
     #[error("Tone must be professional, friendly or casual")]
     Tone,
     #[error(
-        "Unknown variable {0}: use {{{{businessName}}}}, {{{{city}}}}, {{{{website}}}} or {{{{category}}}}"
+        "Unknown variable {0}: use {{{{businessName}}}}, {{{{city}}}}, {{{{website}}}}, {{{{category}}}} or {{{{icebreaker}}}}"
     )]
     UnknownVariable(String),
     #[error("{FOLLOW_UP_INVALID}")]
@@ -416,7 +416,7 @@ mod tests {
         );
         assert_eq!(
             check_variables("Hi {{firstName}}").unwrap_err().to_string(),
-            "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}} or {{category}}"
+            "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}}, {{category}} or {{icebreaker}}"
         );
     }
 

@@ -94,7 +94,7 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
               {fieldError("body")}
             </p>
           ) : null}
-          <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"} and {"{Hi|Hello}"}.</p>
+          <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"}, {"{{icebreaker | fallback}}"} (a first line from their website) and {"{Hi|Hello}"}.</p>
         </div>
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onClose}>Cancel</Button>
