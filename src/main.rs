@@ -119,6 +119,18 @@ enum EvalCommand {
         #[arg(long)]
         folds: Option<usize>,
     },
+    /// Read saved websites (a folder of sites, each with `site.json` and its pages), write each one's facts and
+    /// icebreaker, and print the precision of the lines' claims, the coverage and the lines written for sites
+    /// without facts.
+    Icebreakers {
+        dir: PathBuf,
+        /// `offline` (the templates) or `configured` (the model of ai.provider, checked against the facts).
+        #[arg(long, default_value = "offline", value_parser = ["offline", "configured"])]
+        writer: String,
+        /// Also list each wrong or missed fact and each unsupported claim.
+        #[arg(long)]
+        show_errors: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -184,6 +196,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     } = &cli.command
     {
         return eval_replies(&cli.config, file, classifier, *show_errors, *folds).await;
+    }
+    if let Command::Eval {
+        command:
+            EvalCommand::Icebreakers {
+                dir,
+                writer,
+                show_errors,
+            },
+    } = &cli.command
+    {
+        return eval_icebreakers(&cli.config, dir, writer, *show_errors).await;
     }
     if let Command::Config {
         command: ConfigCommand::Default,
@@ -524,6 +547,34 @@ async fn eval_replies(
     println!("by language:");
     print!("{}", eval::score_by_language(&set, &predicted, &languages));
     println!("{}", eval::score(&set, &predicted).report);
+    Ok(())
+}
+
+/// `outreach eval icebreakers`: the scores of the icebreakers written for a folder of saved sites; the last line
+/// holds the three figures.
+async fn eval_icebreakers(
+    config: &std::path::Path,
+    dir: &std::path::Path,
+    writer: &str,
+    show_errors: bool,
+) -> anyhow::Result<()> {
+    use outreach_core::discovery::facts::eval;
+    use outreach_core::writing::ai::writer::Writer;
+    let writer = if writer == "configured" {
+        let settings = Settings::load(config).map_err(anyhow::Error::msg)?;
+        Writer::from_settings(&settings.ai).map_err(anyhow::Error::msg)?
+    } else {
+        Writer::Offline
+    };
+    let sites = eval::read_sites(dir)?;
+    println!("{} sites, writer {}", sites.len(), writer.name());
+    let scores = eval::evaluate(&sites, &writer).await?;
+    if show_errors {
+        for error in &scores.errors {
+            println!("  {error}");
+        }
+    }
+    println!("{}", scores.report());
     Ok(())
 }
 

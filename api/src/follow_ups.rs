@@ -104,7 +104,13 @@ pub struct PendingItem {
 }
 
 async fn pending_of(state: &AppState, user_id: i64) -> ApiResult<Vec<PendingFollowUp>> {
-    Ok(pending_as_written(&state.ctx.db, user_id, LISTED).await?)
+    Ok(pending_as_written(
+        &state.ctx.db,
+        user_id,
+        LISTED,
+        outreach_core::platform::clock::date_of(state.ctx.now_ms()),
+    )
+    .await?)
 }
 
 /// The user's follow-ups waiting to go out (B §7 `/api/follow-ups/pending`).

@@ -14,6 +14,7 @@ pub mod emails;
 pub mod error;
 pub mod follow_ups;
 pub mod generate;
+pub mod icebreakers;
 pub mod inbox;
 pub mod instance;
 pub mod observability;
@@ -52,6 +53,7 @@ fn routers() -> (OpenApiRouter<AppState>, OpenApiRouter<AppState>) {
         .merge(variants::routes())
         .merge(templates::routes())
         .merge(businesses::routes())
+        .merge(icebreakers::routes())
         .merge(sends::routes())
         .merge(test_sends::routes())
         .merge(senders::routes())

@@ -218,6 +218,7 @@ pub struct PreviewBusiness {
     city: Option<String>,
     website: Option<String>,
     category: Option<String>,
+    icebreaker: Option<String>,
 }
 
 /// A template rendered for one business.
@@ -247,6 +248,7 @@ pub async fn preview(
         city: business.city,
         website: business.website,
         category: business.category,
+        icebreaker: business.icebreaker,
     };
     Ok(Json(personalised(
         &template.subject,
@@ -279,7 +281,12 @@ pub async fn preview_draft(
         .ctx
         .db
         .discovery()
-        .recipients(&[draft.business_id], user.id)
+        .recipients(
+            &[draft.business_id],
+            user.id,
+            outreach_core::writing::icebreaker::language_of(&draft.body),
+            outreach_core::platform::clock::date_of(state.ctx.now_ms()),
+        )
         .await?;
     let recipient = recipients
         .remove(&draft.business_id)

@@ -79,13 +79,35 @@ impl Context {
         business_id: i64,
         key: &str,
     ) -> Result<(), platform::queue::QueueError> {
+        self.request_lookup(platform::jobs::EnrichBusiness::of(business_id), key)
+            .await
+    }
+
+    /// Like `request_enrichment`, for a lookup that also writes the icebreaker anew (in `language`, else the site's).
+    pub async fn request_icebreaker(
+        &self,
+        business_id: i64,
+        language: Option<String>,
+        key: &str,
+    ) -> Result<(), platform::queue::QueueError> {
+        let job = platform::jobs::EnrichBusiness {
+            business_id,
+            rewrite_icebreaker: true,
+            language,
+        };
+        self.request_lookup(job, key).await
+    }
+
+    async fn request_lookup(
+        &self,
+        job: platform::jobs::EnrichBusiness,
+        key: &str,
+    ) -> Result<(), platform::queue::QueueError> {
         self.db
             .discovery()
-            .set_email_status(business_id, "pending")
+            .set_email_status(job.business_id, "pending")
             .await?;
-        self.queue
-            .enqueue(platform::jobs::EnrichBusiness { business_id }, Some(key))
-            .await?;
+        self.queue.enqueue(job, Some(key)).await?;
         Ok(())
     }
 }

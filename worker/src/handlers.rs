@@ -15,10 +15,12 @@ use outreach_core::discovery::businesses::{Candidate, Enrichment};
 use outreach_core::discovery::crawler::Crawler;
 use outreach_core::discovery::directory;
 use outreach_core::discovery::enrich::FoundEmail;
+use outreach_core::discovery::icebreakers;
 use outreach_core::discovery::resume::queue_chunk;
 use outreach_core::discovery::search::{CHUNK_SIZE, NewSearchLog, SearchParams, SearchStatus};
 use outreach_core::discovery::sources::provider::{self, Source};
 use outreach_core::discovery::sources::{Exclusions, Hit, Target};
+use outreach_core::platform::clock::date_of;
 use outreach_core::platform::dns::{DnsLookup, Verdict};
 use outreach_core::platform::jobs::{
     ClassifyReply, EnrichBusiness, ExpireSubscriptions, GenerateEmail, IngestReplies,
@@ -343,6 +345,20 @@ pub async fn enrich_business(ctx: &Context, job: &EnrichBusiness) -> anyhow::Res
     let crawler = Crawler::new(ctx.settings.crawler.clone());
     let (email, source, verdict, social, website_error) = match crawler.crawl(website).await {
         Ok(result) => {
+            // The icebreaker first: a lookup the user waits on is done when the enrichment's time is written.
+            let writer = Writer::from_settings(&ctx.settings.ai).map_err(anyhow::Error::msg)?;
+            let now = ctx.now_ms();
+            icebreakers::record(
+                &ctx.db,
+                &writer,
+                business.id,
+                &business.name,
+                &result.read,
+                job.language.as_deref(),
+                job.rewrite_icebreaker,
+                (date_of(now), now),
+            )
+            .await?;
             let best =
                 best_deliverable(&DnsLookup::new(&ctx.settings.crawler), &result.emails).await;
             (

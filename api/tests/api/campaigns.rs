@@ -411,7 +411,7 @@ async fn templates_are_sanitised_validated_previewed_and_owned() {
             ),
             (
                 json!({ "subject": "Hi {{firstName}}" }),
-                "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}} or {{category}}",
+                "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}}, {{category}} or {{icebreaker}}",
             ),
         ] {
             let mut bad = template.clone();

@@ -32,6 +32,7 @@ mod discovery;
 mod follow_ups;
 mod gmail;
 mod hardening;
+mod icebreakers;
 mod inbound;
 mod inbox;
 mod input_abuse;

@@ -25,6 +25,7 @@ export type SearchAnswer = Schemas["SearchAnswer"];
 export type SearchLog = Schemas["SearchLog"];
 export type ImportReport = Schemas["ImportReport"];
 export type SocialLookup = Schemas["SocialLookup"];
+export type Icebreaker = Schemas["IcebreakerView"];
 
 export type EmailConfig = Schemas["EmailConfigView"];
 export type SenderSetup = Schemas["SenderSetup"];

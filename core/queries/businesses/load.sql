@@ -1,2 +1,2 @@
 -- The enrichment job's view of a business (primary key).
-select id, user_id, website, email, enriched_at from businesses where id = $1
+select id, user_id, name, website, email, enriched_at from businesses where id = $1

@@ -214,6 +214,7 @@ fn mock_business(automation: Option<&AutomationRow>, number: i32) -> Recipient {
         city: automation.map(|row| row.geographic_area.clone()),
         category: automation.map(|row| row.business_type.clone()),
         website: None,
+        icebreaker: None,
     }
 }
 

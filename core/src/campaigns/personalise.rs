@@ -38,9 +38,12 @@ pub struct Recipient {
     pub city: Option<String>,
     pub website: Option<String>,
     pub category: Option<String>,
+    /// The prospect's first line, written from its website (`{{icebreaker}}`); none when the site gave no facts or
+    /// the user dropped it.
+    pub icebreaker: Option<String>,
 }
 
-pub const VARIABLES: &[&str] = &["businessName", "city", "website", "category"];
+pub const VARIABLES: &[&str] = &["businessName", "city", "website", "category", "icebreaker"];
 
 impl Recipient {
     /// The business a test email with none is written for, so its placeholders read as they would (A §5: the
@@ -51,6 +54,7 @@ impl Recipient {
             city: None,
             website: None,
             category: None,
+            icebreaker: None,
         }
     }
 
@@ -60,6 +64,7 @@ impl Recipient {
             "city" => &self.city,
             "website" => &self.website,
             "category" => &self.category,
+            "icebreaker" => &self.icebreaker,
             _ => return None,
         };
         value
@@ -159,6 +164,7 @@ pub fn render_html(body: &str, recipient: &Recipient, seed: &str) -> Rendered {
         city: recipient.city.as_deref().map(escape_value),
         website: recipient.website.as_deref().map(escape_value),
         category: recipient.category.as_deref().map(escape_value),
+        icebreaker: recipient.icebreaker.as_deref().map(escape_value),
     };
     let mut rendered = render(body, &escaped, seed);
     if groups_span_markup(body) {

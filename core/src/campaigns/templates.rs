@@ -153,7 +153,7 @@ pub enum TemplateError {
     #[error("Tone must be professional, friendly or casual")]
     Tone,
     #[error(
-        "Unknown variable {0}: use {{{{businessName}}}}, {{{{city}}}}, {{{{website}}}} or {{{{category}}}}"
+        "Unknown variable {0}: use {{{{businessName}}}}, {{{{city}}}}, {{{{website}}}}, {{{{category}}}} or {{{{icebreaker}}}}"
     )]
     UnknownVariable(String),
     #[error("{FOLLOW_UP_INVALID}")]
@@ -338,6 +338,7 @@ mod tests {
             city: Some("Helsinki".into()),
             website: None,
             category: Some("cafe".into()),
+            icebreaker: None,
         }
     }
 
@@ -408,6 +409,7 @@ mod tests {
             website: Some("javascript:alert(1)".into()),
             city: Some("www.cafe.example".into()),
             category: Some("JaVaScRiPt&#58;alert(2)".into()),
+            icebreaker: None,
         };
         let body = "<p>{{businessName}} <a href=\"{{website}}\">site</a> <a href=\"{{city}}\">city</a> \
                     <a href=\"{{category}}\">c</a> <a href=\"mailto:ada@bakery.example\">m</a> \
@@ -440,7 +442,7 @@ mod tests {
         );
         assert_eq!(
             check_variables("Hi {{firstName}}").unwrap_err().to_string(),
-            "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}} or {{category}}"
+            "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}}, {{category}} or {{icebreaker}}"
         );
     }
 

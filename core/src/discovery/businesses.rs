@@ -45,6 +45,19 @@ pub struct BusinessRow {
     pub website_error: Option<String>,
 }
 
+/// A recipient's row: id, name, city, website, category, and its icebreaker's text, origin, language and facts.
+type RecipientRow = (
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
 /// What reading a business's website found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Enrichment<'a> {
@@ -66,6 +79,7 @@ pub struct Enrichment<'a> {
 pub struct EnrichTarget {
     pub id: i64,
     pub user_id: i64,
+    pub name: String,
     pub website: Option<String>,
     pub email: Option<String>,
     pub enriched_at: Option<i64>,
@@ -432,16 +446,18 @@ impl DiscoveryStore<'_> {
         Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
     }
 
-    /// The personalisation details of a send batch's businesses of one owner, by id.
+    /// The personalisation details of a send batch's businesses of one owner, by id, with each one's icebreaker in
+    /// `language` (the template's) when given.
     pub async fn recipients(
         &self,
         ids: &[i64],
         user_id: i64,
+        language: Option<&str>,
+        today: chrono::NaiveDate,
     ) -> StoreResult<HashMap<i64, Recipient>> {
         let sql = BUSINESS_RECIPIENTS.sql(self);
         let list = json_list(ids);
-        type Row = (i64, String, Option<String>, Option<String>, Option<String>);
-        let rows: Vec<Row> = match &**self {
+        let rows: Vec<RecipientRow> = match &**self {
             Db::Postgres(pool) => {
                 sqlx::query_as(sql)
                     .bind(&list)
@@ -455,15 +471,37 @@ impl DiscoveryStore<'_> {
         };
         Ok(rows
             .into_iter()
-            .map(|(id, name, city, website, category)| {
-                let recipient = Recipient {
-                    business_name: Some(name),
-                    city,
-                    website,
-                    category,
-                };
-                (id, recipient)
-            })
+            .map(
+                |(id, name, city, website, category, text, origin, line_language, facts)| {
+                    let mut recipient = Recipient {
+                        business_name: Some(name),
+                        city,
+                        website,
+                        category,
+                        icebreaker: None,
+                    };
+                    let line = match (text, origin.and_then(|origin| origin.parse().ok())) {
+                        (Some(text), Some(origin)) => {
+                            let row = crate::discovery::icebreakers::IcebreakerRow {
+                                business_id: id,
+                                facts: facts.unwrap_or_default(),
+                                sources: String::new(),
+                                text,
+                                language: line_language.unwrap_or_default(),
+                                origin,
+                                written_at: 0,
+                            };
+                            crate::discovery::icebreakers::in_language(&row, language, today)
+                        }
+                        _ => None,
+                    };
+                    // A user's line may name the prospect's other details ({{businessName}}): filled in here, once.
+                    recipient.icebreaker = line.map(|line| {
+                        crate::campaigns::personalise::render(&line, &recipient, "icebreaker").text
+                    });
+                    (id, recipient)
+                },
+            )
             .collect())
     }
 

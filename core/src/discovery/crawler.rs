@@ -10,6 +10,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::discovery::enrich::{FoundEmail, SocialProfile, extract, rank, same_site};
+use crate::discovery::facts::{Page, STORY_WORDS};
 use crate::platform::config::CrawlerSettings;
 use crate::platform::net::{AddressPolicy, NetError};
 
@@ -32,11 +33,13 @@ pub enum CrawlError {
 }
 
 /// What a website gave.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CrawlResult {
     pub emails: Vec<FoundEmail>,
     pub social: Vec<SocialProfile>,
     pub pages: Vec<String>,
+    /// The pages read, as the fact reader sees them (home page first).
+    pub read: Vec<Page>,
 }
 
 #[derive(Debug, Clone)]
@@ -49,7 +52,8 @@ impl Crawler {
         Self { settings }
     }
 
-    /// Crawls the site: robots.txt, the home page, then its contact pages (or guessed ones), up to the page limit.
+    /// Crawls the site: robots.txt, the home page, then its contact pages (or guessed ones), then the pages of its
+    /// story, news and menu it links to, up to the page limit.
     pub async fn crawl(&self, website: &str) -> Result<CrawlResult, CrawlError> {
         let home = site_url(website)?;
         let robots = self.robots(&home).await;
@@ -70,6 +74,7 @@ impl Crawler {
                 Err(_) => continue,
             };
             result.pages.push(url.to_string());
+            let page = Page::parse(&html, url.as_str());
             let findings = extract(&html, &url);
             result.emails.extend(findings.emails);
             for profile in findings.social {
@@ -93,7 +98,22 @@ impl Crawler {
                         queue.push_back(page);
                     }
                 }
+                // After the contact pages, the pages that tell the business's story, news and menu.
+                for (href, text) in &page.links {
+                    let Ok(mut target) = url.join(href) else {
+                        continue;
+                    };
+                    target.set_fragment(None);
+                    let words = format!("{} {}", target.path(), text).to_lowercase();
+                    if same_site(&home, &target)
+                        && STORY_WORDS.iter().any(|word| words.contains(word))
+                        && seen.insert(target.to_string())
+                    {
+                        queue.push_back(target);
+                    }
+                }
             }
+            result.read.push(page);
         }
         result.emails = rank(result.emails, &home);
         Ok(result)

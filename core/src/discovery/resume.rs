@@ -45,7 +45,7 @@ pub async fn resume_enrichment(ctx: &Context) -> Result<usize, QueueError> {
             "business_id",
             "enrich",
             ctx.now_ms(),
-            |business_id| EnrichBusiness { business_id },
+            EnrichBusiness::of,
         )
         .await
 }

@@ -9,7 +9,7 @@
 //! `sending::sequence`'s scan, which this module writes and queues.
 
 use crate::Context;
-use crate::campaigns::personalise::{render, render_html};
+use crate::campaigns::personalise::{Recipient, render, render_html};
 use crate::platform::clock::Timestamp;
 use crate::platform::db::BeginWrite;
 use crate::platform::db::{Db, StoreResult};
@@ -20,6 +20,7 @@ use crate::sending::messages::MessageKind;
 use crate::sending::outgoing::{Dispatch, Letter, Outgoing};
 use crate::sending::sequence::{PendingFollowUp, Scope};
 use crate::{on_db, on_writer};
+use std::collections::HashMap;
 
 crate::capability_store!(
     /// The followups capability's reads and writes: `db.followups()`.
@@ -130,6 +131,7 @@ pub async fn pending_as_written(
     db: &Db,
     user_id: i64,
     limit: i64,
+    today: chrono::NaiveDate,
 ) -> StoreResult<Vec<PendingFollowUp>> {
     let scope = Scope {
         user_id: Some(user_id),
@@ -143,10 +145,23 @@ pub async fn pending_as_written(
         .iter()
         .map(|follow_up| follow_up.business_id)
         .collect();
-    let recipients = db.discovery().recipients(&businesses, user_id).await?;
+    // Each follow-up's icebreaker in its template's language (a user's follow-ups are mostly of one).
+    let mut by_language: HashMap<Option<&'static str>, HashMap<i64, Recipient>> = HashMap::new();
+    for follow_up in &pending {
+        let language = crate::writing::icebreaker::language_of(&follow_up.follow_up_body);
+        if !by_language.contains_key(&language) {
+            let recipients = db
+                .discovery()
+                .recipients(&businesses, user_id, language, today)
+                .await?;
+            by_language.insert(language, recipients);
+        }
+    }
     for follow_up in &mut pending {
-        let recipient = recipients
-            .get(&follow_up.business_id)
+        let language = crate::writing::icebreaker::language_of(&follow_up.follow_up_body);
+        let recipient = by_language
+            .get(&language)
+            .and_then(|recipients| recipients.get(&follow_up.business_id))
             .cloned()
             .unwrap_or_default();
         let seed = format!("{}-{}", follow_up.original_id, follow_up.step);

@@ -39,10 +39,26 @@ impl Job for RunSearchChunk {
     const KIND: &'static str = "RunSearchChunk";
 }
 
-/// Reads a business's website for email addresses and social profiles.
+/// Reads a business's website for email addresses, social profiles and the facts of its icebreaker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnrichBusiness {
     pub business_id: i64,
+    /// The user asked for a new icebreaker: it replaces their own edit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rewrite_icebreaker: bool,
+    /// The icebreaker's language (else the site's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+impl EnrichBusiness {
+    pub fn of(business_id: i64) -> Self {
+        Self {
+            business_id,
+            rewrite_icebreaker: false,
+            language: None,
+        }
+    }
 }
 
 impl Job for EnrichBusiness {

@@ -281,6 +281,10 @@ queries! {
     COUNTER_ADD = query!("counters/add");
     UNSUBSCRIBE_AMONG = query!("unsubscribes/among", per_dialect);
     BUSINESS_RECIPIENTS = query!("businesses/recipients", per_dialect);
+    ICEBREAKER_SAVE = query!("icebreakers/save");
+    ICEBREAKER_CLEAR = query!("icebreakers/clear");
+    ICEBREAKER_FIND_OWNED = query!("icebreakers/find_owned");
+    ICEBREAKER_EDIT = query!("icebreakers/edit");
     BUSINESS_PLACES = query!("businesses/places", per_dialect);
     BUSINESS_FIND_OWNED_MANY = query!("businesses/find_owned_many", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");

@@ -2,6 +2,7 @@
 
 pub mod ai;
 pub mod generations;
+pub mod icebreaker;
 
 crate::capability_store!(
     /// The writing capability's reads and writes: `db.writing()`.

@@ -235,6 +235,7 @@ fn rendered_templates_hold_only_safe_markup_whatever_the_data() {
             city: value(),
             website: value(),
             category: value(),
+            icebreaker: value(),
         };
         let rendered = render_html(&content.body, &recipient, "seed").text;
         assert_only_safe_markup(&rendered);

@@ -125,6 +125,7 @@ fn recipient(rng: &mut Rng) -> Recipient {
         city: value(),
         website: value(),
         category: value(),
+        icebreaker: value(),
     }
 }
 

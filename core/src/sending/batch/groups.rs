@@ -257,9 +257,28 @@ pub(super) async fn recipients(
     group: &[MessageRow],
 ) -> anyhow::Result<HashMap<i64, Recipient>> {
     let business_ids: Vec<i64> = group.iter().filter_map(|row| row.business_id).collect();
+    // A batch is one template's messages: their icebreakers in its language (a first email's body is its
+    // template's, read when it is sent).
+    let language = match group.iter().find_map(|row| row.html_body.as_deref()) {
+        Some(body) => crate::writing::icebreaker::language_of(body),
+        None => match group.iter().find_map(|row| row.template_id) {
+            Some(template_id) => ctx
+                .db
+                .campaigns()
+                .template_content(template_id, user.id)
+                .await?
+                .and_then(|(_, body)| crate::writing::icebreaker::language_of(&body)),
+            None => None,
+        },
+    };
     Ok(ctx
         .db
         .discovery()
-        .recipients(&business_ids, user.id)
+        .recipients(
+            &business_ids,
+            user.id,
+            language,
+            crate::platform::clock::date_of(ctx.now_ms()),
+        )
         .await?)
 }

@@ -14,6 +14,7 @@ import { requestJson } from "@outreach/client/request";
 import type { Business, GeneratedEmail, Preview } from "@outreach/client/api/types";
 import { BodyEditor } from "./BodyEditor";
 import { TemplateBody } from "./TemplateDialogs";
+import { IcebreakerPanel } from "./IcebreakerPanel";
 
 const EMPTY = {
   templateName: "",
@@ -221,17 +222,22 @@ export function Composer({
   );
 }
 
-/** The draft as one of the campaign's chosen businesses would receive it (its variables filled in). */
+/** The draft as one of the campaign's chosen businesses would receive it (its variables filled in), with the
+ * business's icebreaker and its sources when the draft uses one. */
 function BusinessPreview({ subject, body, businessIds }: { subject: string; body: string; businessIds: number[] }) {
   const owned = useQuery<Business[] | null>({ queryKey: ["/api/businesses"], enabled: businessIds.length > 0 });
   const chosen = new Set(businessIds);
   const businesses = (owned.data ?? []).filter((business) => chosen.has(business.id));
   const [businessId, setBusinessId] = useState("");
   const [shown, setShown] = useState<Preview | null>(null);
+  const [previewed, setPreviewed] = useState<number | null>(null);
   const previewing = useApiMutation({
     mutationFn: (id: number) => requestJson<Preview>("POST", "/api/email-templates/preview", { subject, body, businessId: id }),
     failure: { title: "Preview failed", description: "Please try again." },
-    onSuccess: setShown,
+    onSuccess: (preview, id) => {
+      setShown(preview);
+      setPreviewed(id);
+    },
   });
   if (businesses.length === 0) return null;
   const pick = businessId || String(businesses[0].id);
@@ -261,10 +267,18 @@ function BusinessPreview({ subject, body, businessIds }: { subject: string; body
               No value for: {shown.missing.join(", ")}. Add a fallback, e.g. {"{{city | your area}}"}.
             </p>
           ) : null}
+          {usesIcebreaker(subject + body) && previewed !== null ? (
+            <IcebreakerPanel key={previewed} businessId={previewed} onChanged={() => previewing.mutate(previewed)} />
+          ) : null}
         </>
       ) : null}
     </div>
   );
+}
+
+/** Whether a template uses the `{{icebreaker}}` variable. */
+export function usesIcebreaker(text: string): boolean {
+  return /\{\{\s*icebreaker\s*(\||\}\})/.test(text);
 }
 
 /** The first 200 characters of the body's text (A §9). */

@@ -12,6 +12,7 @@ export const VARIABLES = [
   { text: "{{city | your area}}", label: "City" },
   { text: "{{website}}", label: "Website" },
   { text: "{{category}}", label: "Category" },
+  { text: "{{icebreaker | Hope the week is going well.}}", label: "Icebreaker (first line from their website)" },
 ];
 
 export function RichTextEditor({ value, onChange, label }: { value: string; onChange: (html: string) => void; label: string }) {

@@ -108,7 +108,7 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
               {fieldError("body")}
             </p>
           ) : null}
-          <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"} and {"{Hi|Hello}"}.</p>
+          <p className="mt-1 text-xs text-slate-500">Personalise with [business name], {"{{businessName}}"}, {"{{city | fallback}}"}, {"{{website}}"}, {"{{category}}"}, {"{{icebreaker | fallback}}"} (a first line from their website) and {"{Hi|Hello}"}.</p>
         </div>
         <VariantsEditor variants={form.variants} onChange={(variants) => setForm((current) => ({ ...current, variants }))} error={variantProblem} />
         <div className="flex justify-end gap-2">

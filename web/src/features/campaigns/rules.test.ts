@@ -96,7 +96,7 @@ describe("field-level errors", () => {
   });
 
   it("put an unknown variable under the field that holds it", () => {
-    const refusal = "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}} or {{category}}";
+    const refusal = "Unknown variable {{firstName}}: use {{businessName}}, {{city}}, {{website}}, {{category}} or {{icebreaker}}";
     expect(unknownVariableField(refusal, "Hi {{firstName}}")).toBe("subject");
     expect(unknownVariableField(refusal, "Hello")).toBe("body");
     expect(unknownVariableField("Template name is required", "Hello")).toBeNull();

@@ -1,0 +1,94 @@
+//! Facts worth a first line, read from the pages the enrichment crawl fetched: the founding year, the owner, a
+//! signature product, awards and press, recent news and the neighbourhood. Each is kept with its page and the exact
+//! sentence it comes from, as it reads in the page's visible text; navigation, cookie banners, placeholder text,
+//! testimonials and other businesses' boxes, and news or awards older than two years give none. Offline: rules in
+//! five languages over the page's structure (sentences of its blocks, headings with their `<time>`, JSON-LD).
+
+pub mod eval;
+pub mod page;
+mod rules;
+
+use chrono::NaiveDate;
+
+pub use page::Page;
+
+use crate::writing::icebreaker::{Fact, FactKind};
+
+/// Words of links to pages that tell a business's story, news or menu (followed by the crawl after contact pages).
+pub const STORY_WORDS: &[&str] = &[
+    "about",
+    "story",
+    "history",
+    "news",
+    "blog",
+    "menu",
+    "press",
+    "award",
+    "ueber-uns",
+    "uber-uns",
+    "geschichte",
+    "aktuelles",
+    "neuigkeiten",
+    "speisekarte",
+    "a-propos",
+    "apropos",
+    "histoire",
+    "actualit",
+    "carte",
+    "nosotros",
+    "historia",
+    "noticias",
+    "carta",
+    "meista",
+    "uutiset",
+    "ajankohtaista",
+    "ruokalista",
+    "tarina",
+];
+
+/// The facts of a site's pages (home page first), at most one per claim, in the order they are read. `today`
+/// dates news; `business_name` tells the business from people named near it.
+pub fn facts_of(pages: &[Page], business_name: &str, today: NaiveDate) -> Vec<Fact> {
+    let mut facts: Vec<Fact> = Vec::new();
+    for page in pages {
+        for fact in rules::page_facts(page, business_name, today) {
+            let duplicate = facts.iter().any(|known| {
+                known.kind == fact.kind && known.claim.to_lowercase() == fact.claim.to_lowercase()
+            });
+            if !duplicate {
+                facts.push(fact);
+            }
+        }
+    }
+    // The newest news first.
+    let mut news: Vec<(Option<NaiveDate>, Fact)> = Vec::new();
+    facts.retain(|fact| {
+        if fact.kind == FactKind::News {
+            news.push((news_date(pages, fact), fact.clone()));
+            false
+        } else {
+            true
+        }
+    });
+    news.sort_by(|a, b| b.0.cmp(&a.0));
+    facts.extend(news.into_iter().map(|(_, fact)| fact));
+    facts
+}
+
+fn news_date(pages: &[Page], fact: &Fact) -> Option<NaiveDate> {
+    pages
+        .iter()
+        .filter(|page| page.url == fact.url)
+        .flat_map(|page| &page.blocks)
+        .find(|block| block.text == fact.quote)
+        .and_then(|block| block.date)
+}
+
+/// Whether a quote is in a page's visible text (whitespace runs compared as one space).
+pub fn quote_on_page(quote: &str, visible_text: &str) -> bool {
+    let quote = page::normalise(quote);
+    !quote.is_empty() && page::normalise(visible_text).contains(&quote)
+}
+
+#[cfg(test)]
+mod tests;
