@@ -648,6 +648,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/businesses/{id}/icebreaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business's first line and the facts it states, each with its page and sentence. */
+        get: operations["getApiBusinessesByIdIcebreaker"];
+        /** Saves the user's own line for this prospect (empty: dropped, the template's fallback is sent). */
+        put: operations["putApiBusinessesByIdIcebreaker"];
+        /** Reads the website again and writes a new line from its facts (replacing the user's own). */
+        post: operations["postApiBusinessesByIdIcebreaker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/businesses/{id}/social-media": {
         parameters: {
             query?: never;
@@ -3117,6 +3136,14 @@ export interface components {
             businessId: number;
             subject: string;
         };
+        EditIcebreaker: {
+            language?: string | null;
+            /**
+             * @description The line (at most 300 characters; `{{businessName}}`, `{{city}}`, `{{website}}`, `{{category}}` allowed);
+             *     empty drops it.
+             */
+            text: string;
+        };
         EmailConfigRequest: components["schemas"]["LimitsRequest"] & {
             /** @default null */
             businessName: string | null;
@@ -3269,6 +3296,21 @@ export interface components {
             applied: number;
             received: number;
         };
+        /**
+         * @description One fact: the claim (words of the quote, verbatim), the page it is on and the sentence it comes from, exactly as
+         *     it reads in the page's visible text.
+         */
+        Fact: {
+            claim: string;
+            kind: components["schemas"]["FactKind"];
+            quote: string;
+            url: string;
+        };
+        /**
+         * @description What a fact says about the business.
+         * @enum {string}
+         */
+        FactKind: "founded" | "owner" | "product" | "award" | "news" | "neighbourhood";
         /** @description A file upload as the OpenAPI description shows it: one multipart field named `file`. */
         FileUpload: {
             /** Format: binary */
@@ -3391,6 +3433,19 @@ export interface components {
         };
         /** @enum {string} */
         HumanApproval: "always" | "first_ten" | "never";
+        /** @description A business's line (issue 82: `{text, language, facts}`), with where it came from and every fact the site gave. */
+        IcebreakerView: {
+            /** @description Every fact the site gave. */
+            allFacts: components["schemas"]["Fact"][];
+            /** @description The facts the line states, each with its page and sentence. */
+            facts: components["schemas"]["Fact"][];
+            language: string;
+            origin: components["schemas"]["Origin"];
+            /** @description The line; empty when the user dropped it. */
+            text: string;
+            /** Format: int64 */
+            writtenAt: number;
+        };
         IdentityRequest: components["schemas"]["LimitsRequest"] & {
             /** @default null */
             emailPrefix: string | null;
@@ -3675,6 +3730,8 @@ export interface components {
         NoteEdit: {
             body: string;
         };
+        /** @enum {string} */
+        Origin: "offline" | "model" | "edited" | "dropped";
         /** @description The first email a follow-up answers. */
         OriginalEmail: {
             /** Format: int64 */
@@ -3739,6 +3796,7 @@ export interface components {
             businessName?: string | null;
             category?: string | null;
             city?: string | null;
+            icebreaker?: string | null;
             website?: string | null;
         };
         /** @description What the test dialog shows: the reading, the answer that would be drafted, and what would happen to it. */
@@ -4534,7 +4592,7 @@ export interface components {
             /** @description For the winner: why it won (the rule's figures, or the user's pick) and when. */
             winnerReason?: string | null;
         };
-        /** @description An extra variant as a request carries it. */
+        /** @description An extra A/B variant of a step (see `campaigns::variants`) as a request carries it. */
         VariantInput: {
             body?: string | null;
             subject?: string | null;
@@ -4574,6 +4632,10 @@ export interface components {
              * @description 0 for A, 1 for B, and so on.
              */
             variant: number;
+        };
+        WriteIcebreaker: {
+            /** @description en, de, fr, es or fi (the campaign's); none: the website's. */
+            language?: string | null;
         };
     };
     responses: never;
@@ -7416,6 +7478,269 @@ export interface operations {
             };
             /** @description Something went wrong on the server (the details are in its log) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiBusinessesByIdIcebreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IcebreakerView"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Business not found, or its website gave no facts */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putApiBusinessesByIdIcebreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditIcebreaker"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IcebreakerView"];
+                };
+            };
+            /** @description Longer than 300 characters, or an unknown variable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Business not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not valid JSON, lacks a field or has one over its limit */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiBusinessesByIdIcebreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WriteIcebreaker"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IcebreakerView"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account is inactive or its subscription has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Business not found, or its website gave no facts */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (or a file upload where one is expected) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request named a host this instance does not answer to */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No website, a language not offered, or the website could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server (the details are in its log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The website is still being read. Try again in a moment. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

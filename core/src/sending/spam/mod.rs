@@ -125,7 +125,12 @@ pub async fn check_launch_message(
     };
     let recipient = db
         .discovery()
-        .recipients(&[business.id], user.id)
+        .recipients(
+            &[business.id],
+            user.id,
+            crate::writing::icebreaker::language_of(&body),
+            crate::platform::clock::date_of(ctx.now_ms()),
+        )
         .await?
         .remove(&business.id)
         .unwrap_or_default();
