@@ -43,6 +43,7 @@ mod public;
 mod responses;
 mod senders;
 mod sending;
+mod test_sends;
 mod tracking;
 mod variants;
 mod windows;

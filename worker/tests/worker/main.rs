@@ -3,6 +3,7 @@
 //! and workers, limits shared with first emails).
 
 mod chains;
+mod fairness;
 mod follow_ups;
 mod queue;
 mod sending;

@@ -6,6 +6,7 @@
 
 pub mod eval;
 pub mod page;
+mod phrases;
 mod rules;
 
 use chrono::NaiveDate;
