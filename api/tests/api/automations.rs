@@ -413,7 +413,7 @@ async fn the_automation_test_writes_for_made_up_businesses_to_the_test_address_a
     each_backend(|test_db| async move {
         let sink = outreach_core::testing::SmtpSink::start(&[]);
         let app = TestApp::start(test_db).await;
-        let ada = active(&app, "ada").await;
+        let ada = ready_to_send(&app, "ada").await;
         let template = template(&ada).await;
         let _workers = start_workers(&app);
         ada.post_json("/api/user/email-config", json!({
