@@ -149,12 +149,12 @@ pub async fn pending_as_written(
     let mut by_language: HashMap<Option<&'static str>, HashMap<i64, Recipient>> = HashMap::new();
     for follow_up in &pending {
         let language = crate::writing::icebreaker::language_of(&follow_up.follow_up_body);
-        if !by_language.contains_key(&language) {
+        if let std::collections::hash_map::Entry::Vacant(entry) = by_language.entry(language) {
             let recipients = db
                 .discovery()
                 .recipients(&businesses, user_id, language, today)
                 .await?;
-            by_language.insert(language, recipients);
+            entry.insert(recipients);
         }
     }
     for follow_up in &mut pending {

@@ -71,7 +71,7 @@ pub fn facts_of(pages: &[Page], business_name: &str, today: NaiveDate) -> Vec<Fa
             true
         }
     });
-    news.sort_by(|a, b| b.0.cmp(&a.0));
+    news.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     facts.extend(news.into_iter().map(|(_, fact)| fact));
     facts
 }

@@ -494,7 +494,9 @@ mod tests {
             page.json_ld,
             vec![serde_json::json!({"foundingDate": "1987"})]
         );
-        let seen: Vec<(&str, Option<Ignored>, Option<u8>, Option<NaiveDate>)> = page
+        // Each block: its text, why it is ignored, its heading level and its date.
+        type Seen<'a> = (&'a str, Option<Ignored>, Option<u8>, Option<NaiveDate>);
+        let seen: Vec<Seen> = page
             .blocks
             .iter()
             .map(|block| {
