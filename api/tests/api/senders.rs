@@ -229,6 +229,8 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
             "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
             "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none"
         })).await;
+        // Tests to an address other than the sender's carry the footer, which needs the postal address.
+        ada.put_json("/api/user/profile", json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" })).await;
         let (_, template) = ada.post_json("/api/email-templates", json!({
             "name": "Hi", "subject": "Bread for {{businessName | you}}", "objective": "Partnership Proposal", "tone": "friendly",
             "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
