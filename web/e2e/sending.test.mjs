@@ -3,6 +3,7 @@
 // progress to completed, the messages at the SMTP server, the usage meter, and one-click unsubscribe suppressing
 // the next send; a Gmail sender connected through the fake Google consent page, sending through the Gmail API.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { ADMIN, signIn, startSmtpSink, startStack } from "./support.mjs";
 
@@ -134,6 +135,22 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   const after = (await sinkMessages()).filter((message) => !message.includes("X-Rcpt-Args: <me@test.example>"));
   assert.equal(after.length, 3, "only Kahvila Kuu again");
   assert.equal(after.filter((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>")).length, 1);
+
+  // Issue 80: an email left in doubt by a worker that stopped mid-send (as the recovery leaves it) is sent again from
+  // the campaign details, after a warning that it may have arrived.
+  execFileSync("sqlite3", ["-cmd", ".timeout 10000", app.database, `update sent_emails set status = 'failed', uncertain = 1, error = 'may have arrived', sent_at = null where campaign_id = ${fresh.id} and to_email = 'kuu@kuu.example'`]);
+  await page.goto(`${app.base}/campaign-details/${fresh.id}`);
+  const inDoubt = page.locator("section").filter({ has: page.getByRole("heading", { name: "In doubt" }) });
+  await inDoubt.getByText("1 email may have arrived", { exact: false }).waitFor();
+  await inDoubt.getByRole("button", { name: "Send Again" }).click();
+  const warning = page.getByRole("dialog", { name: "Send the emails in doubt again" });
+  await warning.getByText("their recipients would get a second copy", { exact: false }).waitFor();
+  await warning.getByRole("button", { name: "Send Again" }).click();
+  await page.getByText("1 email went back to the queue").first().waitFor();
+  await inDoubt.waitFor({ state: "detached", timeout: 20_000 });
+  const toKuu = async () => (await sinkMessages()).filter((message) => message.includes("X-Rcpt-Args: <kuu@kuu.example>")).length;
+  for (let attempt = 0; attempt < 100 && (await toKuu()) < 3; attempt++) await new Promise((done) => setTimeout(done, 100));
+  assert.equal(await toKuu(), 3, "the first wave's, the second wave's, and the one sent again");
   await page.close();
 });
 
