@@ -94,6 +94,10 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   assert.match(await page.getByTestId("tile-Replied").innerText(), /25%/);
   const row = (email) => page.getByRole("row").filter({ hasText: email });
   assert.match(await row("deli@rye.example").innerText(), /Bounced[\s\S]*Yes/);
+  // The dialog says why a bounce came back, as the details page does (issue 83.14).
+  await row("deli@rye.example").click();
+  await page.getByRole("dialog", { name: "Email to deli@rye.example" }).getByText("(550 5.1.1 mailbox unknown)", { exact: false }).waitFor();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
   await row("kuu@kuu.example").click();
   const dialog = page.getByRole("dialog", { name: "Email to kuu@kuu.example" });
   await dialog.getByText("Replied: Yes").waitFor();
@@ -182,5 +186,10 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await skipped.getByText("No email address · +358 40 123").waitFor();
   await skipped.getByText("Not sent:", { exact: false }).waitFor();
   await page.getByTestId("tile-Delivered").getByText("Not reported: only SendGrid senders report deliveries").waitFor();
+  // The analytics page's dialog of the skipped email says why too, in the same words (issue 83.14).
+  const reason = (await skipped.getByText("Not sent:", { exact: false }).innerText()).trim();
+  await page.goto(`${app.base}/campaign-analytics/${second.id}`);
+  await page.getByRole("row").filter({ hasText: "Skipped" }).click();
+  await page.getByRole("dialog").getByText(reason, { exact: true }).waitFor();
   await page.close();
 });

@@ -15,10 +15,12 @@ import { apiRequest } from "@outreach/client/request";
 import type { SentEmail } from "@outreach/client/api/types";
 import {
   PAGE_SIZE,
+  bouncedText,
   campaignDaysKey,
   canMarkOpened,
   detailsKey,
   emailCount,
+  notSentNote,
   yesNo,
   type CampaignDetails,
   type CampaignEmail,
@@ -128,7 +130,8 @@ export function CampaignAnalyticsPage() {
   );
 }
 
-/** The email dialog: dates, subject, body (fetched with the message) and flags; Mark Opened when it applies. */
+/** The email dialog: dates, why it was not sent or how it bounced, subject, body (fetched with the message) and
+ * flags; Mark Opened when it applies. */
 function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => void }) {
   const full = useQuery<SentEmail | null>({ queryKey: [`/api/emails/${email.id}`] });
   const markOpened = useApiMutation({
@@ -147,7 +150,13 @@ function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => 
           <Badge value={email.status} />
         </dd>
         <dt className="text-slate-500">Sent</dt>
-        <dd>{formatDateTime(email.sentAt)}</dd>
+        <dd>{email.sentAt ? formatDateTime(email.sentAt) : notSentNote(email)}</dd>
+        {email.bounced ? (
+          <>
+            <dt className="text-slate-500">Bounced</dt>
+            <dd>{bouncedText(email)}</dd>
+          </>
+        ) : null}
         <dt className="text-slate-500">Opened</dt>
         <dd>{formatDateTime(email.openedAt)}</dd>
         <dt className="text-slate-500">Subject</dt>

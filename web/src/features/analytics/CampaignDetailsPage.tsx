@@ -14,7 +14,7 @@ import { SenderProgressList } from "../../components/sender-progress";
 import type { CampaignProgress } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
+import { THIRTY_SECONDS, bouncedText, detailsKey, notSentNote, type CampaignDetails, type CampaignEmail } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
 import { usePageTitle } from "../../lib/title";
 
@@ -102,7 +102,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
           </>
         ) : null}
       </p>
-      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.uncertain ? `Uncertain: ${contact.notSentReason ?? ""}` : contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
+      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{notSentNote(contact)}</p>}
       {contact.step === 0 && contact.sentAt ? <FollowUpState contact={contact} /> : null}
       {contact.clickedUrls.length > 0 ? (
         <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
@@ -217,9 +217,7 @@ function SentTimes({ contact }: { contact: CampaignEmail }) {
       {contact.bounced ? (
         <div>
           <dt className="inline text-slate-500">Bounced: </dt>
-          <dd className="inline">
-            {formatDateTime(contact.bouncedAt)} ({contact.bounceReason ?? "Unknown reason"})
-          </dd>
+          <dd className="inline">{bouncedText(contact)}</dd>
         </div>
       ) : null}
       {contact.spamReported ? (
