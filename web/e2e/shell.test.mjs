@@ -123,6 +123,8 @@ test("a protected route while signed out lands on /login", async () => {
   await page.waitForURL(`${app.base}/login`);
   await page.getByText("Welcome").waitFor();
   await page.getByRole("link", { name: "Continue with Google" }).waitFor();
+  // The note on Google accounts shows with the Google button (without a Google client neither shows: issue 83.16).
+  await page.getByText("No Google account? You can create one during sign-in.").waitFor();
   await context.close();
 });
 

@@ -43,14 +43,15 @@ export function LoginPage() {
             {SIGN_IN_ERRORS[error] ?? "Sign-in failed. Please try again."}
           </p>
         ) : null}
+        {/* The note on Google accounts goes with the button: without a Google client it would point nowhere. */}
         {options.data?.google !== false ? (
-          <ButtonLink href={googleHref} className="w-full">
-            Continue with Google
-          </ButtonLink>
+          <>
+            <ButtonLink href={googleHref} className="w-full">
+              Continue with Google
+            </ButtonLink>
+            <p className="mt-3 text-center text-sm text-slate-500">No Google account? You can create one during sign-in.</p>
+          </>
         ) : null}
-        <p className="mt-3 text-center text-sm text-slate-500">
-          No Google account? You can create one during sign-in.
-        </p>
         {options.data?.inviteOnly ? (
           <div className="mt-4">
             <label htmlFor="login-invite" className="text-sm text-slate-600">
