@@ -9,7 +9,7 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { formatDateTime } from "../../lib/format";
+import { count, formatDateTime } from "../../lib/format";
 import { SenderProgressList } from "../../components/sender-progress";
 import type { CampaignProgress } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
@@ -47,7 +47,7 @@ export function CampaignDetailsPage() {
         <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
         <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
         <Tile label="Spam" value={summary.spamReported} />
-        <Tile label="Total Opens" value={summary.totalOpens} detail={summary.machineOpens > 0 ? `${summary.machineOpens} machine opens not counted` : undefined} />
+        <Tile label="Total Opens" value={summary.totalOpens} detail={machineOpensDetail(summary.machineOpens)} />
         <Tile label="Total Clicks" value={summary.totalClicks} />
       </div>
       {progress.data && progress.data.progress.uncertain > 0 ? <InDoubt campaignId={campaign.id} count={progress.data.progress.uncertain} /> : null}
@@ -80,6 +80,11 @@ export function CampaignDetailsPage() {
  * say every email went missing. */
 export function deliveryDetail(delivered: number, rate: number): string {
   return delivered > 0 ? `${rate}% delivery rate` : "Not reported: only SendGrid senders report deliveries";
+}
+
+/** Opens by mail scanners and privacy proxies, left out of the open figures. */
+export function machineOpensDetail(machineOpens: number): string | undefined {
+  return machineOpens > 0 ? `${count(machineOpens, "machine open", "machine opens")} not counted` : undefined;
 }
 
 function ContactRow({ contact }: { contact: CampaignEmail }) {

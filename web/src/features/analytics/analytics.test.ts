@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { statusLabel } from "../../lib/format";
-import { deliveryDetail } from "./CampaignDetailsPage";
+import { deliveryDetail, machineOpensDetail } from "./CampaignDetailsPage";
 import { bouncedText, canMarkOpened, cardMetrics, emailCount, isHtmlBody, notSentNote, type Summary } from "./api";
 
 const summary = (overrides: Partial<Summary>): Summary => ({
@@ -50,6 +50,14 @@ describe("delivery tile", () => {
   it("says deliveries are not reported rather than 0% when no sender reported one", () => {
     expect(deliveryDetail(0, 0)).toBe("Not reported: only SendGrid senders report deliveries");
     expect(deliveryDetail(3, 75)).toBe("75% delivery rate");
+  });
+});
+
+describe("total opens tile", () => {
+  it("counts machine opens left out in words, one or many (issue 83.16)", () => {
+    expect(machineOpensDetail(0)).toBeUndefined();
+    expect(machineOpensDetail(1)).toBe("1 machine open not counted");
+    expect(machineOpensDetail(3)).toBe("3 machine opens not counted");
   });
 });
 
