@@ -151,6 +151,7 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await badge("deli@rye.example").getByText("Bounced").waitFor();
   await badge("shop@spam.example").getByText("Spam Report").waitFor();
   await badge("kuu@kuu.example").getByText("Replied").waitFor();
+  assert.ok((await badge("kuu@kuu.example").getByText("Interested", { exact: true }).count()) <= 1, "an interest badge shows once (issue 83.16)");
   await badge("owner@aalto.example").getByText("Opened").waitFor();
   await page.getByLabel("Status").selectOption("Replied");
   assert.equal(await page.getByRole("row").count(), 2, "the header and Kahvila Kuu");

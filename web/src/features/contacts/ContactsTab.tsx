@@ -78,7 +78,7 @@ export function ContactsTab() {
                     <td className="p-2">{contact.name ?? "—"}</td>
                     <td className="p-2">{contact.email}</td>
                     <td className="p-2">
-                      <Badge value={contact.status} /> <InterestBadge interest={contact.interest} /> <InterestBadge interest={contact.interest} />
+                      <Badge value={contact.status} /> <InterestBadge interest={contact.interest} />
                     </td>
                     <td className="p-2">{contact.sent}</td>
                     <td className="p-2">{formatDateTime(contact.lastSentAt)}</td>
