@@ -9,7 +9,7 @@ import { Dialog } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { count, formatDate, formatDateTime } from "../../lib/format";
+import { count, formatDate, formatDateTime, percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { apiRequest } from "@outreach/client/request";
 import type { SentEmail } from "@outreach/client/api/types";
@@ -56,12 +56,12 @@ export function CampaignAnalyticsPage() {
         <Tile label="Total Emails" value={summary.totalEmails} />
         <Tile label="Emails Sent" value={summary.totalSent} detail={`${summary.failed} failed`} />
         {campaign.opensTracked ? (
-          <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
+          <Tile label="Opened" value={percentText(summary.openRate)} detail={emailCount(summary.opened)} />
         ) : (
           <Tile label="Opened" value="not tracked" detail="No open pixel in this campaign's emails" />
         )}
-        <Tile label="Clicked" value={`${summary.clickRate}%`} detail={emailCount(summary.clicked)} />
-        <Tile label="Replied" value={`${summary.replyRate}%`} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
+        <Tile label="Clicked" value={percentText(summary.clickRate)} detail={emailCount(summary.clicked)} />
+        <Tile label="Replied" value={percentText(summary.replyRate)} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
       </div>
       <VariantsCard campaignId={id} />
       <Card title="Activity, last 30 days">

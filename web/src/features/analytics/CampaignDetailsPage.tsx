@@ -9,7 +9,7 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { count, formatDateTime } from "../../lib/format";
+import { count, formatDateTime, percentText } from "../../lib/format";
 import { SenderProgressList } from "../../components/sender-progress";
 import type { CampaignProgress } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
@@ -43,9 +43,9 @@ export function CampaignDetailsPage() {
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Tile label="Sent" value={summary.totalSent} />
         <Tile label="Delivered" value={summary.delivered} detail={deliveryDetail(summary.delivered, summary.deliveryRate)} />
-        <Tile label="Opened" value={campaign.opensTracked ? summary.opened : "not tracked"} detail={campaign.opensTracked ? `${summary.openRate}% open rate` : undefined} />
-        <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
-        <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
+        <Tile label="Opened" value={campaign.opensTracked ? summary.opened : "not tracked"} detail={campaign.opensTracked ? `${percentText(summary.openRate)} open rate` : undefined} />
+        <Tile label="Clicked" value={summary.clicked} detail={`${percentText(summary.clickRate)} click rate`} />
+        <Tile label="Bounced" value={summary.bounced} detail={`${percentText(summary.bounceRate)} bounce rate`} />
         <Tile label="Spam" value={summary.spamReported} />
         <Tile label="Total Opens" value={summary.totalOpens} detail={machineOpensDetail(summary.machineOpens)} />
         <Tile label="Total Clicks" value={summary.totalClicks} />
@@ -79,7 +79,7 @@ export function CampaignDetailsPage() {
 /** Deliveries are reported only by senders that send delivery events (SendGrid); without any, a rate of 0% would
  * say every email went missing. */
 export function deliveryDetail(delivered: number, rate: number): string {
-  return delivered > 0 ? `${rate}% delivery rate` : "Not reported: only SendGrid senders report deliveries";
+  return delivered > 0 ? `${percentText(rate)} delivery rate` : "Not reported: only SendGrid senders report deliveries";
 }
 
 /** Opens by mail scanners and privacy proxies, left out of the open figures. */

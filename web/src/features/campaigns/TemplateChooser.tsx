@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson, serverMessage } from "@outreach/client/request";
 import { switchTab } from "@outreach/client/events";
@@ -113,7 +114,7 @@ export function TemplatesTab() {
               <h3 className="font-semibold">{template.name}</h3>
               <p className="text-sm text-slate-600">{template.subject}</p>
               <p className="mt-1 text-xs text-slate-500">
-                {template.objective} · {template.tone} · {template.emailsSent} sent · about {template.estimatedOpenRate}% opened, {template.responseRate}% replied
+                {template.objective} · {template.tone} · {template.emailsSent} sent · about {percentText(template.estimatedOpenRate)} opened, {percentText(template.responseRate)} replied
               </p>
               <div className="mt-3 flex flex-wrap gap-1">
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>

@@ -7,7 +7,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { HtmlFrame } from "../../components/ui/html-frame";
-import { formatDateTime, textToHtml } from "../../lib/format";
+import { formatDateTime, percentText, textToHtml } from "../../lib/format";
 import type { AnswerDraft, InboxThread, QueuedAnswer, ThreadMessage, ThreadView } from "@outreach/client/api/types";
 import { requestJson } from "@outreach/client/request";
 import { useApiMutation } from "@outreach/client/mutation";
@@ -107,7 +107,7 @@ function MessageItem({ message, path }: { message: ThreadMessage; path: string }
         <div className="mt-1 flex flex-wrap items-center gap-1" aria-label="The AI's reading">
           <Badge value={message.reading.sentiment} />
           <Badge value={ACTION_LABELS[message.reading.action] ?? message.reading.action} />
-          {message.confidence !== null && message.confidence !== undefined ? <span className="text-xs text-slate-600">{Math.round(message.confidence * 100)}% sure</span> : null}
+          {message.confidence !== null && message.confidence !== undefined ? <span className="text-xs text-slate-600">{percentText(message.confidence * 100)} sure</span> : null}
           {message.language ? <span className="text-xs text-slate-600">· {LANGUAGE_NAMES[message.language] ?? message.language}</span> : null}
           {message.reading.escalations.map((topic) => (
             <span key={topic} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
