@@ -230,5 +230,14 @@ test("the standalone test-email screen sends copies of a template or of a custom
   await page.getByTestId("campaign-ready").getByRole("button", { name: "Continue at Step 5: Sender Configuration" }).click();
   await page.getByRole("button", { name: "Configure More Email Options" }).click();
   await page.getByRole("tab", { name: "Email Settings", selected: true }).waitFor();
+
+  // A test email that meets a lost session says so and goes to Google sign-in, not /login (A §8; issue 83.21).
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("article", { name: "Soup" }).getByRole("button", { name: "Send Test" }).click();
+  await page.context().clearCookies();
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await page.getByTestId("toast").filter({ hasText: "Authentication Required" }).getByText("Redirecting to login...").waitFor();
+  await page.waitForURL((url) => url.href.startsWith(`${stack.google.url}/authorize?`));
+  await page.getByRole("heading", { name: "Choose an account" }).waitFor();
   await page.close();
 });
