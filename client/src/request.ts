@@ -101,13 +101,13 @@ export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T | nu
   };
 }
 
-/** The `message` of an API error thrown as "status: {json}", for showing the server's words in a toast. */
 /** 'HTTP {status}' of a failed request (B §8), when the failure carries a status. */
 export function httpStatusText(failure: unknown): string | undefined {
   const status = failure instanceof Error ? /^(\d{3}):/.exec(failure.message)?.[1] : undefined;
   return status ? `HTTP ${status}` : undefined;
 }
 
+/** The `message` of an API error thrown as "status: {json}", for showing the server's words in a toast. */
 export function serverMessage(failure: unknown): string | undefined {
   const text = failure instanceof Error ? failure.message : "";
   const json = text.slice(text.indexOf(":") + 1).trim();

@@ -94,6 +94,10 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   assert.match(await page.getByTestId("tile-Replied").innerText(), /25%/);
   const row = (email) => page.getByRole("row").filter({ hasText: email });
   assert.match(await row("deli@rye.example").innerText(), /Bounced[\s\S]*Yes/);
+  // The dialog says why a bounce came back, as the details page does (issue 83.14).
+  await row("deli@rye.example").click();
+  await page.getByRole("dialog", { name: "Email to deli@rye.example" }).getByText("(550 5.1.1 mailbox unknown)", { exact: false }).waitFor();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
   await row("kuu@kuu.example").click();
   const dialog = page.getByRole("dialog", { name: "Email to kuu@kuu.example" });
   await dialog.getByText("Replied: Yes").waitFor();
@@ -147,6 +151,7 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await badge("deli@rye.example").getByText("Bounced").waitFor();
   await badge("shop@spam.example").getByText("Spam Report").waitFor();
   await badge("kuu@kuu.example").getByText("Replied").waitFor();
+  assert.ok((await badge("kuu@kuu.example").getByText("Interested", { exact: true }).count()) <= 1, "an interest badge shows once (issue 83.16)");
   await badge("owner@aalto.example").getByText("Opened").waitFor();
   await page.getByLabel("Status").selectOption("Replied");
   assert.equal(await page.getByRole("row").count(), 2, "the header and Kahvila Kuu");
@@ -182,5 +187,10 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   await skipped.getByText("No email address · +358 40 123").waitFor();
   await skipped.getByText("Not sent:", { exact: false }).waitFor();
   await page.getByTestId("tile-Delivered").getByText("Not reported: only SendGrid senders report deliveries").waitFor();
+  // The analytics page's dialog of the skipped email says why too, in the same words (issue 83.14).
+  const reason = (await skipped.getByText("Not sent:", { exact: false }).innerText()).trim();
+  await page.goto(`${app.base}/campaign-analytics/${second.id}`);
+  await page.getByRole("row").filter({ hasText: "Skipped" }).click();
+  await page.getByRole("dialog").getByText(reason, { exact: true }).waitFor();
   await page.close();
 });

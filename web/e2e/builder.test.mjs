@@ -46,11 +46,20 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   await page.getByTestId("selection").getByText("1 selected, 1 with an email address").waitFor();
   await page.getByRole("button", { name: "Proceed To Step 3" }).click();
   await page.getByLabel("Teach the AI about your business").fill("Nordic Bakery delivers sourdough to cafés.");
-  await page.getByLabel("Files (PDF, TXT, DOC, DOCX; up to 10 MB each)").setInputFiles({ name: "about.pdf", mimeType: "application/pdf", buffer: pdf(["We have baked in Helsinki since 1989."]) });
+  const files = page.getByLabel("Files (PDF, TXT, DOCX; up to 10 MB each)");
+  await files.setInputFiles({ name: "about.pdf", mimeType: "application/pdf", buffer: pdf(["We have baked in Helsinki since 1989."]) });
   await page.getByRole("button", { name: "Save AI Education" }).click();
   await page.getByRole("list", { name: "Saved files" }).getByText("about.pdf").waitFor();
-  await page.getByLabel("Files (PDF, TXT, DOC, DOCX; up to 10 MB each)").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("png") });
+  await files.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("png") });
   await page.getByText("logo.png is not a supported file type. Please upload PDF or text files only.").waitFor();
+  // A legacy Word file is refused when picked, saying what can be read; a file the server cannot read says why
+  // (issue 83.13).
+  await files.setInputFiles({ name: "prices.doc", mimeType: "application/msword", buffer: Buffer.from("doc") });
+  await page.getByRole("alert").getByText("prices.doc is a legacy Word .doc file, which cannot be read. Please save it as .docx or PDF and upload it again.").waitFor();
+  await files.setInputFiles({ name: "blank.txt", mimeType: "text/plain", buffer: Buffer.from("   ") });
+  await page.getByRole("button", { name: "Save AI Education" }).click();
+  const refusal = page.getByTestId("toast").filter({ hasText: "Failed to save AI education" });
+  await refusal.getByText("blank.txt contains no text that could be extracted.").waitFor();
 
   // Step 4: the composer with the offline writer, an adjustment, and saving as a template.
   await page.getByRole("button", { name: "Proceed to Step 4" }).click();

@@ -1,7 +1,8 @@
 // Browser test of the Inbox tab (issue 34): a campaign sent through an SMTP sender to Postfix's smtp-sink; the
 // prospect's reply arrives through SendGrid's Inbound Parse and is a conversation in the inbox, unread, with the AI's
 // reading; the keyboard opens it (which marks it read), the AI drafts an answer that the user edits and sends, and
-// it arrives at the SMTP server in the thread; a label shows on the list; and the page works on a 390 px phone.
+// it arrives at the SMTP server in the thread; a label shows on the list; the keys work from a list item and from
+// the tab; and the page works on a 390 px phone.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { MEMBER, apiOf, campaignMailedToOneCafe, grantPremium, replyByMail, signIn, startSmtpSink, startStack, waitFor } from "./support.mjs";
@@ -77,6 +78,17 @@ test("a reply is a conversation in the inbox, answered from it in the thread and
   await item.getByText("Meeting booked").waitFor();
   await page.getByLabel("Label", { exact: true }).first().selectOption("meeting_booked");
   await item.waitFor();
+
+  // The keys work with the focus on a list item or on a tab too (issue 83.9): u on the item marks it unread; from the
+  // Inbox tab, j selects it and r goes to its reply box.
+  await item.click();
+  await page.keyboard.press("u");
+  await page.getByTestId("toast").getByText("Marked unread").waitFor();
+  await item.getByText("Unread:", { exact: false }).waitFor();
+  await page.getByRole("tab", { name: "Inbox" }).focus();
+  await page.keyboard.press("j");
+  await page.keyboard.press("r");
+  await waitFor(async () => box.evaluate((element) => element === document.activeElement), "the reply box focused from the tab");
   await context.close();
 
   // On a 390 px phone: the list, then the conversation in its place, and back.

@@ -93,6 +93,21 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   });
   await page.reload();
   await window.getByText("Sends Mon-Fri, 09:00-17:30.").waitFor();
+  // Issue 83.1: the pre-launch check follows a saved window at once, with no reload. All day on every day but today
+  // (in the campaign's zone, which these recipients have): closed now for all of them; then every day, open again.
+  const check = page.getByTestId("launch-check");
+  const windowWarning = check.locator("[data-level=warn]").filter({ hasText: /sending window/i });
+  const today = new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "Europe/Helsinki" }).format(new Date());
+  for (const day of ["Sat", "Sun"]) await window.getByLabel(day).check();
+  await window.getByLabel(today).uncheck();
+  await window.getByLabel("From").fill("00:00");
+  await window.getByLabel("Until").fill("00:00");
+  await window.getByRole("button", { name: "Save Sending Window" }).click();
+  await windowWarning.waitFor();
+  await window.getByLabel(today).check();
+  await window.getByText("Sends every day, at any hour.").waitFor();
+  await window.getByRole("button", { name: "Save Sending Window" }).click();
+  await windowWarning.waitFor({ state: "detached" });
   // The sender name and reply address are back in step 5 too, one click away in the stepper.
   await page.getByRole("navigation", { name: "Campaign steps" }).getByRole("button", { name: /5\. Sender Configuration/ }).click();
   assert.equal(await page.getByLabel("Sender name").inputValue(), "Ada Lovelace");
@@ -128,7 +143,6 @@ test("steps 5 and 6: sender identity, AI settings and the Test Campaign dialog",
   // The pre-launch check: the five tests used five of the eight emails of the month, and the outbox has no postal
   // address to put in the footer; both are said, neither stops the launch.
   await page.keyboard.press("Escape");
-  const check = page.getByTestId("launch-check");
   await check.getByText("6 emails to send, 1 business without an address skipped, 3 left this month.").waitFor();
   await check.getByText("6 emails to send, and 3 are left of this month's limit of 8: the campaign sends 3, then pauses until there is room.").waitFor();
   await check.getByText("The footer has no postal address.", { exact: false }).waitFor();
@@ -230,5 +244,14 @@ test("the standalone test-email screen sends copies of a template or of a custom
   await page.getByTestId("campaign-ready").getByRole("button", { name: "Continue at Step 5: Sender Configuration" }).click();
   await page.getByRole("button", { name: "Configure More Email Options" }).click();
   await page.getByRole("tab", { name: "Email Settings", selected: true }).waitFor();
+
+  // A test email that meets a lost session says so and goes to Google sign-in, not /login (A §8; issue 83.21).
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("article", { name: "Soup" }).getByRole("button", { name: "Send Test" }).click();
+  await page.context().clearCookies();
+  await dialog.getByRole("button", { name: "Send Test Email" }).click();
+  await page.getByTestId("toast").filter({ hasText: "Authentication Required" }).getByText("Redirecting to login...").waitFor();
+  await page.waitForURL((url) => url.href.startsWith(`${stack.google.url}/authorize?`));
+  await page.getByRole("heading", { name: "Choose an account" }).waitFor();
   await page.close();
 });

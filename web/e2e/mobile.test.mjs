@@ -1,6 +1,7 @@
-// The whole builder at a phone's width and at a desktop's: every step reached through the stepper's flow, nothing
-// wider than the screen, and one step in view, so no page grows past a bound (the stacked builder reached about
-// 4,000 px on a phone at step 4). Prints each step's page height for the report.
+// The whole builder at a phone's width and at a desktop's: every dashboard section within reach, every step reached
+// through the stepper's flow, nothing wider than the screen, and one step in view, so no page grows past a bound (the
+// stacked builder reached about 4,000 px on a phone at step 4); on a phone, an opened inbox conversation in view.
+// Prints each step's page height for the report.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ADMIN, MEMBER, signIn, startStack } from "./support.mjs";
@@ -20,6 +21,9 @@ before(async () => {
 });
 
 after(async () => stack?.stop());
+
+/** The dashboard's sections, in order. */
+const SECTIONS = ["STEP 1: Email Settings", "STEP 2: Build Campaign", "Campaign Analytics", "Email Templates", "Contacts", "Responses", "Inbox", "Automation", "Test Automation"];
 
 /** The page's height and whether anything makes it scroll sideways. */
 async function measure(page) {
@@ -58,7 +62,20 @@ for (const [name, viewport, bound] of [
     const contentTop = await page.evaluate(() => document.getElementById("dashboard-panel").getBoundingClientRect().top);
     console.log(`${name}: the dashboard's content starts ${Math.round(contentTop)} px down`);
     if (name === "phone") assert.ok(contentTop <= 420, `the content starts ${contentTop} px down`);
-    await page.getByRole("tab", { name: "Build Campaign" }).click();
+    // Issue 83.15: every section is within reach. On a phone a labelled select lists all nine (a row of tabs left
+    // seven off screen with no cue); wider, every tab is on screen.
+    if (name === "phone") {
+      const sections = page.getByLabel("Dashboard section");
+      assert.deepEqual(await sections.locator("option").allTextContents(), SECTIONS);
+      assert.equal(await page.getByRole("tablist", { name: "Dashboard" }).isVisible(), false, "the select stands for the tabs");
+      await sections.selectOption({ label: "STEP 2: Build Campaign" });
+    } else {
+      const tabs = page.getByRole("tablist", { name: "Dashboard" }).getByRole("tab");
+      assert.deepEqual(await tabs.allTextContents(), SECTIONS);
+      const offScreen = await tabs.evaluateAll((items) => items.filter((item) => item.getBoundingClientRect().left < 0 || item.getBoundingClientRect().right > window.innerWidth).length);
+      assert.equal(offScreen, 0, "every tab on screen");
+      await page.getByRole("tab", { name: "Build Campaign" }).click();
+    }
     await page.getByRole("button", { name: "Create New Campaign" }).click();
     await page.getByLabel("Campaign name").fill(`On the ${name}`);
     await page.getByRole("button", { name: "Save Campaign Name" }).click();
@@ -102,6 +119,23 @@ for (const [name, viewport, bound] of [
     await page.getByTestId("send-progress").getByText("Completed: 30 sent", { exact: false }).waitFor({ timeout: 20_000 });
     await step("6 sent");
     console.log(`# page heights on a ${name} (${viewport.width} px): ${JSON.stringify(heights)}`);
+
+    // Issue 83.15: on a phone an opened conversation takes the place of the inbox's list and filters and comes into
+    // view (it started 728 px down).
+    if (name === "phone") {
+      const outbox = await (await page.request.get(`${app.base}/api/outbox`)).json();
+      const first = outbox.find((message) => message.toEmail === "owner0@phone0.example");
+      const replied = await page.request.post(`${app.base}/api/outbox/${first.id}/reply`, { data: { body: "Yes please, a tasting on Tuesday works." } });
+      assert.equal(replied.status(), 200);
+      await page.getByLabel("Dashboard section").selectOption({ label: "Inbox" });
+      await page.getByTestId("inbox-thread").filter({ hasText: "owner0@phone0.example" }).click();
+      const conversation = page.getByRole("article", { name: "Conversation with owner0@phone0.example" });
+      await conversation.getByRole("button", { name: "Send answer" }).waitFor();
+      assert.equal(await page.locator("[aria-label='Inbox filters']").isVisible(), false, "the filters go with the list");
+      const conversationTop = await conversation.evaluate((element) => element.getBoundingClientRect().top);
+      console.log(`${name}: the opened conversation starts ${Math.round(conversationTop)} px down`);
+      assert.ok(conversationTop >= 0 && conversationTop <= 300, `the conversation starts ${conversationTop} px down`);
+    }
     await context.close();
   });
 }

@@ -136,6 +136,26 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   assert.equal(after.length, 3, "only Kahvila Kuu again");
   assert.equal(after.filter((message) => message.includes("X-Rcpt-Args: <owner@aalto.example>")).length, 1);
 
+  // Issue 83.2: a template created on the Email Templates tab belongs to no campaign; the launched campaign still
+  // names the template its mail went out with.
+  const launchDay = (await (await page.request.get(`${app.base}/api/campaigns`)).json()).find((item) => item.name === "Launch day");
+  const launchIntro = await created.json();
+  assert.equal(launchDay.templateId, launchIntro.id);
+  await page.getByRole("tab", { name: "Email Templates" }).click();
+  await page.getByRole("button", { name: "Create New Template" }).click();
+  const brief = page.getByRole("region", { name: "Create New Template" }).getByRole("form", { name: "Email brief" });
+  await brief.getByLabel("Template name").fill("Winter rye");
+  await brief.getByLabel("Service description").fill("rye bread for the winter menu");
+  await brief.getByLabel("Value proposition").fill("a loaf that keeps a week");
+  await brief.getByLabel("Your ask").fill("Can I bring a sample on Friday");
+  await brief.getByLabel("Email signature").fill("Grace");
+  await brief.getByRole("button", { name: "Generate Email" }).click();
+  await page.getByRole("button", { name: "Save as Template" }).click();
+  await page.getByRole("dialog", { name: "Save template" }).getByRole("button", { name: "Save" }).click();
+  await page.getByRole("region", { name: "Email Templates" }).getByRole("article", { name: "Winter rye" }).waitFor();
+  const unchanged = await (await page.request.get(`${app.base}/api/campaigns/${launchDay.id}`)).json();
+  assert.equal(unchanged.templateId, launchIntro.id, "the launched campaign keeps its template");
+
   // Issue 80: an email left in doubt by a worker that stopped mid-send (as the recovery leaves it) is sent again from
   // the campaign details, after a warning that it may have arrived.
   execFileSync("sqlite3", ["-cmd", ".timeout 10000", app.database, `update sent_emails set status = 'failed', uncertain = 1, error = 'may have arrived', sent_at = null where campaign_id = ${fresh.id} and to_email = 'kuu@kuu.example'`]);

@@ -21,7 +21,9 @@ const signIn = (page, name) => signInAs(app, page, PEOPLE[name]);
 test("signing in through Google shows the first name in the header", async () => {
   const page = await browser.newPage();
   await signIn(page, "Grace Hopper");
-  await page.getByRole("link", { name: "Dashboard home" }).waitFor();
+  // The logo links to the root (A §2; issue 83.20), checked below.
+  const logo = page.getByRole("banner").getByRole("link", { name: "AI Outreach Agent", exact: true });
+  await logo.waitFor();
   const tabs = page.getByRole("tablist", { name: "Dashboard" });
   assert.equal(await page.getByTestId("user-name").textContent(), "Grace");
   // The default tab, kept in the URL and in storage, and named in the title bar.
@@ -51,6 +53,12 @@ test("signing in through Google shows the first name in the header", async () =>
   await page.getByRole("tab", { name: "Campaign Analytics" }).click();
   await page.getByRole("button", { name: "Build Your First Campaign" }).click();
   assert.equal(new URL(page.url()).searchParams.get("tab"), "campaign");
+  await page.getByText("Emails this month:").waitFor();
+  // The logo goes to the root, whose header leads a signed-in user back to the dashboard.
+  await logo.click();
+  await page.waitForURL(`${app.base}/`);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+  await page.waitForURL(/\/dashboard/);
   await page.getByText("Emails this month:").waitFor();
   await page.close();
 });
@@ -123,6 +131,8 @@ test("a protected route while signed out lands on /login", async () => {
   await page.waitForURL(`${app.base}/login`);
   await page.getByText("Welcome").waitFor();
   await page.getByRole("link", { name: "Continue with Google" }).waitFor();
+  // The note on Google accounts shows with the Google button (without a Google client neither shows: issue 83.16).
+  await page.getByText("No Google account? You can create one during sign-in.").waitFor();
   await context.close();
 });
 

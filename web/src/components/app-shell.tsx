@@ -21,7 +21,8 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 p-4">
-          <Link to="/dashboard" className="flex items-center gap-2" aria-label="Dashboard home">
+          {/* The logo leads to the root (A §2, B §2.3), whose header leads back to the dashboard. */}
+          <Link to="/" className="flex items-center gap-2">
             <img src="/logo.svg" alt="" width="32" height="32" className="h-8 w-8" />
             <span className="text-xl font-bold">AI Outreach Agent</span>
           </Link>

@@ -5,6 +5,9 @@ import type { AuthOptions, User } from "@outreach/client/api/types";
 
 export const USER_QUERY_KEY = ["/api/auth/user"];
 
+/** Browser navigation that starts Google sign-in and sign-up (A §2). */
+export const GOOGLE_SIGN_IN_PATH = "/auth/google";
+
 /** GET /api/auth/user: no retry, always stale; missing or failed means not signed in (A §7). */
 export function useAuth() {
   const query = useQuery<User | null>({

@@ -18,6 +18,17 @@ export function sentText(sent: number, waiting: number): string {
   return waiting > 0 ? `${sent} sent, ${waiting} waiting` : `${sent} sent`;
 }
 
+/** A percentage as every screen writes it, so one figure looks the same wherever it shows: whole (B §9), or with one
+ * decimal where the spec asks for it (the usage meter, A §9; an automation's open rate, B §9). */
+export function percentText(value: number, decimals: 0 | 1 = 0): string {
+  return `${value.toFixed(decimals)}%`;
+}
+
+/** B §9: an automation's open rate, a fraction, × 100 with one decimal. */
+export function automationOpenRateText(fraction: number): string {
+  return percentText(fraction * 100, 1);
+}
+
 /** "1 business", "3 businesses". */
 export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

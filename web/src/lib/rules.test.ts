@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { STORAGE_KEYS, aiEducationKeys, applyLastUserRule, clearCampaignData, readSelection, writeSelection } from "./storage";
 import { DEFAULT_TAB, TABS, initialTab, normalizeTab, tabTitle } from "./tabs";
 import { displayName } from "./auth";
+import { automationOpenRateText, percentText } from "./format";
 
 beforeEach(() => localStorage.clear());
 
@@ -80,5 +81,15 @@ describe("step 2's ticks (issue 33.5)", () => {
     expect(readSelection(8)).toBeNull();
     localStorage.setItem(STORAGE_KEYS.selectedBusinesses, "[1,2]");
     expect(readSelection(7)).toBeNull();
+  });
+});
+
+describe("percentages (issue 83.16: one formatter, so a figure looks the same wherever it shows)", () => {
+  it("are whole numbers (B §9), with one decimal where the spec asks (A §9's usage meter)", () => {
+    expect([percentText(0), percentText(25), percentText(33.4), percentText(66.5)]).toEqual(["0%", "25%", "33%", "67%"]);
+    expect([percentText(0, 1), percentText(79, 1), percentText(100 / 3, 1)]).toEqual(["0.0%", "79.0%", "33.3%"]);
+  });
+  it("give an automation's open rate, a fraction, with one decimal (B §9)", () => {
+    expect([automationOpenRateText(0.4567), automationOpenRateText(0)]).toEqual(["45.7%", "0.0%"]);
   });
 });

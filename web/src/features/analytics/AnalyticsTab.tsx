@@ -8,7 +8,7 @@ import { Card } from "../../components/ui/card";
 import { CampaignControls } from "../../components/campaign-controls";
 import { Badge } from "../../components/ui/badge";
 import { switchTab } from "@outreach/client/events";
-import { formatDate, formatDateTime, sentText } from "../../lib/format";
+import { automationOpenRateText, formatDate, formatDateTime, sentText } from "../../lib/format";
 import type { Automation, AutomationAnalytics, RunRecord, SenderFigures, SentEmail, SentFollowUp } from "@outreach/client/api/types";
 import {
   ALL_DAYS_KEY,
@@ -286,7 +286,7 @@ function AutomationFigures({ automation }: { automation: Automation }) {
       <p className="font-semibold">{automation.campaignName}</p>
       {data ? (
         <p className="text-slate-600">
-          {data.emailsSent} sent · {data.emailsOpened} opened · {data.emailsReplied} replied · {(data.openRate * 100).toFixed(1)}% open rate
+          {data.emailsSent} sent · {data.emailsOpened} opened · {data.emailsReplied} replied · {automationOpenRateText(data.openRate)} open rate
         </p>
       ) : null}
     </li>

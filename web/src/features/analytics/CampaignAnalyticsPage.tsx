@@ -9,16 +9,18 @@ import { Dialog } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { count, formatDate, formatDateTime } from "../../lib/format";
+import { count, formatDate, formatDateTime, percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { apiRequest } from "@outreach/client/request";
 import type { SentEmail } from "@outreach/client/api/types";
 import {
   PAGE_SIZE,
+  bouncedText,
   campaignDaysKey,
   canMarkOpened,
   detailsKey,
   emailCount,
+  notSentNote,
   yesNo,
   type CampaignDetails,
   type CampaignEmail,
@@ -54,12 +56,12 @@ export function CampaignAnalyticsPage() {
         <Tile label="Total Emails" value={summary.totalEmails} />
         <Tile label="Emails Sent" value={summary.totalSent} detail={`${summary.failed} failed`} />
         {campaign.opensTracked ? (
-          <Tile label="Opened" value={`${summary.openRate}%`} detail={emailCount(summary.opened)} />
+          <Tile label="Opened" value={percentText(summary.openRate)} detail={emailCount(summary.opened)} />
         ) : (
           <Tile label="Opened" value="not tracked" detail="No open pixel in this campaign's emails" />
         )}
-        <Tile label="Clicked" value={`${summary.clickRate}%`} detail={emailCount(summary.clicked)} />
-        <Tile label="Replied" value={`${summary.replyRate}%`} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
+        <Tile label="Clicked" value={percentText(summary.clickRate)} detail={emailCount(summary.clicked)} />
+        <Tile label="Replied" value={percentText(summary.replyRate)} detail={summary.meetingsBooked > 0 ? `${emailCount(summary.replied)} · ${count(summary.meetingsBooked, "meeting booked", "meetings booked")}` : emailCount(summary.replied)} />
       </div>
       <VariantsCard campaignId={id} />
       <Card title="Activity, last 30 days">
@@ -128,7 +130,8 @@ export function CampaignAnalyticsPage() {
   );
 }
 
-/** The email dialog: dates, subject, body (fetched with the message) and flags; Mark Opened when it applies. */
+/** The email dialog: dates, why it was not sent or how it bounced, subject, body (fetched with the message) and
+ * flags; Mark Opened when it applies. */
 function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => void }) {
   const full = useQuery<SentEmail | null>({ queryKey: [`/api/emails/${email.id}`] });
   const markOpened = useApiMutation({
@@ -147,7 +150,13 @@ function EmailDialog({ email, onClose }: { email: CampaignEmail; onClose: () => 
           <Badge value={email.status} />
         </dd>
         <dt className="text-slate-500">Sent</dt>
-        <dd>{formatDateTime(email.sentAt)}</dd>
+        <dd>{email.sentAt ? formatDateTime(email.sentAt) : notSentNote(email)}</dd>
+        {email.bounced ? (
+          <>
+            <dt className="text-slate-500">Bounced</dt>
+            <dd>{bouncedText(email)}</dd>
+          </>
+        ) : null}
         <dt className="text-slate-500">Opened</dt>
         <dd>{formatDateTime(email.openedAt)}</dd>
         <dt className="text-slate-500">Subject</dt>

@@ -9,12 +9,12 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { formatDateTime } from "../../lib/format";
+import { count, formatDateTime, percentText } from "../../lib/format";
 import { SenderProgressList } from "../../components/sender-progress";
 import type { CampaignProgress } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { THIRTY_SECONDS, detailsKey, type CampaignDetails, type CampaignEmail } from "./api";
+import { THIRTY_SECONDS, bouncedText, detailsKey, notSentNote, type CampaignDetails, type CampaignEmail } from "./api";
 import { CampaignHeader, NotFound } from "./CampaignHeader";
 import { usePageTitle } from "../../lib/title";
 
@@ -43,11 +43,11 @@ export function CampaignDetailsPage() {
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Tile label="Sent" value={summary.totalSent} />
         <Tile label="Delivered" value={summary.delivered} detail={deliveryDetail(summary.delivered, summary.deliveryRate)} />
-        <Tile label="Opened" value={campaign.opensTracked ? summary.opened : "not tracked"} detail={campaign.opensTracked ? `${summary.openRate}% open rate` : undefined} />
-        <Tile label="Clicked" value={summary.clicked} detail={`${summary.clickRate}% click rate`} />
-        <Tile label="Bounced" value={summary.bounced} detail={`${summary.bounceRate}% bounce rate`} />
+        <Tile label="Opened" value={campaign.opensTracked ? summary.opened : "not tracked"} detail={campaign.opensTracked ? `${percentText(summary.openRate)} open rate` : undefined} />
+        <Tile label="Clicked" value={summary.clicked} detail={`${percentText(summary.clickRate)} click rate`} />
+        <Tile label="Bounced" value={summary.bounced} detail={`${percentText(summary.bounceRate)} bounce rate`} />
         <Tile label="Spam" value={summary.spamReported} />
-        <Tile label="Total Opens" value={summary.totalOpens} detail={summary.machineOpens > 0 ? `${summary.machineOpens} machine opens not counted` : undefined} />
+        <Tile label="Total Opens" value={summary.totalOpens} detail={machineOpensDetail(summary.machineOpens)} />
         <Tile label="Total Clicks" value={summary.totalClicks} />
       </div>
       {progress.data && progress.data.progress.uncertain > 0 ? <InDoubt campaignId={campaign.id} count={progress.data.progress.uncertain} /> : null}
@@ -79,7 +79,12 @@ export function CampaignDetailsPage() {
 /** Deliveries are reported only by senders that send delivery events (SendGrid); without any, a rate of 0% would
  * say every email went missing. */
 export function deliveryDetail(delivered: number, rate: number): string {
-  return delivered > 0 ? `${rate}% delivery rate` : "Not reported: only SendGrid senders report deliveries";
+  return delivered > 0 ? `${percentText(rate)} delivery rate` : "Not reported: only SendGrid senders report deliveries";
+}
+
+/** Opens by mail scanners and privacy proxies, left out of the open figures. */
+export function machineOpensDetail(machineOpens: number): string | undefined {
+  return machineOpens > 0 ? `${count(machineOpens, "machine open", "machine opens")} not counted` : undefined;
 }
 
 function ContactRow({ contact }: { contact: CampaignEmail }) {
@@ -102,7 +107,7 @@ function ContactRow({ contact }: { contact: CampaignEmail }) {
           </>
         ) : null}
       </p>
-      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{contact.uncertain ? `Uncertain: ${contact.notSentReason ?? ""}` : contact.notSentReason ? `Not sent: ${contact.notSentReason}` : "Waiting to be sent"}</p>}
+      {contact.sentAt ? <SentTimes contact={contact} /> : <p className="mt-2 text-xs text-slate-600">{notSentNote(contact)}</p>}
       {contact.step === 0 && contact.sentAt ? <FollowUpState contact={contact} /> : null}
       {contact.clickedUrls.length > 0 ? (
         <ul className="mt-2 list-disc pl-5 text-xs" aria-label="Clicked links">
@@ -217,9 +222,7 @@ function SentTimes({ contact }: { contact: CampaignEmail }) {
       {contact.bounced ? (
         <div>
           <dt className="inline text-slate-500">Bounced: </dt>
-          <dd className="inline">
-            {formatDateTime(contact.bouncedAt)} ({contact.bounceReason ?? "Unknown reason"})
-          </dd>
+          <dd className="inline">{bouncedText(contact)}</dd>
         </div>
       ) : null}
       {contact.spamReported ? (

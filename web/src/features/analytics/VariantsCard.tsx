@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
 import type { VariantFigures } from "@outreach/client/api/types";
@@ -62,7 +62,7 @@ export function VariantsCard({ campaignId }: { campaignId: string }) {
                     <td className="p-2">{row.opened ?? "not tracked"}</td>
                     <td className="p-2">{row.replied}</td>
                     <td className="p-2">{row.positive}</td>
-                    <td className="p-2">{Math.round(row.probabilityBest * 100)}%</td>
+                    <td className="p-2">{percentText(row.probabilityBest * 100)}</td>
                     <td className="p-2">
                       {row.winner ? null : (
                         <Button variant="outline" disabled={picking.isPending} onClick={() => picking.mutate({ step, variant: row.variant })}>

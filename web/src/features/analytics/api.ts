@@ -1,5 +1,6 @@
 /** Shapes and rules of the analytics screens (B §2.4, §2.10, §2.11, §3 Campaign summary and Campaign email). */
 import type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary } from "@outreach/client/api/types";
+import { formatDateTime } from "../../lib/format";
 
 export const ANALYTICS_KEY = "/api/analytics/campaigns";
 export const SENT_KEY = "/api/emails/sent?limit=200";
@@ -45,5 +46,16 @@ export function yesNo(flag: boolean): string {
   return flag ? "Yes" : "No";
 }
 
+/** Why an email has not gone: in doubt, not sent and why, or still waiting. The campaign details page and the
+ * analytics page's email dialog say it alike (issue 83.14). */
+export function notSentNote(email: Pick<CampaignEmail, "uncertain" | "notSentReason">): string {
+  if (email.uncertain) return email.notSentReason ? `Uncertain: ${email.notSentReason}` : "Uncertain";
+  return email.notSentReason ? `Not sent: ${email.notSentReason}` : "Waiting to be sent";
+}
+
+/** When a bounce came back and why, 'Unknown reason' when the provider gave none (B §2.11). */
+export function bouncedText(email: Pick<CampaignEmail, "bouncedAt" | "bounceReason">): string {
+  return `${formatDateTime(email.bouncedAt)} (${email.bounceReason ?? "Unknown reason"})`;
+}
 
 export type { CampaignAnalytics, CampaignDetails, CampaignEmail, CampaignInfo, DayPoint, RecentEmail, Summary };

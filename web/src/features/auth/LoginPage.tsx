@@ -7,7 +7,7 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { useApiMutation } from "@outreach/client/mutation";
 import { apiRequest, serverMessage } from "@outreach/client/request";
-import { USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
+import { GOOGLE_SIGN_IN_PATH, USER_QUERY_KEY, useAuth, useAuthOptions } from "../../lib/auth";
 import { usePageTitle } from "../../lib/title";
 
 export const SIGN_IN_ERRORS: Record<string, string> = {
@@ -33,7 +33,7 @@ export function LoginPage() {
   if (isLoading) return <Spinner label="Checking authentication..." />;
   if (user) return <Navigate to="/dashboard" replace />;
 
-  const googleHref = invite.trim() ? `/auth/google?invite=${encodeURIComponent(invite.trim())}` : "/auth/google";
+  const googleHref = invite.trim() ? `${GOOGLE_SIGN_IN_PATH}?invite=${encodeURIComponent(invite.trim())}` : GOOGLE_SIGN_IN_PATH;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
       <Card title="Welcome">
@@ -43,14 +43,15 @@ export function LoginPage() {
             {SIGN_IN_ERRORS[error] ?? "Sign-in failed. Please try again."}
           </p>
         ) : null}
+        {/* The note on Google accounts goes with the button: without a Google client it would point nowhere. */}
         {options.data?.google !== false ? (
-          <ButtonLink href={googleHref} className="w-full">
-            Continue with Google
-          </ButtonLink>
+          <>
+            <ButtonLink href={googleHref} className="w-full">
+              Continue with Google
+            </ButtonLink>
+            <p className="mt-3 text-center text-sm text-slate-500">No Google account? You can create one during sign-in.</p>
+          </>
         ) : null}
-        <p className="mt-3 text-center text-sm text-slate-500">
-          No Google account? You can create one during sign-in.
-        </p>
         {options.data?.inviteOnly ? (
           <div className="mt-4">
             <label htmlFor="login-invite" className="text-sm text-slate-600">

@@ -11,10 +11,10 @@ import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextField } from "../../components/ui/field";
 import { Tile } from "../../components/ui/tile";
 import type { Automation, AutomationAnalytics, RunResult, Template } from "@outreach/client/api/types";
-import { formatDateTime, sentText } from "../../lib/format";
+import { automationOpenRateText, formatDateTime, sentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { NEW_FORM, openRateText, readForm, runToast, type FormState } from "./rules";
+import { NEW_FORM, readForm, runToast, type FormState } from "./rules";
 import { TestAutomationForm } from "./TestAutomationForm";
 
 export const AUTOMATIONS_KEY = "/api/automations";
@@ -173,7 +173,7 @@ function AutomationDialog({ automation, templates, onClose }: { automation?: Aut
           <Tile label="Emails Sent" value={figures.data.emailsSent} />
           <Tile label="Opened" value={figures.data.emailsOpened} />
           <Tile label="Replied" value={figures.data.emailsReplied} />
-          <Tile label="Open Rate" value={openRateText(figures.data.openRate)} />
+          <Tile label="Open Rate" value={automationOpenRateText(figures.data.openRate)} />
         </div>
       ) : null}
       <div className="grid gap-3 md:grid-cols-2">

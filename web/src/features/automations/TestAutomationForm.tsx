@@ -8,7 +8,7 @@ import { ButtonLink, Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { SelectField, TextField } from "../../components/ui/field";
 import { Spinner } from "../../components/ui/spinner";
-import { useAuth } from "../../lib/auth";
+import { GOOGLE_SIGN_IN_PATH, useAuth } from "../../lib/auth";
 import type { Automation, AutomationTestResult, Template } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
@@ -22,7 +22,7 @@ export function TestAutomationScreen() {
     return (
       <Card title="Please Log In">
         <p className="mb-3 text-slate-600">Sign in to test your automations.</p>
-        <ButtonLink href="/auth/google">Continue with Google</ButtonLink>
+        <ButtonLink href={GOOGLE_SIGN_IN_PATH}>Continue with Google</ButtonLink>
       </Card>
     );
   }

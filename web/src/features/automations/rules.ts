@@ -76,11 +76,6 @@ export function runToast(result: RunResult): { title: string; description: strin
   return { title: "Automation run complete", description: names ? `${counts}: ${names}` : `${counts}: no new business with an email address was found` };
 }
 
-/** B §9: an automation's open rate is the fraction × 100 with one decimal. */
-export function openRateText(fraction: number): string {
-  return `${(fraction * 100).toFixed(1)}%`;
-}
-
 /** The test form's limits (B §5), first problem first. */
 export function testError(form: { testEmail: string; quantity: number; confidenceThreshold: number; autoReplyDelayMinutes: number; autoReplyMaxPerDay: number; templateChosen: boolean }): string | null {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.testEmail.trim())) return "Please enter a valid email address";

@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextField } from "../../components/ui/field";
+import { percentText } from "../../lib/format";
 import type { AiSettings, Campaign } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
@@ -66,7 +67,7 @@ export function AiSettingsForm({ campaign }: { campaign: Campaign }) {
         />
         {settings.minConfidencePercent != null && settings.certaintyThreshold !== "manual" ? (
           <p className="text-sm text-slate-600">
-            Answers by itself from {settings.minConfidencePercent}% (an exact threshold set for this campaign); choosing a certainty replaces it.
+            Answers by itself from {percentText(settings.minConfidencePercent)} (an exact threshold set for this campaign); choosing a certainty replaces it.
           </p>
         ) : null}
         <SelectField

@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
+import { percentText } from "../../lib/format";
 import { TEMPLATES_KEY, type Template } from "./api";
 import { generationError, templateSaveError } from "./messages";
 import { OBJECTIVES, TONES } from "./TemplateDialogs";
@@ -175,7 +176,7 @@ export function Composer({
             </div>
             <BusinessPreview subject={generated.subject} body={generated.body} businessIds={businessIds} />
             <p className="text-sm" data-testid="rates">
-              Estimated open rate {generated.estimatedOpenRate}% · reply rate {generated.estimatedReplyRate}%{" "}
+              Estimated open rate {percentText(generated.estimatedOpenRate)} · reply rate {percentText(generated.estimatedReplyRate)}{" "}
               <span className="text-slate-500">
                 ({generated.ratesSource === "your_results" ? `from your last ${generated.ratesSends} sends with this objective and tone` : "baseline estimate: fewer than 20 of your sends to learn from"})
               </span>

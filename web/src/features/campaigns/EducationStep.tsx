@@ -10,13 +10,18 @@ import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
 
 export const MAX_EDUCATION_BYTES = 10 * 1024 * 1024;
+/** The picker lists .doc as A §5 says, so that picking a legacy Word file says at once why it cannot be read. */
 const ACCEPTED = [".pdf", ".txt", ".doc", ".docx"];
+/** The formats the server reads. */
+export const EDUCATION_FILES_LABEL = "Files (PDF, TXT, DOCX; up to 10 MB each)";
 
-/** The spec's texts for a file the picker refuses (A §5). */
+/** The spec's texts for a file the picker refuses (A §5); a legacy .doc in the server's own words (issue 83.13). */
 export function educationFileError(file: { name: string; size: number }): string | null {
-  if (!ACCEPTED.some((extension) => file.name.toLowerCase().endsWith(extension))) {
+  const name = file.name.toLowerCase();
+  if (!ACCEPTED.some((extension) => name.endsWith(extension))) {
     return `${file.name} is not a supported file type. Please upload PDF or text files only.`;
   }
+  if (name.endsWith(".doc")) return `${file.name} is a legacy Word .doc file, which cannot be read. Please save it as .docx or PDF and upload it again.`;
   if (file.size > MAX_EDUCATION_BYTES) return `${file.name} is larger than 10MB. Please choose a smaller file.`;
   return null;
 }
@@ -42,7 +47,8 @@ export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null
       return requestJson<Campaign>("PUT", `/api/campaigns/${target.id}`, { aiEducationText: text, aiEducationFiles: names });
     },
     success: { title: "AI education saved" },
-    failure: () => ({ title: "Failed to save AI education" }),
+    // The server's message says which file it could not read and why.
+    failure: { title: "Failed to save AI education" },
     invalidates: [CAMPAIGNS_KEY],
     onSuccess: (updated) => {
       localStorage.setItem(aiEducationKeys(updated.id).text, text);
@@ -61,12 +67,11 @@ export function EducationStep({ campaign, onSaved }: { campaign: Campaign | null
     saving.mutate(campaign);
   };
 
-
   return (
     <div className="space-y-3">
       <TextArea label="Teach the AI about your business" rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder="What you offer, to whom, prices, proof, how you work..." />
       <div>
-        <label htmlFor="education-files" className="block text-sm font-medium">Files (PDF, TXT, DOC, DOCX; up to 10 MB each)</label>
+        <label htmlFor="education-files" className="block text-sm font-medium">{EDUCATION_FILES_LABEL}</label>
         <div className="mt-1">
           <FileButton id="education-files" multiple accept={ACCEPTED.join(",")} onFiles={pick}>
             Choose Files

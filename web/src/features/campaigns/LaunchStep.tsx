@@ -12,7 +12,7 @@ import { SenderProgressList } from "../../components/sender-progress";
 import { count, formatDateTime } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson, serverMessage } from "@outreach/client/request";
-import { LAUNCH_CHECK_KEY, type Campaign, type Template } from "./api";
+import { LAUNCH_CHECK_KEY, campaignProgressKey, type Campaign, type Template } from "./api";
 import type { CampaignProgress, Finding, LaunchAnswer, LaunchCheck } from "@outreach/client/api/types";
 import { AiSettingsForm } from "./AiSettingsForm";
 import { SendingWindowForm } from "./SendingWindowForm";
@@ -77,7 +77,7 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
   // A launched campaign's progress is read every two seconds while it sends (also for a user who comes back to it).
   const started = launched !== null || ["active", "paused", "completed"].includes(campaign.status);
   const progressQuery = useQuery<CampaignProgress | null>({
-    queryKey: [`/api/campaigns/${campaign.id}/progress`],
+    queryKey: campaignProgressKey(campaign.id),
     enabled: started,
     refetchInterval: (query) => (query.state.data?.status === "active" ? POLL_MS : false),
   });
@@ -99,7 +99,7 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
     success: (answer) =>
       answer.success ? { title: "Campaign launched", description: answer.message } : { title: "Campaign Failed", description: answer.message, variant: "destructive" },
     failure: { title: "Campaign Launch Failed", description: "Campaign launch failed" },
-    invalidates: [[`/api/campaigns/${campaign.id}/progress`], LAUNCH_CHECK_KEY],
+    invalidates: [campaignProgressKey(campaign.id), LAUNCH_CHECK_KEY],
     onSuccess: (answer) => {
       if (answer.success) setLaunched(answer.message);
     },

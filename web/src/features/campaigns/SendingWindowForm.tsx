@@ -8,7 +8,7 @@ import { SelectField, TextField } from "../../components/ui/field";
 import type { Campaign, SendingWindow } from "@outreach/client/api/types";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { CAMPAIGNS_KEY } from "./api";
+import { CAMPAIGNS_KEY, LAUNCH_CHECK_KEY, campaignProgressKey } from "./api";
 import { DAYS, fromTimeInput, timeZones, toTimeInput, windowSummary } from "./window";
 
 export function SendingWindowForm({ campaign }: { campaign: Campaign }) {
@@ -20,7 +20,8 @@ export function SendingWindowForm({ campaign }: { campaign: Campaign }) {
     mutationFn: () => requestJson<Campaign>("PUT", `/api/campaigns/${campaign.id}`, { sendingWindow: window }),
     success: { title: "Campaign updated", description: "Sending window saved" },
     failure: { title: "Failed to save campaign", description: "Please try again" },
-    invalidates: [CAMPAIGNS_KEY],
+    // The pre-launch check and the progress say whether the window is open and when the next emails go (issue 83.1).
+    invalidates: [CAMPAIGNS_KEY, LAUNCH_CHECK_KEY, campaignProgressKey(campaign.id)],
   });
   return (
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-4" aria-label="Sending window">

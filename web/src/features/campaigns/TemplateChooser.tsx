@@ -1,19 +1,24 @@
 /** Step 4 (A §2): choose a template from expandable cards with preview, edit and delete, or create one with the
  * AI composer. Also the Email Templates tab (B §2.8; A §5's standalone 'Choose Email Template / Launch Campaign'
- * screen): a card grid with view, edit, follow-up and test-email dialogs. */
+ * screen): a card grid with view, edit, follow-up and test-email dialogs, and the composer for a new template that
+ * belongs to no campaign. */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson, serverMessage } from "@outreach/client/request";
-import { switchTab } from "@outreach/client/events";
 import { TEMPLATES_KEY, useTemplates, type Template } from "./api";
 import { EditTemplateDialog, FollowUpDialog, PreviewDialog, TemplateBody } from "./TemplateDialogs";
 import { TestEmailDialog } from "./TestEmailDialog";
+import { Composer } from "./Composer";
 
 export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this template?";
 
 type Open = { kind: "preview" | "edit" | "followUps"; template: Template } | null;
+
+/** A template made outside a campaign is written from its brief alone. */
+const NO_EDUCATION = { text: "", files: [] };
 
 /** Delete with the spec's confirmation (B §2.3): `ask` opens it, `dialog` is the confirmation to render. */
 function useDeleteTemplate() {
@@ -91,21 +96,31 @@ export function TemplatesTab() {
   const [testing, setTesting] = useState<{ templateId: number | null } | null>(null);
   const remove = useDeleteTemplate();
   const list = templates.data ?? [];
-  const createNew = () => {
-    window.location.hash = "#campaigns";
-    switchTab("campaign");
-  };
+  // 'Create New Template' composes here, for no campaign: it once opened the builder of the selected campaign,
+  // where saving made the new template that campaign's, even a running one's (issue 83.2).
+  const [creating, setCreating] = useState(false);
+  if (creating) {
+    return (
+      <section aria-label="Create New Template" className="space-y-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-xl font-semibold">Create New Template</h2>
+          <Button variant="outline" onClick={() => setCreating(false)}>Back to Templates</Button>
+        </div>
+        <Composer campaignId={null} businessIds={[]} education={NO_EDUCATION} onSaved={() => setCreating(false)} />
+      </section>
+    );
+  }
   return (
     <section aria-label="Email Templates" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-xl font-semibold">Choose Email Template / Launch Campaign</h2>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={() => setTesting({ templateId: null })}>Send Test Email</Button>
-          <Button onClick={createNew}>Create New Template</Button>
+          <Button onClick={() => setCreating(true)}>Create New Template</Button>
         </div>
       </div>
       {list.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-600">No templates yet. Create one with the AI composer in step 4 of the campaign builder.</p>
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-600">No templates yet. Create one with Create New Template, or in step 4 of the campaign builder.</p>
       ) : (
         <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
           {list.map((template) => (
@@ -113,7 +128,7 @@ export function TemplatesTab() {
               <h3 className="font-semibold">{template.name}</h3>
               <p className="text-sm text-slate-600">{template.subject}</p>
               <p className="mt-1 text-xs text-slate-500">
-                {template.objective} · {template.tone} · {template.emailsSent} sent · about {template.estimatedOpenRate}% opened, {template.responseRate}% replied
+                {template.objective} · {template.tone} · {template.emailsSent} sent · about {percentText(template.estimatedOpenRate)} opened, {percentText(template.responseRate)} replied
               </p>
               <div className="mt-3 flex flex-wrap gap-1">
                 <Button variant="ghost" onClick={() => setOpen({ kind: "preview", template })}>View</Button>

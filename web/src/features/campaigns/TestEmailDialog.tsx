@@ -39,7 +39,8 @@ export function TestEmailDialog({ templates, templateId, onClose }: { templates:
     success: (answer) => testEmailAnswer(answer),
     failure: (failure) => {
       const reading = testEmailFailure(failure);
-      if (reading.signIn) setTimeout(() => window.location.assign("/login"), SIGN_IN_AFTER_MS);
+      const { signInAt } = reading;
+      if (signInAt) setTimeout(() => window.location.assign(signInAt), SIGN_IN_AFTER_MS);
       return reading;
     },
     onSuccess: (answer) => {

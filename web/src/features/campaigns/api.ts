@@ -28,6 +28,8 @@ export const CAMPAIGNS_KEY = ["/api/campaigns"];
 export const TEMPLATES_KEY = ["/api/email-templates"];
 /** Every pre-launch check; sends change the quota left, so they refresh it. */
 export const LAUNCH_CHECK_KEY = ["/api/campaigns/launch-check"];
+/** A campaign's progress (LaunchStep, read while it sends). */
+export const campaignProgressKey = (campaignId: number) => [`/api/campaigns/${campaignId}/progress`];
 
 export function useCampaigns(enabled: boolean) {
   return useQuery<Campaign[] | null>({ queryKey: CAMPAIGNS_KEY, enabled });

@@ -2,7 +2,7 @@ import { followUpErrors, unknownVariableField } from "./TemplateDialogs";
 import { stepState } from "./Stepper";
 import { describe, expect, it } from "vitest";
 import { validateBrief, previewText } from "./Composer";
-import { educationFileError } from "./EducationStep";
+import { EDUCATION_FILES_LABEL, educationFileError } from "./EducationStep";
 import { deleteCampaignConfirm } from "./CampaignBuilder";
 import { generationError, templateSaveError } from "./messages";
 import { STATUS_LABELS, statusBadgeClass } from "./api";
@@ -43,6 +43,13 @@ describe("AI education files", () => {
     expect(educationFileError({ name: "offer.docx", size: 10 * 1024 * 1024 })).toBeNull();
     expect(educationFileError({ name: "logo.png", size: 1 })).toBe("logo.png is not a supported file type. Please upload PDF or text files only.");
     expect(educationFileError({ name: "big.pdf", size: 10 * 1024 * 1024 + 1 })).toBe("big.pdf is larger than 10MB. Please choose a smaller file.");
+  });
+
+  it("refuses a legacy Word .doc when picked, in the server's words naming what can be read (issue 83.13)", () => {
+    expect(educationFileError({ name: "Prices.DOC", size: 10 })).toBe(
+      "Prices.DOC is a legacy Word .doc file, which cannot be read. Please save it as .docx or PDF and upload it again.",
+    );
+    expect(EDUCATION_FILES_LABEL).toBe("Files (PDF, TXT, DOCX; up to 10 MB each)");
   });
 });
 

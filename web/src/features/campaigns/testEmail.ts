@@ -1,6 +1,7 @@
 /** The standalone test-email form (A §5 Standalone test-email form, §8 Test email): its limits, and how each answer
  * of `POST /api/campaigns/test` reads, in the spec's words. */
 import type { TestResult } from "@outreach/client/api/types";
+import { GOOGLE_SIGN_IN_PATH } from "../../lib/auth";
 
 export const DEFAULT_TEST_QUANTITY = 3;
 
@@ -27,8 +28,8 @@ export interface TestEmailToast {
   title: string;
   description?: string;
   variant?: "destructive";
-  /** The session is gone: the page goes to sign-in after the toast has been read. */
-  signIn?: boolean;
+  /** The session is gone: where the page goes to sign in again once the toast has been read. */
+  signInAt?: string;
 }
 
 /** The toast for a sent test, or for one the sender refused (`success` false). */
@@ -37,12 +38,13 @@ export function testEmailAnswer(answer: TestResult): TestEmailToast {
   return { title: "Failed to Send Test Email", description: answer.troubleshooting ?? answer.message, variant: "destructive" };
 }
 
-/** The toast for a request that failed (A §8 test email errors): "status: body" from the request helper. */
+/** The toast for a request that failed (A §8 test email errors): "status: body" from the request helper. A 401 leads
+ * to Google sign-in, as A §8 says. */
 export function testEmailFailure(failure: Error): TestEmailToast {
   const text = failure.message;
   const status = Number(text.slice(0, text.indexOf(":")));
   if (status === 401 || text.includes("Unauthorized")) {
-    return { title: "Authentication Required", description: "Redirecting to login...", variant: "destructive", signIn: true };
+    return { title: "Authentication Required", description: "Redirecting to login...", variant: "destructive", signInAt: GOOGLE_SIGN_IN_PATH };
   }
   if (text.includes("Email service not configured")) {
     return { title: "Email Service Error", description: "Email service is not properly configured. Please contact support.", variant: "destructive" };

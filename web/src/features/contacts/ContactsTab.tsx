@@ -10,7 +10,7 @@ import { useApiMutation } from "@outreach/client/mutation";
 import { apiRequest } from "@outreach/client/request";
 import { Badge, InterestBadge } from "../../components/ui/badge";
 import { Tile } from "../../components/ui/tile";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, percentText } from "../../lib/format";
 import {
   BADGES,
   CONTACTS_KEY,
@@ -38,9 +38,9 @@ export function ContactsTab() {
     <div className="flex flex-col gap-4">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-6">
         <Tile label="Contacted" value={s?.totalContacted ?? "—"} />
-        <Tile label="Opened" value={s?.totalOpened ?? "—"} detail={s ? `${s.openRate}% open rate` : undefined} />
+        <Tile label="Opened" value={s?.totalOpened ?? "—"} detail={s ? `${percentText(s.openRate)} open rate` : undefined} />
         <Tile label="Clicks" value={s?.totalClicks ?? "—"} />
-        <Tile label="Replied" value={s?.totalReplied ?? "—"} detail={s ? `${s.replyRate}% reply rate` : undefined} />
+        <Tile label="Replied" value={s?.totalReplied ?? "—"} detail={s ? `${percentText(s.replyRate)} reply rate` : undefined} />
         <Tile label="Bounced" value={s?.totalBounced ?? "—"} />
         <Tile label="Spam Reports" value={s?.totalSpamReports ?? "—"} />
       </div>
@@ -78,7 +78,7 @@ export function ContactsTab() {
                     <td className="p-2">{contact.name ?? "—"}</td>
                     <td className="p-2">{contact.email}</td>
                     <td className="p-2">
-                      <Badge value={contact.status} /> <InterestBadge interest={contact.interest} /> <InterestBadge interest={contact.interest} />
+                      <Badge value={contact.status} /> <InterestBadge interest={contact.interest} />
                     </td>
                     <td className="p-2">{contact.sent}</td>
                     <td className="p-2">{formatDateTime(contact.lastSentAt)}</td>

@@ -1,7 +1,8 @@
-/** The dashboard shell (A §2): header, usage meter, tabs chosen by URL, saved tab or default, and the toasts
- * for parameters a Google redirect leaves behind. */
+/** The dashboard shell (A §2): header, usage meter, tabs (a select on a phone) chosen by URL, saved tab or default,
+ * and the toasts for parameters a Google redirect leaves behind. */
 import { useCallback, useEffect, useState } from "react";
 import { moveByArrowKeys } from "../../components/ui/roving";
+import { SelectField } from "../../components/ui/field";
 import { toast } from "@outreach/client/toast-store";
 import { SWITCH_TAB } from "@outreach/client/events";
 import { STORAGE_KEYS, applyLastUserRule } from "../../lib/storage";
@@ -59,12 +60,24 @@ export function DashboardPage() {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
       <UsageMeter />
+      {/* On a phone nine tabs fit neither in a row (seven were off screen, issue 83.15) nor wrapped (the content
+          started 730 px down, issue 33.5): a select names the current section and lists them all. */}
+      <div className="sm:hidden">
+        <SelectField
+          label="Dashboard section"
+          value={tab}
+          onChange={(event) => {
+            const next = normalizeTab(event.target.value);
+            if (next) selectTab(next);
+          }}
+          options={TABS.map((item) => ({ value: item.id, label: item.label }))}
+        />
+      </div>
       {/* WAI-ARIA tabs: one tab in the Tab order, arrow keys, Home and End move and select. */}
       <div
         role="tablist"
         aria-label="Dashboard"
-        // One row that scrolls sideways on a phone (issue 33.5: wrapped tabs pushed the content 730 px down).
-        className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:flex-wrap sm:px-0"
+        className="hidden flex-wrap gap-1 border-b border-slate-200 sm:flex"
         onKeyDown={(event) => {
           const moved = moveByArrowKeys(event);
           const next = moved ? normalizeTab(moved.dataset.tab) : null;
@@ -81,7 +94,7 @@ export function DashboardPage() {
             aria-controls="dashboard-panel"
             tabIndex={tab === item.id ? 0 : -1}
             onClick={() => selectTab(item.id)}
-            className={`shrink-0 whitespace-nowrap rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
+            className={`whitespace-nowrap rounded-t-md px-4 py-2 text-sm ${tab === item.id ? "bg-white font-semibold text-brand shadow-sm" : "text-slate-600 hover:bg-slate-100"}`}
           >
             {item.label}
           </button>

@@ -1,10 +1,11 @@
 import type { EmailUsage } from "@outreach/client/api/types";
+import { percentText } from "../../lib/format";
 export type UsageLevel = "ok" | "warning" | "exceeded";
 
 export function usageLevel({ count, limit }: Pick<EmailUsage, "count" | "limit">) {
   const ratio = limit > 0 ? (count / limit) * 100 : count > 0 ? 100 : 0;
   const level: UsageLevel = ratio >= 100 ? "exceeded" : ratio >= 80 ? "warning" : "ok";
-  return { percentText: `${ratio.toFixed(1)}%`, barPercent: Math.min(ratio, 100), level };
+  return { percentText: percentText(ratio, 1), barPercent: Math.min(ratio, 100), level };
 }
 
 export const USAGE_MESSAGES = {

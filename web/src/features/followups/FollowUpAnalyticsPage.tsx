@@ -6,7 +6,7 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { Tile } from "../../components/ui/tile";
 import type { SentFollowUp } from "@outreach/client/api/types";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, percentText } from "../../lib/format";
 import { usePageTitle } from "../../lib/title";
 
 const SIXTY_SECONDS = 60_000;
@@ -39,7 +39,7 @@ export function FollowUpAnalyticsPage() {
         <Tile label="Total Sent" value={totals.sent} />
         <Tile label="Opened" value={totals.opened} />
         <Tile label="Clicked" value={totals.clicked} />
-        <Tile label="Open Rate" value={`${totals.openRate}%`} />
+        <Tile label="Open Rate" value={percentText(totals.openRate)} />
       </div>
       {sent.isLoading ? <Spinner label="Loading follow-ups..." /> : null}
       {sent.isSuccess && items.length === 0 ? (

@@ -1,33 +1,41 @@
 /** One conversation of the inbox (issue 34): every message both ways in order, each marked by kind, the AI's
  * reading of each reply, a waiting automatic answer to edit, approve or discard, the label, and the reply box with
- * an AI draft to start from. Opening it marks it read. */
-import { useEffect, useState, type RefObject } from "react";
+ * an AI draft to start from. Opening it marks it read; on a phone it scrolls into view. */
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { SelectField, TextArea, TextField } from "../../components/ui/field";
 import { HtmlFrame } from "../../components/ui/html-frame";
-import { formatDateTime, textToHtml } from "../../lib/format";
+import { formatDateTime, percentText, textToHtml } from "../../lib/format";
 import type { AnswerDraft, InboxThread, QueuedAnswer, ThreadMessage, ThreadView } from "@outreach/client/api/types";
 import { requestJson } from "@outreach/client/request";
 import { useApiMutation } from "@outreach/client/mutation";
 import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, useAnswerDecision } from "../../lib/replies";
 import { LABELS, THREADS_PATH, messageName } from "./rules";
 
+/** Tailwind's md: from this width the conversation shows beside the list. */
+const BESIDE_THE_LIST = "(min-width: 48rem)";
+
 export function Conversation({ id, replyRef, onBack }: { id: number; replyRef: RefObject<HTMLTextAreaElement | null>; onBack: () => void }) {
   const path = `${THREADS_PATH}/${id}`;
   const view = useQuery<ThreadView>({ queryKey: [path], queryFn: () => requestJson<ThreadView>("GET", path), staleTime: 0 });
   const queryClient = useQueryClient();
   const opened = view.isSuccess;
+  const article = useRef<HTMLElement>(null);
   // Opening marked it read: the list shows so once it is open.
   useEffect(() => {
     if (opened) void queryClient.invalidateQueries({ queryKey: [THREADS_PATH] });
   }, [opened, id, queryClient]);
+  // On a phone it starts below the header and the tabs: it comes into view once loaded (issue 83.15).
+  useEffect(() => {
+    if (opened && !window.matchMedia(BESIDE_THE_LIST).matches) article.current?.scrollIntoView({ block: "start" });
+  }, [opened, id]);
   if (view.isLoading) return <p className="text-slate-600">Loading the conversation...</p>;
   if (view.isError || !view.data) return <p className="text-red-700">The conversation could not be loaded.</p>;
   const { thread, messages } = view.data;
   return (
-    <article className="flex flex-col gap-3" aria-label={`Conversation with ${thread.prospect}`}>
+    <article ref={article} className="flex scroll-mt-2 flex-col gap-3" aria-label={`Conversation with ${thread.prospect}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <Button variant="outline" className="mb-2 md:hidden" onClick={onBack}>
@@ -99,7 +107,7 @@ function MessageItem({ message, path }: { message: ThreadMessage; path: string }
         <div className="mt-1 flex flex-wrap items-center gap-1" aria-label="The AI's reading">
           <Badge value={message.reading.sentiment} />
           <Badge value={ACTION_LABELS[message.reading.action] ?? message.reading.action} />
-          {message.confidence !== null && message.confidence !== undefined ? <span className="text-xs text-slate-600">{Math.round(message.confidence * 100)}% sure</span> : null}
+          {message.confidence !== null && message.confidence !== undefined ? <span className="text-xs text-slate-600">{percentText(message.confidence * 100)} sure</span> : null}
           {message.language ? <span className="text-xs text-slate-600">· {LANGUAGE_NAMES[message.language] ?? message.language}</span> : null}
           {message.reading.escalations.map((topic) => (
             <span key={topic} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900">

@@ -1,6 +1,6 @@
 /** The Inbox tab (issue 34): every conversation with a prospect who answered, across campaigns and senders, the
  * latest reply first, with filters, a search, and the AI's reading; a conversation opens beside the list (on a
- * phone, in its place). Keyboard: j/k move, Enter opens, r replies, e marks done, u marks unread. */
+ * phone, in the place of the list and its filters). Keyboard: j/k move, Enter opens, r replies, e marks done, u marks unread. */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge";
@@ -93,7 +93,8 @@ export function InboxTab() {
         <h2 className="text-lg font-semibold">Inbox</h2>
         <p className="text-xs text-slate-500">Keys: j/k move · Enter opens · r replies · e done · u unread</p>
       </div>
-      <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-5" aria-label="Inbox filters">
+      {/* On a phone the open conversation takes the list's place, so the list's filters go too (issue 83.15). */}
+      <div className={`${openId !== null ? "hidden md:grid" : "grid"} gap-2 sm:grid-cols-2 lg:grid-cols-5`} aria-label="Inbox filters">
         <SelectField label="Show" value={filters.view} onChange={(event) => setFilter({ view: event.target.value })} options={VIEWS.map((view) => ({ ...view }))} />
         <SelectField
           label="Campaign"

@@ -36,6 +36,27 @@ describe("the inbox's keyboard", () => {
     const field = document.createElement("textarea");
     expect(keyAction(key("j"), field)).toBeNull();
     expect(keyAction(key("r", { ctrlKey: true }), null)).toBeNull();
+    const search = document.createElement("input");
+    search.type = "search";
+    expect(keyAction(key("j"), search)).toBeNull();
+    expect(keyAction(key("e"), document.createElement("select"))).toBeNull();
+    // jsdom has no isContentEditable: the browser's answer for an editor's root.
+    const editable = Object.defineProperty(document.createElement("div"), "isContentEditable", { value: true });
+    expect(keyAction(key("u"), editable)).toBeNull();
+  });
+  it("works with the focus on a tab, a list item or a checkbox, where Enter stays the control's own (issue 83.9)", () => {
+    const tab = document.createElement("button");
+    tab.setAttribute("role", "tab");
+    expect(keyAction(key("j"), tab)).toBe("next");
+    expect(keyAction(key("r"), tab)).toBe("reply");
+    expect(keyAction(key("Enter"), tab)).toBeNull();
+    const checkbox = document.createElement("input");
+    checkbox.type = "checkbox";
+    expect(keyAction(key("e"), checkbox)).toBe("done");
+    const link = document.createElement("a");
+    link.href = "/campaign-details/1";
+    expect(keyAction(key("k"), link)).toBe("previous");
+    expect(keyAction(key("Enter"), link)).toBeNull();
   });
   it("moves within the list", () => {
     expect(moved(0, "previous", 3)).toBe(0);

@@ -71,12 +71,27 @@ export type KeyAction = "next" | "previous" | "open" | "reply" | "done" | "unrea
 
 const KEYS: Record<string, KeyAction> = { j: "next", k: "previous", Enter: "open", r: "reply", e: "done", u: "unread" };
 
+/** Inputs whose keys are not text. */
+const CONTROL_INPUTS = ["checkbox", "radio", "button", "submit", "reset"];
+
+/** Whether the focused element takes the keys as text (a field, a select, an editor). */
+function takesText(element: HTMLElement): boolean {
+  if (element.isContentEditable || element.tagName === "TEXTAREA" || element.tagName === "SELECT") return true;
+  return element.tagName === "INPUT" && !CONTROL_INPUTS.includes((element as HTMLInputElement).type);
+}
+
+/** Whether Enter activates the focused element itself (a button, a tab, a link). */
+function activatesOnEnter(element: HTMLElement): boolean {
+  return element.tagName === "BUTTON" || element.tagName === "A" || (element.tagName === "INPUT" && CONTROL_INPUTS.includes((element as HTMLInputElement).type));
+}
+
 /** The inbox's keyboard: j/k move, Enter opens, r replies, e marks done, u marks unread; nothing while the user
- * types in a field or holds a modifier. */
+ * types in a field or holds a modifier. With the focus on a tab or a list item the letters still work (issue 83.9),
+ * and Enter stays that control's own. */
 export function keyAction(event: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey">, target: EventTarget | null): KeyAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
-  const element = target as HTMLElement | null;
-  if (element && (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(element.tagName))) return null;
+  const element = target instanceof HTMLElement ? target : null;
+  if (element && (takesText(element) || (event.key === "Enter" && activatesOnEnter(element)))) return null;
   return KEYS[event.key] ?? null;
 }
 

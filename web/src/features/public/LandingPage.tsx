@@ -1,6 +1,7 @@
 /** The landing page at / and /home (A §2, §9). While the instance is invite-only, visitors see the invite-only
  * variant: a title, the crypto-payment discount banner, the invite-code box and the tiers. */
 import { buttonClass } from "../../components/ui/button";
+import { GOOGLE_SIGN_IN_PATH } from "../../lib/auth";
 import { mailto, useInstance } from "../../lib/instance";
 import { PlanCards } from "./PlanCards";
 import { PublicFooter, PublicHeader } from "./PublicLayout";
@@ -53,7 +54,7 @@ export function LandingPage() {
               Ready to fill your pipeline?
             </h2>
             <p className="mt-3 text-slate-700">Create your account with Google and run your first campaign today.</p>
-            <a className={`${buttonClass("primary")} mt-6`} href="/auth/google">
+            <a className={`${buttonClass("primary")} mt-6`} href={GOOGLE_SIGN_IN_PATH}>
               Sign Up
             </a>
           </section>
@@ -76,7 +77,7 @@ function Hero() {
         <a className={buttonClass("primary")} href="/pricing">
           Browse Plans &amp; Pricing
         </a>
-        <a className={buttonClass("outline")} href="/auth/google">
+        <a className={buttonClass("outline")} href={GOOGLE_SIGN_IN_PATH}>
           Sign Up
         </a>
       </div>

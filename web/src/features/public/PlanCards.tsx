@@ -1,5 +1,6 @@
 /** The three tier cards. Starter and Professional sign up with Google; Personalized opens an inquiry mail. */
 import { buttonClass } from "../../components/ui/button";
+import { GOOGLE_SIGN_IN_PATH } from "../../lib/auth";
 import { mailto } from "../../lib/instance";
 import { ENTERPRISE_SUBJECT, PLANS, enterpriseBody } from "./plans";
 
@@ -34,7 +35,7 @@ export function PlanCards({ contactEmail }: { contactEmail: string }) {
               Contact Us
             </a>
           ) : (
-            <a className={`${buttonClass(plan.popular ? "primary" : "outline")} mt-6`} href="/auth/google">
+            <a className={`${buttonClass(plan.popular ? "primary" : "outline")} mt-6`} href={GOOGLE_SIGN_IN_PATH}>
               Sign Up
             </a>
           )}

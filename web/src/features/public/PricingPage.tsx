@@ -1,6 +1,7 @@
 /** Pricing at /pricing and /auth/choose-plan/ (A §2): the 20% crypto discount banner, the invitation-only notice,
  * the tiers, the feature section and, after sign-up, the `auth=success` message. */
 import { useSearchParams } from "react-router";
+import { GOOGLE_SIGN_IN_PATH } from "../../lib/auth";
 import { useInstance } from "../../lib/instance";
 import { PlanCards } from "./PlanCards";
 import { PublicHeader, PublicPage } from "./PublicLayout";
@@ -16,7 +17,7 @@ export function PricingPage() {
   usePageTitle("Pricing");
   const [params] = useSearchParams();
   const contact = useInstance().data?.contactEmail ?? "";
-  const header = <PublicHeader links={[{ href: "/about", label: "About" }, { href: "/auth/google", label: "Sign Up" }]} />;
+  const header = <PublicHeader links={[{ href: "/about", label: "About" }, { href: GOOGLE_SIGN_IN_PATH, label: "Sign Up" }]} />;
   return (
     <PublicPage header={header}>
       {params.get("auth") === "success" ? (

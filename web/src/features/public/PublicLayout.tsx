@@ -1,9 +1,12 @@
-/** Header and footer of the public pages. */
+/** Header and footer of the public pages; a signed-in user (who reaches the root from the app's logo) is offered
+ * the dashboard instead of signing in. */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { buttonClass } from "../../components/ui/button";
+import { useAuth } from "../../lib/auth";
 
 export function PublicHeader({ signIn = "/login", links }: { signIn?: string; links?: { href: string; label: string }[] }) {
+  const { user } = useAuth();
   const items = links ?? [
     { href: "/about", label: "About" },
     { href: "/pricing", label: "Pricing" },
@@ -22,9 +25,15 @@ export function PublicHeader({ signIn = "/login", links }: { signIn?: string; li
               {item.label}
             </a>
           ))}
-          <a href={signIn} className={buttonClass("primary")}>
-            Sign In
-          </a>
+          {user ? (
+            <Link to="/dashboard" className={buttonClass("primary")}>
+              Dashboard
+            </Link>
+          ) : (
+            <a href={signIn} className={buttonClass("primary")}>
+              Sign In
+            </a>
+          )}
         </div>
       </nav>
     </header>

@@ -12,7 +12,7 @@ import { HtmlFrame } from "../../components/ui/html-frame";
 import { Tile } from "../../components/ui/tile";
 import { useAuth } from "../../lib/auth";
 import type { EmailResponse, ProcessedResponse, ResponseAnalytics } from "@outreach/client/api/types";
-import { count, formatDateTime } from "../../lib/format";
+import { count, formatDateTime, percentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
 import { ACTION_LABELS, ESCALATION_LABELS, LANGUAGE_NAMES, htmlToText, useAnswerDecision } from "../../lib/replies";
@@ -41,8 +41,8 @@ export function ResponsesTab() {
         <>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
             <Tile label="Total Responses" value={data.totalResponses} />
-            <Tile label="Response Rate" value={`${data.responseRate}%`} detail="of campaign emails sent" />
-            <Tile label="Positive" value={`${data.positiveShare}%`} detail="of replies read" />
+            <Tile label="Response Rate" value={percentText(data.responseRate)} detail="of campaign emails sent" />
+            <Tile label="Positive" value={percentText(data.positiveShare)} detail="of replies read" />
             <Tile label="Pending Approvals" value={data.pendingApprovals} detail={`${count(data.answersSent, "answer", "answers")} sent`} />
           </div>
           <div className="grid gap-4 md:grid-cols-2">
@@ -82,7 +82,7 @@ function SentimentBars({ breakdown }: { breakdown: ResponseAnalytics["sentimentB
             <div className="flex justify-between text-sm">
               <span>{row.name}</span>
               <span>
-                {row.count} ({row.share}%)
+                {row.count} ({percentText(row.share)})
               </span>
             </div>
             <div className="h-2 rounded bg-slate-100">
@@ -101,7 +101,7 @@ function ReadingBadges({ response }: { response: EmailResponse }) {
     <div className="flex flex-wrap items-center gap-1">
       <Badge value={response.sentiment} />
       {response.action ? <Badge value={ACTION_LABELS[response.action] ?? response.action} /> : null}
-      {response.confidence !== null && response.confidence !== undefined ? <span className="text-xs text-slate-600">{Math.round(response.confidence * 100)}% sure</span> : null}
+      {response.confidence !== null && response.confidence !== undefined ? <span className="text-xs text-slate-600">{percentText(response.confidence * 100)} sure</span> : null}
       {response.language ? <span className="text-xs text-slate-600">· {LANGUAGE_NAMES[response.language] ?? response.language}</span> : null}
       {response.escalations.map((topic) => (
         <span key={topic} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
