@@ -74,7 +74,7 @@ async fn main() {
         ),
         (
             "one-click unsubscribe",
-            Target::OneClick(unsubscribe_url(&ctx.settings, prospect)),
+            Target::OneClick(unsubscribe_url(&ctx.settings, prospect, "Ada Baker")),
         ),
     ];
     let healthz = Target::Get(format!("{base}/healthz"));

@@ -40,8 +40,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 const NOT_FOUND: &str = "Automation not found";
-/// How long Run Now waits for its run to search and send before answering with the run to poll.
+/// How long Run Now waits for its run to search and start its emails before answering with the run to poll.
 const RUN_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long Run Now then waits for the emails it started to go: those a sender's pace or the window holds for later
+/// are answered as waiting, and the card follows them.
+const SEND_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// Run records listed at most.
 const RUNS_LISTED: i64 = 200;
 
@@ -50,7 +53,7 @@ async fn owned(state: &AppState, id: i64, user_id: i64) -> ApiResult<AutomationR
         .ctx
         .db
         .automations()
-        .find_automation(id, Some(user_id))
+        .find_automation(id, Some(user_id), state.ctx.now_ms())
         .await?
         .ok_or_else(|| ApiError::not_found(NOT_FOUND))
 }
@@ -73,7 +76,7 @@ pub async fn list(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<AutomationView>>> {
     let now = state.ctx.now_ms();
-    let rows = state.ctx.db.automations().list_automations(user.id).await?;
+    let rows = state.ctx.db.automations().list_automations(user.id, now).await?;
     let pools = state.ctx.db.sending().campaign_pools(user.id).await?;
     Ok(Json(
         rows.iter()
@@ -216,8 +219,9 @@ pub async fn delete(
     }))
 }
 
-/// Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and sent, or 202 with
-/// the run to poll (`GET /api/automation-runs/{id}`) past a bound.
+/// Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and its emails went,
+/// or 202 with the run to poll (`GET /api/automation-runs/{id}`) while it still searches or some of its emails wait
+/// (for a sender's pace, the window or a cap).
 #[utoipa::path(post, path = "/api/automations/{id}/run", tag = "automations", params(("id" = i64, Path)), responses(
     (status = 200, body = RunResult),
     (status = 202, description = "Still running: poll the run", body = RunResult),
@@ -240,7 +244,12 @@ pub async fn run(
             .ok_or_else(|| ApiError::not_found("Run not found"))?;
         Ok::<_, ApiError>(figures::run_result(db, &run).await?)
     };
-    let result = crate::wait_for(RUN_WAIT, load, RunResult::settled).await?;
+    let started = crate::wait_for(RUN_WAIT, &load, RunResult::started).await?;
+    let result = if started.started() {
+        crate::wait_for(SEND_WAIT, &load, RunResult::settled).await?
+    } else {
+        started
+    };
     let status = if result.settled() {
         StatusCode::OK
     } else {

@@ -314,7 +314,8 @@ pub async fn import(
             .add_business(user.id, candidate, now)
             .await?;
         if new {
-            if candidate.email.is_none() && candidate.website.is_some() {
+            // The site is read for an address, and for its icebreaker's facts when the file gave the address.
+            if candidate.website.is_some() {
                 state
                     .ctx
                     .request_enrichment(id, &format!("enrich:{id}"))

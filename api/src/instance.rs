@@ -31,6 +31,8 @@ pub struct InstanceView {
     pub gmail_available: bool,
     /// Whether basic addresses on the sending domain can be created (the operator's SendGrid key is set).
     pub basic_addresses_available: bool,
+    /// This build's version (B §2.4: the analytics debug panel shows it).
+    pub version: String,
 }
 
 /// The instance's public facts and the senders it can set up.
@@ -48,5 +50,6 @@ pub async fn instance(State(state): State<AppState>) -> Json<InstanceView> {
         courses_url: settings.instance.courses_url.clone(),
         gmail_available: settings.google.is_configured(),
         basic_addresses_available: !settings.sendgrid.api_key.is_empty(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
     })
 }

@@ -10,8 +10,10 @@ use outreach_core::platform::clock::Timestamp;
 use outreach_core::sending::control::{self, ControlError};
 use outreach_core::sending::launch::{Launched, launch_campaign};
 use outreach_core::sending::launch_check::{self, LaunchCheck, PlanError, Planned, plan_launch};
+use outreach_core::sending::outgoing::Hold;
 use outreach_core::sending::pool::SenderProgress;
 use outreach_core::sending::progress::Progress;
+use outreach_core::sending::sequence::Scope;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -47,7 +49,8 @@ pub struct LaunchRequest {
     /// The one sender to send from (the spec's one-sender form); absent with `emailConfigIds` too: the campaign's
     /// pool, else the default sender, else the outbox.
     email_config_id: Option<i64>,
-    /// The spec's sender settings: `fromEmail` picks the sender of that address in a one-sender campaign.
+    /// The spec's sender settings: `fromEmail` picks the sender of that address in a one-sender campaign, and
+    /// `fromName` becomes the campaign's sender name.
     campaign_email_settings: Option<CampaignEmailSettings>,
     /// `POST /api/campaigns/launch` without a campaign: the name of the campaign it makes.
     name: Option<String>,
@@ -57,8 +60,8 @@ pub struct LaunchRequest {
 #[derive(Debug, Default, Deserialize, serde::Serialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CampaignEmailSettings {
-    from_name: Option<String>,
-    from_email: Option<String>,
+    pub(crate) from_name: Option<String>,
+    pub(crate) from_email: Option<String>,
 }
 
 /// What a launch queued.
@@ -71,6 +74,8 @@ pub struct LaunchAnswer {
     /// Businesses without an email address.
     pub skipped: usize,
     pub message: String,
+    /// When some of the emails wait for the sending window: when it opens for the first of them.
+    pub window_opens_at: Option<Timestamp>,
 }
 
 /// The launch use case on this request (`outreach_core::sending::launch_check::plan_launch`), its refusals as the
@@ -138,6 +143,20 @@ pub async fn launch(
     if let Some(block) = check.block() {
         return Err(ApiError::validation(block.message.clone()));
     }
+    // A §3 Campaign email settings: the sender name the launch asks for is the campaign's from now on.
+    if let Some(from_name) = request
+        .campaign_email_settings
+        .as_ref()
+        .and_then(|settings| settings.from_name.as_deref())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+    {
+        let campaigns = state.ctx.db.campaigns();
+        if let Some(mut row) = campaigns.find_campaign(plan.campaign_id, user.id).await? {
+            row.email_from_name = Some(from_name.to_string());
+            campaigns.update_campaign(&row, state.ctx.now_ms()).await?;
+        }
+    }
     if plan.chosen {
         let pool: Vec<i64> = plan.senders.iter().map(|config| config.id).collect();
         state
@@ -159,14 +178,32 @@ pub async fn launch(
     let Launched {
         queued, skipped, ..
     } = launched;
+    let window_opens_at = check
+        .findings
+        .iter()
+        .find_map(|finding| finding.at.filter(|_| check.waiting_for_window > 0));
+    let under_way = match check.waiting_for_window.min(queued) {
+        0 => format!("{} {} being sent", quantity(queued, "email", "emails"), if queued == 1 { "is" } else { "are" }),
+        waiting if waiting == queued => format!(
+            "{} queued: the sending window is closed for {} now, so {} for it to open",
+            quantity(queued, "email", "emails"),
+            if queued == 1 { "its recipient" } else { "every recipient" },
+            if queued == 1 { "it waits" } else { "they wait" }
+        ),
+        waiting => format!(
+            "{} queued: {} now, and {waiting} {} for the sending window to open",
+            quantity(queued, "email", "emails"),
+            if queued - waiting == 1 { "1 is being sent".to_string() } else { format!("{} are being sent", queued - waiting) },
+            if waiting == 1 { "waits" } else { "wait" }
+        ),
+    };
     Ok(Json(LaunchAnswer {
         success: true,
         emails_sent: queued,
         skipped,
+        window_opens_at,
         message: format!(
-            "{} {} being sent{}. You can launch another campaign anytime.",
-            quantity(queued, "email", "emails"),
-            if queued == 1 { "is" } else { "are" },
+            "{under_way}{}. You can launch another campaign anytime.",
             if skipped > 0 {
                 format!(
                     " ({} without an email address skipped)",
@@ -232,6 +269,11 @@ pub struct CampaignProgress {
     /// When nothing is being sent but mail waits for a later time (the sending window, in each recipient's local
     /// time, or a sender's pace): when the next emails go out.
     pub next_send_at: Option<Timestamp>,
+    /// What holds those next emails back: the sending window, a sender's pace or daily cap, the monthly limit, or a
+    /// retry through another sender.
+    pub next_send_reason: Option<Hold>,
+    /// An active campaign whose first emails have all gone, with follow-ups scheduled: when the next goes out.
+    pub next_follow_up_at: Option<Timestamp>,
     /// Each sender of the campaign: what it sent and what waits on it, its cap today and its state.
     pub senders: Vec<SenderProgress>,
     /// A worker stopped while it held some of the campaign's emails: when they are settled (by how far each got)
@@ -261,13 +303,27 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
         .await?
         .ok_or_else(|| ApiError::not_found("Campaign not found"))?;
     let progress = state.ctx.db.sending().campaign_progress(id).await?;
-    let next_send_at = if progress.queued > 0 && progress.sending == 0 {
+    let next_send = if progress.queued > 0 && progress.sending == 0 {
         state
             .ctx
             .queue
             .next_send_of_campaign(id, state.ctx.now_ms())
             .await?
-            .map(Timestamp)
+    } else {
+        None
+    };
+    let next_send_at = next_send.as_ref().map(|(at, _)| Timestamp(*at));
+    let next_send_reason = next_send
+        .and_then(|(_, key)| key)
+        .and_then(|key| Hold::of_job_key(&key));
+    // First emails all gone, follow-ups still to go: the campaign stays active for them, and says when the next is.
+    let next_follow_up_at = if campaign.status == CampaignStatus::Active && !progress.waiting() {
+        let scope = Scope {
+            user_id: Some(user_id),
+            campaign_id: Some(id),
+        };
+        let pending = state.ctx.db.sending().pending_follow_ups(scope, i64::MAX, 1).await?;
+        pending.first().map(|follow_up| Timestamp(follow_up.scheduled_for))
     } else {
         None
     };
@@ -286,6 +342,8 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
         status_reason: state.ctx.db.campaigns().campaign_status_reason(id).await?,
         progress,
         next_send_at,
+        next_send_reason,
+        next_follow_up_at,
         senders: state
             .ctx
             .db

@@ -21,7 +21,7 @@ use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;
 use crate::senders::configs::default_sender;
 use crate::senders::request::text;
-use crate::sends::quantity;
+use crate::sends::{CampaignEmailSettings, quantity};
 use crate::session::SignedIn;
 
 /// The endpoints of this module, behind the account gate.
@@ -45,9 +45,30 @@ pub struct TestSendRequest {
     campaign_id: Option<i64>,
     quantity: Option<i64>,
     business_ids: Vec<i64>,
+    /// `test-campaign`: the builder's chosen businesses as the browser keeps them (A §3 `selectedBusinesses`, each
+    /// with its `id`), tested besides `businessIds`.
+    selected_businesses: Vec<SelectedBusiness>,
+    /// `test-campaign`: A §3 Campaign email settings; `fromEmail` picks the sender of that address, `fromName` the
+    /// name the tests come from.
+    campaign_email_settings: Option<CampaignEmailSettings>,
+    /// `send-test-email`: the spec's flag; these endpoints send only tests, so `false` is refused.
+    is_test: Option<bool>,
+}
+
+/// A business as the browser keeps it among the chosen ones: only its id is read.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SelectedBusiness {
+    id: i64,
 }
 
 impl TestSendRequest {
+    /// The businesses to test with: `businessIds`, then those of `selectedBusinesses` not named already.
+    fn businesses(&self) -> Vec<i64> {
+        let named = self.business_ids.iter().copied();
+        let selected = self.selected_businesses.iter().map(|business| business.id);
+        outreach_core::platform::limits::distinct(&named.chain(selected).collect::<Vec<_>>())
+    }
+
     fn recipient(&self) -> ApiResult<String> {
         let to = self
             .to
@@ -127,6 +148,11 @@ pub async fn send_test_email(
     JsonBody(request): JsonBody<TestSendRequest>,
 ) -> ApiResult<Json<TestResult>> {
     let to = request.recipient()?;
+    if request.is_test == Some(false) {
+        return Err(ApiError::validation(
+            "This sends test emails only (isTest must be true): launch a campaign to send real ones",
+        ));
+    }
     let (template_id, subject, body) = request.content(&state, user.id).await?;
     let outcome = send_tests(
         &state,
@@ -197,12 +223,13 @@ pub async fn test_campaign(
     JsonBody(request): JsonBody<TestSendRequest>,
 ) -> ApiResult<Json<TestResult>> {
     let to = request.recipient()?;
-    if request.business_ids.is_empty() {
+    let business_ids = request.businesses();
+    if business_ids.is_empty() {
         return Err(ApiError::validation(
             "Please select at least one business for testing.",
         ));
     }
-    if request.business_ids.len() > 5 {
+    if business_ids.len() > 5 {
         return Err(ApiError::validation(
             "Please select a maximum of 5 businesses for testing.",
         ));
@@ -217,25 +244,59 @@ pub async fn test_campaign(
                 .ok_or_else(|| ApiError::not_found("Campaign not found"))?
                 .template_id
         }
-        (None, None) => db
+        // The spec's body names no template: the latest campaign's, else the newest template of the user's.
+        (None, None) => match db
             .campaigns()
             .list_campaigns(user.id)
             .await?
             .into_iter()
-            .find_map(|campaign| campaign.template_id),
+            .find_map(|campaign| campaign.template_id)
+        {
+            Some(id) => Some(id),
+            None => db
+                .campaigns()
+                .list_templates(user.id)
+                .await?
+                .into_iter()
+                .max_by_key(|template| template.id)
+                .map(|template| template.id),
+        },
     };
-    let template_id = chosen.ok_or_else(|| ApiError::validation("Template Required"))?;
+    let template_id = chosen.ok_or_else(|| {
+        ApiError::validation("Template Required: create an email template to test first")
+    })?;
     db.campaigns()
         .template_content(template_id, user.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Template not found"))?;
-    for id in &request.business_ids {
+    for id in &business_ids {
         db.discovery()
             .find_business(*id, user.id)
             .await?
             .ok_or_else(|| ApiError::not_found("Business not found"))?;
     }
-    let sender = default_sender(&state, user.id).await?;
+    let settings = request.campaign_email_settings.as_ref();
+    let named_sender = match settings.and_then(|settings| settings.from_email.as_deref()) {
+        Some(address) => db
+            .sending()
+            .list_email_configs(user.id)
+            .await?
+            .into_iter()
+            .find(|config| config.is_active && config.send_from.eq_ignore_ascii_case(address.trim())),
+        None => None,
+    };
+    let sender = match named_sender {
+        Some(config) => Some(config),
+        None => default_sender(&state, user.id).await?,
+    };
+    let branding = settings
+        .and_then(|settings| settings.from_name.as_deref())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|name| Branding {
+            from_name: Some(name.to_string()),
+            reply_to: None,
+        });
     // A Gmail sender whose grant is gone: the user meant to test through Gmail, not the outbox.
     if sender.is_none()
         && let Some(revoked) = db
@@ -254,8 +315,7 @@ pub async fn test_campaign(
             from_email: None,
         }));
     }
-    let messages = request
-        .business_ids
+    let messages = business_ids
         .iter()
         .map(|id| TestMessage {
             template_id: Some(template_id),
@@ -264,7 +324,7 @@ pub async fn test_campaign(
             body: None,
         })
         .collect();
-    let outcome = send_tests(&state, &user, sender, &to, messages, None).await?;
+    let outcome = send_tests(&state, &user, sender, &to, messages, branding.as_ref()).await?;
     Ok(Json(outcome.answer(&to)))
 }
 

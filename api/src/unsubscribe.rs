@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use governor::clock::{Clock as _, DefaultClock};
 use outreach_core::accounts::{is_valid_email, normalize_email};
-use outreach_core::sending::links::unsubscribe_address;
+use outreach_core::sending::links::{unsubscribe_address, unsubscribe_link};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -134,10 +134,11 @@ pub struct LinkParams {
     signature: Option<String>,
 }
 
-/// The address of a signed unsubscribe link.
+/// The address of a signed unsubscribe link, and the sender whose emails it stops (none for older links).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkAddress {
     pub email: String,
+    pub sender: Option<String>,
 }
 
 /// Whether an unsubscribe link's address may be pre-filled in the form.
@@ -148,13 +149,16 @@ pub async fn verify_link(
     State(state): State<AppState>,
     Query(params): Query<LinkParams>,
 ) -> ApiResult<Json<LinkAddress>> {
-    if let Some(email) = unsubscribe_address(
+    if let Some(linked) = unsubscribe_link(
         &state.ctx.settings,
         params.t.as_deref(),
         params.email.as_deref(),
         params.signature.as_deref(),
     ) {
-        Ok(Json(LinkAddress { email }))
+        Ok(Json(LinkAddress {
+            email: linked.email,
+            sender: linked.sender,
+        }))
     } else {
         Err(ApiError::new(
             StatusCode::BAD_REQUEST,

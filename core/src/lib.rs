@@ -73,7 +73,7 @@ impl Context {
         self.clock.now_ms()
     }
 
-    /// Marks a business's email as pending and queues the website lookup; `key` makes a repeat a no-op.
+    /// Queues the website lookup (its email pending meanwhile, when it has none); `key` makes a repeat a no-op.
     pub async fn request_enrichment(
         &self,
         business_id: i64,
@@ -105,7 +105,7 @@ impl Context {
     ) -> Result<(), platform::queue::QueueError> {
         self.db
             .discovery()
-            .set_email_status(job.business_id, "pending")
+            .mark_email_pending(job.business_id)
             .await?;
         self.queue.enqueue(job, Some(key)).await?;
         Ok(())

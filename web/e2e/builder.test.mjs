@@ -141,6 +141,12 @@ test("a campaign from name to template and follow-ups, persisted across a reload
     await page.keyboard.type(`Just following up, number ${n}.`);
   }
   await followUps.getByRole("listitem", { name: "Follow-up Email #2" }).getByRole("button", { name: "Remove" }).click();
+  // Issue 81: a follow-up step holds A/B variants too.
+  const firstStep = followUps.getByRole("listitem", { name: "Follow-up Email #1" });
+  await firstStep.getByRole("button", { name: "Add variant B" }).click();
+  await firstStep.getByLabel("Subject of variant B").fill("A quick question, #1");
+  await firstStep.getByRole("textbox", { name: "Body of variant B" }).click();
+  await page.keyboard.type("Would a sample help?");
   // Timed from sending, for prospects whose opens are never seen.
   await followUps.getByLabel("Days after the previous email was sent", { exact: false }).check();
   await followUps.getByRole("button", { name: "Save Follow-ups" }).click();
@@ -169,6 +175,7 @@ test("a campaign from name to template and follow-ups, persisted across a reload
   assert.ok(template.body.includes('href="https://bakery.example/menu"'), template.body);
   const sequence = await (await page.request.get(`${app.base}/api/follow-up-templates/${template.id}`)).json();
   assert.deepEqual(sequence.map((item) => [item.subject, item.delayDays]), [["Checking in #1", 3], ["Checking in #3", 3]]);
+  assert.deepEqual(sequence.map((item) => item.variants.map((variant) => variant.subject)), [["A quick question, #1"], []]);
   assert.equal(template.followUpTiming, "after_send");
   const [campaign] = await (await page.request.get(`${app.base}/api/campaigns`)).json();
   assert.deepEqual(

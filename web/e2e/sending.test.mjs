@@ -116,6 +116,14 @@ test("an SMTP sender, a launched campaign watched to completion, and one-click u
   const usageAfter = await (await page.request.get(`${app.base}/api/email-usage`)).json();
   assert.equal(usageAfter.count, usageBefore.count + 2);
 
+  // Issue 83.16: the unsubscribe page opened from the email's footer names the sender the email came from.
+  const footerLink = aalto.replace(/=\r?\n/g, "").replace(/=3D/g, "=").match(/(\/unsubscribe\?t=[A-Za-z0-9_-]+)/)[1];
+  const unsubscribePage = await browser.newPage();
+  await unsubscribePage.goto(`${app.base}${footerLink}`);
+  await unsubscribePage.getByTestId("unsubscribe-sender").getByText("Grace Hopper").waitFor();
+  await unsubscribePage.waitForFunction(() => document.querySelector("#unsubscribe-email")?.value === "owner@aalto.example");
+  await unsubscribePage.close();
+
   // One-click unsubscribe from the message's header, as a mail provider would post it.
   const header = aalto.replace(/\r?\n\s+/g, " ").match(/List-Unsubscribe: <([^>]+)>/)[1];
   const oneClick = await fetch(header, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });

@@ -321,7 +321,8 @@ async fn finish(
         } else {
             WORKSPACE_DAILY_CAP
         },
-        is_verified: true,
+        // Google signs consumer Gmail itself; a Workspace domain's records are checked by verify-email-config.
+        is_verified: is_consumer_gmail(&address),
         ..NewEmailConfig::default()
     };
     let db = &state.ctx.db;

@@ -239,7 +239,8 @@ pub async fn save_config(
                 imap_start,
                 daily_cap,
                 ramp,
-                is_verified: true,
+                // Not checked yet: verify-email-config reads its domain's SPF, DKIM and DMARC.
+                is_verified: false,
                 status_message: None,
             }
         }

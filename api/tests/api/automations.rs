@@ -65,7 +65,8 @@ async fn automations_are_validated_defaulted_paused_started_and_deleted_by_their
             (&created["radius"], &created["maxBusinessesPerDay"], &created["isActive"], &created["schedule"], &created["lastRun"]),
             (&json!(25), &json!(10), &json!(true), &json!("Daily"), &Value::Null)
         );
-        assert_eq!(created["nextRun"], "2027-01-16T00:00:00.000Z", "the start of the next UTC day");
+        // Issue 83.11: a new automation runs today, within a minute (the scheduler's next pass), then daily.
+        assert_eq!(created["nextRun"].as_str(), Some(outreach_core::platform::clock::iso(app.clock.now_ms()).as_str()), "{created}");
         let (_, campaign) = ada.get_json(&format!("/api/campaigns/{}", created["campaignId"])).await;
         assert_eq!(campaign["name"], "Daily cafés", "its campaign is named after it");
         let path = format!("/api/automations/{}", created["id"]);
@@ -87,6 +88,12 @@ async fn automations_are_validated_defaulted_paused_started_and_deleted_by_their
         let mut theirs = valid.clone();
         theirs["emailTemplateId"] = json!(template);
         assert_eq!(eve.post_json("/api/automations", theirs).await.0, StatusCode::NOT_FOUND, "another user's template");
+
+        // Today's run started: the next is at the start of the next UTC day.
+        let today = outreach_core::platform::clock::date_of(app.clock.now_ms()).to_string();
+        app.ctx.db.automations().start_day(&today, app.clock.now_ms()).await.unwrap();
+        let (_, listed) = ada.get_json("/api/automations").await;
+        assert_eq!(listed[0]["nextRun"], "2027-01-16T00:00:00.000Z", "{listed}");
 
         // Deleted: gone from the list, its campaign stays.
         assert_eq!(ada.delete_json(&path).await.0, StatusCode::OK);
@@ -302,6 +309,48 @@ async fn run_now_sends_at_once_outside_the_sending_window() {
         })).await;
         let (status, result) = ada.post_json(&format!("/api/automations/{}/run", automation["id"]), json!({})).await;
         assert_eq!((status, result["emailsSent"].as_i64()), (StatusCode::OK, Some(2)), "{result}");
+        app.stop().await;
+    })
+    .await;
+}
+
+/// Issue 83.17: Run Now answers once its run has started its emails, with what went and what waits: a paced sender's
+/// later emails do not hold the answer (it used to wait 30 s for them), and the card follows them.
+#[tokio::test]
+async fn run_now_with_a_paced_sender_answers_with_what_it_started() {
+    each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let app = TestApp::start_with(test_db, |settings| {
+            settings.sending.pacing = true;
+            settings.sending.default_window = "mon-sun 00:00-24:00".into();
+        })
+        .await;
+        outreach_core::discovery::directory::import_osm(&app.ctx.db, std::path::Path::new(EXTRACT), 1)
+            .await
+            .unwrap();
+        let ada = ready_to_send(&app, "ada").await;
+        // A cap of 144 a day over a window open all day: one email every ten minutes.
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada Baker",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none", "dailyCap": 144, "rampUp": false
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
+        let template = template(&ada).await;
+        let _workers = start_workers(&app);
+        let (_, automation) = ada.post_json("/api/automations", json!({
+            "campaignName": "Paced cafés", "businessType": "cafe", "geographicArea": "Helsinki", "radius": 1,
+            "maxBusinessesPerDay": 3, "emailTemplateId": template, "isActive": false
+        })).await;
+        let started = std::time::Instant::now();
+        let (status, result) = ada.post_json(&format!("/api/automations/{}/run", automation["id"]), json!({})).await;
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "answered after {:?}", started.elapsed());
+        assert_eq!(
+            (status, result["status"].as_str(), result["emailsSent"].as_i64(), result["emailsWaiting"].as_i64()),
+            (StatusCode::ACCEPTED, Some("completed"), Some(1), Some(2)),
+            "{result}"
+        );
+        let (_, card) = ada.get_json("/api/automations").await;
+        assert_eq!((card[0]["emailsSent"].as_i64(), card[0]["emailsWaiting"].as_i64()), (Some(1), Some(2)), "{card}");
         app.stop().await;
     })
     .await;

@@ -258,6 +258,24 @@ async fn builder_steps_never_move_a_campaign_that_has_messages_waiting() {
         );
         let (_, progress) = ada.get_json(&format!("/api/campaigns/{id}/progress")).await;
         assert_eq!((progress["status"].as_str(), progress["progress"]["queued"].as_i64()), (Some("active"), Some(1)));
+        // Issue 83.2: the campaign names the template its mail uses, and another template cannot take its place
+        // while that mail waits.
+        let (_, stored) = ada.get_json(&path).await;
+        assert_eq!(stored["templateId"], template["id"], "{stored}");
+        let (_, other) = ada
+            .post_json("/api/email-templates", json!({ "name": "Other", "subject": "Hey", "body": "<p>Hey</p>" }))
+            .await;
+        let (status, refused) = ada.put_json(&path, json!({ "templateId": other["id"] })).await;
+        assert_eq!(
+            (status, refused["message"].as_str()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("This campaign's queued emails use its template: stop the campaign, or make a new one, to send another")
+            )
+        );
+        assert_eq!(ada.get_json(&path).await.1["templateId"], template["id"], "nothing changed");
+        let (status, _) = ada.put_json(&path, json!({ "templateId": template["id"] })).await;
+        assert_eq!(status, StatusCode::OK, "the same template is no change");
     })
     .await;
 }

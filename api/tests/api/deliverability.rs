@@ -58,12 +58,12 @@ async fn new_campaigns_send_plain_text_with_opaque_unsubscribe_links_and_old_lin
         let token = link.split("?t=").nth(1).unwrap();
 
         let visitor = app.browser();
-        assert_eq!(
-            visitor
-                .get_json(&format!("/api/unsubscribe/verify?t={token}"))
-                .await,
-            (StatusCode::OK, json!({ "email": "owner0@cafe0.example" }))
-        );
+        let (status, linked) = visitor
+            .get_json(&format!("/api/unsubscribe/verify?t={token}"))
+            .await;
+        assert_eq!((status, linked["email"].as_str()), (StatusCode::OK, Some("owner0@cafe0.example")));
+        // Issue 83.16: the page can say whose emails stop.
+        assert!(linked["sender"].as_str().is_some_and(|sender| !sender.is_empty()), "{linked}");
         assert_eq!(
             visitor
                 .get_json("/api/unsubscribe/verify?t=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
@@ -125,7 +125,7 @@ async fn new_campaigns_send_plain_text_with_opaque_unsubscribe_links_and_old_lin
             .post_json(
                 "/api/unsubscribe",
                 json!({ "token": outreach_core::sending::links::unsubscribe_token(
-                &app.ctx.settings.security.secret_key, "form@cafe.example") }),
+                &app.ctx.settings.security.secret_key, "form@cafe.example", "Ada") }),
             )
             .await;
         assert_eq!(status, StatusCode::OK);

@@ -307,10 +307,16 @@ async fn a_campaign_completes_only_when_no_follow_up_is_scheduled() {
         follow_ups_run(&app).await;
         assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 3);
         assert_eq!(status().await, "active", "Kuu's follow-up is still scheduled");
+        // Issue 83.5: the progress says when it goes.
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await;
+        let next = progress["nextFollowUpAt"].as_str().unwrap_or_else(|| panic!("{progress}"));
+        assert!(next > outreach_core::platform::clock::iso(app.clock.now_ms() - DAY_MS).as_str(), "{progress}");
         app.clock.advance(DAY_MS);
         follow_ups_run(&app).await;
         assert_eq!(ada.get_json("/api/outbox").await.1.as_array().unwrap().len(), 4);
         assert_eq!(status().await, "completed", "nothing is scheduled: neither follow-up was opened");
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{}/progress", campaign["id"])).await;
+        assert_eq!(progress["nextFollowUpAt"], Value::Null, "{progress}");
         app.stop().await;
     })
     .await;

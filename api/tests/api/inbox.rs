@@ -145,20 +145,20 @@ async fn a_reply_is_a_conversation_read_and_answered_in_the_thread_by_its_owner_
         assert!(answer.contains("In-Reply-To: <reply-0@cafe0.example>"), "{answer}");
         assert!(answer.contains(&format!("References: <{}> <reply-0@cafe0.example>", first_email(&firsts, 0))), "{answer}");
         assert!(!answer.contains("x()"), "{answer}");
-        // The AI's waiting draft can still be approved: it goes as the thread's next answer, not over the user's.
+        // Issue 83.8: the answer by hand retired the AI's waiting draft, so no click can answer a second time.
         let answer_id = reply["answer"]["id"].as_i64().unwrap();
-        assert_eq!(ada.post_json(&format!("/api/email-responses/answers/{answer_id}/approve"), Value::Null).await.0, StatusCode::OK);
+        let (status, refused) = ada.post_json(&format!("/api/email-responses/answers/{answer_id}/approve"), Value::Null).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{refused}");
         let (_, view) = ada.get_json(&thread).await;
-        let mut answers: Vec<i64> = Vec::new();
-        for _ in 0..200 {
-            let (_, current) = ada.get_json(&thread).await;
-            answers = current["messages"].as_array().unwrap().iter()
-                .filter(|message| message["kind"] == "answer" && message["status"] == "sent")
-                .map(|message| message["step"].as_i64().unwrap()).collect();
-            if answers.len() == 2 { break; }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        assert_eq!(answers, [1, 2], "two answers, numbered in turn: {view}");
+        assert_eq!(view["messages"][1]["answer"]["status"], "discarded", "{view}");
+        assert_eq!(view["thread"]["awaitingApproval"], false, "{view}");
+        assert_eq!(ada.get_json("/api/inbox/threads?filter=awaiting").await.1["threads"], json!([]));
+        workers_idle(&app).await;
+        assert_eq!(delivered(&sink, "Subject: Re: Hi Cafe 0", 1).await.len(), 1, "one answer went out");
+        let answers: Vec<i64> = view["messages"].as_array().unwrap().iter()
+            .filter(|message| message["kind"] == "answer")
+            .map(|message| message["step"].as_i64().unwrap()).collect();
+        assert_eq!(answers, [1], "the one answer by hand: {view}");
         app.stop().await;
     })
     .await;

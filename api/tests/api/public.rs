@@ -177,6 +177,8 @@ async fn the_instance_describes_itself_to_public_pages() {
         );
         assert_eq!(instance["sendingDomain"], "hello.acme.example");
         assert_eq!(instance["inviteOnly"], true);
+        // Issue 83.20: the version the analytics debug panel shows.
+        assert_eq!(instance["version"], env!("CARGO_PKG_VERSION"));
         app.stop().await;
     })
     .await;

@@ -231,9 +231,12 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
         })).await;
         // Tests to an address other than the sender's carry the footer, which needs the postal address.
         ada.put_json("/api/user/profile", json!({ "postalAddress": "Bakery Street 1, 00100 Helsinki" })).await;
+        // Issue 83.7: a new SMTP sender's domain has not been checked: it is not shown as verified.
+        let (_, configs) = ada.get_json("/api/user/email-configs").await;
+        assert_eq!(configs[0]["isVerified"], false, "{configs}");
         let (_, template) = ada.post_json("/api/email-templates", json!({
             "name": "Hi", "subject": "Bread for {{businessName | you}}", "objective": "Partnership Proposal", "tone": "friendly",
-            "emailSignature": "Ada", "body": "<p>Hello [business name]</p>"
+            "emailSignature": "Ada", "body": "<p>Hello [business name]</p><p>Bread for every {{category | shop}} in {{city | town}}.</p>"
         })).await;
         let leads = "name,email\nCafé Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\nA,a@a.example\nB,b@b.example\nC,c@c.example\nD,d@d.example\n";
         let (_, imported) = ada
@@ -329,6 +332,14 @@ async fn test_emails_go_to_the_test_address_personalised_and_validated() {
             unfolded
                 .iter()
                 .filter(|message| message.contains("Hello Sample Business"))
+                .count(),
+            2
+        );
+        // Issue 83.12: every variable of a test without a business is filled from the sample, none left empty.
+        assert_eq!(
+            unfolded
+                .iter()
+                .filter(|message| message.contains("Bread for every Sample Category in Sample City."))
                 .count(),
             2
         );

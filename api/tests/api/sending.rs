@@ -80,18 +80,19 @@ async fn a_paused_campaign_waits_for_the_user_and_a_stopped_one_skips_what_is_le
         assert_eq!(progress(other).await["progress"]["sent"].as_i64(), Some(3));
         let stopped = progress(third).await;
         assert_eq!((stopped["progress"]["sent"].as_i64(), stopped["progress"]["skipped"].as_i64()), (Some(0), Some(3)), "{stopped}");
-        // Issue 33.3: launched again, the stopped campaign's check says its businesses have its email already (the
-        // launch writes none again), and its details count what was skipped as skipped, as its progress does.
+        // Issue 83.6 (was 33.3): the stop sent nobody, so launched again the check does not call them emailed, and
+        // the launch sends the emails the stop skipped, once.
         let again = json!({ "campaignId": third, "templateId": template["id"], "businessIds": ids });
         let (_, check) = ada.post_json("/api/campaigns/launch-check", again.clone()).await;
-        assert_eq!((check["withEmail"].as_i64(), check["already"].as_i64(), check["recipients"].as_i64()), (Some(0), Some(3), Some(3)), "{check}");
-        let (status, refused) = ada.post_json("/api/campaigns/send", again).await;
-        assert_eq!(
-            (status, refused["message"].as_str()),
-            (StatusCode::UNPROCESSABLE_ENTITY, Some("Every chosen business has this campaign's email already: there is nobody new to send to."))
-        );
-        let (_, details) = ada.get_json(&format!("/api/campaigns/{third}/details")).await;
-        assert_eq!((&details["summary"]["queued"], &details["summary"]["skipped"]), (&json!(0), &json!(3)), "{details}");
+        assert_eq!((check["withEmail"].as_i64(), check["already"].as_i64(), check["recipients"].as_i64()), (Some(3), Some(0), Some(3)), "{check}");
+        let (status, relaunched) = ada.post_json("/api/campaigns/send", again.clone()).await;
+        assert_eq!((status, relaunched["emailsSent"].as_i64()), (StatusCode::OK, Some(3)), "{relaunched}");
+        queue_drained(&app).await;
+        let resent = progress(third).await;
+        assert_eq!((resent["progress"]["sent"].as_i64(), resent["progress"]["skipped"].as_i64()), (Some(3), Some(0)), "{resent}");
+        // Sent now: a third launch finds them emailed, and writes nothing.
+        let (_, check) = ada.post_json("/api/campaigns/launch-check", again).await;
+        assert_eq!((check["withEmail"].as_i64(), check["already"].as_i64()), (Some(0), Some(3)), "{check}");
         // A business without an address is written as skipped at once: its campaign counts it as skipped too.
         let (_, no_mail) = ada.upload("/api/businesses/import", "more.csv", b"name,email\nNo Mail Deli,\n".to_vec()).await;
         let (_, fourth) = ada.post_json("/api/campaigns", json!({ "name": "Fourth" })).await;
@@ -386,10 +387,25 @@ async fn without_a_sender_messages_stay_in_the_local_outbox() {
             )
             .await;
         let id = imported["businesses"][0]["id"].as_i64().unwrap();
+        // Issue 83.19 and 83.22: the spec's test-campaign body before any campaign has a template tests the newest
+        // template, with the businesses the browser keeps as chosen; send-test-email sends tests only.
+        let (status, tested) = ada
+            .post_json("/api/test-campaign", json!({ "testEmail": "me@test.example", "businessIds": [],
+                "selectedBusinesses": [{ "id": id, "name": "Sauna Oy" }], "campaignEmailSettings": { "fromName": "Ada" } }))
+            .await;
+        assert_eq!((status, tested["sent"].as_i64()), (StatusCode::OK, Some(1)), "{tested}");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        assert_eq!((outbox[0]["subject"].as_str(), outbox[0]["isTest"].as_bool()), (Some("Hi Sauna Oy"), Some(true)), "{outbox}");
+        let (status, refused) = ada
+            .post_json("/api/campaigns/send-test-email", json!({ "to": "me@test.example", "subject": "S", "body": "<p>B</p>", "isTest": false }))
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        let (_, outbox) = ada.get_json("/api/outbox").await;
+        assert_eq!(outbox.as_array().unwrap().len(), 1, "nothing written: {outbox}");
         let (launch, _) = launch_and_finish(&ada, json!({ "campaignId": campaign["id"], "templateId": template["id"], "businessIds": [id] })).await;
         assert_eq!(launch["emailsSent"], 1);
         let (_, outbox) = ada.get_json("/api/outbox").await;
-        assert_eq!(outbox.as_array().unwrap().len(), 1, "{outbox}");
+        assert_eq!(outbox.as_array().unwrap().len(), 2, "the test, then the campaign's: {outbox}");
         assert_eq!(outbox[0]["subject"], "Hi Sauna Oy");
         assert_eq!(outbox[0]["isTest"], false);
         assert!(outbox[0]["htmlBody"].as_str().unwrap().contains("/t/o/"), "a campaign made HTML with tracking carries the pixel");
@@ -517,6 +533,17 @@ async fn a_campaigns_sender_name_reply_to_and_ai_settings_are_kept_and_used() {
         for expected in ["From: \"Nordic Bakery\" <ada@bakery.example>", "Reply-To: sales@bakery.example"] {
             assert!(message.contains(expected), "{expected} in {message}");
         }
+        // Issue 83.22: the spec's campaignEmailSettings on a launch name the sender, and the campaign keeps the name.
+        let (_, second) = ada.post_json("/api/campaigns", json!({ "name": "Delis" })).await;
+        let (_, imported) = ada
+            .upload("/api/businesses/import", "leads.csv", b"name,email\nDeli Kuu,kuu@deli.example\n".to_vec())
+            .await;
+        let deli = imported["businesses"][0]["id"].as_i64().unwrap();
+        let settings = json!({ "fromName": "Ada from Nordic", "fromEmail": "ada@bakery.example" });
+        launch_and_finish(&ada, json!({ "campaignId": second["id"], "templateId": template["id"], "businessIds": [deli], "campaignEmailSettings": settings })).await;
+        let message = sink.messages().into_iter().find(|m| m.contains("kuu@deli.example")).expect("sent");
+        assert!(message.contains("From: \"Ada from Nordic\" <ada@bakery.example>"), "{message}");
+        assert_eq!(ada.get_json(&format!("/api/campaigns/{}", second["id"])).await.1["emailFromName"], "Ada from Nordic");
         app.stop().await;
     })
     .await;

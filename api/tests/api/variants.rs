@@ -1,6 +1,6 @@
 //! A/B variants (issue 81): `variants` on the template API (refusals name their field and save nothing), an even
 //! and stable split of a step's recipients, the variants' figures, and the winner (by hand, and by the rule on
-//! positive replies).
+//! positive replies read from the sender's IMAP mailbox).
 
 use super::*;
 
@@ -139,14 +139,23 @@ async fn two_variants_split_forty_recipients_evenly_and_a_winner_takes_the_rest(
 }
 
 #[tokio::test]
-async fn positive_replies_pick_the_winner_once_each_variant_has_enough_sends() {
+async fn positive_replies_read_by_imap_pick_the_winner_once_each_variant_has_enough_sends() {
     each_backend(|test_db| async move {
+        let sink = outreach_core::testing::SmtpSink::start(&[]);
+        let dovecot = outreach_core::testing::Dovecot::start(&[("ada@bakery.example", "secret")]);
         let app = TestApp::start_with(test_db, |settings| {
             settings.variants.min_sends = 10;
         })
         .await;
         let _workers = start_workers(&app);
         let ada = ready_to_send(&app, "ada").await;
+        let (status, saved) = ada.post_json("/api/user/email-config", json!({
+            "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada",
+            "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none",
+            "imapHost": "127.0.0.1", "imapPort": dovecot.port, "imapSecurity": "none",
+            "imapUsername": "ada@bakery.example", "imapPassword": "secret"
+        })).await;
+        assert_eq!(status, StatusCode::OK, "{saved}");
         let ready = campaign_to_cafes(&ada, "Winner", 24).await;
         let template = ready.template["id"].as_i64().unwrap();
         ada.put_json(&format!("/api/email-templates/{template}"), json!({
@@ -155,19 +164,29 @@ async fn positive_replies_pick_the_winner_once_each_variant_has_enough_sends() {
         })).await;
         launch_and_finish(&ada, ready.launch.clone()).await;
         let id = ready.campaign["id"].as_i64().unwrap();
-        let (_, outbox) = ada.get_json("/api/outbox").await;
-        // Every recipient of B answers with interest; A's recipients stay silent.
-        let b_messages: Vec<i64> = outbox.as_array().unwrap().iter()
-            .filter(|m| m["subject"].as_str().unwrap().starts_with("Question for"))
-            .map(|m| m["id"].as_i64().unwrap()).collect();
-        assert!(b_messages.len() >= 10, "{}", b_messages.len());
         let (_, before) = ada.get_json(&format!("/api/campaigns/{id}/variants")).await;
         assert!(before.as_array().unwrap().iter().all(|row| row["winner"] == false), "{before}");
-        for message in &b_messages {
-            let (status, _) = ada.post_json(&format!("/api/outbox/{message}/reply"),
-                json!({ "body": "Yes, very interested! Please send me the price list and let's talk next week." })).await;
-            assert_eq!(status, StatusCode::OK);
+
+        // Every recipient of B answers with interest, by mail into the sender's IMAP mailbox; A's stay silent.
+        let header = |message: &str, name: &str| {
+            message.lines().find_map(|line| line.strip_prefix(name)).map(|value| value.trim().to_string())
+        };
+        let mut answered = 0;
+        for message in sink.messages() {
+            if !header(&message, "Subject: ").is_some_and(|subject| subject.starts_with("Question for")) {
+                continue;
+            }
+            let prospect = header(&message, "X-Rcpt-Args: <").unwrap().trim_end_matches('>').to_string();
+            let message_id = header(&message, "Message-ID: ").unwrap();
+            let raw = mail(&[("From", &prospect), ("To", "ada@bakery.example"), ("Subject", "Re: your question"),
+                ("In-Reply-To", &message_id)],
+                "Yes, very interested! Please send me the price list and let's talk next week.\r\n");
+            dovecot.deliver("ada@bakery.example", &raw);
+            answered += 1;
         }
+        assert!(answered >= 10, "{answered} recipients of B");
+        outreach_scheduler::tick(&app.ctx).await;
+        workers_idle(&app).await;
         let mut figures = Value::Null;
         for _ in 0..200 {
             figures = ada.get_json(&format!("/api/campaigns/{id}/variants")).await.1;
@@ -177,6 +196,7 @@ async fn positive_replies_pick_the_winner_once_each_variant_has_enough_sends() {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         assert_eq!(figures[1]["winner"], true, "{figures}");
+        assert_eq!(figures[1]["replied"], answered, "{figures}");
         assert!(figures[1]["positive"].as_i64().unwrap() >= 3, "{figures}");
         assert_eq!(figures[0]["positive"], 0, "{figures}");
         assert!(figures[1]["probabilityBest"].as_f64().unwrap() >= 0.95, "{figures}");

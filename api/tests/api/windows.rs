@@ -193,15 +193,25 @@ async fn a_message_due_at_night_where_its_recipient_is_waits_for_their_morning()
         let window = check["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "sending_window").cloned();
         assert_eq!(
             window.as_ref().and_then(|f| f["message"].as_str()),
-            Some("1 of 3 emails wait for the sending window, closed now where their recipients are: the first of them go out at 2027-01-15T14:00:00.000Z (UTC)."),
+            Some("1 of 3 emails wait for the sending window, closed now where their recipients are: the first of them go out when it opens."),
             "{check}"
         );
+        // Issue 83.1: the time as a time, for the screen to show in the user's own zone.
+        assert_eq!(window.as_ref().unwrap()["at"], "2027-01-15T14:00:00.000Z", "{check}");
+        assert_eq!(check["waitingForWindow"], 1, "{check}");
         assert_eq!(window.unwrap()["level"], "warn");
         let workers = start_workers(&app);
         let (status, launched) = ada.post_json("/api/campaigns/send", json!({
             "campaignId": campaign_id, "templateId": template, "businessIds": ids
         })).await;
         assert_eq!(status, StatusCode::OK, "{launched}");
+        // Issue 83.4: the launch says what waits for the window, and when it opens.
+        assert_eq!(
+            (launched["message"].as_str(), launched["windowOpensAt"].as_str()),
+            (Some("3 emails queued: 2 are being sent now, and 1 waits for the sending window to open. You can launch another campaign anytime."),
+             Some("2027-01-15T14:00:00.000Z")),
+            "{launched}"
+        );
         let messages = message_ids(&app, campaign_id, &["aalto@cafe.example", "windy@diner.example", "bar@nowhere.example"]).await;
         for _ in 0..200 {
             if statuses(&app, &messages).await == [MessageStatus::Sent, MessageStatus::Queued, MessageStatus::Sent]
@@ -222,6 +232,8 @@ async fn a_message_due_at_night_where_its_recipient_is_waits_for_their_morning()
         assert_eq!((progress["status"].as_str(), progress["progress"]["queued"].as_i64()), (Some("active"), Some(1)));
         // Issue 30.4: the progress says when the waiting mail goes: 08:00 in Chicago.
         assert_eq!(progress["nextSendAt"], "2027-01-15T14:00:00.000Z", "{progress}");
+        // Issue 83.3: and what holds it.
+        assert_eq!(progress["nextSendReason"], "window", "{progress}");
         // An hour before its morning nothing changes; at 08:00 in Chicago it goes, and the campaign completes.
         run_due_jobs(&app, FRIDAY_8_UTC + 5 * HOUR_MS).await;
         assert_eq!(statuses(&app, &messages[1..2]).await, [MessageStatus::Queued]);
@@ -274,6 +286,9 @@ async fn each_mailbox_sends_at_its_pace_and_the_rest_waits_its_turn() {
         let next = waiting[0].0 - FRIDAY_8_UTC;
         assert!((600_000..=660_000).contains(&next), "{next}");
         assert_eq!(waiting[0].1.len(), 2);
+        // Issue 83.3: the progress says the pace holds the rest, not the window.
+        let (_, progress) = ada.get_json(&format!("/api/campaigns/{campaign_id}/progress")).await;
+        assert_eq!((progress["nextSendReason"].as_str(), progress["nextSendAt"].as_str().is_some()), (Some("pace"), true), "{progress}");
         run_due_jobs(&app, waiting[0].0).await;
         assert_eq!(sent(statuses(&app, &messages).await), 2);
         let last = waiting_sends(&app).await;

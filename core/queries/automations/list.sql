@@ -1,5 +1,5 @@
 -- A user's automations, newest first, with the first emails each wrote (its total counts them) and its campaign's
--- emails sent and waiting (index automations_user).
+-- emails sent and waiting, and whether its run of the day ($2, UTC) started (index automations_user).
 select a.id, a.user_id, a.campaign_id, a.campaign_name, a.business_type, a.geographic_area, a.radius,
     a.max_businesses_per_day, a.email_template_id, a.max_total_emails, a.campaign_duration_minutes, a.is_active,
     a.schedule, a.last_run_at, a.ended_reason, a.created_at,
@@ -8,6 +8,8 @@ select a.id, a.user_id, a.campaign_id, a.campaign_name, a.business_type, a.geogr
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
         and m.sent_at is not null) as emails_sent,
     (select count(*) from sent_emails m where m.campaign_id = a.campaign_id and m.kind in ('first', 'follow_up')
-        and m.status = 'queued') as emails_waiting
+        and m.status = 'queued') as emails_waiting,
+    exists (select 1 from automation_runs r where r.automation_id = a.id and r.run_day = cast($2 as text))
+        as ran_today
 from automations a where a.user_id = $1
 order by a.created_at desc, a.id desc

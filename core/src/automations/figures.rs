@@ -64,9 +64,14 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// The run searched and wrote its emails (they may still wait in the queue).
+    pub fn started(&self) -> bool {
+        self.status != RunStatus::Running
+    }
+
     /// The run finished and its emails left the queue.
     pub fn settled(&self) -> bool {
-        self.status != RunStatus::Running && self.emails_waiting == 0
+        self.started() && self.emails_waiting == 0
     }
 }
 

@@ -48,7 +48,8 @@ pub struct AutomationView {
     pub campaign_duration_minutes: Option<i32>,
     pub is_active: bool,
     pub last_run: Option<Timestamp>,
-    /// The next daily run (the start of the next UTC day); none when paused or ended.
+    /// The next daily run: now when today's has not started yet (the scheduler starts it within a minute), else the
+    /// start of the next UTC day; none when paused or ended.
     pub next_run: Option<Timestamp>,
     pub schedule: String,
     /// Its campaign's emails sent (first emails and follow-ups), as its analytics count them.
@@ -94,7 +95,15 @@ impl AutomationRow {
             campaign_duration_minutes: self.campaign_duration_minutes,
             is_active: self.is_active,
             last_run: self.last_run_at.map(Timestamp),
-            next_run: running.then(|| Timestamp(now - now.rem_euclid(DAY_MS) + DAY_MS)),
+            // The scheduler starts an active automation's run of the day within a minute, a new one's too: the
+            // next run is now until today's has started, then the start of the next UTC day.
+            next_run: running.then(|| {
+                Timestamp(if self.ran_today {
+                    now - now.rem_euclid(DAY_MS) + DAY_MS
+                } else {
+                    now
+                })
+            }),
             schedule: self.schedule.clone(),
             emails_sent: self.emails_sent,
             emails_waiting: self.emails_waiting,
@@ -274,7 +283,7 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     }
     let outcome = match record.automation_id {
         None => skipped("The automation was deleted"),
-        Some(id) => match ctx.db.automations().find_automation(id, None).await? {
+        Some(id) => match ctx.db.automations().find_automation(id, None, ctx.now_ms()).await? {
             None => skipped("The automation was deleted"),
             Some(automation) => match run_automation(ctx, &record, &automation).await? {
                 Some(outcome) => outcome,
@@ -402,7 +411,7 @@ async fn run_automation(
         .filter_map(|business| {
             let message_id = messages
                 .get(&business.id)
-                .copied()
+                .map(|message| message.id)
                 .filter(|id| written.contains(id))?;
             Some(ReportLine {
                 business_name: business.name.clone(),

@@ -1,6 +1,7 @@
 //! Automations and their runs as stored.
 
 use super::settings::Settings;
+use crate::platform::clock::date_of;
 use crate::platform::db::{BeginWrite, StoreResult};
 use crate::platform::queries::*;
 use crate::{on_db, on_writer};
@@ -36,6 +37,8 @@ pub struct AutomationRow {
     pub emails_sent: i64,
     /// Its campaign's first emails and follow-ups not sent yet.
     pub emails_waiting: i64,
+    /// Its scheduled run of today (UTC) has started.
+    pub ran_today: bool,
 }
 
 pub struct NewAutomation<'a> {
@@ -122,19 +125,23 @@ impl AutomationsStore<'_> {
             .bind(now).fetch_one(pool).await)
     }
 
-    pub async fn list_automations(&self, user_id: i64) -> StoreResult<Vec<AutomationRow>> {
+    /// A user's automations as of `now` (whether each ran today).
+    pub async fn list_automations(&self, user_id: i64, now: i64) -> StoreResult<Vec<AutomationRow>> {
         let sql = AUTOMATION_LIST.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).fetch_all(pool).await)
+        let today = date_of(now).to_string();
+        on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(&today).fetch_all(pool).await)
     }
 
-    /// An automation of its owner, or anyone's with `None`.
+    /// An automation of its owner, or anyone's with `None`, as of `now`.
     pub async fn find_automation(
         &self,
         id: i64,
         user_id: Option<i64>,
+        now: i64,
     ) -> StoreResult<Option<AutomationRow>> {
         let sql = AUTOMATION_FIND.sql(self);
-        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).fetch_optional(pool).await)
+        let today = date_of(now).to_string();
+        on_db!(self, pool => sqlx::query_as(sql).bind(id).bind(user_id).bind(&today).fetch_optional(pool).await)
     }
 
     /// Writes an owner's automation's settings and why it ended (none: it runs).

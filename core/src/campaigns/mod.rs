@@ -268,6 +268,8 @@ pub enum CampaignError {
     StillSending,
     #[error("The builder has six steps")]
     BuilderStep,
+    #[error("This campaign's queued emails use its template: stop the campaign, or make a new one, to send another")]
+    TemplateLocked,
     #[error("Search radius must be between 1 and 100 miles")]
     Radius,
     #[error("Max results must be between 1 and 200")]
@@ -327,6 +329,10 @@ impl CampaignPatch {
             row.search_id = search_id;
         }
         if let Some(template_id) = self.template_id {
+            // Queued mail keeps the template it was written with: the campaign must go on naming that one.
+            if queued && template_id != row.template_id {
+                return Err(CampaignError::TemplateLocked);
+            }
             row.template_id = template_id;
         }
         if let Some(config_id) = self.email_config_id {

@@ -46,14 +46,15 @@ pub struct Recipient {
 pub const VARIABLES: &[&str] = &["businessName", "city", "website", "category", "icebreaker"];
 
 impl Recipient {
-    /// The business a test email with none is written for, so its placeholders read as they would (A §5: the
-    /// business-name placeholder is replaced in test emails).
+    /// The made-up business a test email with none is written for, so every placeholder reads as it would (A §5:
+    /// the business-name placeholder is replaced in test emails), each value saying it is a sample. No icebreaker:
+    /// the template's fallback shows, as for a business whose website gave no facts.
     pub fn sample() -> Self {
         Self {
             business_name: Some("Sample Business".into()),
-            city: None,
-            website: None,
-            category: None,
+            city: Some("Sample City".into()),
+            website: Some("https://sample-business.example".into()),
+            category: Some("Sample Category".into()),
             icebreaker: None,
         }
     }

@@ -340,6 +340,13 @@ impl CampaignsStore<'_> {
             .execute(pool).await.map(|_| ()))
     }
 
+    /// A launch: the campaign is active, and names the template its queued mail uses.
+    pub async fn mark_launched(&self, campaign_id: i64, template_id: i64, now: i64) -> StoreResult<()> {
+        let sql = CAMPAIGN_LAUNCHED.sql(self);
+        on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(template_id).bind(now)
+            .execute(pool).await.map(|_| ()))
+    }
+
     pub async fn resume_campaign_if_paused(&self, campaign_id: i64, now: i64) -> StoreResult<()> {
         let sql = CAMPAIGN_RESUME.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(now).execute(pool).await.map(|_| ()))

@@ -379,10 +379,11 @@ impl DiscoveryStore<'_> {
             let mut business_data = Vec::new();
             for candidate in candidates {
                 let (id, new) = add_business!(self, &mut *tx, search.user_id, candidate, now).await?;
-                if new && candidate.email.is_none() && candidate.website.is_some() {
-                    // Waiting for its lookup from the chunk's commit on, so a crash before the lookup is queued
-                    // leaves it to be found and resumed (discovery::resume).
-                    sqlx::query(BUSINESS_SET_EMAIL_STATUS.sql(self)).bind(id).bind("pending").execute(&mut *tx).await?;
+                if new && candidate.website.is_some() {
+                    // Without an address it waits for its lookup from the chunk's commit on, so a crash before the
+                    // lookup is queued leaves it to be found and resumed (discovery::resume). With one, the site is
+                    // still read for its icebreaker's facts and its social profiles.
+                    sqlx::query(BUSINESS_MARK_PENDING.sql(self)).bind(id).execute(&mut *tx).await?;
                     recorded.to_enrich.push(id);
                 }
                 let linked = sqlx::query(SEARCH_ADD_RESULT.sql(self)).bind(search.id).bind(id)
@@ -510,9 +511,10 @@ impl DiscoveryStore<'_> {
         on_db!(self, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)
     }
 
-    pub async fn set_email_status(&self, id: i64, status: &str) -> StoreResult<()> {
-        let sql = BUSINESS_SET_EMAIL_STATUS.sql(self);
-        on_db!(self, pool => sqlx::query(sql).bind(id).bind(status).execute(pool).await.map(|_| ()))
+    /// A website lookup is queued: the email is pending while it runs, unless the business has one.
+    pub async fn mark_email_pending(&self, id: i64) -> StoreResult<()> {
+        let sql = BUSINESS_MARK_PENDING.sql(self);
+        on_db!(self, pool => sqlx::query(sql).bind(id).execute(pool).await.map(|_| ()))
     }
 
     /// Records what the website gave: the best address (kept if one was known), its page and verdict, the

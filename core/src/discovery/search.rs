@@ -180,6 +180,9 @@ pub struct LoggedBusiness {
 #[serde(rename_all = "camelCase")]
 pub struct SearchLog {
     pub id: i64,
+    /// The search the chunk belongs to: separate searches of one term (the builder's, an automation's daily run and
+    /// its Run Now) are told apart by it.
+    pub search_id: i64,
     pub search_term: String,
     pub search_type: String,
     pub created_at: Timestamp,

@@ -173,6 +173,11 @@ pub async fn answer(
     let written = outgoing.write(&ctx.db, &[letter], ctx.now_ms()).await?;
     // Taken: an answer with the same number was written a moment ago (a double submit, or the autopilot).
     let message_id = *written.first().ok_or(InboxError::Conflict)?;
+    // The answer by hand replaces any draft waiting in the thread: approving one later would answer twice.
+    ctx.db
+        .responses()
+        .retire_thread_drafts(thread.id, user_id, ctx.now_ms())
+        .await?;
     let dispatch = Dispatch {
         tag: "inbox",
         ..Dispatch::default()

@@ -126,7 +126,7 @@ queries! {
     BUSINESS_OF_SEARCH = query!("businesses/of_search");
     BUSINESS_LOAD = query!("businesses/load");
     BUSINESS_FIND_OWNED = query!("businesses/find_owned");
-    BUSINESS_SET_EMAIL_STATUS = query!("businesses/set_email_status");
+    BUSINESS_MARK_PENDING = query!("businesses/mark_pending");
     BUSINESS_ENRICHED = query!("businesses/enriched");
     SEARCH_INSERT = query!("searches/insert");
     SEARCH_FIND = query!("searches/find");
@@ -289,6 +289,7 @@ queries! {
     BUSINESS_FIND_OWNED_MANY = query!("businesses/find_owned_many", per_dialect);
     USER_SET_POSTAL_ADDRESS = query!("users/set_postal_address");
     CAMPAIGN_SET_STATUS = query!("campaigns/set_status");
+    CAMPAIGN_LAUNCHED = query!("campaigns/launched");
     CAMPAIGN_RESUME = query!("campaigns/resume");
     CAMPAIGN_COMPLETE_IF_DONE = query!("campaigns/complete_if_done");
     CAMPAIGN_HAS_UNSENT = query!("campaigns/has_unsent");
@@ -358,6 +359,7 @@ queries! {
     RESPONSE_FIND_ANSWER = query!("responses/find_answer");
     RESPONSE_QUEUE_ANSWER = query!("responses/queue_answer");
     RESPONSE_DISCARD_ANSWER = query!("responses/discard_answer");
+    RESPONSE_RETIRE_THREAD_DRAFTS = query!("responses/retire_thread_drafts");
     RESPONSE_EDIT_ANSWER = query!("responses/edit_answer");
     RESPONSE_BREAKDOWN = query!("responses/breakdown");
     RESPONSE_TOTALS = query!("responses/totals");
@@ -373,6 +375,7 @@ queries! {
     FOLLOW_UP_CONTENT = query!("follow_ups/content");
     FOLLOW_UP_THREADS = query!("follow_ups/threads", per_dialect);
     OUTGOING_STOP = query!("outgoing/stop");
+    OUTGOING_REQUEUE_STOPPED = query!("outgoing/requeue_stopped", per_dialect);
     OUTGOING_LOCK_QUEUED = query!("outgoing/lock_queued", per_dialect);
     EVENT_INSERT_BATCH = query!("events/insert_batch", per_dialect);
     EVENT_OF_TOKEN = query!("events/of_token");

@@ -253,16 +253,17 @@ impl Queue {
         Ok(ids.into_iter().collect())
     }
 
-    /// When a campaign's next sending job that waits for a later time than `now_ms` runs (epoch milliseconds).
+    /// A campaign's next sending job that waits for a later time than `now_ms`: when it runs (epoch milliseconds)
+    /// and its idempotency key.
     pub async fn next_send_of_campaign(
         &self,
         campaign_id: i64,
         now_ms: i64,
-    ) -> Result<Option<i64>, QueueError> {
+    ) -> Result<Option<(i64, Option<String>)>, QueueError> {
         let sql = JOB_NEXT_SEND.sql(&self.db);
-        let at: Option<i64> = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(campaign_id)
-            .bind(now_ms / SECOND_MS).fetch_one(pool).await)?;
-        Ok(at.map(|seconds| seconds * SECOND_MS))
+        let next: Option<(i64, Option<String>)> = on_db!(&self.db, pool => sqlx::query_as(sql).bind(campaign_id)
+            .bind(now_ms / SECOND_MS).fetch_optional(pool).await)?;
+        Ok(next.map(|(seconds, key)| (seconds * SECOND_MS, key)))
     }
 
     /// Queues `job(id)` for each of `ids` that no job of this kind not done names in `field` (a chain a crash cut

@@ -75,7 +75,7 @@ pub fn compose(
     };
     let personal = render_html(body_html, recipient, seed).text;
     let links = Links::new(settings);
-    let unsubscribe = links.unsubscribe(envelope.to_email);
+    let unsubscribe = links.unsubscribe(envelope.to_email, envelope.from_name);
     let postal = envelope.postal_address.trim();
     let (html, text) = if envelope.plain_text {
         let text = html_to_text(&personal);

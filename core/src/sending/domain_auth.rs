@@ -44,6 +44,9 @@ pub struct Check {
     pub record: Option<String>,
     /// What was found, or what to add.
     pub detail: String,
+    /// False when DNS did not answer: the record is unknown, not missing.
+    #[serde(skip)]
+    pub answered: bool,
 }
 
 /// The three checks of one domain.
@@ -59,22 +62,43 @@ impl Report {
         self.checks.iter().all(|check| check.passed)
     }
 
-    /// The names of the checks that failed, e.g. `["DKIM", "DMARC"]`.
+    /// The names of the checks DNS answered and that failed, e.g. `["DKIM", "DMARC"]`.
     pub fn missing(&self) -> Vec<&'static str> {
+        self.names(|check| check.answered && !check.passed)
+    }
+
+    /// The names of the checks DNS did not answer: unknown, so neither passed nor missing.
+    pub fn unanswered(&self) -> Vec<&'static str> {
+        self.names(|check| !check.answered)
+    }
+
+    fn names(&self, keep: impl Fn(&Check) -> bool) -> Vec<&'static str> {
         self.checks
             .iter()
-            .filter(|check| !check.passed)
+            .filter(|check| keep(check))
             .map(|check| check.name)
             .collect()
     }
 
-    /// One line for the sender's status: verified, or what is missing.
+    /// One line for the sender's status: verified, what DNS did not answer, and what is missing.
     pub fn summary(&self) -> String {
         if self.verified() {
-            format!("{} publishes SPF, DKIM and DMARC", self.domain)
-        } else {
-            format!("{} is missing {}", self.domain, self.missing().join(", "))
+            return format!("{} publishes SPF, DKIM and DMARC", self.domain);
         }
+        let (unanswered, missing) = (self.unanswered(), self.missing());
+        let missing_part = format!("{} is missing {}", self.domain, missing.join(", "));
+        if unanswered.is_empty() {
+            return missing_part;
+        }
+        let mut line = format!(
+            "DNS did not answer for {} of {}: not checked, try again in a minute",
+            unanswered.join(", "),
+            self.domain
+        );
+        if !missing.is_empty() {
+            line = format!("{missing_part}; {line}");
+        }
+        line
     }
 }
 
@@ -84,6 +108,7 @@ fn unanswered(name: &'static str, error: &str) -> Check {
         passed: false,
         record: None,
         detail: format!("DNS did not answer ({error}); try again in a minute"),
+        answered: false,
     }
 }
 
@@ -156,6 +181,7 @@ fn check_spf(records: Records, sendgrid: bool, covered_by_sendgrid: bool) -> Che
         passed,
         record: spf.first().map(|record| record.to_string()),
         detail,
+        answered: true,
     }
 }
 
@@ -175,6 +201,7 @@ async fn check_sendgrid_dkim(dns: &DnsLookup, domain: &str) -> Check {
             passed: true,
             record: found.first().cloned(),
             detail: "SendGrid's DKIM keys s1 and s2 are published".into(),
+            answered: true,
         }
     } else {
         Check {
@@ -185,6 +212,7 @@ async fn check_sendgrid_dkim(dns: &DnsLookup, domain: &str) -> Check {
                 "Add the CNAME records s1._domainkey.{domain} and s2._domainkey.{domain} that SendGrid shows under \
                  Settings → Sender Authentication"
             ),
+            answered: true,
         }
     }
 }
@@ -198,6 +226,7 @@ async fn check_dkim(dns: &DnsLookup, domain: &str, selectors: &[&str]) -> Check 
                     passed: true,
                     record: Some(record),
                     detail: format!("DKIM key found for selector {selector}"),
+                    answered: true,
                 };
             }
             Ok(None) => {}
@@ -213,6 +242,7 @@ async fn check_dkim(dns: &DnsLookup, domain: &str, selectors: &[&str]) -> Check 
              <selector>._domainkey.{domain}",
             selectors.join(", ")
         ),
+        answered: true,
     }
 }
 
@@ -254,6 +284,7 @@ fn check_dmarc(records: Records) -> Check {
                 passed: true,
                 detail: format!("DMARC policy {policy}"),
                 record: Some(record),
+                answered: true,
             }
         }
         None => Check {
@@ -262,6 +293,7 @@ fn check_dmarc(records: Records) -> Check {
             record: None,
             detail: "No DMARC record: add a TXT record \"v=DMARC1; p=none; rua=mailto:<you>\" at _dmarc of the domain"
                 .into(),
+            answered: true,
         },
     }
 }
@@ -379,6 +411,12 @@ mod tests {
         assert!(
             slow.checks[0].detail.starts_with("DNS did not answer"),
             "{slow:?}"
+        );
+        // Issue 83.7: silence is neither a pass nor a missing record.
+        assert_eq!(slow.missing(), Vec::<&str>::new());
+        assert_eq!(
+            slow.summary(),
+            "DNS did not answer for SPF, DKIM, DMARC of slow.example: not checked, try again in a minute"
         );
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::Context;
 use crate::accounts::{is_valid_email, normalize_email};
-use crate::campaigns::CampaignStatus;
 use crate::discovery::businesses::BusinessRow;
 use crate::platform::faults;
 use crate::platform::jobs::Branding;
@@ -91,10 +90,13 @@ pub async fn launch_campaign(
         kind: MessageKind::First,
     };
     let now = ctx.now_ms();
-    let written = outgoing.write(db, &letters, now).await?;
+    let mut written = outgoing.write(db, &letters, now).await?;
+    // A relaunch after a stop sends what the stop skipped.
+    let ids: Vec<i64> = businesses.iter().map(|business| business.id).collect();
+    written.extend(db.sending().requeue_stopped(campaign_id, &ids, template_id).await?);
     faults::point_with("launch-written", || campaign_id.to_string());
     db.campaigns()
-        .set_campaign_status(campaign_id, CampaignStatus::Active, None, now)
+        .mark_launched(campaign_id, template_id, now)
         .await?;
     // Jobs for the messages this launch wrote: another launch of the campaign at the same moment queues its own.
     let queued: Vec<i64> = db

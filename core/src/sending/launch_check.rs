@@ -12,6 +12,7 @@ use crate::Context;
 use crate::accounts::{User, quota_window_start};
 use crate::campaigns::templates::check_variables;
 use crate::discovery::businesses::BusinessRow;
+use crate::platform::clock::Timestamp;
 use crate::platform::config::Settings;
 use crate::platform::db::StoreError;
 use crate::platform::limits::distinct;
@@ -51,6 +52,8 @@ pub struct Finding {
     pub level: CheckLevel,
     pub kind: CheckKind,
     pub message: String,
+    /// The time the finding is about (the sending window's opening), for the screen to show in the user's own time.
+    pub at: Option<Timestamp>,
 }
 
 /// The check of one launch: who would be emailed, the quota left, and the findings (blocks first).
@@ -64,6 +67,8 @@ pub struct LaunchCheck {
     pub with_email: usize,
     /// Of those, businesses the campaign has emailed already (launched again after a stop): not written again.
     pub already: usize,
+    /// Of the emails to send, those whose recipients' sending window is closed now: they wait for it to open.
+    pub waiting_for_window: usize,
     /// Emails left of the monthly limit now.
     pub remaining_this_month: i64,
     pub findings: Vec<Finding>,
@@ -169,11 +174,11 @@ pub async fn plan_launch(
         .accounts()
         .count_sent_emails_since(user.id, quota_window_start(now))
         .await?;
-    // A business this campaign has emailed already (a relaunch after a stop) is not written again.
+    // A business this campaign has emailed already (a relaunch) is not written again; one a stop skipped is sent.
     let emailed = db.sending().first_messages_to(campaign_id, &ids).await?;
     let fresh: Vec<&BusinessRow> = businesses
         .iter()
-        .filter(|business| !emailed.contains_key(&business.id))
+        .filter(|business| emailed.get(&business.id).is_none_or(|first| first.stopped))
         .collect();
     let emails: Vec<Option<&str>> = fresh
         .iter()
@@ -307,6 +312,7 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
             level,
             kind,
             message,
+            at: None,
         })
     };
     let with_email = plan
@@ -384,17 +390,15 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         };
         add(CheckLevel::Warn, CheckKind::MonthlyQuota, message);
     }
-    if let (held @ 1.., Some(opens_at)) = plan.held_by_window {
-        let when = crate::platform::clock::iso(opens_at);
+    if let (held @ 1.., Some(_)) = plan.held_by_window {
         let message = if held == with_email {
-            format!(
-                "The sending window is closed for every recipient now: the emails wait, and the first go out at \
-                 {when} (UTC)."
-            )
+            "The sending window is closed for every recipient now: the emails wait, and the first go out when it \
+             opens."
+                .to_string()
         } else {
             format!(
                 "{held} of {with_email} emails wait for the sending window, closed now where their recipients are: \
-                 the first of them go out at {when} (UTC)."
+                 the first of them go out when it opens."
             )
         };
         add(CheckLevel::Warn, CheckKind::SendingWindow, message);
@@ -432,6 +436,12 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
             );
         }
     }
+    if let Some(window) = findings
+        .iter_mut()
+        .find(|finding| finding.kind == CheckKind::SendingWindow)
+    {
+        window.at = plan.held_by_window.1.map(Timestamp);
+    }
     findings.sort_by_key(|finding| finding.level != CheckLevel::Block);
     let ready = !findings
         .iter()
@@ -440,6 +450,7 @@ pub fn check_launch(settings: &Settings, plan: &LaunchPlan<'_>) -> LaunchCheck {
         recipients: plan.emails.len() + plan.already,
         with_email,
         already: plan.already,
+        waiting_for_window: plan.held_by_window.0,
         remaining_this_month: remaining,
         findings,
         ready,

@@ -32,8 +32,9 @@ impl<'a> Links<'a> {
     /// The unsubscribe page for an address: an opaque token sealed with the instance key, which only this instance
     /// can open (to pre-fill the page, or to suppress the address on a one-click POST). The address itself is never
     /// in the link, so no proxy or log on the way learns it, and spam filters do not see a phishing-shaped URL.
-    pub fn unsubscribe(&self, email: &str) -> String {
-        let token = unsubscribe_token(self.key, email);
+    /// The token also holds the sender's name, so the page can say whose emails stop.
+    pub fn unsubscribe(&self, email: &str, sender: &str) -> String {
+        let token = unsubscribe_token(self.key, email, sender);
         let mut url = self.url(token.len() + 16, "/unsubscribe?t=");
         url.push_str(&token);
         url
@@ -74,25 +75,58 @@ impl<'a> Links<'a> {
     }
 }
 
-/// The sealed token of an address's unsubscribe link (the address normalised first).
-pub fn unsubscribe_token(key: &Secret, email: &str) -> String {
-    seal(key, UNSUBSCRIBE_PURPOSE, &normalize_email(email))
+/// The sealed token of an address's unsubscribe link: the address normalised, and on a second line the name of the
+/// sender its emails come from (when there is one).
+pub fn unsubscribe_token(key: &Secret, email: &str, sender: &str) -> String {
+    let email = normalize_email(email);
+    let sender = sender.split_whitespace().collect::<Vec<_>>().join(" ");
+    if sender.is_empty() {
+        seal(key, UNSUBSCRIBE_PURPOSE, &email)
+    } else {
+        seal(key, UNSUBSCRIBE_PURPOSE, &format!("{email}\n{sender}"))
+    }
 }
 
-/// The address an unsubscribe link names: its sealed token (`t`), or an older link's address and signature. None
-/// when the link was not made by this instance.
+/// What an unsubscribe link names: the address, and the sender its emails came from (links made before the sender
+/// was sealed in, and older links with the address in clear, name none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedAddress {
+    pub email: String,
+    pub sender: Option<String>,
+}
+
+/// What an unsubscribe link names: its sealed token (`t`), or an older link's address and signature. None when the
+/// link was not made by this instance.
+pub fn unsubscribe_link(
+    settings: &Settings,
+    token: Option<&str>,
+    email: Option<&str>,
+    signature: Option<&str>,
+) -> Option<LinkedAddress> {
+    let key = &settings.security.secret_key;
+    if let Some(token) = token.filter(|token| !token.is_empty()) {
+        let sealed = open_sealed(key, UNSUBSCRIBE_PURPOSE, token)?;
+        let (email, sender) = match sealed.split_once('\n') {
+            Some((email, sender)) => (email.to_string(), Some(sender.to_string())),
+            None => (sealed, None),
+        };
+        return Some(LinkedAddress { email, sender });
+    }
+    let email = normalize_email(email?);
+    verify(key, UNSUBSCRIBE_PURPOSE, &email, signature?).then_some(LinkedAddress {
+        email,
+        sender: None,
+    })
+}
+
+/// The address an unsubscribe link names (see [`unsubscribe_link`]).
 pub fn unsubscribe_address(
     settings: &Settings,
     token: Option<&str>,
     email: Option<&str>,
     signature: Option<&str>,
 ) -> Option<String> {
-    let key = &settings.security.secret_key;
-    if let Some(token) = token.filter(|token| !token.is_empty()) {
-        return open_sealed(key, UNSUBSCRIBE_PURPOSE, token);
-    }
-    let email = normalize_email(email?);
-    verify(key, UNSUBSCRIBE_PURPOSE, &email, signature?).then_some(email)
+    unsubscribe_link(settings, token, email, signature).map(|linked| linked.email)
 }
 
 /// The link an older message carried: the address in clear and its signature (see [`UNSUBSCRIBE_PURPOSE`]).
@@ -112,9 +146,9 @@ fn click_signed<'a>(token: &'a str, address: &'a str) -> [&'a str; 3] {
     [token, "\n", address]
 }
 
-/// The unsubscribe page for an address (see [`Links::unsubscribe`]).
-pub fn unsubscribe_url(settings: &Settings, email: &str) -> String {
-    Links::new(settings).unsubscribe(email)
+/// The unsubscribe page for an address of a sender's emails (see [`Links::unsubscribe`]).
+pub fn unsubscribe_url(settings: &Settings, email: &str, sender: &str) -> String {
+    Links::new(settings).unsubscribe(email, sender)
 }
 
 /// A link's click-tracking URL (see [`Links::click`]).
@@ -178,7 +212,7 @@ mod tests {
         let mut settings = Settings::default();
         settings.security.secret_key = Secret::new("k".repeat(64));
         settings.http.public_url = "https://out.example.com".into();
-        let url = unsubscribe_url(&settings, " Ada+news@Example.org ");
+        let url = unsubscribe_url(&settings, " Ada+news@Example.org ", "");
         let token = url
             .strip_prefix("https://out.example.com/unsubscribe?t=")
             .expect(&url);
@@ -193,6 +227,17 @@ mod tests {
         assert_eq!(
             unsubscribe_address(&settings, Some("AAAA"), None, None),
             None
+        );
+        // Issue 83.16: the sender's name travels sealed with the address, so the page can name it.
+        let named = unsubscribe_url(&settings, "ada@example.org", "Nordic\nBakery");
+        let token = named.rsplit("t=").next().unwrap();
+        assert!(!named.contains("Nordic"), "{named}");
+        assert_eq!(
+            unsubscribe_link(&settings, Some(token), None, None),
+            Some(LinkedAddress {
+                email: "ada@example.org".into(),
+                sender: Some("Nordic Bakery".into())
+            })
         );
         // A link sent before the tokens: the address and its signature.
         let old = legacy_unsubscribe_url(&settings, "Ada+news@example.org");

@@ -57,6 +57,13 @@ impl MessageKind {
     }
 }
 
+/// A campaign's first email to a business: its id, and whether a stop skipped it (a relaunch sends it after all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FirstMessage {
+    pub id: i64,
+    pub stopped: bool,
+}
+
 /// A message to queue (serialised as a row of `outgoing/enqueue`); producers write theirs through `Outgoing`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NewMessage<'a> {
@@ -652,19 +659,39 @@ impl SendingStore<'_> {
         on_writer!(self, pool => sqlx::query(sql).bind(worker).bind(now).execute(pool).await.map(|_| ()))
     }
 
-    /// The first emails of a campaign to these businesses, by business.
+    /// The first emails of a campaign to these businesses, by business, each with whether a stop skipped it.
     pub async fn first_messages_to(
         &self,
         campaign_id: i64,
         business_ids: &[i64],
-    ) -> StoreResult<HashMap<i64, i64>> {
+    ) -> StoreResult<HashMap<i64, FirstMessage>> {
         if business_ids.is_empty() {
             return Ok(HashMap::new());
         }
         let sql = AUTOMATION_FIRST_MESSAGES.sql(self);
         let list = json_list(business_ids);
-        let rows: Vec<(i64, i64)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
-            .fetch_all(pool).await)?;
-        Ok(rows.into_iter().collect())
+        let rows: Vec<(i64, i64, bool)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
+            .bind(crate::sending::control::STOPPED_BY_USER).fetch_all(pool).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|(business, id, stopped)| (business, FirstMessage { id, stopped }))
+            .collect())
+    }
+
+    /// Puts the first emails a stop skipped back in the queue, for the businesses a relaunch names (ids as given),
+    /// written with `template_id`; returns their ids.
+    pub async fn requeue_stopped(
+        &self,
+        campaign_id: i64,
+        business_ids: &[i64],
+        template_id: i64,
+    ) -> StoreResult<Vec<i64>> {
+        if business_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = OUTGOING_REQUEUE_STOPPED.sql(self);
+        let list = json_list(business_ids);
+        on_writer!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(&list)
+            .bind(crate::sending::control::STOPPED_BY_USER).bind(template_id).fetch_all(pool).await)
     }
 }

@@ -128,6 +128,35 @@ impl Outgoing {
     }
 }
 
+crate::text_enum! {
+    /// What keeps a campaign's queued email from going now: the tag of the sending job that waits for it.
+    pub enum Hold ("send hold") {
+        /// The sending window is closed where its recipient is.
+        Window = "window",
+        /// Its sender's pace (the daily cap spread over the window).
+        Pace = "pace",
+        /// Every sender that may send it has sent its cap for today.
+        DailyCap = "daily_cap",
+        /// The monthly email limit is used up.
+        MonthlyQuota = "monthly_quota",
+        /// A sender was down or refused it: another sender of the pool tries again.
+        Retry = "retry",
+    }
+}
+
+impl Hold {
+    /// The tag of a job that waits until `at` (epoch milliseconds) for this reason.
+    pub fn tag(self, at: i64) -> String {
+        format!("{self}:{at}")
+    }
+
+    /// The hold of a waiting sending job, from its key (`send:{campaign}:{first message}:{hold}:{at}`); none for a
+    /// job that waits for nothing named (a retry's backoff, a key written before holds were named).
+    pub fn of_job_key(key: &str) -> Option<Hold> {
+        key.split(':').nth(3)?.parse().ok()
+    }
+}
+
 /// Queues sending jobs for messages of a campaign (None: test sends), [`SendCampaignEmail::BATCH`] to a job, each
 /// keyed by the campaign, its first message and the dispatch's tag, so the same jobs are never added twice; returns
 /// how many jobs were added.

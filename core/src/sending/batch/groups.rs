@@ -10,6 +10,7 @@ use crate::accounts::{User, normalize_email};
 use crate::campaigns::personalise::Recipient;
 use crate::platform::clock::DAY_MS;
 use crate::sending::messages::{BatchClaim, Limits, MessageRow, MessageStatus};
+use crate::sending::outgoing::Hold;
 use crate::sending::pool::Standing;
 use crate::sending::senders::EmailConfig;
 use crate::sending::slots::SenderSlots;
@@ -98,7 +99,7 @@ impl Batch<'_> {
         let admitted = slots.pacer().admit(config.id, gap, ids.len());
         if let Some(next_at) = admitted.next_at {
             let held = ids.split_off(admitted.now);
-            self.later(campaign_id, held, next_at, "paced").await?;
+            self.later(campaign_id, held, next_at, Hold::Pace).await?;
         }
         if ids.is_empty() {
             return Ok(None);
@@ -124,7 +125,7 @@ impl Batch<'_> {
                     &format!("Waiting: {} sent its cap for today", config.send_from),
                 )
                 .await?;
-                self.later(campaign_id, unclaimed, tomorrow, "tomorrow")
+                self.later(campaign_id, unclaimed, tomorrow, Hold::DailyCap)
                     .await?;
                 Ok(None)
             }

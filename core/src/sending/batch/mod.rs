@@ -33,7 +33,7 @@ use crate::sending::compose::Composed;
 use crate::sending::control::CampaignSendingSettings;
 use crate::sending::handover::HandOverLog;
 use crate::sending::messages::{Delivered, MessageKind, MessageRow, MessageStatus};
-use crate::sending::outgoing::{Dispatch, queue_sending};
+use crate::sending::outgoing::{Dispatch, Hold, queue_sending};
 use crate::sending::sender::Sender;
 use crate::sending::senders::{EmailConfig, Provider};
 use crate::sending::slots::SenderSlots;
@@ -349,22 +349,23 @@ impl Batch<'_> {
             }
         }
         for (opens, ids) in waiting {
-            self.later(campaign_id, ids, opens, "window").await?;
+            self.later(campaign_id, ids, opens, Hold::Window).await?;
         }
         Ok(open)
     }
 
-    /// Hands messages (still queued, not claimed) to a job that runs at `at`; `why` keeps its key apart from others.
+    /// Hands messages (still queued, not claimed) to a job that runs at `at`; `why` keeps its key apart from others
+    /// and tells the campaign's progress what holds them.
     async fn later(
         &mut self,
         campaign_id: i64,
         ids: Vec<i64>,
         at: i64,
-        why: &str,
+        why: Hold,
     ) -> anyhow::Result<()> {
         self.done.extend(&ids);
         let dispatch = Dispatch {
-            tag: &format!("{why}:{at}"),
+            tag: &why.tag(at),
             at_once: false,
             not_before: Some(at),
             branding: None,

@@ -12,7 +12,7 @@ use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::Handoff;
 use crate::sending::handover::{HandOver, HandOverError, HandOverLog};
 use crate::sending::messages::MessageStatus;
-use crate::sending::outgoing::{Dispatch, queue_sending};
+use crate::sending::outgoing::{Dispatch, Hold, queue_sending};
 use crate::sending::steps::SendStep;
 
 /// Puts the hand-overs of a run on record before their content goes (see `sending::Handoff`), with those of the
@@ -297,7 +297,7 @@ pub(super) async fn pause_for_room(
     telemetry::campaign_paused(PauseReason::Limit);
     let resume_at = now + RESUME_AFTER_MS;
     let dispatch = Dispatch {
-        tag: &format!("at:{resume_at}"),
+        tag: &if quota { Hold::MonthlyQuota } else { Hold::DailyCap }.tag(resume_at),
         at_once: job.at_once,
         not_before: Some(resume_at),
         branding: None,

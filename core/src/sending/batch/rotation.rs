@@ -13,6 +13,7 @@ use crate::accounts::User;
 use crate::platform::clock::DAY_MS;
 use crate::platform::telemetry::{self, PauseReason};
 use crate::sending::messages::{MessageKind, MessageRow, Share};
+use crate::sending::outgoing::Hold;
 use crate::sending::pool::{Standing, Usage, allocate};
 use crate::sending::senders::EmailConfig;
 use crate::sending::slots::SenderSlots;
@@ -167,7 +168,7 @@ impl Batch<'_> {
             }
         }
         if !paced.is_empty() {
-            self.later(campaign_id, paced, paced_until, "paced").await?;
+            self.later(campaign_id, paced, paced_until, Hold::Pace).await?;
         }
         if !retry.is_empty() {
             // Those that were down or turned off may have been the last that could send.
@@ -183,7 +184,7 @@ impl Batch<'_> {
                 now_senders.push((current, standing, 0));
             }
             if now_senders.iter().any(|(config, _, _)| config.can_send()) {
-                self.later(campaign_id, retry, retry_at, "rotate").await?;
+                self.later(campaign_id, retry, retry_at, Hold::Retry).await?;
             } else {
                 self.wait_for_senders(campaign_id, &now_senders, &retry)
                     .await?;
@@ -194,7 +195,7 @@ impl Batch<'_> {
         if !waiting.is_empty() {
             let tomorrow = (now.div_euclid(DAY_MS) + 1) * DAY_MS;
             self.hold(&waiting, ALL_AT_CAP).await?;
-            self.later(campaign_id, waiting, tomorrow, "tomorrow")
+            self.later(campaign_id, waiting, tomorrow, Hold::DailyCap)
                 .await?;
         }
         Ok(None)

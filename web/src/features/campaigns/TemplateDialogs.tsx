@@ -141,7 +141,7 @@ export function unknownVariableField(message: string, subject: string): "subject
 
 /** Each row keeps a stable key, so removing one does not hand its editor to the next. */
 type Row = FollowUp & { key: string };
-const emptyFollowUp = (): Row => ({ subject: "", body: "", delayDays: 3, key: crypto.randomUUID() });
+const emptyFollowUp = (): Row => ({ subject: "", body: "", delayDays: 3, variants: [], key: crypto.randomUUID() });
 const withKeys = (list: FollowUp[]): Row[] => list.map((item) => ({ ...item, key: String(item.id ?? crypto.randomUUID()) }));
 
 export function FollowUpDialog({ template, onClose }: { template: Template; onClose: () => void }) {
@@ -154,7 +154,7 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
       const saved = await requestJson<FollowUp[]>(
         "PUT",
         `/api/follow-up-templates/sequence/${template.id}`,
-        rows.map(({ subject, body, delayDays }) => ({ subject, body, delayDays, tone: "professional" })),
+        rows.map(({ subject, body, delayDays, variants }) => ({ subject, body, delayDays, variants, tone: "professional" })),
       );
       if (timing !== template.followUpTiming) await requestJson("PUT", `/api/email-templates/${template.id}/follow-up-timing`, { followUpTiming: timing });
       return saved;
@@ -245,6 +245,7 @@ export function FollowUpDialog({ template, onClose }: { template: Template; onCl
                   </p>
                 ) : null}
               </div>
+              <VariantsEditor variants={item.variants} onChange={(variants) => change(index, { variants })} error={null} />
             </div>
           </li>
         ))}

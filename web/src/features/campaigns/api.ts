@@ -3,8 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@outreach/client/request";
 import type { Campaign, FollowUpRow, Template } from "@outreach/client/api/types";
 
-/** A follow-up as the sequence dialog edits it: a saved one has its id. */
-export type FollowUp = Pick<FollowUpRow, "subject" | "body" | "delayDays"> & { id?: number };
+/** A follow-up as the sequence dialog edits it, with its A/B variants (issue 81): a saved one has its id. */
+export type FollowUp = Pick<FollowUpRow, "subject" | "body" | "delayDays" | "variants"> & { id?: number };
 
 export const STATUS_LABELS: Record<string, string> = {
   draft: "Draft",

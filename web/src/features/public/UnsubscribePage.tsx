@@ -1,6 +1,6 @@
 /** Unsubscribe (B §2.16, §5, §8): one email field; success says the address left every marketing list. Opened
  * from a link in an email (its sealed token `t`, or an older link's address and signature), the address is
- * pre-filled. */
+ * pre-filled, and the page names the sender whose emails it came from when the link holds it (issue 83.16). */
 import { useEffect, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
@@ -19,6 +19,7 @@ export function UnsubscribePage() {
   const [signature, setSignature] = useState<string | undefined>();
   const [token, setToken] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
+  const [sender, setSender] = useState<string | null>(null);
   const unsubscribing = useApiMutation({
     mutationFn: (address: string) => apiRequest("POST", "/api/unsubscribe", { email: address, signature, token }),
     failure: { title: "Error", description: "Failed to unsubscribe. Please try again." },
@@ -36,6 +37,7 @@ export function UnsubscribePage() {
     requestJson<LinkAddress>("GET", `/api/unsubscribe/verify?${query}`)
       .then((verified) => {
         setEmail(verified.email);
+        setSender(verified.sender ?? null);
         if (linkToken) setToken(linkToken);
         else setSignature(linkSignature ?? undefined);
       })
@@ -70,7 +72,16 @@ export function UnsubscribePage() {
         ) : (
           <form onSubmit={submit} noValidate>
             <h1 className="text-2xl font-bold">Unsubscribe</h1>
-            <p className="mt-2 text-slate-700">Enter your email address to stop receiving outreach emails sent through this service.</p>
+            <p className="mt-2 text-slate-700">
+              {sender ? (
+                <>
+                  You received an email from <strong data-testid="unsubscribe-sender">{sender}</strong>, sent through this service. Confirm your
+                  address to stop receiving outreach emails sent through it, from {sender} and everyone else.
+                </>
+              ) : (
+                "Enter your email address to stop receiving outreach emails sent through this service."
+              )}
+            </p>
             <label htmlFor="unsubscribe-email" className="mt-4 block text-sm font-medium">
               Email address
             </label>

@@ -1,5 +1,6 @@
 /** B §2.14, §9: the most recent search is the log rows with the latest row's search term created within 30 minutes
- * of it, sorted by chunk number. */
+ * of it, sorted by chunk number; of those, only the latest row's own search (issue 83.10: the builder's search, an
+ * automation's daily run and its Run Now may share a term and half an hour, and are separate searches). */
 import type { SearchLog } from "@outreach/client/api/types";
 
 export type SearchLogRow = SearchLog;
@@ -12,7 +13,7 @@ export function latestSearch(rows: SearchLogRow[]): SearchLogRow[] {
   const latest = rows.reduce((a, b) => (Date.parse(b.createdAt) > Date.parse(a.createdAt) ? b : a));
   const end = Date.parse(latest.createdAt);
   return rows
-    .filter((row) => row.searchTerm === latest.searchTerm && end - Date.parse(row.createdAt) <= GROUP_WINDOW_MS)
+    .filter((row) => row.searchId === latest.searchId && row.searchTerm === latest.searchTerm && end - Date.parse(row.createdAt) <= GROUP_WINDOW_MS)
     .sort((a, b) => a.chunkNumber - b.chunkNumber);
 }
 
