@@ -76,7 +76,12 @@ pub async fn list(
     SignedIn(user): SignedIn,
 ) -> ApiResult<Json<Vec<AutomationView>>> {
     let now = state.ctx.now_ms();
-    let rows = state.ctx.db.automations().list_automations(user.id, now).await?;
+    let rows = state
+        .ctx
+        .db
+        .automations()
+        .list_automations(user.id, now)
+        .await?;
     let pools = state.ctx.db.sending().campaign_pools(user.id).await?;
     Ok(Json(
         rows.iter()

@@ -183,17 +183,29 @@ pub async fn launch(
         .iter()
         .find_map(|finding| finding.at.filter(|_| check.waiting_for_window > 0));
     let under_way = match check.waiting_for_window.min(queued) {
-        0 => format!("{} {} being sent", quantity(queued, "email", "emails"), if queued == 1 { "is" } else { "are" }),
+        0 => format!(
+            "{} {} being sent",
+            quantity(queued, "email", "emails"),
+            if queued == 1 { "is" } else { "are" }
+        ),
         waiting if waiting == queued => format!(
             "{} queued: the sending window is closed for {} now, so {} for it to open",
             quantity(queued, "email", "emails"),
-            if queued == 1 { "its recipient" } else { "every recipient" },
+            if queued == 1 {
+                "its recipient"
+            } else {
+                "every recipient"
+            },
             if queued == 1 { "it waits" } else { "they wait" }
         ),
         waiting => format!(
             "{} queued: {} now, and {waiting} {} for the sending window to open",
             quantity(queued, "email", "emails"),
-            if queued - waiting == 1 { "1 is being sent".to_string() } else { format!("{} are being sent", queued - waiting) },
+            if queued - waiting == 1 {
+                "1 is being sent".to_string()
+            } else {
+                format!("{} are being sent", queued - waiting)
+            },
             if waiting == 1 { "waits" } else { "wait" }
         ),
     };
@@ -322,8 +334,15 @@ async fn progress_of(state: &AppState, id: i64, user_id: i64) -> ApiResult<Json<
             user_id: Some(user_id),
             campaign_id: Some(id),
         };
-        let pending = state.ctx.db.sending().pending_follow_ups(scope, i64::MAX, 1).await?;
-        pending.first().map(|follow_up| Timestamp(follow_up.scheduled_for))
+        let pending = state
+            .ctx
+            .db
+            .sending()
+            .pending_follow_ups(scope, i64::MAX, 1)
+            .await?;
+        pending
+            .first()
+            .map(|follow_up| Timestamp(follow_up.scheduled_for))
     } else {
         None
     };

@@ -56,7 +56,7 @@ pub struct TestSendRequest {
 }
 
 /// A business as the browser keeps it among the chosen ones: only its id is read.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, ToSchema)]
 pub struct SelectedBusiness {
     id: i64,
 }
@@ -282,7 +282,9 @@ pub async fn test_campaign(
             .list_email_configs(user.id)
             .await?
             .into_iter()
-            .find(|config| config.is_active && config.send_from.eq_ignore_ascii_case(address.trim())),
+            .find(|config| {
+                config.is_active && config.send_from.eq_ignore_ascii_case(address.trim())
+            }),
         None => None,
     };
     let sender = match named_sender {

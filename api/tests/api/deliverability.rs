@@ -61,9 +61,17 @@ async fn new_campaigns_send_plain_text_with_opaque_unsubscribe_links_and_old_lin
         let (status, linked) = visitor
             .get_json(&format!("/api/unsubscribe/verify?t={token}"))
             .await;
-        assert_eq!((status, linked["email"].as_str()), (StatusCode::OK, Some("owner0@cafe0.example")));
+        assert_eq!(
+            (status, linked["email"].as_str()),
+            (StatusCode::OK, Some("owner0@cafe0.example"))
+        );
         // Issue 83.16: the page can say whose emails stop.
-        assert!(linked["sender"].as_str().is_some_and(|sender| !sender.is_empty()), "{linked}");
+        assert!(
+            linked["sender"]
+                .as_str()
+                .is_some_and(|sender| !sender.is_empty()),
+            "{linked}"
+        );
         assert_eq!(
             visitor
                 .get_json("/api/unsubscribe/verify?t=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")

@@ -600,8 +600,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and sent, or 202 with
-         *     the run to poll (`GET /api/automation-runs/{id}`) past a bound.
+         * Run Now (B §7): the same run as the daily one, at once; answers its result once it searched and its emails went,
+         *     or 202 with the run to poll (`GET /api/automation-runs/{id}`) while it still searches or some of its emails wait
+         *     (for a sender's pace, the window or a cap).
          */
         post: operations["postApiAutomationsByIdRun"];
         delete?: never;
@@ -2895,7 +2896,9 @@ export interface components {
         CampaignProgress: {
             /** Format: int64 */
             campaignId: number;
+            nextFollowUpAt?: components["schemas"]["Timestamp"] | null;
             nextSendAt?: components["schemas"]["Timestamp"] | null;
+            nextSendReason?: components["schemas"]["Hold"] | null;
             progress: components["schemas"]["Progress"];
             resumingAt?: components["schemas"]["Timestamp"] | null;
             /** @description Each sender of the campaign: what it sent and what waits on it, its cap today and its state. */
@@ -3318,6 +3321,7 @@ export interface components {
         };
         /** @description One finding, in words for the user. */
         Finding: {
+            at?: components["schemas"]["Timestamp"] | null;
             kind: components["schemas"]["CheckKind"];
             level: components["schemas"]["CheckLevel"];
             message: string;
@@ -3432,6 +3436,8 @@ export interface components {
             status: string;
         };
         /** @enum {string} */
+        Hold: "window" | "pace" | "daily_cap" | "monthly_quota" | "retry";
+        /** @enum {string} */
         HumanApproval: "always" | "first_ten" | "never";
         /** @description A business's line (issue 82: `{text, language, facts}`), with where it came from and every fact the site gave. */
         IcebreakerView: {
@@ -3521,6 +3527,8 @@ export interface components {
             publicUrl: string;
             sendingDomain: string;
             supportEmails: string[];
+            /** @description This build's version (B §2.4: the analytics debug panel shows it). */
+            version: string;
         };
         InviteCode: {
             code: string;
@@ -3576,6 +3584,7 @@ export interface components {
             /** @description Businesses without an email address. */
             skipped: number;
             success: boolean;
+            windowOpensAt?: components["schemas"]["Timestamp"] | null;
         };
         /** @description The check of one launch: who would be emailed, the quota left, and the findings (blocks first). */
         LaunchCheck: {
@@ -3604,6 +3613,8 @@ export interface components {
              */
             remainingThisMonth: number;
             spamCheck?: components["schemas"]["SpamCheck"] | null;
+            /** @description Of the emails to send, those whose recipients' sending window is closed now: they wait for it to open. */
+            waitingForWindow: number;
             /**
              * @description Of those, businesses with an email address that the campaign has not emailed yet: the emails the launch
              *     sends.
@@ -3668,9 +3679,10 @@ export interface components {
              */
             rampUp: boolean | null;
         };
-        /** @description The address of a signed unsubscribe link. */
+        /** @description The address of a signed unsubscribe link, and the sender whose emails it stops (none for older links). */
         LinkAddress: {
             email: string;
+            sender?: string | null;
         };
         LocalSignIn: {
             email: string;
@@ -4042,6 +4054,12 @@ export interface components {
             maxResults: number;
             query: string;
             rawResponse: string;
+            /**
+             * Format: int64
+             * @description The search the chunk belongs to: separate searches of one term (the builder's, an automation's daily run and
+             *     its Run Now) are told apart by it.
+             */
+            searchId: number;
             searchTerm: string;
             searchType: string;
         };
@@ -4064,6 +4082,11 @@ export interface components {
         SearchStatus: "running" | "complete" | "cancelled" | "failed";
         /** @enum {string} */
         Security: "none" | "starttls" | "tls";
+        /** @description A business as the browser keeps it among the chosen ones: only its id is read. */
+        SelectedBusiness: {
+            /** Format: int64 */
+            id: number;
+        };
         /** @description Send All's answer: how many follow-ups it processed, and each one's result. */
         SendAllResult: {
             processed: number;
@@ -4410,6 +4433,8 @@ export interface components {
             body: string | null;
             /** @default [] */
             businessIds: number[];
+            /** @default null */
+            campaignEmailSettings: components["schemas"]["CampaignEmailSettings"] | null;
             /**
              * Format: int64
              * @description `test-campaign` without a template: the campaign whose chosen template to test.
@@ -4417,10 +4442,21 @@ export interface components {
              */
             campaignId: number | null;
             /**
+             * @description `send-test-email`: the spec's flag; these endpoints send only tests, so `false` is refused.
+             * @default null
+             */
+            isTest: boolean | null;
+            /**
              * Format: int64
              * @default null
              */
             quantity: number | null;
+            /**
+             * @description `test-campaign`: the builder's chosen businesses as the browser keeps them (A §3 `selectedBusinesses`, each
+             *     with its `id`), tested besides `businessIds`.
+             * @default []
+             */
+            selectedBusinesses: components["schemas"]["SelectedBusiness"][];
             /** @default null */
             subject: string | null;
             /**

@@ -283,7 +283,12 @@ pub async fn run(ctx: &Context, run_id: i64) -> anyhow::Result<()> {
     }
     let outcome = match record.automation_id {
         None => skipped("The automation was deleted"),
-        Some(id) => match ctx.db.automations().find_automation(id, None, ctx.now_ms()).await? {
+        Some(id) => match ctx
+            .db
+            .automations()
+            .find_automation(id, None, ctx.now_ms())
+            .await?
+        {
             None => skipped("The automation was deleted"),
             Some(automation) => match run_automation(ctx, &record, &automation).await? {
                 Some(outcome) => outcome,
@@ -425,7 +430,7 @@ async fn run_automation(
         .filter(|business| {
             messages
                 .get(&business.id)
-                .is_some_and(|id| written.contains(id))
+                .is_some_and(|first| written.contains(&first.id))
                 && valid_address(business.email.as_deref()).is_some()
         })
         .count() as i64;

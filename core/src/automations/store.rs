@@ -126,7 +126,11 @@ impl AutomationsStore<'_> {
     }
 
     /// A user's automations as of `now` (whether each ran today).
-    pub async fn list_automations(&self, user_id: i64, now: i64) -> StoreResult<Vec<AutomationRow>> {
+    pub async fn list_automations(
+        &self,
+        user_id: i64,
+        now: i64,
+    ) -> StoreResult<Vec<AutomationRow>> {
         let sql = AUTOMATION_LIST.sql(self);
         let today = date_of(now).to_string();
         on_db!(self, pool => sqlx::query_as(sql).bind(user_id).bind(&today).fetch_all(pool).await)

@@ -268,7 +268,9 @@ pub enum CampaignError {
     StillSending,
     #[error("The builder has six steps")]
     BuilderStep,
-    #[error("This campaign's queued emails use its template: stop the campaign, or make a new one, to send another")]
+    #[error(
+        "This campaign's queued emails use its template: stop the campaign, or make a new one, to send another"
+    )]
     TemplateLocked,
     #[error("Search radius must be between 1 and 100 miles")]
     Radius,

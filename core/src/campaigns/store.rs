@@ -341,7 +341,12 @@ impl CampaignsStore<'_> {
     }
 
     /// A launch: the campaign is active, and names the template its queued mail uses.
-    pub async fn mark_launched(&self, campaign_id: i64, template_id: i64, now: i64) -> StoreResult<()> {
+    pub async fn mark_launched(
+        &self,
+        campaign_id: i64,
+        template_id: i64,
+        now: i64,
+    ) -> StoreResult<()> {
         let sql = CAMPAIGN_LAUNCHED.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(campaign_id).bind(template_id).bind(now)
             .execute(pool).await.map(|_| ()))

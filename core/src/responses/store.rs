@@ -279,7 +279,12 @@ impl ResponsesStore<'_> {
     }
 
     /// Retires the drafts of a thread still waiting for approval (its owner answered by hand); how many.
-    pub async fn retire_thread_drafts(&self, thread_id: i64, user_id: i64, now: i64) -> StoreResult<u64> {
+    pub async fn retire_thread_drafts(
+        &self,
+        thread_id: i64,
+        user_id: i64,
+        now: i64,
+    ) -> StoreResult<u64> {
         let sql = RESPONSE_RETIRE_THREAD_DRAFTS.sql(self);
         on_writer!(self, pool => sqlx::query(sql).bind(thread_id).bind(user_id).bind(now).execute(pool).await
             .map(|done| done.rows_affected()))

@@ -10,11 +10,12 @@ use crate::platform::telemetry::{self, PauseReason};
 use crate::platform::window::WindowColumns;
 use crate::sending::SendingStore;
 use crate::sending::launch::enqueue_sends;
+use crate::sending::messages::STOPPED_BY_USER;
 use crate::{Context, on_db, on_tx};
 
 pub const PAUSED_BY_USER: &str =
     "Paused by you. Nothing more is sent until you resume the campaign.";
-pub const STOPPED_BY_USER: &str = "Stopped by you";
+
 /// What the campaign's owner reads after an administrator's pause.
 pub const PAUSED_BY_OPERATOR: &str =
     "Paused by the operator of this instance. Nothing more is sent until the campaign is resumed.";

@@ -93,7 +93,11 @@ pub async fn launch_campaign(
     let mut written = outgoing.write(db, &letters, now).await?;
     // A relaunch after a stop sends what the stop skipped.
     let ids: Vec<i64> = businesses.iter().map(|business| business.id).collect();
-    written.extend(db.sending().requeue_stopped(campaign_id, &ids, template_id).await?);
+    written.extend(
+        db.sending()
+            .requeue_stopped(campaign_id, &ids, template_id)
+            .await?,
+    );
     faults::point_with("launch-written", || campaign_id.to_string());
     db.campaigns()
         .mark_launched(campaign_id, template_id, now)

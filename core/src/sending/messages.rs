@@ -57,6 +57,9 @@ impl MessageKind {
     }
 }
 
+/// Why a stop skipped a queued email (a relaunch sends it after all).
+pub const STOPPED_BY_USER: &str = "Stopped by you";
+
 /// A campaign's first email to a business: its id, and whether a stop skipped it (a relaunch sends it after all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FirstMessage {
@@ -671,7 +674,7 @@ impl SendingStore<'_> {
         let sql = AUTOMATION_FIRST_MESSAGES.sql(self);
         let list = json_list(business_ids);
         let rows: Vec<(i64, i64, bool)> = on_db!(self, pool => sqlx::query_as(sql).bind(campaign_id).bind(&list)
-            .bind(crate::sending::control::STOPPED_BY_USER).fetch_all(pool).await)?;
+            .bind(STOPPED_BY_USER).fetch_all(pool).await)?;
         Ok(rows
             .into_iter()
             .map(|(business, id, stopped)| (business, FirstMessage { id, stopped }))
@@ -692,6 +695,6 @@ impl SendingStore<'_> {
         let sql = OUTGOING_REQUEUE_STOPPED.sql(self);
         let list = json_list(business_ids);
         on_writer!(self, pool => sqlx::query_scalar(sql).bind(campaign_id).bind(&list)
-            .bind(crate::sending::control::STOPPED_BY_USER).bind(template_id).fetch_all(pool).await)
+            .bind(STOPPED_BY_USER).bind(template_id).fetch_all(pool).await)
     }
 }

@@ -297,7 +297,12 @@ pub(super) async fn pause_for_room(
     telemetry::campaign_paused(PauseReason::Limit);
     let resume_at = now + RESUME_AFTER_MS;
     let dispatch = Dispatch {
-        tag: &if quota { Hold::MonthlyQuota } else { Hold::DailyCap }.tag(resume_at),
+        tag: &if quota {
+            Hold::MonthlyQuota
+        } else {
+            Hold::DailyCap
+        }
+        .tag(resume_at),
         at_once: job.at_once,
         not_before: Some(resume_at),
         branding: None,

@@ -168,7 +168,8 @@ impl Batch<'_> {
             }
         }
         if !paced.is_empty() {
-            self.later(campaign_id, paced, paced_until, Hold::Pace).await?;
+            self.later(campaign_id, paced, paced_until, Hold::Pace)
+                .await?;
         }
         if !retry.is_empty() {
             // Those that were down or turned off may have been the last that could send.
@@ -184,7 +185,8 @@ impl Batch<'_> {
                 now_senders.push((current, standing, 0));
             }
             if now_senders.iter().any(|(config, _, _)| config.can_send()) {
-                self.later(campaign_id, retry, retry_at, Hold::Retry).await?;
+                self.later(campaign_id, retry, retry_at, Hold::Retry)
+                    .await?;
             } else {
                 self.wait_for_senders(campaign_id, &now_senders, &retry)
                     .await?;

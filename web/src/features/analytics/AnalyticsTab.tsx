@@ -22,6 +22,7 @@ import {
   type CampaignAnalytics,
 } from "./api";
 import { DailyCharts } from "./shared";
+import { useInstance } from "../../lib/instance";
 
 const INNER_TABS = ["Campaigns", "Sent Emails", "Automation Reports", "Follow-ups"] as const;
 type InnerTab = (typeof INNER_TABS)[number];
@@ -71,6 +72,7 @@ function CampaignList() {
     refetchOnWindowFocus: true,
     refetchInterval: THIRTY_SECONDS,
   });
+  const version = useInstance().data?.version;
   if (campaigns.isLoading) return <p className="text-slate-600">Loading campaigns...</p>;
   if (campaigns.isError) {
     return (
@@ -131,8 +133,11 @@ function CampaignList() {
         <DailyCharts path={ALL_DAYS_KEY} />
       </Card>
       <SenderFiguresCard />
-      <details className="text-sm">
-        <summary className="cursor-pointer text-slate-600">Show raw data</summary>
+      {/* B §2.4: a visible debug panel with the raw data and a version label. */}
+      <details className="text-sm" aria-label="Debug panel">
+        <summary className="cursor-pointer text-slate-600">
+          Show raw data <span data-testid="version-label" className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs">version {version ?? "…"}</span>
+        </summary>
         <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs">{JSON.stringify(list, null, 2)}</pre>
       </details>
     </div>

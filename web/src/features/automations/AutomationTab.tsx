@@ -14,7 +14,7 @@ import type { Automation, AutomationAnalytics, RunResult, Template } from "@outr
 import { automationOpenRateText, formatDateTime, sentText } from "../../lib/format";
 import { useApiMutation } from "@outreach/client/mutation";
 import { requestJson } from "@outreach/client/request";
-import { NEW_FORM, readForm, runToast, type FormState } from "./rules";
+import { NEW_FORM, cardRefetchMs, nextRunText, readForm, runToast, type FormState } from "./rules";
 import { TestAutomationForm } from "./TestAutomationForm";
 
 export const AUTOMATIONS_KEY = "/api/automations";
@@ -22,7 +22,7 @@ const RUNS_KEY = "/api/automation-runs";
 const FAILURE_MS = 6_000;
 
 export function AutomationTab() {
-  const automations = useQuery<Automation[] | null>({ queryKey: [AUTOMATIONS_KEY] });
+  const automations = useQuery<Automation[] | null>({ queryKey: [AUTOMATIONS_KEY], refetchInterval: (query) => cardRefetchMs(query.state.data) });
   const templates = useQuery<Template[] | null>({ queryKey: ["/api/email-templates"] });
   const [creating, setCreating] = useState(false);
   const list = automations.data ?? [];
@@ -43,7 +43,7 @@ export function AutomationTab() {
       ) : null}
       <ul className="grid gap-3 md:grid-cols-2" aria-label="Automations">
         {list.map((automation) => (
-          <AutomationCard key={automation.id} automation={automation} templates={templates.data ?? []} />
+          <AutomationCard key={automation.id} automation={automation} templates={templates.data ?? []} fetchedAt={automations.dataUpdatedAt} />
         ))}
       </ul>
       {creating ? <AutomationDialog templates={templates.data ?? []} onClose={() => setCreating(false)} /> : null}
@@ -51,7 +51,8 @@ export function AutomationTab() {
   );
 }
 
-function AutomationCard({ automation, templates }: { automation: Automation; templates: Template[] }) {
+/** `fetchedAt`: when the card's data was read; a next run due by then starts within a minute. */
+function AutomationCard({ automation, templates, fetchedAt }: { automation: Automation; templates: Template[]; fetchedAt: number }) {
   const [editing, setEditing] = useState(false);
   const [testing, setTesting] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -92,7 +93,7 @@ function AutomationCard({ automation, templates }: { automation: Automation; tem
         {automation.maxTotalEmails ? ` · ${automation.emailsWritten} of its ${automation.maxTotalEmails} emails written` : ""}
       </p>
       <p className="text-xs text-slate-500">
-        Last run: {automation.lastRun ? formatDateTime(automation.lastRun) : "never"} · Next run: {automation.nextRun ? formatDateTime(automation.nextRun) : "none"}
+        Last run: {automation.lastRun ? formatDateTime(automation.lastRun) : "never"} · Next run: {nextRunText(automation.nextRun, fetchedAt)}
       </p>
       {automation.endedReason ? <p className="mt-1 text-sm text-amber-800">{automation.endedReason}</p> : null}
       <div className="mt-3 flex flex-wrap gap-2">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "@outreach/client/api/types";
 import { sentText } from "../../lib/format";
-import { NEW_FORM, readForm, runToast, testError } from "./rules";
+import { NEW_FORM, cardRefetchMs, nextRunText, readForm, runToast, testError } from "./rules";
 
 const valid = { ...NEW_FORM, campaignName: "Daily cafés", businessType: "cafe", geographicArea: "Helsinki", emailTemplateId: "3" };
 
@@ -34,5 +34,20 @@ describe("automation forms", () => {
     expect(runToast(waiting).description).toBe("1 sent, 1 waiting, 0 failed so far. See Automation Reports for the rest.");
     expect(sentText(3, 0)).toBe("3 sent");
     expect(runToast({ ...result, status: "ended", message: "Ended: its 7 emails are sent" }).description).toBe("Ended: its 7 emails are sent");
+  });
+});
+
+describe("the card's next run and its refresh (issue 83.11, 83.17)", () => {
+  const now = Date.parse("2027-01-15T10:00:00.000Z");
+  it("says a run due now starts within a minute, a later one at its time", () => {
+    expect(nextRunText("2027-01-15T10:00:00.000Z", now)).toBe("within a minute");
+    expect(nextRunText("2027-01-16T00:00:00.000Z", now)).toBe(new Date("2027-01-16T00:00:00.000Z").toLocaleString());
+    expect(nextRunText(null, now)).toBe("none");
+  });
+
+  it("follows waiting emails, and stops when none wait", () => {
+    expect(cardRefetchMs([{ emailsWaiting: 0 }, { emailsWaiting: 2 }])).toBe(5_000);
+    expect(cardRefetchMs([{ emailsWaiting: 0 }])).toBe(false);
+    expect(cardRefetchMs(null)).toBe(false);
   });
 });

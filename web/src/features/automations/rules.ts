@@ -1,7 +1,7 @@
 /** Rules of the automation screens (A §5, B §3, §5, §9): the create form's checks in the spec's words, the test
  * form's limits, the run-result toast and the open rate as shown. */
-import type { AutomationForm, RunResult } from "@outreach/client/api/types";
-import { sentText } from "../../lib/format";
+import type { Automation, AutomationForm, RunResult } from "@outreach/client/api/types";
+import { formatDateTime, sentText } from "../../lib/format";
 
 /** The create/edit form as typed (numbers as text, optional ones empty). */
 export interface FormState {
@@ -85,4 +85,16 @@ export function testError(form: { testEmail: string; quantity: number; confidenc
   if (!(form.autoReplyMaxPerDay >= 1 && form.autoReplyMaxPerDay <= 100)) return "Automatic answers a day must be between 1 and 100";
   if (!form.templateChosen) return "Please select an email template";
   return null;
+}
+
+/** An automation's next run as its card says it (issue 83.11): a run due now starts on the scheduler's next pass. */
+export function nextRunText(nextRun: string | null | undefined, now: number): string {
+  if (!nextRun) return "none";
+  return Date.parse(nextRun) <= now + 60_000 ? "within a minute" : formatDateTime(nextRun);
+}
+
+/** How often the automation cards are read again: while some emails wait (a sender's pace, the window), the card
+ * follows them (issue 83.17); otherwise they change only when the user acts. */
+export function cardRefetchMs(automations: Pick<Automation, "emailsWaiting">[] | null | undefined): number | false {
+  return (automations ?? []).some((automation) => automation.emailsWaiting > 0) ? 5_000 : false;
 }

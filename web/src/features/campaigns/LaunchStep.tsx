@@ -19,6 +19,7 @@ import { SendingWindowForm } from "./SendingWindowForm";
 import { OUTBOX } from "./SenderStep";
 import { TestCampaignDialog } from "./TestCampaignDialog";
 import { SpamCheckView, isSpam } from "./SpamCheckView";
+import { findingText, holdText, launchedText, progressState } from "./progressText";
 const POLL_MS = 2000;
 
 /** The first launch rule that fails (A §5 Launch), as a toast title. */
@@ -43,13 +44,6 @@ export function launchCounts(check: Pick<LaunchCheck, "recipients" | "withEmail"
   if (without > 0) parts.push(`${count(without, "business", "businesses")} without an email address will be skipped`);
   if (check.already > 0) parts.push(`${count(check.already, "business", "businesses")} this campaign emailed already will not be emailed again`);
   return `${parts.join("; ")}.`;
-}
-
-/** What a launched campaign is doing: waiting for its window is not sending. */
-export function progressState(progress: Pick<CampaignProgress, "status" | "nextSendAt">): string {
-  if (progress.status === "completed") return "Completed";
-  if (progress.status === "paused") return "Paused";
-  return progress.nextSendAt ? "Waiting" : "Sending";
 }
 
 /** The senders a launch names: a pool of several, one, or none (the default sender, else the outbox). */
@@ -97,11 +91,11 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
     // A §8: 'Campaign Failed' when the server answers success false; 'Campaign Launch Failed' when the request fails,
     // with the server's words or 'Campaign launch failed'.
     success: (answer) =>
-      answer.success ? { title: "Campaign launched", description: answer.message } : { title: "Campaign Failed", description: answer.message, variant: "destructive" },
+      answer.success ? { title: "Campaign launched", description: launchedText(answer) } : { title: "Campaign Failed", description: answer.message, variant: "destructive" },
     failure: { title: "Campaign Launch Failed", description: "Campaign launch failed" },
     invalidates: [campaignProgressKey(campaign.id), LAUNCH_CHECK_KEY],
     onSuccess: (answer) => {
-      if (answer.success) setLaunched(answer.message);
+      if (answer.success) setLaunched(launchedText(answer));
     },
   });
   const launch = () => {
@@ -151,11 +145,7 @@ export function LaunchStep({ campaign, template, sender, extraSenders }: { campa
             </p>
           ) : null}
           <SenderProgressList senders={progress.senders} />
-          {progress.status === "active" && progress.nextSendAt ? (
-            <p className="mt-1 text-slate-600">
-              Waiting for the sending window (in each recipient's local time): the next emails go out {formatDateTime(progress.nextSendAt)}.
-            </p>
-          ) : null}
+          {holdText(progress) ? <p className="mt-1 text-slate-600">{holdText(progress)}</p> : null}
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <CampaignControls campaignId={campaign.id} status={progress.status} />
             <Link to={`/campaign-analytics/${campaign.id}`} className="text-sm text-brand underline">
@@ -203,7 +193,7 @@ function Findings({ findings }: { findings: Finding[] }) {
       {findings.map((finding) => (
         <li key={finding.kind} data-level={finding.level} className={finding.level === "block" ? "text-red-700" : "text-amber-700"}>
           <strong>{finding.level === "block" ? "Blocks the launch: " : "Warning: "}</strong>
-          {finding.message}
+          {findingText(finding)}
         </li>
       ))}
     </ul>

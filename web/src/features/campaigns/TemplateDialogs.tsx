@@ -121,7 +121,7 @@ export function EditTemplateDialog({ template, onClose }: { template: Template; 
 }
 
 /** What each follow-up lacks, by field and named by its number (the spec's message stays the toast). */
-export function followUpErrors(rows: FollowUp[]): { subject?: string; delayDays?: string; body?: string }[] {
+export function followUpErrors(rows: Pick<FollowUp, "subject" | "body" | "delayDays">[]): { subject?: string; delayDays?: string; body?: string }[] {
   return rows.map((item, index) => {
     const n = index + 1;
     const errors: { subject?: string; delayDays?: string; body?: string } = {};

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
-import { launchCounts, launchError, progressState, progressSummary } from "./LaunchStep";
+import { launchCounts, launchError, progressSummary } from "./LaunchStep";
+import { findingText, holdText, launchedText, progressState } from "./progressText";
 import { OUTBOX, identityFromProfile, preferredSender, replyToError } from "./SenderStep";
 import { testCampaignError } from "./TestCampaignDialog";
 
@@ -64,10 +65,39 @@ describe("steps 5 and 6", () => {
 });
 
 describe("progressState", () => {
+  const idle = { nextSendReason: null, nextFollowUpAt: null };
   it("tells waiting for the sending window from sending", () => {
-    expect(progressState({ status: "active", nextSendAt: null })).toBe("Sending");
-    expect(progressState({ status: "active", nextSendAt: "2027-01-15T14:00:00.000Z" })).toBe("Waiting");
-    expect(progressState({ status: "paused", nextSendAt: null })).toBe("Paused");
-    expect(progressState({ status: "completed", nextSendAt: null })).toBe("Completed");
+    expect(progressState({ status: "active", nextSendAt: null, ...idle })).toBe("Sending");
+    expect(progressState({ status: "active", nextSendAt: "2027-01-15T14:00:00.000Z", ...idle, nextSendReason: "window" })).toBe("Waiting");
+    expect(progressState({ status: "paused", nextSendAt: null, ...idle })).toBe("Paused");
+    expect(progressState({ status: "completed", nextSendAt: null, ...idle })).toBe("Completed");
+  });
+
+  it("says a sender's pace is sending, and follow-ups are scheduled once the first emails have gone (issue 83.3, 83.5)", () => {
+    expect(progressState({ status: "active", nextSendAt: "2027-01-15T14:00:00.000Z", ...idle, nextSendReason: "pace" })).toBe("Sending at the sender's pace");
+    const followUp = "2027-01-17T09:00:00.000Z";
+    expect(progressState({ status: "active", nextSendAt: null, nextSendReason: null, nextFollowUpAt: followUp, progress: { queued: 0, sending: 0 } })).toBe(
+      `Follow-ups scheduled: next on ${new Date(followUp).toLocaleString()}`,
+    );
+    expect(progressState({ status: "active", nextSendAt: null, nextSendReason: null, nextFollowUpAt: followUp, progress: { queued: 2, sending: 0 } })).toBe("Sending");
+  });
+});
+
+describe("times said in the user's own time (issue 83.1, 83.3, 83.4)", () => {
+  const at = "2027-01-15T14:00:00.000Z";
+  const local = new Date(at).toLocaleString();
+  it("names what holds the next email", () => {
+    expect(holdText({ status: "active", nextSendAt: at, nextSendReason: "window" })).toBe(`Waiting for the sending window (in each recipient's local time): the next emails go out ${local}.`);
+    expect(holdText({ status: "active", nextSendAt: at, nextSendReason: "pace" })).toContain("pace");
+    expect(holdText({ status: "active", nextSendAt: at, nextSendReason: "daily_cap" })).toContain("cap for today");
+    expect(holdText({ status: "active", nextSendAt: at, nextSendReason: "monthly_quota" })).toContain("monthly email limit");
+    expect(holdText({ status: "active", nextSendAt: null, nextSendReason: null })).toBeNull();
+  });
+
+  it("shows a finding's and a launch's time locally, never as UTC text", () => {
+    expect(findingText({ message: "The sending window is closed.", at })).toBe(`The sending window is closed. It opens ${local} (your time).`);
+    expect(findingText({ message: "No postal address.", at: null })).toBe("No postal address.");
+    expect(launchedText({ message: "3 emails queued.", windowOpensAt: at })).toBe(`3 emails queued. The sending window opens ${local} (your time).`);
+    expect(launchedText({ message: "3 emails are being sent.", windowOpensAt: null })).not.toMatch(/T\d\d:/);
   });
 });
