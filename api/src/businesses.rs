@@ -14,6 +14,7 @@ use outreach_core::discovery::resume::queue_chunk;
 use outreach_core::discovery::search::SearchLog;
 use outreach_core::discovery::search::{SearchRequest, SearchRow, SearchStatus};
 use outreach_core::discovery::sources::provider::attributions;
+use outreach_core::platform::jobs::EnrichBusiness;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -289,6 +290,23 @@ pub struct ImportReport {
     pub businesses: Vec<BusinessView>,
 }
 
+/// Waits for the website lookup queued with `key` to finish: this request's own job, not a lookup another job
+/// finished meanwhile (which would answer before this one ran, and let it overwrite what the user does next). 504 when
+/// it takes longer than the wait.
+pub(crate) async fn website_read(state: &AppState, key: &str) -> ApiResult<()> {
+    let finished =
+        || async { Ok::<_, ApiError>(state.ctx.queue.finished::<EnrichBusiness>(key).await?) };
+    if wait_for(WAIT, finished, |done| *done).await? {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "lookup_pending",
+            "The website is still being read. Try again in a moment.",
+        ))
+    }
+}
+
 /// Imports a lead CSV: bad rows and rows that duplicate one of the user's businesses are skipped, each reported
 /// with its line and why; an unreadable file is refused whole.
 #[utoipa::path(post, path = "/api/businesses/import", tag = "businesses",
@@ -382,32 +400,17 @@ pub async fn social_media(
             "This business has no website to look up",
         ));
     }
-    let asked = state.ctx.now_ms();
-    state
+    let key = format!("social:{id}:{}", state.ctx.now_ms());
+    state.ctx.request_enrichment(id, &key).await?;
+    website_read(&state, &key).await?;
+    let business = state
         .ctx
-        .request_enrichment(id, &format!("social:{id}:{asked}"))
-        .await?;
-    let find = || async {
-        state
-            .ctx
-            .db
-            .discovery()
-            .find_business(id, user.id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("Business not found"))
-    };
-    let row = wait_for(WAIT, find, |row| {
-        row.enriched_at.is_some_and(|at| at >= asked)
-    })
-    .await?;
-    if row.enriched_at.is_none_or(|at| at < asked) {
-        return Err(ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "lookup_pending",
-            "The website is still being read. Try again in a moment.",
-        ));
-    }
-    let business = row.view();
+        .db
+        .discovery()
+        .find_business(id, user.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Business not found"))?
+        .view();
     Ok(Json(SocialLookup {
         social_media: business.social_media.clone(),
         business,

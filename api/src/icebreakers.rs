@@ -2,8 +2,6 @@
 //! read the website again and write a new line (in a language, else the site's), `PUT` the user's own line (an
 //! empty one drops it). The reading is the enrichment job; the API waits for it a bounded time.
 
-use std::time::Duration;
-
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -14,17 +12,15 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::AppState;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::openapi::ErrorBody;
 use crate::session::SignedIn;
-use crate::{AppState, wait_for};
 
 /// The endpoints of this module, behind the account gate.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(show, write, edit))
 }
-
-const WAIT: Duration = Duration::from_secs(20);
 
 fn nothing() -> ApiError {
     ApiError::new(
@@ -96,23 +92,13 @@ pub async fn write(
             LANGUAGES.join(", ")
         )));
     }
-    let asked = state.ctx.now_ms();
+    let key = format!("icebreaker:{id}:{}", state.ctx.now_ms());
     state
         .ctx
-        .request_icebreaker(id, request.language, &format!("icebreaker:{id}:{asked}"))
+        .request_icebreaker(id, request.language, &key)
         .await?;
-    let find = || owned_business(&state, id, user.id);
-    let row = wait_for(WAIT, find, |row| {
-        row.enriched_at.is_some_and(|at| at >= asked)
-    })
-    .await?;
-    if row.enriched_at.is_none_or(|at| at < asked) {
-        return Err(ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "lookup_pending",
-            "The website is still being read. Try again in a moment.",
-        ));
-    }
+    crate::businesses::website_read(&state, &key).await?;
+    let row = owned_business(&state, id, user.id).await?;
     if let Some(error) = row.website_error {
         return Err(ApiError::validation(format!(
             "The website could not be read: {error}"

@@ -54,6 +54,9 @@ test("a campaign's sends, opens, click, reply and bounce show on the analytics p
   const leads = "name,email\nCafe Aalto,owner@aalto.example\nKahvila Kuu,kuu@kuu.example\nRye Deli,deli@rye.example\nSpam Shop,shop@spam.example\n";
   const imported = await (await api.post(`${app.base}/api/businesses/import`, { multipart: { file: { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(leads) } } })).json();
   const campaign = await (await api.post(`${app.base}/api/campaigns`, { data: { name: "Bakery launch" } })).json();
+  // New campaigns send plain text without tracking (issue 81); this one tracks opens and clicks, as campaigns sent
+  // before did.
+  await api.put(`${app.base}/api/campaigns/${campaign.id}`, { data: { plainText: false, trackOpens: true, trackClicks: true } });
   await api.post(`${app.base}/api/campaigns/send`, { data: { campaignId: campaign.id, templateId: template.id, businessIds: imported.businesses.map((b) => b.id) } });
   for (let attempt = 0; attempt < 200; attempt++) {
     const progress = await (await api.get(`${app.base}/api/campaigns/${campaign.id}/progress`)).json();

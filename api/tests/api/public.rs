@@ -131,7 +131,11 @@ async fn signed_unsubscribe_links_prefill_and_are_recorded_as_links() {
         );
         assert_eq!(
             visitor.get_json(&verify).await,
-            (StatusCode::OK, json!({ "email": "grace@example.org" }))
+            (
+                StatusCode::OK,
+                json!({ "email": "grace@example.org", "sender": null })
+            ),
+            "an older link names no sender"
         );
         let forged = format!(
             "/api/unsubscribe/verify?email=eve%40example.org&signature={}",

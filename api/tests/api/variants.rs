@@ -153,7 +153,7 @@ async fn positive_replies_read_by_imap_pick_the_winner_once_each_variant_has_eno
             "emailProvider": "smtp", "emailSendFrom": "ada@bakery.example", "emailSendFromName": "Ada",
             "smtpHost": "127.0.0.1", "smtpPort": sink.port, "smtpSecurity": "none",
             "imapHost": "127.0.0.1", "imapPort": dovecot.port, "imapSecurity": "none",
-            "imapUsername": "ada@bakery.example", "imapPassword": "secret"
+            "imapUsername": "ada@bakery.example", "imapPassword": "secret", "rampUp": false
         })).await;
         assert_eq!(status, StatusCode::OK, "{saved}");
         let ready = campaign_to_cafes(&ada, "Winner", 24).await;

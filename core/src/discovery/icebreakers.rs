@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::discovery::DiscoveryStore;
-use crate::discovery::facts::{Page, facts_of};
+use crate::discovery::facts::{Page, read_facts};
 use crate::on_db;
 use crate::platform::db::StoreResult;
 use crate::platform::queries::*;
@@ -66,7 +66,7 @@ pub async fn record(
     rewrite: bool,
     (today, now): (NaiveDate, i64),
 ) -> anyhow::Result<Option<Line>> {
-    let facts = facts_of(pages, business_name, today);
+    let facts = read_facts(writer, pages, business_name, today).await;
     let language = icebreaker::language_or_default(
         language.or_else(|| pages.first().and_then(|page| page.language.as_deref())),
     );

@@ -148,6 +148,7 @@ queries! {
     JOB_DUE = query!("jobs/due", per_dialect);
     JOB_KEYS_EXISTING = query!("jobs/keys_existing", per_dialect);
     JOB_KEY_EXISTS = query!("jobs/key_exists", per_dialect);
+    JOB_KEY_FINISHED = query!("jobs/key_finished", per_dialect);
     JOB_HELD_BY = query!("jobs/held_by", per_dialect);
     JOB_SET_ASIDE = query!("jobs/set_aside", per_dialect);
     JOB_RELEASE = query!("jobs/release", per_dialect);

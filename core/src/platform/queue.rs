@@ -253,6 +253,14 @@ impl Queue {
         Ok(ids.into_iter().collect())
     }
 
+    /// Whether the job of this kind queued with this idempotency key has finished (done, or failed for good).
+    pub async fn finished<J: Job>(&self, key: &str) -> Result<bool, QueueError> {
+        let sql = JOB_KEY_FINISHED.sql(&self.db);
+        let finished: i64 = on_db!(&self.db, pool => sqlx::query_scalar(sql).bind(J::KIND).bind(key)
+            .fetch_one(pool).await)?;
+        Ok(finished > 0)
+    }
+
     /// A campaign's next sending job that waits for a later time than `now_ms`: when it runs (epoch milliseconds)
     /// and its idempotency key.
     pub async fn next_send_of_campaign(

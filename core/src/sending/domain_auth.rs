@@ -412,11 +412,14 @@ mod tests {
             slow.checks[0].detail.starts_with("DNS did not answer"),
             "{slow:?}"
         );
-        // Issue 83.7: silence is neither a pass nor a missing record.
-        assert_eq!(slow.missing(), Vec::<&str>::new());
+        // Issue 83.7: silence is neither a pass nor a missing record (only the domain's own name is silent here;
+        // its DKIM and DMARC names answer that they have none).
+        assert_eq!(slow.unanswered(), vec!["SPF"]);
+        assert_eq!(slow.missing(), vec!["DKIM", "DMARC"]);
         assert_eq!(
             slow.summary(),
-            "DNS did not answer for SPF, DKIM, DMARC of slow.example: not checked, try again in a minute"
+            "slow.example is missing DKIM, DMARC; DNS did not answer for SPF of slow.example: not checked, try again \
+             in a minute"
         );
     }
 }

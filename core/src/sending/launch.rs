@@ -93,11 +93,11 @@ pub async fn launch_campaign(
     let mut written = outgoing.write(db, &letters, now).await?;
     // A relaunch after a stop sends what the stop skipped.
     let ids: Vec<i64> = businesses.iter().map(|business| business.id).collect();
-    written.extend(
-        db.sending()
-            .requeue_stopped(campaign_id, &ids, template_id)
-            .await?,
-    );
+    let requeued = db
+        .sending()
+        .requeue_stopped(campaign_id, &ids, template_id)
+        .await?;
+    written.extend(&requeued);
     faults::point_with("launch-written", || campaign_id.to_string());
     db.campaigns()
         .mark_launched(campaign_id, template_id, now)
@@ -111,11 +111,20 @@ pub async fn launch_campaign(
         .filter(|message| message.status == MessageStatus::Queued)
         .map(|message| message.id)
         .collect();
+    let (again, fresh): (Vec<i64>, Vec<i64>) = queued.iter().partition(|id| requeued.contains(id));
     let dispatch = Dispatch {
         at_once,
         ..Dispatch::default()
     };
-    outgoing.queue(&ctx.queue, &queued, dispatch).await?;
+    outgoing.queue(&ctx.queue, &fresh, dispatch).await?;
+    // The stopped messages' first launch keyed jobs by them: the relaunch's jobs need keys of their own.
+    let relaunch = format!("relaunch:{now}");
+    let dispatch = Dispatch {
+        at_once,
+        tag: &relaunch,
+        ..Dispatch::default()
+    };
+    outgoing.queue(&ctx.queue, &again, dispatch).await?;
     db.sending()
         .complete_campaign_if_done(campaign_id, now)
         .await?;

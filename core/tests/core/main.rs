@@ -10,6 +10,7 @@ mod directory;
 mod fuzz;
 mod guards;
 mod handover;
+mod icebreaker_facts;
 mod imap;
 mod mail_apis;
 mod message_parents;

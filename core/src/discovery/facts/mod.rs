@@ -2,9 +2,11 @@
 //! signature product, awards and press, recent news and the neighbourhood. Each is kept with its page and the exact
 //! sentence it comes from, as it reads in the page's visible text; navigation, cookie banners, placeholder text,
 //! testimonials and other businesses' boxes, and news or awards older than two years give none. Offline: rules in
-//! five languages over the page's structure (sentences of its blocks, headings with their `<time>`, JSON-LD).
+//! five languages over the page's structure (sentences of its blocks, headings with their `<time>`, JSON-LD); with a
+//! configured model, also the facts it points at on the same pages, each checked against them (`model`).
 
 pub mod eval;
+pub mod model;
 pub mod page;
 mod phrases;
 mod rules;
@@ -73,6 +75,35 @@ pub fn facts_of(pages: &[Page], business_name: &str, today: NaiveDate) -> Vec<Fa
     });
     news.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     facts.extend(news.into_iter().map(|(_, fact)| fact));
+    facts
+}
+
+/// The facts of a site's pages: the rules' (see [`facts_of`]), then those the configured model points at that the
+/// rules did not find. A model that fails adds nothing.
+pub async fn read_facts(
+    writer: &crate::writing::ai::writer::Writer,
+    pages: &[Page],
+    business_name: &str,
+    today: NaiveDate,
+) -> Vec<Fact> {
+    let mut facts = facts_of(pages, business_name, today);
+    match model::model_facts(writer, pages, business_name, today).await {
+        Ok(found) => {
+            for fact in found {
+                let known = facts.iter().any(|known| {
+                    known.quote == fact.quote
+                        || (known.kind == fact.kind
+                            && known.claim.to_lowercase() == fact.claim.to_lowercase())
+                });
+                if !known {
+                    facts.push(fact);
+                }
+            }
+        }
+        Err(error) => {
+            tracing::info!(error = %error, "the model read no facts: the rules' are used")
+        }
+    }
     facts
 }
 

@@ -63,12 +63,15 @@ pub fn user_message(brief: &Brief, material: &Material) -> String {
     message
 }
 
-/// Outside text cannot close its own data block.
+/// Outside text cannot close its own data block, or open or close any other element the prompts fence data in.
 pub fn fence(text: &str) -> String {
-    text.replace("</data>", "</ data>")
-        .replace("<data", "< data")
-        .replace("</reply>", "</ reply>")
-        .replace("<reply", "< reply")
+    let mut fenced = text.to_string();
+    for element in ["data", "reply", "fact", "block", "page"] {
+        fenced = fenced
+            .replace(&format!("</{element}"), &format!("</ {element}"))
+            .replace(&format!("<{element}"), &format!("< {element}"));
+    }
+    fenced
 }
 
 /// The JSON schema of the answer.

@@ -39,6 +39,22 @@ export function preferredSender(active: Pick<EmailConfig, "id" | "provider" | "i
   return best ? String(best.id) : OUTBOX;
 }
 
+/** Choices that lead to setting a sender up rather than sending: picked, they open Email Settings. */
+export const SETUP = "setup:";
+
+/** A §9's fallbacks when no sender is active: the user's Gmail (a Gmail sender whose grant is gone, else a Gmail
+ * login), then an advanced sender with the user's own SendGrid key (turned off). Each needs Email Settings before it
+ * can send, and says so; the local outbox stays the last choice. */
+export function fallbackChoices(configs: Pick<EmailConfig, "provider" | "isActive" | "emailAddress">[], loginEmail: string | undefined): { value: string; label: string }[] {
+  const inactive = configs.filter((config) => !config.isActive);
+  const choices: { value: string; label: string }[] = [];
+  const gmail = inactive.find((config) => config.provider === "gmail")?.emailAddress ?? (loginEmail?.toLowerCase().endsWith("@gmail.com") ? loginEmail : undefined);
+  if (gmail) choices.push({ value: `${SETUP}gmail`, label: `Gmail ${gmail} (connect it in Email Settings to send)` });
+  const sendgrid = inactive.find((config) => config.provider === "sendgrid-custom");
+  if (sendgrid) choices.push({ value: `${SETUP}sendgrid`, label: `Advanced: SendGrid ${sendgrid.emailAddress} (turned off: check its key in Email Settings)` });
+  return choices;
+}
+
 /** Step 5: the sender, its name and reply address; `onContinue` gets them once they are valid. */
 /** What a pool can send today, in words: the sum of its senders' caps of today. */
 export function poolCapacity(pool: Pick<EmailConfig, "capToday" | "state">[]): string {
@@ -101,13 +117,16 @@ export function SenderStep({
   };
 
   const options = [
-    ...active.map((config) => ({ value: String(config.id), label: `${config.configName} (${config.provider})` })),
+    ...(active.length > 0
+      ? active.map((config) => ({ value: String(config.id), label: `${config.configName} (${config.provider})` }))
+      : fallbackChoices(senders.data ?? [], profile.data?.email)),
     { value: OUTBOX, label: "Local outbox (nothing leaves this machine)" },
   ];
+  const pick = (value: string) => (value.startsWith(SETUP) ? switchTab("email-settings") : onSenderChange(value, true));
   return (
     <div className="space-y-3">
       <p className="text-slate-600">Senders are connected in Email Settings; only active ones are offered.</p>
-      <SelectField label="Send from" options={options} value={sender} onChange={(event) => onSenderChange(event.target.value, true)} />
+      <SelectField label="Send from" options={options} value={sender} onChange={(event) => pick(event.target.value)} />
       {chosen && active.length > 1 ? (
         <fieldset className="rounded-md border border-slate-200 p-3 text-sm">
           <legend className="px-1 font-medium">Also send from</legend>

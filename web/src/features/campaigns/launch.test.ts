@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { count } from "../../lib/format";
 import { launchCounts, launchError, progressSummary } from "./LaunchStep";
 import { findingText, holdText, launchedText, progressState } from "./progressText";
-import { OUTBOX, identityFromProfile, preferredSender, replyToError } from "./SenderStep";
+import { OUTBOX, fallbackChoices, identityFromProfile, preferredSender, replyToError } from "./SenderStep";
 import { testCampaignError } from "./TestCampaignDialog";
 
 describe("launch rules", () => {
@@ -99,5 +99,16 @@ describe("times said in the user's own time (issue 83.1, 83.3, 83.4)", () => {
     expect(findingText({ message: "No postal address.", at: null })).toBe("No postal address.");
     expect(launchedText({ message: "3 emails queued.", windowOpensAt: at })).toBe(`3 emails queued. The sending window opens ${local} (your time).`);
     expect(launchedText({ message: "3 emails are being sent.", windowOpensAt: null })).not.toMatch(/T\d\d:/);
+  });
+});
+
+describe("step 5 without an active sender (A §9, issue 83.18)", () => {
+  it("offers the user's Gmail, then their own SendGrid sender, each through Email Settings", () => {
+    const revoked = { provider: "gmail" as const, isActive: false, emailAddress: "ada@gmail.com" };
+    const branded = { provider: "sendgrid-custom" as const, isActive: false, emailAddress: "hello@bakery.example" };
+    expect(fallbackChoices([branded, revoked], "ada@example.org").map((choice) => choice.value)).toEqual(["setup:gmail", "setup:sendgrid"]);
+    expect(fallbackChoices([branded, revoked], "ada@example.org")[0].label).toBe("Gmail ada@gmail.com (connect it in Email Settings to send)");
+    expect(fallbackChoices([], "Grace@Gmail.com")).toEqual([{ value: "setup:gmail", label: "Gmail Grace@Gmail.com (connect it in Email Settings to send)" }]);
+    expect(fallbackChoices([], "ada@example.org")).toEqual([]);
   });
 });
