@@ -355,7 +355,7 @@ impl Default for SendingSettings {
             default_window: "mon-fri 08:00-18:00".into(),
             pacing: true,
             min_gap_seconds: 20,
-            handover_window: 4,
+            handover_window: 2,
             batch_seconds: 10,
         }
     }
