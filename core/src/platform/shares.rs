@@ -10,15 +10,17 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-/// How long a key over its fair share waits for a slot, at most.
+/// How long a key over its fair share waits for a slot, at most, while other keys hold slots too: others may be
+/// waiting in the queue, unseen here, for the worker this wait holds. A key alone waits as a full scope does (its own
+/// batches come free one after another; a newcomer's job waits at most that long for a worker).
 const FAIR_SHARE_WAIT: Duration = Duration::from_millis(100);
 
 /// Why no slot was taken.
 enum Refused {
     /// A scope's limit for its key.
     Full,
-    /// The key holds its fair share.
-    FairShare,
+    /// The key holds its fair share; `alone`: no other key holds a slot of the scope.
+    FairShare { alone: bool },
 }
 
 /// Slots counted in `N` scopes: `limits[i]` per key of scope `i`.
@@ -65,12 +67,12 @@ impl<const N: usize> SlotTable<N> {
             released.as_mut().enable();
             match self.take(keys) {
                 Ok(slot) => return Some(slot),
-                // Over its fair share a key waits briefly: others may be waiting in the queue, unseen here, for
-                // the worker this wait holds.
-                Err(Refused::FairShare) => {
+                // Over its fair share beside other keys, a key waits briefly (see `FAIR_SHARE_WAIT`).
+                Err(Refused::FairShare { alone: false }) => {
                     let brief = started + FAIR_SHARE_WAIT;
                     deadline = Some(deadline.map_or(brief, |deadline| deadline.min(brief)));
                 }
+                Err(Refused::FairShare { alone: true }) => {}
                 Err(Refused::Full) => {}
             }
             match deadline {
@@ -96,7 +98,10 @@ impl<const N: usize> SlotTable<N> {
             return Err(Refused::Full);
         }
         if !self.fair_share_left(&running, keys) {
-            return Err(Refused::FairShare);
+            let alone = self.fair.is_some_and(|(scope, _)| {
+                running[scope].keys().all(|holder| *holder == keys[scope])
+            });
+            return Err(Refused::FairShare { alone });
         }
         for (scope, key) in keys.iter().enumerate() {
             *running[scope].entry(*key).or_default() += 1;
@@ -154,6 +159,40 @@ impl<const N: usize> Drop for Slot<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_key_alone_over_its_share_waits_for_its_own_slot_beside_others_only_briefly() {
+        // Scope 0: senders; scope 1: users, shared fairly over four workers (alone, a user's share is two).
+        let table = SlotTable::new([100, 100]).fair(1, 4);
+        let first = table.acquire([1, 7], Some(Duration::ZERO)).await.unwrap();
+        let _second = table.acquire([2, 7], Some(Duration::ZERO)).await.unwrap();
+        // Alone, the third batch waits for one of its own to finish, past the brief wait (a pool's batches).
+        let giving_back = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            drop(first);
+        });
+        assert!(
+            table
+                .acquire([3, 7], Some(Duration::from_secs(5)))
+                .await
+                .is_some()
+        );
+        giving_back.await.unwrap();
+        // Beside another user it waits only briefly: the worker it holds may be that user's.
+        let _other = table.acquire([4, 8], Some(Duration::ZERO)).await.unwrap();
+        let started = tokio::time::Instant::now();
+        assert!(
+            table
+                .acquire([5, 7], Some(Duration::from_secs(5)))
+                .await
+                .is_none()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 
     #[tokio::test]
     async fn a_slot_needs_room_in_every_scope_and_a_wait_ends() {
