@@ -1,8 +1,9 @@
 //! Per-sender and per-user concurrency and pace of one process, and the lease its claims are made under. A sender
 //! whose server hangs holds at most `sending.sender_concurrency` send batches, and the users share the send workers
 //! fairly: each holds at most an even share among the users sending and one more (half for a user alone), and one
-//! worker stays free for a user who holds none (`sending.user_concurrency`, when set, caps a user further). A batch that finds its sender or its user full
-//! waits up to a second for a slot, then hands its messages back for a little later, so a hung sender never keeps
+//! worker stays free for a user who holds none (`sending.user_concurrency`, when set, caps a user further). A batch
+//! that finds its sender full, or its user (sending alone) at its share, waits up to a second for a slot (a user over
+//! its share beside other users, 100 ms), then hands its messages back for a little later, so a hung sender never keeps
 //! every worker and no number of users ever keeps another user's mail waiting. Every worker process applies the
 //! same rule to its own workers, on either database.
 
