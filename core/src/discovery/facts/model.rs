@@ -8,8 +8,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::page::Block;
-use super::{Page, page};
+use super::page::{self, Block, Page};
 use crate::writing::ai::AiError;
 use crate::writing::ai::prompt::fence;
 use crate::writing::ai::writer::Writer;
