@@ -25,6 +25,19 @@ fn today() -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 12, 1).unwrap()
 }
 
+/// An OpenAI-compatible writer whose provider is the fake `server`.
+fn writer_at(server: &MockServer) -> Writer {
+    Writer::from_settings(&AiSettings {
+        provider: "openai".parse().unwrap(),
+        base_url: server.uri(),
+        api_key: Secret::new("sk-test"),
+        model: "test-model".into(),
+        timeout_seconds: 5,
+        ..AiSettings::default()
+    })
+    .unwrap()
+}
+
 async fn model_answering(facts: Value) -> (MockServer, Writer) {
     let server = MockServer::start().await;
     let answer = json!({ "facts": facts }).to_string();
@@ -45,15 +58,7 @@ async fn model_answering(facts: Value) -> (MockServer, Writer) {
         .expect(1)
         .mount(&server)
         .await;
-    let settings = AiSettings {
-        provider: "openai".parse().unwrap(),
-        base_url: server.uri(),
-        api_key: Secret::new("sk-test"),
-        model: "test-model".into(),
-        timeout_seconds: 5,
-        ..AiSettings::default()
-    };
-    let writer = Writer::from_settings(&settings).unwrap();
+    let writer = writer_at(&server);
     (server, writer)
 }
 
@@ -94,15 +99,7 @@ async fn a_model_that_fails_leaves_the_rules_facts() {
         .respond_with(ResponseTemplate::new(500))
         .mount(&server)
         .await;
-    let settings = AiSettings {
-        provider: "openai".parse().unwrap(),
-        base_url: server.uri(),
-        api_key: Secret::new("sk-test"),
-        model: "test-model".into(),
-        timeout_seconds: 5,
-        ..AiSettings::default()
-    };
-    let writer = Writer::from_settings(&settings).unwrap();
+    let writer = writer_at(&server);
     let rules_only = read_facts(&Writer::Offline, &[home()], "Bluebird Coffee", today()).await;
     assert!(!rules_only.is_empty());
     assert_eq!(
